@@ -1,0 +1,84 @@
+#include "hetcoll/model/cluster.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+
+namespace hetcoll {
+
+Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_times,
+                 std::string_view source_name)
+    : ids_(std::move(ids)), times_(std::move(transmission_times)) {
+  if (ids_.size() != times_.size()) {
+    throw InputError(fmt::format("{}: {} ids but {} transmission times", source_name,
+                                 ids_.size(), times_.size()));
+  }
+  if (times_.empty()) {
+    throw InputError(fmt::format("{}: the cluster has no processors", source_name));
+  }
+  if (times_.size() > static_cast<size_t>(std::numeric_limits<ProcessorIndex>::max())) {
+    throw InputError(fmt::format("{}: too many processors", source_name));
+  }
+  index_of_.reserve(ids_.size());
+  for (size_t p = 0; p < times_.size(); ++p) {
+    if (ids_[p].empty()) {
+      throw InputError(fmt::format("{}: processors[{}].id: must not be empty", source_name, p));
+    }
+    if (!std::isfinite(times_[p]) || times_[p] <= 0) {
+      throw InputError(fmt::format("{}: processors[{}].t: must be a positive finite number, got {}",
+                                   source_name, p, times_[p]));
+    }
+    auto [it, inserted] = index_of_.emplace(ids_[p], static_cast<ProcessorIndex>(p));
+    if (!inserted) {
+      throw InputError(fmt::format("{}: processors[{}].id: duplicate id \"{}\" (also processors[{}])",
+                                   source_name, p, ids_[p], it->second));
+    }
+  }
+  auto fastest = std::min_element(times_.begin(), times_.end());
+  fastest_processor_ = static_cast<ProcessorIndex>(fastest - times_.begin());
+  fastest_time_ = *fastest;
+  slowest_time_ = *std::max_element(times_.begin(), times_.end());
+}
+
+Cluster Cluster::from_times(std::vector<double> transmission_times, std::string_view source_name) {
+  std::vector<std::string> ids(transmission_times.size());
+  for (size_t p = 0; p < ids.size(); ++p) ids[p] = fmt::format("p{}", p);
+  return Cluster(std::move(ids), std::move(transmission_times), source_name);
+}
+
+std::optional<ProcessorIndex> Cluster::find(std::string_view id_or_index) const {
+  if (auto it = index_of_.find(std::string(id_or_index)); it != index_of_.end()) return it->second;
+  long long index = -1;
+  auto [end, ec] = std::from_chars(id_or_index.data(), id_or_index.data() + id_or_index.size(), index);
+  if (ec == std::errc() && end == id_or_index.data() + id_or_index.size() && index >= 0 &&
+      index < static_cast<long long>(times_.size())) {
+    return static_cast<ProcessorIndex>(index);
+  }
+  return std::nullopt;
+}
+
+std::vector<ProcessorIndex> Cluster::fastest_first_order() const {
+  std::vector<ProcessorIndex> order(times_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+    return times_[static_cast<size_t>(a)] < times_[static_cast<size_t>(b)];
+  });
+  return order;
+}
+
+std::vector<double> Cluster::distinct_times() const {
+  std::vector<double> sorted = times_;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<double> distinct;
+  for (double t : sorted) {
+    if (distinct.empty() || !time_equal(distinct.back(), t, tolerance())) distinct.push_back(t);
+  }
+  return distinct;
+}
+
+}  // namespace hetcoll

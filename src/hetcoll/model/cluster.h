@@ -1,0 +1,62 @@
+// The sender-speed cluster model (seeds 000, 003, 004).
+//
+// n processors, every pair can talk; processor p has a transmission time t(p):
+// one message from p to anyone occupies both ends for t(p). One-port: a
+// processor takes part in one communication at a time (it is never sending
+// and receiving at once).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "hetcoll/core/ids.h"
+
+namespace hetcoll {
+
+class Cluster {
+ public:
+  Cluster() = default;
+  // Throws InputError when ids are empty or duplicated, or a time is not a
+  // positive finite number. `source_name` prefixes the messages.
+  Cluster(std::vector<std::string> ids, std::vector<double> transmission_times,
+          std::string_view source_name = "cluster");
+
+  // A cluster whose processors are named p0, p1, ...
+  static Cluster from_times(std::vector<double> transmission_times,
+                            std::string_view source_name = "--times");
+
+  ProcessorIndex size() const { return static_cast<ProcessorIndex>(times_.size()); }
+  double transmission_time(ProcessorIndex p) const { return times_[static_cast<size_t>(p)]; }
+  const std::vector<double>& transmission_times() const { return times_; }
+  const std::string& id(ProcessorIndex p) const { return ids_[static_cast<size_t>(p)]; }
+  const std::vector<std::string>& ids() const { return ids_; }
+
+  // Looks up a processor by id, or by its decimal index when no id matches.
+  std::optional<ProcessorIndex> find(std::string_view id_or_index) const;
+
+  double fastest_time() const { return fastest_time_; }
+  double slowest_time() const { return slowest_time_; }
+  // A fastest processor; the lowest index among ties.
+  ProcessorIndex fastest_processor() const { return fastest_processor_; }
+  // Tolerance for time comparisons on this cluster (see core/ids.h).
+  double tolerance() const { return time_tolerance(fastest_time_); }
+
+  // Processor indices sorted by (transmission time, index): fastest first.
+  std::vector<ProcessorIndex> fastest_first_order() const;
+  // The distinct transmission times, ascending, merging values equal up to
+  // the tolerance (a "class" of processors in the papers' words).
+  std::vector<double> distinct_times() const;
+
+ private:
+  std::vector<std::string> ids_;
+  std::vector<double> times_;
+  std::unordered_map<std::string, ProcessorIndex> index_of_;
+  double fastest_time_ = 0;
+  double slowest_time_ = 0;
+  ProcessorIndex fastest_processor_ = kNoProcessor;
+};
+
+}  // namespace hetcoll

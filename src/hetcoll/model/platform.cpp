@@ -1,0 +1,114 @@
+#include "hetcoll/model/platform.h"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+
+namespace hetcoll {
+
+double PlatformEdge::message_time(std::optional<double> message_size) const {
+  if (cost) return *cost;
+  if (!message_size) {
+    throw InputError("edges with latency/bandwidth need --message-size BYTES to become costs");
+  }
+  return latency.value_or(0.0) + *message_size / *bandwidth;
+}
+
+namespace {
+void require_positive(std::optional<double> value, std::string_view source, std::string_view field,
+                      bool allow_zero = false) {
+  if (!value) return;
+  bool ok = std::isfinite(*value) && (allow_zero ? *value >= 0 : *value > 0);
+  if (!ok) {
+    throw InputError(fmt::format("{}: {}: must be a {} finite number, got {}", source, field,
+                                 allow_zero ? "non-negative" : "positive", *value));
+  }
+}
+}  // namespace
+
+Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> edges,
+                   std::string_view source_name)
+    : nodes_(std::move(nodes)), edges_(std::move(edges)) {
+  if (nodes_.empty()) throw InputError(fmt::format("{}: nodes: the platform has no nodes", source_name));
+  for (size_t v = 0; v < nodes_.size(); ++v) {
+    const auto& node = nodes_[v];
+    if (node.id.empty()) throw InputError(fmt::format("{}: nodes[{}].id: must not be empty", source_name, v));
+    auto [it, inserted] = index_of_.emplace(node.id, static_cast<ProcessorIndex>(v));
+    if (!inserted) {
+      throw InputError(fmt::format("{}: nodes[{}].id: duplicate id \"{}\" (also nodes[{}])", source_name,
+                                   v, node.id, it->second));
+    }
+    require_positive(node.speed, source_name, fmt::format("nodes[{}].speed", v));
+    require_positive(node.send_overhead, source_name, fmt::format("nodes[{}].send_overhead", v), true);
+  }
+  out_.assign(nodes_.size(), {});
+  in_.assign(nodes_.size(), {});
+  const auto n = static_cast<ProcessorIndex>(nodes_.size());
+  for (size_t e = 0; e < edges_.size(); ++e) {
+    const auto& edge = edges_[e];
+    if (edge.from < 0 || edge.from >= n || edge.to < 0 || edge.to >= n) {
+      throw InputError(fmt::format("{}: edges[{}]: names an unknown node", source_name, e));
+    }
+    if (edge.from == edge.to) {
+      throw InputError(fmt::format("{}: edges[{}]: a node cannot send to itself ({})", source_name, e,
+                                   nodes_[static_cast<size_t>(edge.from)].id));
+    }
+    require_positive(edge.cost, source_name, fmt::format("edges[{}].cost", e));
+    require_positive(edge.latency, source_name, fmt::format("edges[{}].latency", e), true);
+    require_positive(edge.bandwidth, source_name, fmt::format("edges[{}].bandwidth", e));
+    if (!edge.cost && !edge.bandwidth) {
+      throw InputError(fmt::format("{}: edges[{}]: needs \"cost\", or \"bandwidth\" (and \"latency\")",
+                                   source_name, e));
+    }
+    out_[static_cast<size_t>(edge.from)].push_back(e);
+    in_[static_cast<size_t>(edge.to)].push_back(e);
+  }
+}
+
+Platform Platform::from_cluster(const Cluster& cluster) {
+  std::vector<PlatformNode> nodes;
+  nodes.reserve(static_cast<size_t>(cluster.size()));
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) nodes.push_back({cluster.id(p), std::nullopt, std::nullopt});
+  std::vector<PlatformEdge> edges;
+  for (ProcessorIndex from = 0; from < cluster.size(); ++from) {
+    for (ProcessorIndex to = 0; to < cluster.size(); ++to) {
+      if (from == to) continue;
+      PlatformEdge edge;
+      edge.from = from;
+      edge.to = to;
+      edge.cost = cluster.transmission_time(from);
+      edges.push_back(edge);
+    }
+  }
+  return Platform(std::move(nodes), std::move(edges), "cluster");
+}
+
+std::optional<ProcessorIndex> Platform::find(std::string_view id_or_index) const {
+  if (auto it = index_of_.find(std::string(id_or_index)); it != index_of_.end()) return it->second;
+  long long index = -1;
+  auto [end, ec] = std::from_chars(id_or_index.data(), id_or_index.data() + id_or_index.size(), index);
+  if (ec == std::errc() && end == id_or_index.data() + id_or_index.size() && index >= 0 &&
+      index < static_cast<long long>(nodes_.size())) {
+    return static_cast<ProcessorIndex>(index);
+  }
+  return std::nullopt;
+}
+
+std::vector<double> Platform::edge_costs(std::optional<double> message_size) const {
+  std::vector<double> costs;
+  costs.reserve(edges_.size());
+  for (const auto& edge : edges_) costs.push_back(edge.message_time(message_size));
+  return costs;
+}
+
+bool Platform::has_fixed_costs() const {
+  for (const auto& edge : edges_) {
+    if (!edge.cost) return false;
+  }
+  return true;
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,306 @@
+#include "hetcoll/model/platform_io.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/model/simgrid_xml.h"
+
+namespace hetcoll {
+
+using nlohmann::json;
+
+namespace {
+
+std::string line_and_column(std::string_view text, size_t byte_offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < byte_offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("line {}, column {}", line, column);
+}
+
+std::string type_name(const json& value) { return value.type_name(); }
+
+const json& require_field(const json& object, const char* key, std::string_view source, std::string_view where) {
+  auto it = object.find(key);
+  if (it == object.end()) throw InputError(fmt::format("{}: {}{}: missing", source, where, key));
+  return *it;
+}
+
+double read_number(const json& value, std::string_view source, std::string_view field) {
+  if (!value.is_number()) {
+    throw InputError(fmt::format("{}: {}: must be a number, got {}", source, field, type_name(value)));
+  }
+  return value.get<double>();
+}
+
+std::optional<double> optional_number(const json& object, const char* key, std::string_view source,
+                                      std::string_view where) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  return read_number(*it, source, fmt::format("{}{}", where, key));
+}
+
+std::string read_id(const json& value, std::string_view source, std::string_view field) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return std::to_string(value.get<long long>());
+  throw InputError(fmt::format("{}: {}: must be a string, got {}", source, field, type_name(value)));
+}
+
+void reject_unknown_keys(const json& object, std::initializer_list<std::string_view> known,
+                         std::string_view source, std::string_view where) {
+  for (const auto& [key, value] : object.items()) {
+    bool ok = false;
+    for (auto k : known) ok = ok || key == k;
+    if (!ok) throw InputError(fmt::format("{}: {}{}: unknown field", source, where, key));
+  }
+}
+
+Cluster parse_cluster(const json& document, std::string_view source) {
+  reject_unknown_keys(document, {"model", "processors", "description", "units"}, source, "");
+  const json& processors = require_field(document, "processors", source, "");
+  if (!processors.is_array()) {
+    throw InputError(fmt::format("{}: processors: must be an array, got {}", source, type_name(processors)));
+  }
+  if (processors.empty()) throw InputError(fmt::format("{}: processors: the cluster has no processors", source));
+  std::vector<std::string> ids;
+  std::vector<double> times;
+  ids.reserve(processors.size());
+  times.reserve(processors.size());
+  for (size_t p = 0; p < processors.size(); ++p) {
+    const json& processor = processors[p];
+    std::string where = fmt::format("processors[{}].", p);
+    if (!processor.is_object()) {
+      throw InputError(fmt::format("{}: processors[{}]: must be an object, got {}", source, p, type_name(processor)));
+    }
+    reject_unknown_keys(processor, {"id", "t", "description"}, source, where);
+    ids.push_back(read_id(require_field(processor, "id", source, where), source, where + "id"));
+    times.push_back(read_number(require_field(processor, "t", source, where), source, where + "t"));
+  }
+  return Cluster(std::move(ids), std::move(times), source);
+}
+
+Platform parse_graph(const json& document, std::string_view source) {
+  reject_unknown_keys(document, {"model", "symmetric", "nodes", "edges", "description", "units"}, source, "");
+  bool symmetric = false;
+  if (auto it = document.find("symmetric"); it != document.end()) {
+    if (!it->is_boolean()) {
+      throw InputError(fmt::format("{}: symmetric: must be true or false, got {}", source, type_name(*it)));
+    }
+    symmetric = it->get<bool>();
+  }
+  const json& nodes_json = require_field(document, "nodes", source, "");
+  if (!nodes_json.is_array()) {
+    throw InputError(fmt::format("{}: nodes: must be an array, got {}", source, type_name(nodes_json)));
+  }
+  if (nodes_json.empty()) throw InputError(fmt::format("{}: nodes: the platform has no nodes", source));
+  std::vector<PlatformNode> nodes;
+  std::unordered_map<std::string, ProcessorIndex> index_of;
+  for (size_t v = 0; v < nodes_json.size(); ++v) {
+    const json& node_json = nodes_json[v];
+    std::string where = fmt::format("nodes[{}].", v);
+    if (!node_json.is_object()) {
+      throw InputError(fmt::format("{}: nodes[{}]: must be an object, got {}", source, v, type_name(node_json)));
+    }
+    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "description"}, source, where);
+    PlatformNode node;
+    node.id = read_id(require_field(node_json, "id", source, where), source, where + "id");
+    node.speed = optional_number(node_json, "speed", source, where);
+    node.send_overhead = optional_number(node_json, "send_overhead", source, where);
+    index_of.emplace(node.id, static_cast<ProcessorIndex>(v));
+    nodes.push_back(std::move(node));
+  }
+  std::vector<PlatformEdge> edges;
+  if (auto it = document.find("edges"); it != document.end()) {
+    if (!it->is_array()) throw InputError(fmt::format("{}: edges: must be an array, got {}", source, type_name(*it)));
+    for (size_t e = 0; e < it->size(); ++e) {
+      const json& edge_json = (*it)[e];
+      std::string where = fmt::format("edges[{}].", e);
+      if (!edge_json.is_object()) {
+        throw InputError(fmt::format("{}: edges[{}]: must be an object, got {}", source, e, type_name(edge_json)));
+      }
+      reject_unknown_keys(edge_json, {"from", "to", "cost", "latency", "bandwidth", "description"}, source, where);
+      PlatformEdge edge;
+      for (const char* end : {"from", "to"}) {
+        std::string id = read_id(require_field(edge_json, end, source, where), source, where + end);
+        auto found = index_of.find(id);
+        if (found == index_of.end()) {
+          throw InputError(fmt::format("{}: {}{}: unknown node \"{}\"", source, where, end, id));
+        }
+        (std::string_view(end) == "from" ? edge.from : edge.to) = found->second;
+      }
+      edge.cost = optional_number(edge_json, "cost", source, where);
+      edge.latency = optional_number(edge_json, "latency", source, where);
+      edge.bandwidth = optional_number(edge_json, "bandwidth", source, where);
+      if (edge.cost && (edge.latency || edge.bandwidth)) {
+        throw InputError(fmt::format("{}: edges[{}]: give either \"cost\" or \"latency\"/\"bandwidth\", not both",
+                                     source, e));
+      }
+      if (!edge.cost && !edge.bandwidth) {
+        throw InputError(fmt::format("{}: edges[{}]: needs \"cost\", or \"bandwidth\" (and \"latency\")", source, e));
+      }
+      edges.push_back(edge);
+    }
+  }
+  if (symmetric) {
+    const size_t given = edges.size();
+    for (size_t e = 0; e < given; ++e) {
+      PlatformEdge reverse = edges[e];
+      std::swap(reverse.from, reverse.to);
+      edges.push_back(reverse);
+    }
+  }
+  return Platform(std::move(nodes), std::move(edges), source);
+}
+
+}  // namespace
+
+LoadedPlatform parse_platform_json(std::string_view text, std::string_view source_name) {
+  json document;
+  try {
+    document = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& error) {
+    std::string message = error.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: ".
+    if (auto colon = message.find(": "); colon != std::string::npos) {
+      auto detail = message.find(": ", colon + 2);
+      if (detail != std::string::npos) message = message.substr(detail + 2);
+    }
+    throw InputError(fmt::format("{}: malformed JSON at {}: {}", source_name,
+                                 line_and_column(text, error.byte > 0 ? error.byte - 1 : 0), message));
+  }
+  if (!document.is_object()) {
+    throw InputError(fmt::format("{}: the document must be a JSON object, got {}", source_name, type_name(document)));
+  }
+  auto model = document.find("model");
+  if (model == document.end()) {
+    throw InputError(fmt::format("{}: model: missing (expected \"cluster\" or \"graph\")", source_name));
+  }
+  if (!model->is_string()) {
+    throw InputError(fmt::format("{}: model: must be \"cluster\" or \"graph\", got {}", source_name, type_name(*model)));
+  }
+  const std::string kind = model->get<std::string>();
+  LoadedPlatform loaded{Cluster(), std::string(source_name)};
+  if (kind == "cluster") {
+    loaded.model = parse_cluster(document, source_name);
+  } else if (kind == "graph") {
+    loaded.model = parse_graph(document, source_name);
+  } else {
+    throw InputError(fmt::format("{}: model: unknown model \"{}\" (expected \"cluster\" or \"graph\")", source_name, kind));
+  }
+  return loaded;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot open the file", path));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw InputError(fmt::format("{}: cannot read the file", path));
+  return buffer.str();
+}
+
+LoadedPlatform load_platform_file(const std::string& path) {
+  std::string text = read_text_file(path);
+  size_t first = text.find_first_not_of(" \t\r\n");
+  bool is_xml = (path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0) ||
+                (first != std::string::npos && text[first] == '<');
+  if (is_xml) return LoadedPlatform{parse_simgrid_xml(text, path), path};
+  return parse_platform_json(text, path);
+}
+
+Cluster parse_times_list(std::string_view list) {
+  std::vector<double> times;
+  size_t position = 0;
+  size_t index = 0;
+  while (position <= list.size()) {
+    size_t comma = list.find(',', position);
+    if (comma == std::string_view::npos) comma = list.size();
+    std::string_view item = list.substr(position, comma - position);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front()))) item.remove_prefix(1);
+    while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back()))) item.remove_suffix(1);
+    double value = 0;
+    auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
+      throw InputError(fmt::format("--times: item {} (\"{}\"): not a number", index + 1, item));
+    }
+    if (!std::isfinite(value) || value <= 0) {
+      throw InputError(fmt::format("--times: item {} ({}): must be a positive finite number", index + 1, item));
+    }
+    times.push_back(value);
+    position = comma + 1;
+    ++index;
+  }
+  return Cluster::from_times(std::move(times), "--times");
+}
+
+void write_cluster_json(std::ostream& out, const Cluster& cluster) {
+  out << "{\"model\": \"cluster\", \"units\": {\"t\": \"seconds per message\"},\n \"processors\": [";
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    out << (p ? ",\n  " : "\n  ") << "{\"id\": " << json(cluster.id(p)).dump()
+        << ", \"t\": " << json(cluster.transmission_time(p)).dump() << "}";
+  }
+  out << "\n]}\n";
+}
+
+void write_platform_json(std::ostream& out, const Platform& platform) {
+  out << "{\"model\": \"graph\", \"symmetric\": false,\n \"nodes\": [";
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    const auto& node = platform.node(v);
+    json object = {{"id", node.id}};
+    if (node.speed) object["speed"] = *node.speed;
+    if (node.send_overhead) object["send_overhead"] = *node.send_overhead;
+    out << (v ? ",\n  " : "\n  ") << object.dump();
+  }
+  out << "\n ],\n \"edges\": [";
+  bool first = true;
+  for (const auto& edge : platform.edges()) {
+    json object = {{"from", platform.id(edge.from)}, {"to", platform.id(edge.to)}};
+    if (edge.cost) object["cost"] = *edge.cost;
+    if (edge.latency) object["latency"] = *edge.latency;
+    if (edge.bandwidth) object["bandwidth"] = *edge.bandwidth;
+    out << (first ? "\n  " : ",\n  ") << object.dump();
+    first = false;
+  }
+  out << "\n]}\n";
+}
+
+Cluster cluster_from_platform(const Platform& platform, std::optional<double> message_size,
+                              std::string_view source_name) {
+  const auto n = static_cast<size_t>(platform.size());
+  std::vector<double> worst(n, 0.0);
+  std::vector<std::vector<bool>> joined(n, std::vector<bool>(n, false));
+  for (const auto& edge : platform.edges()) {
+    double cost = edge.message_time(message_size);
+    auto from = static_cast<size_t>(edge.from);
+    worst[from] = std::max(worst[from], cost);
+    joined[from][static_cast<size_t>(edge.to)] = true;
+  }
+  for (size_t a = 0; a < n; ++a) {
+    for (size_t b = 0; b < n; ++b) {
+      if (a != b && !joined[a][b]) {
+        throw InputError(fmt::format(
+            "{}: the sender-speed model needs every pair of nodes joined, but there is no edge or route "
+            "from \"{}\" to \"{}\"",
+            source_name, platform.id(static_cast<ProcessorIndex>(a)), platform.id(static_cast<ProcessorIndex>(b))));
+      }
+    }
+  }
+  if (n == 1) worst[0] = 1.0;  // a lone node never sends; any positive time will do
+  std::vector<std::string> ids;
+  for (const auto& node : platform.nodes()) ids.push_back(node.id);
+  return Cluster(std::move(ids), std::move(worst), source_name);
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,88 @@
+// What makespan planners return: a complete schedule of one collective
+// operation in the sender-speed model, with the evidence of how good it is.
+//
+// A plan is a value: the list of every message (Transfer), the numbers the
+// planner claims (makespan, lower bound, guarantee, optimality) and search
+// statistics. verify/ re-checks every claim from the plan and the cluster
+// alone, independently of the planner that made it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hetcoll/core/ids.h"
+
+namespace hetcoll {
+
+enum class Operation { broadcast, multicast, reduce, allreduce };
+
+const char* to_string(Operation operation);
+std::optional<Operation> operation_from_string(std::string_view name);
+
+// What a message carries. In an all-reduce the first phase moves partial
+// reductions towards the root and the second broadcasts the result.
+enum class Payload : std::uint8_t {
+  broadcast_value,    // the broadcast message (or the all-reduce result)
+  partial_reduction,  // the sender's combined contributions
+};
+
+const char* to_string(Payload payload);
+std::optional<Payload> payload_from_string(std::string_view name);
+
+struct Transfer {
+  ProcessorIndex from = kNoProcessor;
+  ProcessorIndex to = kNoProcessor;
+  double start = 0;
+  double end = 0;
+  Payload payload = Payload::broadcast_value;
+
+  bool operator==(const Transfer&) const = default;
+};
+
+// How far from optimal a plan may be, as proven by its algorithm.
+struct Guarantee {
+  enum class Kind { exact, ratio, heuristic };
+  Kind kind = Kind::heuristic;
+  double ratio = 0;  // for Kind::ratio: makespan <= ratio x optimal
+  std::string text;  // human form, e.g. "<= 2 x optimal"
+
+  static Guarantee exact();
+  static Guarantee at_most(double ratio);
+  static Guarantee none();
+};
+
+struct SearchStats {
+  std::uint64_t nodes = 0;             // search-tree nodes examined
+  std::uint64_t table_references = 0;  // DP table look-ups
+  double seconds = 0;                  // wall-clock planning time
+};
+
+struct MakespanPlan {
+  Operation operation = Operation::broadcast;
+  std::string algorithm;
+  // The broadcast/multicast source, or the reduce/all-reduce root.
+  ProcessorIndex root = kNoProcessor;
+  // Multicast: the processors that must receive (helpers may receive too).
+  std::vector<ProcessorIndex> targets;
+  std::vector<Transfer> transfers;
+
+  double makespan = 0;
+  double lower_bound = 0;  // a proven lower bound on the optimal makespan
+  Guarantee guarantee;
+  bool optimal = false;          // true only when proven
+  std::string optimality_proof;  // why `optimal` holds (theorem or search)
+  bool limit_reached = false;    // a node/time limit stopped the search
+  SearchStats stats;
+  std::vector<std::string> notes;  // remarks for the user (e.g. guarantee caveats)
+};
+
+// The largest end time of the transfers (0 for an empty plan).
+double last_completion(const std::vector<Transfer>& transfers);
+
+// Broadcast tree view: parent[p] = the processor p first received from
+// (kNoProcessor for the root and for processors that never receive).
+std::vector<ProcessorIndex> parents_of(const MakespanPlan& plan, ProcessorIndex processor_count);
+
+}  // namespace hetcoll

@@ -1,0 +1,186 @@
+#include "hetcoll/plan/plan_json.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include "hetcoll/core/error.h"
+
+namespace hetcoll {
+
+using nlohmann::json;
+
+std::string json_quote(std::string_view text) { return json(std::string(text)).dump(); }
+
+namespace {
+
+const char* guarantee_kind(Guarantee::Kind kind) {
+  switch (kind) {
+    case Guarantee::Kind::exact: return "exact";
+    case Guarantee::Kind::ratio: return "ratio";
+    case Guarantee::Kind::heuristic: return "heuristic";
+  }
+  return "?";
+}
+
+// Shortest decimal that reads back to the same double.
+std::string number(double value) { return fmt::format("{}", value); }
+
+}  // namespace
+
+void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster& cluster,
+                     const PlanJsonOptions& options) {
+  std::vector<std::string> quoted_ids;
+  quoted_ids.reserve(static_cast<size_t>(cluster.size()));
+  for (const auto& id : cluster.ids()) quoted_ids.push_back(json_quote(id));
+  auto id = [&](ProcessorIndex p) -> const std::string& {
+    static const std::string unknown = "null";
+    return (p >= 0 && p < cluster.size()) ? quoted_ids[static_cast<size_t>(p)] : unknown;
+  };
+
+  fmt::memory_buffer buffer;
+  auto flush = [&] {
+    out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    buffer.clear();
+  };
+#define emit(...) fmt::format_to(std::back_inserter(buffer), __VA_ARGS__)
+
+  emit("{{\"operation\": \"{}\", \"algorithm\": {}, ", to_string(plan.operation), json_quote(plan.algorithm));
+  emit("\"{}\": {}, ", plan.operation == Operation::reduce || plan.operation == Operation::allreduce ? "root" : "source",
+       id(plan.root));
+  emit("\"processors\": {}, ", cluster.size());
+  if (plan.operation == Operation::multicast) {
+    emit("\"targets\": [");
+    for (size_t i = 0; i < plan.targets.size(); ++i) emit("{}{}", i ? ", " : "", id(plan.targets[i]));
+    emit("], ");
+  }
+  emit("\"makespan\": {}, \"lower_bound\": {}, \"optimal\": {}, ", number(plan.makespan), number(plan.lower_bound),
+       plan.optimal ? "true" : "false");
+  if (!plan.optimality_proof.empty()) emit("\"optimality_proof\": {}, ", json_quote(plan.optimality_proof));
+  emit("\"guarantee\": {}, \"guarantee_kind\": \"{}\", ", json_quote(plan.guarantee.text),
+       guarantee_kind(plan.guarantee.kind));
+  if (plan.guarantee.kind == Guarantee::Kind::ratio) emit("\"guarantee_ratio\": {}, ", number(plan.guarantee.ratio));
+  if (options.valid) emit("\"valid\": {}, ", *options.valid ? "true" : "false");
+  if (plan.limit_reached) emit("\"limit_reached\": true, ");
+  if (!plan.notes.empty()) {
+    emit("\"notes\": [");
+    for (size_t i = 0; i < plan.notes.size(); ++i) emit("{}{}", i ? ", " : "", json_quote(plan.notes[i]));
+    emit("], ");
+  }
+  emit("\"stats\": {{\"nodes\": {}, \"table_references\": {}, \"seconds\": {}}}", plan.stats.nodes,
+       plan.stats.table_references, number(plan.stats.seconds));
+  if (options.include_transfers) {
+    emit(",\n \"transfers\": [");
+    bool first = true;
+    for (const auto& transfer : plan.transfers) {
+      emit("{}{{\"from\": {}, \"to\": {}, \"start\": {}, \"end\": {}, \"payload\": \"{}\"}}", first ? "\n  " : ",\n  ",
+           id(transfer.from), id(transfer.to), number(transfer.start), number(transfer.end),
+           to_string(transfer.payload));
+      first = false;
+      if (buffer.size() > (1 << 16)) flush();
+    }
+    emit("\n ]");
+  }
+  emit("}}\n");
+#undef emit
+  flush();
+}
+
+namespace {
+
+ProcessorIndex read_processor(const json& value, const Cluster& cluster, std::string_view source,
+                              std::string_view field) {
+  std::string key;
+  if (value.is_string()) {
+    key = value.get<std::string>();
+  } else if (value.is_number_integer()) {
+    key = std::to_string(value.get<long long>());
+  } else {
+    throw InputError(fmt::format("{}: {}: must be a processor id, got {}", source, field, value.type_name()));
+  }
+  auto found = cluster.find(key);
+  if (!found) throw InputError(fmt::format("{}: {}: unknown processor \"{}\"", source, field, key));
+  return *found;
+}
+
+double read_time(const json& object, const char* key, std::string_view source, std::string_view where) {
+  auto it = object.find(key);
+  if (it == object.end()) throw InputError(fmt::format("{}: {}{}: missing", source, where, key));
+  if (!it->is_number()) throw InputError(fmt::format("{}: {}{}: must be a number", source, where, key));
+  double value = it->get<double>();
+  if (!std::isfinite(value)) throw InputError(fmt::format("{}: {}{}: must be finite", source, where, key));
+  return value;
+}
+
+}  // namespace
+
+MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name) {
+  json document;
+  try {
+    document = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& error) {
+    throw InputError(fmt::format("{}: malformed JSON: {}", source_name, error.what()));
+  }
+  if (!document.is_object()) throw InputError(fmt::format("{}: the plan must be a JSON object", source_name));
+  MakespanPlan plan;
+  auto operation = document.find("operation");
+  if (operation == document.end() || !operation->is_string()) {
+    throw InputError(fmt::format("{}: operation: missing or not a string", source_name));
+  }
+  auto op = operation_from_string(operation->get<std::string>());
+  if (!op) throw InputError(fmt::format("{}: operation: unknown operation \"{}\"", source_name, operation->get<std::string>()));
+  plan.operation = *op;
+  if (auto it = document.find("algorithm"); it != document.end() && it->is_string()) plan.algorithm = it->get<std::string>();
+  const char* root_key = (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) ? "root" : "source";
+  if (auto it = document.find(root_key); it != document.end() && !it->is_null()) {
+    plan.root = read_processor(*it, cluster, source_name, root_key);
+  }
+  if (auto it = document.find("targets"); it != document.end()) {
+    if (!it->is_array()) throw InputError(fmt::format("{}: targets: must be an array", source_name));
+    for (size_t i = 0; i < it->size(); ++i) {
+      plan.targets.push_back(read_processor((*it)[i], cluster, source_name, fmt::format("targets[{}]", i)));
+    }
+  }
+  if (auto it = document.find("makespan"); it != document.end() && it->is_number()) plan.makespan = it->get<double>();
+  else plan.makespan = std::numeric_limits<double>::quiet_NaN();  // not claimed
+  if (auto it = document.find("lower_bound"); it != document.end() && it->is_number()) plan.lower_bound = it->get<double>();
+  if (auto it = document.find("optimal"); it != document.end() && it->is_boolean()) plan.optimal = it->get<bool>();
+  if (auto it = document.find("guarantee"); it != document.end() && it->is_string()) plan.guarantee.text = it->get<std::string>();
+  if (auto it = document.find("guarantee_ratio"); it != document.end() && it->is_number()) {
+    plan.guarantee.kind = Guarantee::Kind::ratio;
+    plan.guarantee.ratio = it->get<double>();
+  }
+  auto transfers = document.find("transfers");
+  if (transfers == document.end() || !transfers->is_array()) {
+    throw InputError(fmt::format("{}: transfers: missing or not an array", source_name));
+  }
+  plan.transfers.reserve(transfers->size());
+  for (size_t i = 0; i < transfers->size(); ++i) {
+    const json& item = (*transfers)[i];
+    std::string where = fmt::format("transfers[{}].", i);
+    if (!item.is_object()) throw InputError(fmt::format("{}: transfers[{}]: must be an object", source_name, i));
+    Transfer transfer;
+    auto from = item.find("from");
+    auto to = item.find("to");
+    if (from == item.end()) throw InputError(fmt::format("{}: {}from: missing", source_name, where));
+    if (to == item.end()) throw InputError(fmt::format("{}: {}to: missing", source_name, where));
+    transfer.from = read_processor(*from, cluster, source_name, where + "from");
+    transfer.to = read_processor(*to, cluster, source_name, where + "to");
+    transfer.start = read_time(item, "start", source_name, where);
+    transfer.end = read_time(item, "end", source_name, where);
+    if (auto payload = item.find("payload"); payload != item.end()) {
+      auto parsed = payload->is_string() ? payload_from_string(payload->get<std::string>()) : std::nullopt;
+      if (!parsed) throw InputError(fmt::format("{}: {}payload: must be \"value\" or \"partial\"", source_name, where));
+      transfer.payload = *parsed;
+    } else {
+      transfer.payload = plan.operation == Operation::reduce ? Payload::partial_reduction : Payload::broadcast_value;
+    }
+    plan.transfers.push_back(transfer);
+  }
+  if (plan.root == kNoProcessor) {
+    throw InputError(fmt::format("{}: {}: missing", source_name, root_key));
+  }
+  return plan;
+}
+
+}  // namespace hetcoll

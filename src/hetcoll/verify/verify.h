@@ -1,0 +1,46 @@
+// Independent checking of makespan plans against the sender-speed model.
+//
+// verify() looks only at the plan and the cluster — never at the planner —
+// and checks:
+//  * well-formedness: known processors, no self-messages, each message lasts
+//    exactly the sender's transmission time t(from), no negative start;
+//  * one-port: no processor takes part in two messages at once (sending and
+//    receiving count alike in the sender-speed model);
+//  * causality: broadcast — a processor forwards only after it has received
+//    (the source holds the message from time 0); reduce — a processor sends
+//    its combined value once, after every message it combines has arrived;
+//  * completeness: broadcast — every processor receives exactly once;
+//    multicast — every target receives (helpers may receive and forward);
+//    reduce — every processor but the root sends exactly once, the root never
+//    sends, and each contribution reaches the root exactly once;
+//    all-reduce — a reduce to the root, then a broadcast of the result from
+//    the root that starts after the last partial result has arrived;
+//  * claims: the claimed makespan equals the last completion, and the claimed
+//    lower bound does not exceed it.
+// Times are compared with a tolerance of 1e-9 of the schedule's time scale
+// (the largest end time, at least the fastest transmission time).
+//
+// Complexity: O(m log m) time, O(n + m) space for m transfers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll {
+
+struct VerifyReport {
+  bool valid = true;
+  std::vector<std::string> violations;  // the first few, in human words
+  std::size_t violation_count = 0;      // all of them
+  double measured_makespan = 0;         // the last completion time
+
+  // One line per violation (at most the first 20), for stderr.
+  std::string summary() const;
+};
+
+VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
+
+}  // namespace hetcoll

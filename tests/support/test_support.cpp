@@ -1,0 +1,28 @@
+#include "support/test_support.h"
+
+#include <algorithm>
+
+namespace hetcoll::testing {
+
+Cluster random_cluster(std::mt19937_64& rng, int n, int classes, double max_ratio) {
+  std::vector<double> times(static_cast<size_t>(n));
+  if (classes > 0) {
+    std::vector<double> values;
+    std::uniform_int_distribution<int> halves(2, static_cast<int>(2 * max_ratio));
+    while (static_cast<int>(values.size()) < classes) {
+      double value = halves(rng) / 2.0;
+      if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+      if (values.size() >= static_cast<size_t>(2 * max_ratio - 1)) break;
+    }
+    std::uniform_int_distribution<size_t> pick(0, values.size() - 1);
+    for (auto& t : times) t = values[pick(rng)];
+  } else {
+    std::uniform_real_distribution<double> uniform(1.0, max_ratio);
+    for (auto& t : times) t = uniform(rng);
+  }
+  return Cluster::from_times(std::move(times));
+}
+
+std::string source_path(const std::string& relative) { return std::string(HETCOLL_SOURCE_DIR) + "/" + relative; }
+
+}  // namespace hetcoll::testing

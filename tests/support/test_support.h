@@ -1,0 +1,20 @@
+// Helpers shared by the test programs: seeded random clusters and paths.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hetcoll/model/cluster.h"
+
+namespace hetcoll::testing {
+
+// A random cluster of n processors. With `classes` > 0 the times are drawn
+// from that many distinct values (ties on purpose); otherwise uniformly from
+// [1, max_ratio]. Values are small integers or halves so that ties are exact.
+Cluster random_cluster(std::mt19937_64& rng, int n, int classes = 0, double max_ratio = 4.0);
+
+std::string source_path(const std::string& relative);  // path inside the repository
+
+}  // namespace hetcoll::testing
