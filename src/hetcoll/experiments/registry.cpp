@@ -1,0 +1,49 @@
+#include <fstream>
+#include <stdexcept>
+
+#include "hetcoll/experiments/experiment.h"
+#include "hetcoll/experiments/experiments_list.h"
+
+namespace hetcoll {
+
+const std::vector<Experiment>& experiments() {
+  static const std::vector<Experiment> all = [] {
+    std::vector<Experiment> list;
+    // One line per experiment; each is defined in its own file.
+    register_greedy_experiments(list);
+    return list;
+  }();
+  return all;
+}
+
+const Experiment* find_experiment(std::string_view name) {
+  for (const auto& experiment : experiments()) {
+    if (experiment.name == name) return &experiment;
+  }
+  return nullptr;
+}
+
+void CsvTable::write(const std::string& path) const {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  auto write_row = [&](const std::vector<std::string>& cells) {
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const auto& cell = cells[i];
+      bool quote = cell.find_first_of(",\"\n") != std::string::npos;
+      if (i) out << ',';
+      if (quote) {
+        out << '"';
+        for (char c : cell) out << (c == '"' ? "\"\"" : std::string(1, c));
+        out << '"';
+      } else {
+        out << cell;
+      }
+    }
+    out << '\n';
+  };
+  write_row(columns);
+  for (const auto& row : rows) write_row(row);
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace hetcoll

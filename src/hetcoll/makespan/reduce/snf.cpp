@@ -1,0 +1,53 @@
+#include "hetcoll/makespan/reduce/snf.h"
+
+#include <algorithm>
+
+#include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/theorems.h"
+
+namespace hetcoll {
+
+std::vector<ProcessorIndex> snf_order(const Cluster& cluster, ProcessorIndex root) {
+  std::vector<ProcessorIndex> order;
+  order.reserve(static_cast<size_t>(cluster.size()));
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (p != root) order.push_back(p);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+    return cluster.transmission_time(a) > cluster.transmission_time(b);
+  });
+  return order;
+}
+
+std::string snf_optimality(const Cluster& cluster, ProcessorIndex root) {
+  if (cluster.size() <= 2) return "trivial: at most one message";
+  std::vector<double> sender_times;
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (p != root) sender_times.push_back(cluster.transmission_time(p));
+  }
+  if (is_divisibility_chain(sender_times)) {
+    return "seed 000 sec. 1 / Thm 1: every slower sender's time is a multiple of every faster one";
+  }
+  if (has_two_classes_with_ratio_at_least(sender_times, 2.0)) {
+    return "seed 000 Thm 4: two classes of senders with speed ratio >= 2";
+  }
+  return "";
+}
+
+MakespanPlan plan_reduce_snf(const Cluster& cluster, ProcessorIndex root) {
+  MakespanPlan plan;
+  plan.operation = Operation::reduce;
+  plan.algorithm = "snf";
+  plan.root = root;
+  plan.transfers = ep_transfers(cluster, root, snf_order(cluster, root));
+  plan.makespan = last_completion(plan.transfers);
+  plan.lower_bound = reduce_lower_bound(cluster, root);
+  plan.guarantee = Guarantee::at_most(2.0);
+  plan.optimality_proof = snf_optimality(cluster, root);
+  plan.optimal = !plan.optimality_proof.empty();
+  if (plan.optimal) plan.guarantee = Guarantee::exact();
+  return plan;
+}
+
+}  // namespace hetcoll

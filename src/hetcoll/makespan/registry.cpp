@@ -1,0 +1,95 @@
+#include "hetcoll/makespan/registry.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/reduce/snf.h"
+
+namespace hetcoll {
+
+namespace {
+
+ProcessorIndex root_or_first(const MakespanRequest& request) {
+  return request.root == kNoProcessor ? 0 : request.root;
+}
+
+std::vector<MakespanAlgorithm> build_registry() {
+  std::vector<MakespanAlgorithm> algorithms;
+  algorithms.push_back({
+      "fnf", Operation::broadcast, "<= 2 x optimal; <= 1.5 x from a fastest source; optimal for 2 classes", "O(n log n)",
+      "seed 004 sec. 3, Thms 4.4-4.7; seed 003 sec. 1",
+      "fastest-node-first: the earliest-finishing sender serves the fastest uninformed processor", true,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_broadcast_fnf(cluster, root_or_first(request));
+      }});
+  algorithms.push_back({
+      "snf", Operation::reduce, "<= 2 x optimal; optimal for 2 classes with ratio >= 2", "O(n log n)",
+      "seed 000 secs. 3-5, Thms 1, 2, 4",
+      "slowest-node-first: EP schedule of the senders, slowest first", true,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_reduce_snf(cluster, root_or_first(request));
+      }});
+  algorithms.push_back({
+      "ep", Operation::reduce, "none (depends on the order)", "O(n log n)", "seed 000 sec. 3, Fig. 2, Lemma 1",
+      "earliest-possible schedule of a given sender order (--order P,P,...)", false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        if (!request.order) throw InputError("--algo ep needs --order P,P,... (every processor but the root)");
+        return plan_reduce_ep(cluster, root_or_first(request), *request.order);
+      }});
+  algorithms.push_back({
+      "snf+fnf", Operation::allreduce, "<= 3.5 x optimal (root a fastest processor)", "O(n log n)",
+      "seed 000 sec. 5.2, Thm 3", "SNF reduce to the root, then FNF broadcast of the result from it", true,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_allreduce_snf_fnf(cluster, request.root);
+      }});
+  return algorithms;
+}
+
+}  // namespace
+
+const std::vector<MakespanAlgorithm>& makespan_algorithms() {
+  static const std::vector<MakespanAlgorithm> algorithms = build_registry();
+  return algorithms;
+}
+
+const MakespanAlgorithm* find_makespan_algorithm(Operation operation, std::string_view name) {
+  for (const auto& algorithm : makespan_algorithms()) {
+    if (algorithm.operation == operation && algorithm.name == name) return &algorithm;
+  }
+  return nullptr;
+}
+
+const MakespanAlgorithm& default_makespan_algorithm(Operation operation) {
+  for (const auto& algorithm : makespan_algorithms()) {
+    if (algorithm.operation == operation && algorithm.is_default) return algorithm;
+  }
+  throw InputError(fmt::format("no algorithm is registered for {}", to_string(operation)));
+}
+
+MakespanPlan plan_makespan(const Cluster& cluster, const MakespanRequest& request, std::string_view algorithm_name) {
+  const MakespanAlgorithm* algorithm = algorithm_name.empty() ? &default_makespan_algorithm(request.operation)
+                                                              : find_makespan_algorithm(request.operation, algorithm_name);
+  if (!algorithm) {
+    std::string known;
+    for (const auto& candidate : makespan_algorithms()) {
+      if (candidate.operation == request.operation) known += (known.empty() ? "" : ", ") + candidate.name;
+    }
+    throw InputError(fmt::format("--algo: unknown algorithm \"{}\" for {} (known: {})", algorithm_name,
+                                 to_string(request.operation), known));
+  }
+  if (request.root != kNoProcessor && (request.root < 0 || request.root >= cluster.size())) {
+    throw InputError("the source/root is not a processor of the cluster");
+  }
+  auto started = std::chrono::steady_clock::now();
+  MakespanPlan plan = algorithm->run(cluster, request);
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (plan.stats.seconds == 0) plan.stats.seconds = elapsed;
+  return plan;
+}
+
+}  // namespace hetcoll
