@@ -1,0 +1,15 @@
+// Pictures for --gantt and --dot (thin wrappers over src/hetcoll/viz/).
+#pragma once
+
+#include <string>
+
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll::cli {
+
+std::string gantt_picture(const MakespanPlan& plan, const Cluster& cluster);
+// DOT text, or an SVG drawing when `path` ends in ".svg".
+std::string tree_picture(const MakespanPlan& plan, const Cluster& cluster, const std::string& path);
+
+}  // namespace hetcoll::cli

@@ -1,0 +1,35 @@
+#include "hetcoll/gen/cluster_generator.h"
+
+#include <cmath>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+
+namespace hetcoll {
+
+Cluster generate_cluster(const ClusterGeneratorOptions& options) {
+  if (options.processors < 1) throw InputError("--processors: must be at least 1");
+  std::vector<double> class_times = options.class_times;
+  if (class_times.empty()) {
+    if (options.classes < 1) throw InputError("--classes: must be at least 1");
+    if (!(options.min_time > 0) || !(options.max_time >= options.min_time) || !std::isfinite(options.max_time)) {
+      throw InputError("--min-time/--max-time: need 0 < min-time <= max-time");
+    }
+    for (int k = 0; k < options.classes; ++k) {
+      double fraction = options.classes == 1 ? 0.0 : static_cast<double>(k) / (options.classes - 1);
+      class_times.push_back(options.min_time * std::pow(options.max_time / options.min_time, fraction));
+    }
+  }
+  for (double t : class_times) {
+    if (!(t > 0) || !std::isfinite(t)) throw InputError(fmt::format("class time {} must be positive and finite", t));
+  }
+  std::mt19937_64 rng(options.seed);
+  std::uniform_int_distribution<size_t> pick(0, class_times.size() - 1);
+  std::vector<double> times(static_cast<size_t>(options.processors));
+  for (auto& t : times) t = class_times[pick(rng)];
+  return Cluster::from_times(std::move(times), "generator");
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,43 @@
+// Gantt chart of a makespan plan as SVG: one row per processor (id and
+// transmission time t), time running left to right.
+//
+// Every message appears twice, as a solid bar on the sender's row (labelled
+// with the receiver when the label fits) and as a light hatched bar on the
+// receiver's row (labelled with the sender), since in the sender-speed model
+// a message occupies both ends for t(sender). Colours tell the payload apart:
+// blue for the broadcast value, orange for partial reductions, so the two
+// phases of an all-reduce differ. When few messages are drawn, a thin arrow
+// joins each send to its receive. The title gives the operation, the
+// algorithm, the makespan, the lower bound and the guarantee; dashed lines
+// mark the makespan and the lower bound on the time axis.
+//
+// Large plans stay small: only the first `max_rows` processors get a row and
+// at most `max_transfers` messages are drawn; the picture says what was left
+// out. A 100000-processor plan gives a file of a few hundred kB.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll {
+
+struct GanttOptions {
+  std::string title;                 // replaces the generated first title line when not empty
+  int width = 1100;                  // picture width in pixels
+  int max_rows = 200;                // processors with a row; the others are summarised
+  std::size_t max_transfers = 4000;  // messages drawn; the others are counted in a note
+  std::size_t max_arrows = 64;       // sender-to-receiver arrows only when at most this many messages are drawn
+};
+
+// The SVG text. Never throws for a plan that does not fit the cluster:
+// transfers naming unknown processors are skipped and counted in a note.
+std::string gantt_svg(const MakespanPlan& plan, const Cluster& cluster, const GanttOptions& options = {});
+
+// Writes gantt_svg() to `path` (throws std::runtime_error on I/O failure).
+void write_gantt_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster,
+                     const GanttOptions& options = {});
+
+}  // namespace hetcoll

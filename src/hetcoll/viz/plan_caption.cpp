@@ -1,0 +1,72 @@
+// Caption lines describing a plan, shared by the Gantt and tree drawings.
+#include "hetcoll/viz/plan_caption.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetcoll/viz/svg_support.h"
+
+namespace hetcoll::svg {
+
+const char* root_role(Operation operation) {
+  return operation == Operation::broadcast || operation == Operation::multicast ? "source" : "root";
+}
+
+std::string pretty_guarantee(const std::string& text) {
+  std::string pretty;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text.compare(i, 2, "<=") == 0) {
+      pretty += "≤";
+      ++i;
+    } else if (text.compare(i, 2, ">=") == 0) {
+      pretty += "≥";
+      ++i;
+    } else if (text.compare(i, 3, " x ") == 0) {
+      pretty += " × ";
+      i += 2;
+    } else {
+      pretty += text[i];
+    }
+  }
+  return pretty;
+}
+
+std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
+  const bool has_root = plan.root >= 0 && plan.root < cluster.size();
+  const std::string root_id = has_root ? shorten(cluster.id(plan.root), 32) : std::string("?");
+  std::string what;
+  switch (plan.operation) {
+    case Operation::broadcast: what = "Broadcast from " + root_id; break;
+    case Operation::multicast:
+      what = fmt::format("Multicast from {} to {} target{}", root_id, plan.targets.size(),
+                         plan.targets.size() == 1 ? "" : "s");
+      break;
+    case Operation::reduce: what = "Reduce to " + root_id; break;
+    case Operation::allreduce: what = "All-reduce through root " + root_id; break;
+  }
+  std::string headline = what;
+  if (!plan.algorithm.empty()) headline += " · " + shorten(plan.algorithm, 40);
+  headline += fmt::format(" · {} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
+  return headline;
+}
+
+std::string plan_evidence(const MakespanPlan& plan) {
+  std::string evidence = "makespan " + format_number(plan.makespan);
+  if (plan.lower_bound > 0) evidence += " · lower bound " + format_number(plan.lower_bound);
+  if (!plan.guarantee.text.empty()) evidence += " · guarantee " + pretty_guarantee(plan.guarantee.text);
+  // The optimum is at least the lower bound, which certifies this instance.
+  if (!plan.optimal && plan.lower_bound > 0 && plan.makespan > plan.lower_bound) {
+    // Rounded up, so that the printed ratio is never below the true one.
+    const double ratio = std::ceil(plan.makespan / plan.lower_bound * 1000 - 1e-9) / 1000;
+    evidence += " · here within " + format_number(ratio) + " × optimal";
+  }
+  if (plan.optimal) {
+    evidence += " · proven optimal";
+  } else if (plan.limit_reached) {
+    evidence += " · search stopped at a limit";
+  }
+  return evidence;
+}
+
+}  // namespace hetcoll::svg

@@ -1,0 +1,24 @@
+// The two caption lines that the Gantt chart and the tree drawings put above
+// a plan: what was planned, and how good the plan is proven to be.
+#pragma once
+
+#include <string>
+
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll::svg {
+
+// e.g. "Broadcast from p0 · fnf · 8 processors" (plain text, not escaped).
+std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster);
+
+// e.g. "makespan 6 · lower bound 5 · guarantee ≤ 1.5 × optimal · proven optimal".
+std::string plan_evidence(const MakespanPlan& plan);
+
+// "source" for broadcast and multicast, "root" for reduce and all-reduce.
+const char* root_role(Operation operation);
+
+// The guarantee text with ≤ and × in place of <= and x.
+std::string pretty_guarantee(const std::string& text);
+
+}  // namespace hetcoll::svg

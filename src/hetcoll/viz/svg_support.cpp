@@ -1,0 +1,208 @@
+// Shared helpers of the SVG drawings: escaping, numbers, ticks, palette.
+#include "hetcoll/viz/svg_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace hetcoll::svg {
+
+std::string xml_escape(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': escaped += "&amp;"; break;
+      case '<': escaped += "&lt;"; break;
+      case '>': escaped += "&gt;"; break;
+      case '"': escaped += "&quot;"; break;
+      case '\'': escaped += "&apos;"; break;
+      default:
+        // XML 1.0 allows no control characters but tab, newline and return.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+          escaped += '?';
+        } else {
+          escaped += c;
+        }
+    }
+  }
+  return escaped;
+}
+
+namespace {
+
+bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+std::size_t code_point_count(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) { return !is_utf8_continuation(c); }));
+}
+
+}  // namespace
+
+std::string shorten(std::string_view text, std::size_t max_characters) {
+  if (max_characters == 0) return "";
+  if (code_point_count(text) <= max_characters) return std::string(text);
+  std::size_t kept = 0;
+  std::size_t end = 0;
+  while (end < text.size()) {
+    if (!is_utf8_continuation(text[end])) {
+      if (kept == max_characters - 1) break;
+      ++kept;
+    }
+    ++end;
+  }
+  return std::string(text.substr(0, end)) + "…";
+}
+
+std::string format_number(double value) {
+  if (!std::isfinite(value)) return value > 0 ? "∞" : (value < 0 ? "-∞" : "NaN");
+  if (value == 0) return "0";
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1e-3 && magnitude < 1e7) {
+    const double rounded = std::round(value);
+    if (std::fabs(value - rounded) <= 1e-9 * std::max(1.0, magnitude)) return fmt::format("{:.0f}", rounded);
+    // 4 significant digits, without trailing zeros.
+    const int integer_digits = magnitude >= 1 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 0;
+    int decimals = std::max(0, 4 - integer_digits);
+    if (magnitude < 1) decimals = 3 - static_cast<int>(std::floor(std::log10(magnitude)));
+    std::string text = fmt::format("{:.{}f}", value, decimals);
+    if (text.find('.') != std::string::npos) {
+      while (text.back() == '0') text.pop_back();
+      if (text.back() == '.') text.pop_back();
+    }
+    if (text == "-0") return "0";
+    return text;
+  }
+  return fmt::format("{:.4g}", value);
+}
+
+LinearTicks nice_linear_ticks(double low, double high, int target_count) {
+  LinearTicks ticks;
+  if (!std::isfinite(low) || !std::isfinite(high)) low = 0, high = 1;
+  if (high < low) std::swap(low, high);
+  if (high == low) {
+    const double pad = low == 0 ? 1 : std::fabs(low) * 0.1;
+    low -= low == 0 ? 0 : pad;
+    high += pad;
+  }
+  target_count = std::max(2, target_count);
+  const double raw_step = (high - low) / (target_count - 1);
+  const double decade = std::pow(10.0, std::floor(std::log10(raw_step)));
+  double step = decade;
+  for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    step = factor * decade;
+    if (step >= raw_step * (1 - 1e-9)) break;
+  }
+  // Slightly tolerant rounding so that a bound equal to a tick up to
+  // floating-point noise does not add one more tick.
+  const double first = std::floor(low / step + 1e-9) * step;
+  const double last = std::ceil(high / step - 1e-9) * step;
+  ticks.step = step;
+  ticks.low = first;
+  ticks.high = last;
+  const auto count = static_cast<long>(std::llround((last - first) / step));
+  for (long i = 0; i <= count; ++i) {
+    double value = first + static_cast<double>(i) * step;
+    if (std::fabs(value) < step * 1e-9) value = 0;
+    ticks.values.push_back(value);
+  }
+  return ticks;
+}
+
+LogTicks nice_log_ticks(double low, double high) {
+  LogTicks ticks;
+  if (!(low > 0) || !std::isfinite(low)) low = 1;
+  if (!(high > 0) || !std::isfinite(high)) high = low * 10;
+  if (high < low) std::swap(low, high);
+  int first_decade = static_cast<int>(std::floor(std::log10(low) + 1e-9));
+  int last_decade = static_cast<int>(std::ceil(std::log10(high) - 1e-9));
+  if (last_decade == first_decade) ++last_decade;
+  const int decades = last_decade - first_decade;
+  // Few decades: 1-2-5 steps; many: only every k-th decade.
+  const int decade_stride = std::max(1, (decades + 7) / 8);
+  std::vector<double> multiples = decades <= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
+  for (int decade = first_decade; decade <= last_decade; ++decade) {
+    if ((decade - first_decade) % decade_stride != 0) continue;
+    for (double multiple : multiples) {
+      if (decade == last_decade && multiple > 1) break;
+      ticks.values.push_back(multiple * std::pow(10.0, decade));
+    }
+  }
+  ticks.low = std::pow(10.0, first_decade);
+  ticks.high = std::pow(10.0, last_decade);
+  // Trim the axis to the 1-2-5 ticks around the data when they are finer
+  // than decades, so that one small range does not waste most of the axis.
+  if (decades <= 3) {
+    while (ticks.values.size() > 2 && ticks.values[1] <= low * (1 + 1e-9)) ticks.values.erase(ticks.values.begin());
+    while (ticks.values.size() > 2 && ticks.values[ticks.values.size() - 2] >= high * (1 - 1e-9)) ticks.values.pop_back();
+    ticks.low = ticks.values.front();
+    ticks.high = ticks.values.back();
+  }
+  return ticks;
+}
+
+std::string format_log_tick(double value) {
+  if (value >= 1e-3 && value < 1e5) return format_number(value);
+  static const char* const kSuperscriptDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  const double exponent = std::log10(value);
+  const int decade = static_cast<int>(std::lround(exponent));
+  const double mantissa = value / std::pow(10.0, decade);
+  std::string text;
+  if (std::fabs(mantissa - 1) > 1e-6) text = format_number(mantissa) + "×";
+  text += "10";
+  if (decade < 0) text += "⁻";
+  for (char digit : std::to_string(std::abs(decade))) text += kSuperscriptDigits[digit - '0'];
+  return text;
+}
+
+const std::vector<std::string>& palette() {
+  static const std::vector<std::string> colours = {
+      "#0072B2",  // blue
+      "#E69F00",  // orange
+      "#009E73",  // bluish green
+      "#CC79A7",  // reddish purple
+      "#56B4E9",  // sky blue
+      "#D55E00",  // vermillion
+      "#000000",  // black
+      "#F0E442",  // yellow (last: weak on white)
+  };
+  return colours;
+}
+
+double text_width(std::string_view text, double font_size) {
+  double width_in_em = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    if (is_utf8_continuation(c)) continue;
+    if (byte >= 0x80) {
+      width_in_em += 0.84;  // arrows, ellipsis, superscripts: about an em
+    } else if (std::string_view(" .,:;'!|il[]()").find(c) != std::string_view::npos) {
+      width_in_em += 0.34;
+    } else if (std::string_view("frtj-").find(c) != std::string_view::npos) {
+      width_in_em += 0.44;
+    } else if (std::string_view("mwMW@%").find(c) != std::string_view::npos) {
+      width_in_em += 0.98;
+    } else if (c >= 'A' && c <= 'Z') {
+      width_in_em += 0.74;
+    } else if (std::string_view("=+<>~").find(c) != std::string_view::npos) {
+      width_in_em += 0.84;
+    } else {
+      width_in_em += 0.64;
+    }
+  }
+  return width_in_em * font_size;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error(fmt::format("{}: cannot open for writing", path));
+  file << text;
+  file.close();
+  if (!file) throw std::runtime_error(fmt::format("{}: write failed", path));
+}
+
+}  // namespace hetcoll::svg

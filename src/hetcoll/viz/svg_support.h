@@ -1,0 +1,63 @@
+// Building blocks shared by the SVG drawings of viz/ (Gantt charts, trees,
+// line plots): XML escaping, compact number formatting, "nice" axis ticks,
+// a colour-blind-friendly palette and a rough text-width estimate so that
+// labels are only placed where they fit.
+//
+// The pictures are plain SVG 1.1 text with no scripts or external resources,
+// so they display in browsers, in rsvg-convert and in Inkscape alike.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hetcoll::svg {
+
+// Escapes & < > " ' and replaces control characters that XML 1.0 forbids, so
+// any processor id can go into text and attribute values.
+std::string xml_escape(std::string_view text);
+
+// At most `max_characters` code points (UTF-8 aware); longer text ends in "…".
+std::string shorten(std::string_view text, std::size_t max_characters);
+
+// Up to 4 significant digits, integers without a decimal point, no "-0":
+// 3, 0.5, 1.333, 12500, 2.5e-06.
+std::string format_number(double value);
+
+// Evenly spaced round values (steps of 1, 2 or 5 x 10^k) covering [low, high]
+// with about `target_count` ticks; `low` and `high` of the result are the
+// first and last tick, so an axis drawn over them starts and ends on a tick.
+struct LinearTicks {
+  double low = 0, high = 1, step = 1;
+  std::vector<double> values;
+};
+LinearTicks nice_linear_ticks(double low, double high, int target_count = 7);
+
+// Ticks of a log10 axis over [low, high] (both > 0): whole decades, with
+// 2 and 5 in between when the range spans few decades; `low`/`high` are
+// widened to the ticks at both ends.
+struct LogTicks {
+  double low = 1, high = 10;
+  std::vector<double> values;
+};
+LogTicks nice_log_ticks(double low, double high);
+
+// A tick label for a log axis: plain numbers from 0.001 to 99999, otherwise
+// 10 with a Unicode superscript exponent ("10⁶").
+std::string format_log_tick(double value);
+
+// Okabe–Ito palette (distinguishable with the common colour-vision
+// deficiencies), ordered so that the first colours contrast most.
+const std::vector<std::string>& palette();
+
+// A generous estimate of the width of `text` in the sans-serif font used by
+// these drawings (DejaVu Sans metrics), so that "does it fit" errs on no.
+double text_width(std::string_view text, double font_size);
+
+// The font-family attribute value used by every drawing.
+inline constexpr const char* kFontFamily = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif";
+
+// Writes `text` to `path`; throws std::runtime_error naming the file on failure.
+void write_text_file(const std::string& path, const std::string& text);
+
+}  // namespace hetcoll::svg
