@@ -7,7 +7,12 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/broadcast/ptas.h"
+#include "hetcoll/makespan/multicast/multicast.h"
+#include "hetcoll/makespan/reduce/dp_k_class.h"
 #include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/reduce/generic_search.h"
+#include "hetcoll/makespan/reduce/optimal_search.h"
 #include "hetcoll/makespan/reduce/snf.h"
 
 namespace hetcoll {
@@ -16,6 +21,15 @@ namespace {
 
 ProcessorIndex root_or_first(const MakespanRequest& request) {
   return request.root == kNoProcessor ? 0 : request.root;
+}
+
+PtasParameters ptas_parameters(const MakespanRequest& request) {
+  PtasParameters parameters;
+  parameters.eps = request.eps;
+  parameters.eps_prime = request.eps_prime;
+  parameters.time_limit_seconds = request.time_limit_seconds;
+  parameters.progress = request.progress;
+  return parameters;
 }
 
 std::vector<MakespanAlgorithm> build_registry() {
@@ -27,6 +41,16 @@ std::vector<MakespanAlgorithm> build_registry() {
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_fnf(cluster, root_or_first(request));
       }});
+  algorithms.push_back({
+      "ptas", Operation::broadcast, "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor)",
+      "O(log_{1+eps}(n) (n log n + P |U| k)), P = prod(s_i+1) count vectors; refused beyond --time-limit",
+      "seed 003 sec. 3, Thms 2-3",
+      "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (--eps, --eps-prime)",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_broadcast_ptas(cluster, root_or_first(request), ptas_parameters(request));
+      }});
+  register_multicast_algorithms(algorithms);
   algorithms.push_back({
       "snf", Operation::reduce, "<= 2 x optimal; optimal for 2 classes with ratio >= 2", "O(n log n)",
       "seed 000 secs. 3-5, Thms 1, 2, 4",
@@ -40,6 +64,31 @@ std::vector<MakespanAlgorithm> build_registry() {
       [](const Cluster& cluster, const MakespanRequest& request) {
         if (!request.order) throw InputError("--algo ep needs --order P,P,... (every processor but the root)");
         return plan_reduce_ep(cluster, root_or_first(request), *request.order);
+      }});
+  algorithms.push_back({
+      "optimal", Operation::reduce, "exact (when the search finishes; else best so far, <= 2 x optimal)",
+      "exponential worst case; O(k x open slots) per node",
+      "seed 000 secs. 3, 5.3.1, 6.2 (Cor. 1, Obs. 1, Table 1)",
+      "branch-and-bound over heap-ordered MCP trees (EP sequences read backwards), SNF incumbent, class "
+      "symmetry, capacity bound, memo (--time-limit, --node-limit)",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_reduce_optimal(cluster, root_or_first(request), request);
+      }});
+  algorithms.push_back({
+      "generic-bnb", Operation::reduce, "exact (when the search finishes)", "O(N) nodes, N = class-sequence prefixes",
+      "seed 000 sec. 6.2, Table 1 (generic column)",
+      "the seed's plain branch-and-bound over EP class sequences (baseline for `optimal`)", false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_reduce_generic_bnb(cluster, root_or_first(request), request);
+      }});
+  algorithms.push_back({
+      "dp", Operation::reduce, "exact", "2 classes: O(L f^2) (L lattice deadlines); k classes: O(n^(2k-1) log n)",
+      "seed 000 secs. 5.3.2-5.3.5, eqs. 2-4, Lemmas 4-5, Thms 5-6",
+      "dynamic programming over class counts: two-class capacity DP, else the k-class DP (refuses huge tables)",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_reduce_dp(cluster, root_or_first(request));
       }});
   algorithms.push_back({
       "snf+fnf", Operation::allreduce, "<= 3.5 x optimal (root a fastest processor)", "O(n log n)",

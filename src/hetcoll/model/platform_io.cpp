@@ -30,6 +30,41 @@ std::string line_and_column(std::string_view text, size_t byte_offset) {
   return fmt::format("line {}, column {}", line, column);
 }
 
+// nlohmann reports a number too large for a double ("1e999": JSON has no
+// infinity literal, so this is how a file says "infinite") without its
+// position. Find the token outside strings, and the key it follows, so that
+// the message can name the line and the field.
+std::string locate_json_token(std::string_view text, std::string_view token) {
+  std::string_view last_string;
+  std::string key;
+  bool in_string = false, escaped = false;
+  size_t string_start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+        last_string = text.substr(string_start, i - string_start);
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      string_start = i + 1;
+    } else if (c == ':') {
+      key = std::string(last_string);
+    } else if (!token.empty() && text.substr(i, token.size()) == token &&
+               (i == 0 || std::string_view("0123456789.+-eE").find(text[i - 1]) == std::string_view::npos)) {
+      return key.empty() ? line_and_column(text, i) : fmt::format("{}, field \"{}\"", line_and_column(text, i), key);
+    }
+  }
+  return "an unknown position";
+}
+
 std::string type_name(const json& value) { return value.type_name(); }
 
 const json& require_field(const json& object, const char* key, std::string_view source, std::string_view where) {
@@ -179,6 +214,18 @@ LoadedPlatform parse_platform_json(std::string_view text, std::string_view sourc
     }
     throw InputError(fmt::format("{}: malformed JSON at {}: {}", source_name,
                                  line_and_column(text, error.byte > 0 ? error.byte - 1 : 0), message));
+  } catch (const json::out_of_range& error) {
+    // "[json.exception.out_of_range.406] number overflow parsing '1e999'"
+    std::string message = error.what();
+    std::string token;
+    if (auto open = message.find('\''); open != std::string::npos) {
+      if (auto close = message.find('\'', open + 1); close != std::string::npos) {
+        token = message.substr(open + 1, close - open - 1);
+      }
+    }
+    throw InputError(fmt::format("{}: at {}: the number {} is out of range (JSON has no infinity; give a finite "
+                                 "number)",
+                                 source_name, locate_json_token(text, token), token));
   }
   if (!document.is_object()) {
     throw InputError(fmt::format("{}: the document must be a JSON object, got {}", source_name, type_name(document)));

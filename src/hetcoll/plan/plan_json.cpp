@@ -52,6 +52,8 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
   if (plan.operation == Operation::multicast) {
     emit("\"targets\": [");
     for (size_t i = 0; i < plan.targets.size(); ++i) emit("{}{}", i ? ", " : "", id(plan.targets[i]));
+    emit("], \"helpers\": [");
+    for (size_t i = 0; i < plan.helpers.size(); ++i) emit("{}{}", i ? ", " : "", id(plan.helpers[i]));
     emit("], ");
   }
   emit("\"makespan\": {}, \"lower_bound\": {}, \"optimal\": {}, ", number(plan.makespan), number(plan.lower_bound),
@@ -139,6 +141,11 @@ MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std:
     if (!it->is_array()) throw InputError(fmt::format("{}: targets: must be an array", source_name));
     for (size_t i = 0; i < it->size(); ++i) {
       plan.targets.push_back(read_processor((*it)[i], cluster, source_name, fmt::format("targets[{}]", i)));
+    }
+  }
+  if (auto it = document.find("helpers"); it != document.end() && it->is_array()) {
+    for (size_t i = 0; i < it->size(); ++i) {
+      plan.helpers.push_back(read_processor((*it)[i], cluster, source_name, fmt::format("helpers[{}]", i)));
     }
   }
   if (auto it = document.find("makespan"); it != document.end() && it->is_number()) plan.makespan = it->get<double>();

@@ -72,14 +72,14 @@ class GanttWriter {
     draw_markers();
     draw_arrows();
     draw_bars();
-    out_ += "</svg>\n";
-    return std::move(out_);
+    out_.add_raw("</svg>\n");
+    return out_.take();
   }
 
  private:
   template <typename... Args>
   void emit(fmt::format_string<Args...> format, Args&&... args) {
-    fmt::format_to(std::back_inserter(out_), format, std::forward<Args>(args)...);
+    out_.add(format, std::forward<Args>(args)...);
   }
 
   double x_of(double time) const {
@@ -124,7 +124,10 @@ class GanttWriter {
     time_column_left_ = id_column_right_ + 8;
     plot_left_ = std::round(time_column_left_ + time_width + 14);
     plot_right_ = width_ - 24.0;
-    if (plot_right_ - plot_left_ < 200) plot_right_ = plot_left_ + 200, width_ = static_cast<int>(plot_right_ + 24);
+    if (plot_right_ - plot_left_ < 200) {  // very long ids: widen rather than squash the plot
+      plot_right_ = plot_left_ + 200;
+      width_ = static_cast<int>(plot_right_ + 24);
+    }
 
     ticks_ = svg::nice_linear_ticks(0, time_end_, std::clamp(static_cast<int>((plot_right_ - plot_left_) / 90), 3, 12));
 
@@ -234,12 +237,12 @@ text {{ font-family: {2}; fill: #222222; }}
 )",
          width_, height_, svg::kFontFamily, format_number(row_font_), format_number(bar_font_));
     for (const PayloadStyle* style : {&kBroadcastStyle, &kReduceStyle}) {
-      emit(R"(<pattern id="hatch-{0}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">)"
-           R"(<rect width="6" height="6" fill="{1}"/><line x1="0" y1="0" x2="0" y2="6" stroke="{2}" stroke-width="1.5" stroke-opacity="0.45"/></pattern>)"
+      emit(R"svg(<pattern id="hatch-{0}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">)svg"
+           R"svg(<rect width="6" height="6" fill="{1}"/><line x1="0" y1="0" x2="0" y2="6" stroke="{2}" stroke-width="1.5" stroke-opacity="0.45"/></pattern>)svg"
            "\n",
            style->key, style->tint, style->colour);
-      emit(R"(<marker id="arrow-{0}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">)"
-           R"(<path d="M0,1 L10,5 L0,9 z" fill="{1}"/></marker>)"
+      emit(R"svg(<marker id="arrow-{0}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto">)svg"
+           R"svg(<path d="M0,1 L10,5 L0,9 z" fill="{1}"/></marker>)svg"
            "\n",
            style->key, style->arrow);
     }
@@ -259,22 +262,22 @@ text {{ font-family: {2}; fill: #222222; }}
       const auto& style = style_of(item.payload);
       const double x = legend_positions_[i].first, y = legend_top_ + 20 * legend_positions_[i].second;
       if (item.receive) {
-        emit(R"(<rect x="{}" y="{}" width="22" height="12" fill="url(#hatch-{})" stroke="{}" stroke-width="1"/>)", x, y + 2,
+        emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="url(#hatch-{})" stroke="{}" stroke-width="1"/>)svg", x, y + 2,
              style.key, style.colour);
       } else {
-        emit(R"(<rect x="{}" y="{}" width="22" height="12" fill="{}"/>)", x, y + 2, style.colour);
+        emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}"/>)svg", x, y + 2, style.colour);
       }
       emit("<text class=\"legend\" x=\"{}\" y=\"{}\">{}</text>\n", x + 30, y + 12.5, xml_escape(item.label));
     }
     const double y = legend_top_ + 20 * marker_legend_line_ + 8;
     double x = marker_legend_x_;
     if (has_lower_bound()) {
-      emit(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1.5" stroke-dasharray="2 3"/>)", x, y, x + 22, y,
+      emit(R"svg(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1.5" stroke-dasharray="2 3"/>)svg", x, y, x + 22, y,
            kLowerBoundColour);
       emit("<text class=\"legend\" x=\"{}\" y=\"{}\">lower bound</text>\n", x + 30, y + 4.5);
       x += 30 + text_width("lower bound", 12) + 22;
     }
-    emit(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1.5" stroke-dasharray="6 3"/>)", x, y, x + 22, y,
+    emit(R"svg(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="1.5" stroke-dasharray="6 3"/>)svg", x, y, x + 22, y,
          kMakespanColour);
     emit("<text class=\"legend\" x=\"{}\" y=\"{}\">makespan</text>\n", x + 30, y + 4.5);
   }
@@ -282,26 +285,26 @@ text {{ font-family: {2}; fill: #222222; }}
   void draw_rows() {
     for (int row = 0; row < shown_rows_; ++row) {
       if (row % 2 == 1) {
-        emit(R"(<rect x="4" y="{}" width="{}" height="{}" fill="#F3F4F6"/>)"
+        emit(R"svg(<rect x="4" y="{}" width="{}" height="{}" fill="#F3F4F6"/>)svg"
              "\n",
              row_top(row), plot_right_ - 4, row_height_);
       }
     }
     for (double tick : ticks_.values) {
       const double x = x_of(tick);
-      emit(R"(<line class="grid" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)", x, plot_top_, plot_bottom_);
+      emit(R"svg(<line class="grid" x1="{0}" y1="{1}" x2="{0}" y2="{2}"/>)svg", x, plot_top_, plot_bottom_);
     }
     emit("\n");
     for (int row = 0; row < shown_rows_; ++row) {
       const auto p = static_cast<ProcessorIndex>(row);
       const double baseline = row_top(row) + row_height_ / 2 + row_font_ * 0.36;
-      emit(R"(<text class="row{}" x="{}" y="{}" text-anchor="end">{}</text>)", p == plan_.root ? " root" : "", id_column_right_,
+      emit(R"svg(<text class="row{}" x="{}" y="{}" text-anchor="end">{}</text>)svg", p == plan_.root ? " root" : "", id_column_right_,
            baseline, xml_escape(row_id_label(p)));
-      emit(R"(<text class="row time" x="{}" y="{}">{}</text>)"
+      emit(R"svg(<text class="row time" x="{}" y="{}">{}</text>)svg"
            "\n",
            time_column_left_, baseline, xml_escape(row_time_label(p)));
     }
-    emit(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999999" stroke-width="1"/>)"
+    emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999999" stroke-width="1"/>)svg"
          "\n",
          plot_left_, plot_top_, plot_right_ - plot_left_, plot_bottom_ - plot_top_);
   }
@@ -310,11 +313,11 @@ text {{ font-family: {2}; fill: #222222; }}
     for (double tick : ticks_.values) {
       const double x = x_of(tick);
       const std::string label = format_number(tick);
-      emit(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#666666"/>)", x, plot_bottom_, plot_bottom_ + 5);
-      emit(R"(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)", x, plot_bottom_ + 18, label);
+      emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#666666"/>)svg", x, plot_bottom_, plot_bottom_ + 5);
+      emit(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg", x, plot_bottom_ + 18, label);
       if (top_axis_) {
-        emit(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#666666"/>)", x, plot_top_ - 4, plot_top_);
-        emit(R"(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)", x, plot_top_ - 7, label);
+        emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#666666"/>)svg", x, plot_top_ - 4, plot_top_);
+        emit(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg", x, plot_top_ - 7, label);
       }
     }
     emit("\n<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">time</text>\n", (plot_left_ + plot_right_) / 2,
@@ -330,9 +333,9 @@ text {{ font-family: {2}; fill: #222222; }}
       const double x = x_of_clamped(time);
       const double baseline = marker_strip_top_ + 12 + 16 * label_line;
       const bool fits_left = x - 4 - text_width(label, 11.5) >= plot_left_ - 8;
-      emit(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.5" stroke-dasharray="{4}"/>)", x,
+      emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.5" stroke-dasharray="{4}"/>)svg", x,
            line_top + 16 * label_line, plot_bottom_, colour, dash);
-      emit(R"(<text class="marker" x="{}" y="{}" text-anchor="{}" style="fill: {}">{}</text>)"
+      emit(R"svg(<text class="marker" x="{}" y="{}" text-anchor="{}" style="fill: {}">{}</text>)svg"
            "\n",
            fits_left ? x - 4 : x + 4, baseline, fits_left ? "end" : "start", colour, xml_escape(label));
     };
@@ -362,7 +365,7 @@ text {{ font-family: {2}; fill: #222222; }}
         const double y1 = downwards ? bar_top(from_row) + bar_height_ : bar_top(from_row);
         const double y2 = downwards ? bar_top(to_row) - 1 : bar_top(to_row) + bar_height_ + 1;
         const auto& style = style_of(transfer.payload);
-        emit(R"(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)"
+        emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)svg"
              "\n",
              x, y1, y2, style.arrow, style.key);
       }
@@ -378,12 +381,12 @@ text {{ font-family: {2}; fill: #222222; }}
           xml_escape(fmt::format("{} → {}: {} to {}", cluster_.id(transfer->from), cluster_.id(transfer->to),
                                  format_number(transfer->start), format_number(transfer->end)));
       if (const int row = row_of(transfer->from); row >= 0) {
-        emit(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)", left, bar_top(row), bar_width,
+        emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)svg", left, bar_top(row), bar_width,
              bar_height_, style.colour, tooltip);
         draw_bar_label(left, bar_width, row, "→", transfer->to, style.text_on_colour);
       }
       if (const int row = row_of(transfer->to); row >= 0) {
-        emit(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="url(#hatch-{})" stroke="{}" stroke-width="1"><title>{}</title></rect>)",
+        emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="url(#hatch-{})" stroke="{}" stroke-width="1"><title>{}</title></rect>)svg",
              left + 0.5, bar_top(row) + 0.5, std::max(bar_width - 1, 0.5), bar_height_ - 1, style.key, style.colour, tooltip);
         draw_bar_label(left, bar_width, row, "←", transfer->from, "#1A1A1A");
       }
@@ -398,14 +401,14 @@ text {{ font-family: {2}; fill: #222222; }}
     std::string label = std::string(arrow) + " " + id;
     if (text_width(label, bar_font_) + 6 > bar_width) label = id;
     if (text_width(label, bar_font_) + 4 > bar_width) return;
-    emit(R"(<text class="bar-label" x="{}" y="{}" text-anchor="middle" style="fill: {}">{}</text>)", left + bar_width / 2,
+    emit(R"svg(<text class="bar-label" x="{}" y="{}" text-anchor="middle" style="fill: {}">{}</text>)svg", left + bar_width / 2,
          bar_top(row) + bar_height_ / 2 + bar_font_ * 0.36, colour, xml_escape(label));
   }
 
   const MakespanPlan& plan_;
   const Cluster& cluster_;
   const GanttOptions& options_;
-  std::string out_;
+  svg::SvgText out_;
 
   ProcessorIndex shown_rows_ = 0;
   std::vector<const Transfer*> drawn_;

@@ -1,4 +1,8 @@
-// A small, dependency-free SVG line/scatter plot for experiment results.
+// A small, dependency-free SVG line/scatter plot for experiment results:
+// axes with "nice" ticks (linear, or log10 with 1-2-5 steps), one
+// colour-blind-friendly colour and marker shape per series, dashed series,
+// a legend to the right of the plot. Points that cannot be drawn (NaN,
+// infinite, or <= 0 on a log axis) are skipped and break the line.
 #pragma once
 
 #include <string>
@@ -10,6 +14,7 @@ struct PlotSeries {
   std::string name;
   std::vector<double> x, y;
   bool dashed = false;
+  bool markers = true;  // a marker at each point (only when the series has at most 80 points)
 };
 
 struct PlotSpec {
@@ -18,6 +23,8 @@ struct PlotSpec {
   bool log_y = false;
   bool log_x = false;
   std::vector<PlotSeries> series;
+  int width = 760;   // picture size in pixels
+  int height = 460;
 };
 
 // Axes with ticks, one colour per series, a legend; returns the SVG text.

@@ -7,11 +7,42 @@
 // so they display in browsers, in rsvg-convert and in Inkscape alike.
 #pragma once
 
+#include <cmath>
+#include <iterator>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace hetcoll::svg {
+
+// Accumulates SVG text. Floating-point arguments are rounded to 0.01 (a
+// hundredth of a pixel) so that coordinates print short ("12.5", not
+// "12.500000000000002") and never as "-0".
+class SvgText {
+ public:
+  template <typename... Args>
+  void add(fmt::format_string<Args...> format, Args&&... args) {
+    fmt::vformat_to(std::back_inserter(text_), fmt::string_view(format), fmt::make_format_args(tidy(args)...));
+  }
+  void add_raw(std::string_view text) { text_ += text; }
+  std::string take() { return std::move(text_); }
+  std::size_t size() const { return text_.size(); }
+
+ private:
+  template <typename T>
+  static decltype(auto) tidy(const T& value) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::round(static_cast<double>(value) * 100) / 100 + 0.0;
+    } else {
+      return (value);
+    }
+  }
+  std::string text_;
+};
 
 // Escapes & < > " ' and replaces control characters that XML 1.0 forbids, so
 // any processor id can go into text and attribute values.

@@ -1,0 +1,131 @@
+// Approximation scheme for broadcast — seed 003 (Khuller, Kim, Woeginger),
+// sec. 3, Lemmas 1-3, Theorems 2-3.
+//
+// Problem: sender-speed cluster, a source holding one message at time 0;
+// every receiver must get it; minimise the last receive time. NP-hard.
+//
+// Scheme, for one guess T (guesses T = t_min (1+eps)^j, increasing; the
+// first feasible guess gives the plan; t_min is the paper's t_1 = 1):
+//  * fast set F = {p : t(p) <= eps' T}, served first by FNF from the source;
+//  * slow set S = the others, each rounded up into class
+//    S_i = {eps' T (1+eps')^(i-1) < t <= eps' T (1+eps')^i}; we round every
+//    member up to the slowest true time of its class (<= the paper's class
+//    bound, so the (1+eps') rounding argument is unchanged, and a class that
+//    holds one distinct time is not rounded at all). Classes whose rounded
+//    time exceeds the largest slack can never send in time: they are merged
+//    into one "leaf-only" class;
+//  * sending points: a fast processor p that finishes its FNF sends at a(p)
+//    can deliver to slow processors at a(p) + m t(p), m = 1, 2, ...; the
+//    |S| earliest points <= D are kept, sorted;
+//  * tree table: for every vector m of class counts, B(m) = the least
+//    broadcast time (rounded) of a tree made of exactly those slow
+//    processors, by the recursion over count vectors
+//      B(m)     = min over classes c in m of H_c(m - e_c)
+//      H_c(0)   = 0
+//      H_c(m')  = r_c + min over trees a <= m', a != 0, of max(B(a), H_c(m' - a))
+//    (a root of class c sends its first subtree a at r_c, then acts as a
+//    fresh root at r_c for the rest) — no labelled tree is enumerated;
+//  * feasibility DP of sec. 3 over (j, n_1..n_k), collapsed to one number
+//    per count vector: J(n) = the fewest first sending points that carry
+//    trees covering exactly n; J(n) = min over trees m <= n with
+//    B(m) <= D - x_{J(n-m)+1} of J(n-m) + 1. Exact for the paper's DP
+//    because the deadlines D - x_j do not increase with j (exchange
+//    argument: a tree can always move to an earlier free point).
+//    The guess is feasible when the FNF part ends by D and J(s) <= #points.
+//
+// Reading taken where seed 003 is ambiguous:
+//  * the DP must test the deadline D = (1+eps')(1+3eps') T, not T: Lemma 2
+//    only shows an F-first schedule within (1+3eps') T, and Theorem 2's
+//    rounding adds the (1+eps'); testing T itself would not make Theorem 2
+//    follow. With D, Theorem 2 reads: OPT <= T => the guess is feasible.
+//  * "X_j = floor((T - c_j) / t_j)" counts slots from the completion time
+//    c_j; we count them after p's FNF sends inside F (its earlier slots are
+//    taken), which is what Lemma 2's schedule uses.
+//  * a sending point may carry no tree (the paper's DP needs it too, or a
+//    point could not be skipped).
+//  * the source always sends with its true time; if t(source) > eps' T
+//    (F empty) it is the only fast sender and every other processor is slow.
+//
+// Guarantee (source a fastest processor): makespan <= (1+eps)(1+eps')(1+3eps')
+// x optimal (Theorem 3). The plan is the same tree re-timed with the true
+// times, so its makespan is <= the rounded one <= D. Lower bound: by the
+// contrapositive of Theorem 2, an infeasible guess T proves OPT > T, so the
+// largest infeasible guess is a lower bound (together with bounds.h).
+// For a source that is not a fastest processor, Lemma 1 (via Khuller–Kim's
+// Theorem 1) does not apply: we still run the scheme, also run FNF, keep the
+// better, and claim only FNF's <= 2 x optimal (seed 004 Thm 4.7).
+//
+// Complexity per guess: FNF O(n log n); tree table O(V k |U|); DP O(P |U| k),
+// where k = number of non-empty classes, V = count vectors of at most N_max
+// slow processors (N_max = 2^floor(slack / r_min) <= 2^((1+eps')(1+3eps')/eps')),
+// U = vectors whose tree fits the slack, P = prod (s_i + 1). With k bounded by
+// ceil(log(1/eps')/log(1+eps')) + 1 this is polynomial (the paper's
+// O(n^(k+1)) states) but explodes quickly as eps' shrinks: see
+// estimate_broadcast_ptas(), which predicts the work before it is done.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll {
+
+struct PtasParameters {
+  double eps = 0.5;                  // guessing precision, > 0
+  std::optional<double> eps_prime;   // fast/slow split and rounding; default eps
+  // Refuse (InputError) when the predicted work exceeds this; at run time,
+  // stop and return the best plan so far (limit_reached) when it is exceeded.
+  // Infinity = refuse only predictions above kPtasDefaultRefusalSeconds.
+  double time_limit_seconds = std::numeric_limits<double>::infinity();
+  ProgressCallback progress;         // called now and then; false = stop
+  // false: skip the up-front refusal (a caller that already predicted the
+  // work of several runs, e.g. multicast over every helper count).
+  bool refuse_long_runs = true;
+};
+
+// Predictions above this are refused when no time limit is given.
+inline constexpr double kPtasDefaultRefusalSeconds = 3600;
+
+// What the scheme will do on one instance, predicted before doing it.
+struct PtasWorkEstimate {
+  double eps = 0, eps_prime = 0;
+  int guesses = 0;                   // guesses T that may be tried (worst case)
+  int max_classes = 0;               // non-empty slow classes, largest over guesses
+  double max_tree_vectors = 0;       // tree-table entries, largest guess
+  double max_useful_trees = 0;       // predicted trees within the slack (upper estimate)
+  double max_dp_states = 0;          // feasibility-DP count vectors, largest guess
+  double operations = 0;             // elementary steps, summed over the guesses
+  double seconds = 0;                // operations x calibrated cost per step
+  double bytes = 0;                  // largest memory use of one guess
+  std::string describe() const;      // one line for notes / the terminal
+};
+
+// The receivers are the processors that must get the message (the others
+// are ignored); for a broadcast, every processor but the source.
+PtasWorkEstimate estimate_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
+                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime);
+
+// The finest eps' (smallest value, on a x1.1 grid from eps_prime up) whose
+// predicted time fits `seconds`; nullopt if none below 8 does.
+std::optional<double> finest_fitting_eps_prime(const Cluster& cluster, ProcessorIndex source,
+                                               const std::vector<ProcessorIndex>& receivers, double eps,
+                                               double eps_prime, double seconds);
+
+// The guarantee of Theorem 3, (1+eps)(1+eps')(1+3eps').
+double ptas_ratio(double eps, double eps_prime);
+
+// Broadcast (or the broadcast over a subset, for multicast) with the
+// scheme. Throws InputError for eps <= 0, eps' <= 0, or a predicted running
+// time beyond the limit (the message gives the finest eps' that fits).
+// The plan's operation is broadcast; its transfers involve only the source
+// and the receivers.
+MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
+                                 const std::vector<ProcessorIndex>& receivers, const PtasParameters& parameters);
+MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source, const PtasParameters& parameters);
+
+}  // namespace hetcoll

@@ -1,0 +1,139 @@
+// Shared pieces of the multicast planners (contract in multicast.h): the
+// group, the lower bound, the finishing of a plan, and the registration.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/multicast/multicast.h"
+#include "hetcoll/makespan/multicast/multicast_internal.h"
+
+namespace hetcoll {
+
+std::vector<ProcessorIndex> MulticastGroup::receivers_with_helpers(int k) const {
+  std::vector<ProcessorIndex> receivers = targets;
+  receivers.insert(receivers.end(), candidates.begin(), candidates.begin() + k);
+  return receivers;
+}
+
+MulticastGroup make_multicast_group(const Cluster& cluster, ProcessorIndex source,
+                                    const std::vector<ProcessorIndex>& targets) {
+  if (source < 0 || source >= cluster.size()) throw InputError("--source: not a processor of the cluster");
+  MulticastGroup group;
+  group.source = source;
+  std::vector<char> member(static_cast<size_t>(cluster.size()), 0);
+  member[static_cast<size_t>(source)] = 1;
+  for (ProcessorIndex target : targets) {
+    if (target < 0 || target >= cluster.size()) throw InputError("--targets: names a processor outside the cluster");
+    if (!member[static_cast<size_t>(target)]) {
+      member[static_cast<size_t>(target)] = 1;
+      group.targets.push_back(target);
+    }
+  }
+  if (group.targets.empty()) {
+    throw InputError("--targets: a multicast needs at least one target other than the source");
+  }
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (!member[static_cast<size_t>(p)]) group.candidates.push_back(p);
+  }
+  std::stable_sort(group.candidates.begin(), group.candidates.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
+    return ta != tb ? ta < tb : a < b;
+  });
+  group.max_useful_helpers =
+      std::min(static_cast<int>(group.candidates.size()), static_cast<int>(group.targets.size()) - 1);
+  return group;
+}
+
+double multicast_lower_bound(const Cluster& cluster, const MulticastGroup& group) {
+  double fastest = cluster.transmission_time(group.source);
+  for (ProcessorIndex target : group.targets) fastest = std::min(fastest, cluster.transmission_time(target));
+  double best = std::numeric_limits<double>::infinity();
+  for (int k = 0; k <= group.max_useful_helpers; ++k) {
+    if (k > 0) fastest = std::min(fastest, cluster.transmission_time(group.candidates[static_cast<size_t>(k - 1)]));
+    const auto participants = static_cast<std::int64_t>(group.targets.size()) + k + 1;
+    best = std::min(best, cluster.transmission_time(group.source) + fastest * (ceil_log2(participants) - 1));
+  }
+  return best;
+}
+
+namespace multicast_detail {
+
+bool source_fastest_for_helpers(const Cluster& cluster, const MulticastGroup& group, int max_k) {
+  const double source_time = cluster.transmission_time(group.source);
+  const double tolerance = cluster.tolerance();
+  for (ProcessorIndex target : group.targets) {
+    if (cluster.transmission_time(target) < source_time - tolerance) return false;
+  }
+  for (int k = 0; k < max_k; ++k) {
+    if (cluster.transmission_time(group.candidates[static_cast<size_t>(k)]) < source_time - tolerance) return false;
+  }
+  return true;
+}
+
+MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& transfers,
+                         std::string algorithm, int helpers_allowed) {
+  MakespanPlan plan;
+  plan.operation = Operation::multicast;
+  plan.algorithm = std::move(algorithm);
+  plan.root = group.source;
+  plan.targets = group.targets;
+  plan.transfers = prune_idle_helpers(cluster, group.source, transfers, group.targets);
+  plan.makespan = last_completion(plan.transfers);
+  std::vector<char> is_target(static_cast<size_t>(cluster.size()), 0);
+  for (ProcessorIndex target : group.targets) is_target[static_cast<size_t>(target)] = 1;
+  for (const auto& transfer : plan.transfers) {
+    if (!is_target[static_cast<size_t>(transfer.to)]) plan.helpers.push_back(transfer.to);
+  }
+  std::sort(plan.helpers.begin(), plan.helpers.end());
+  std::string names;
+  for (ProcessorIndex helper : plan.helpers) names += (names.empty() ? "" : ", ") + cluster.id(helper);
+  plan.notes.push_back(plan.helpers.empty()
+                           ? fmt::format("helpers: none (up to {} fastest non-members tried)", helpers_allowed)
+                           : fmt::format("helpers (non-members that forward): {} (up to {} fastest non-members tried)",
+                                         names, helpers_allowed));
+  plan.lower_bound = multicast_lower_bound(cluster, group);
+  return plan;
+}
+
+}  // namespace multicast_detail
+
+void register_multicast_algorithms(std::vector<MakespanAlgorithm>& algorithms) {
+  auto source_of = [](const MakespanRequest& request) { return request.root == kNoProcessor ? 0 : request.root; };
+  algorithms.push_back({
+      "fnf", Operation::multicast,
+      "<= 1.5 x optimal (source a fastest processor of those it may use), else <= 2 x optimal",
+      "O(|targets| g log g), g = targets + helpers", "seed 003 sec. 4, Thm 4; seed 004 Thm 4.7",
+      "FNF over the targets plus the k fastest non-members, for every k; idle helpers pruned", true,
+      [source_of](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_multicast_fnf(cluster, source_of(request), request.targets);
+      }});
+  algorithms.push_back({
+      "ptas", Operation::multicast, "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor)",
+      "|targets| runs of the broadcast PTAS", "seed 003 secs. 3-4, Thms 3-4",
+      "the broadcast PTAS over the targets plus the k fastest non-members, for every k (--eps, --eps-prime)", false,
+      [source_of](const Cluster& cluster, const MakespanRequest& request) {
+        PtasParameters parameters;
+        parameters.eps = request.eps;
+        parameters.eps_prime = request.eps_prime;
+        parameters.time_limit_seconds = request.time_limit_seconds;
+        parameters.progress = request.progress;
+        return plan_multicast_ptas(cluster, source_of(request), request.targets, parameters);
+      }});
+  algorithms.push_back({
+      "optimal", Operation::multicast, "exact",
+      fmt::format("exponential; at most {} receivers (targets + helpers)", kExactMulticastMaxReceivers),
+      "seed 003 sec. 4; seed 004 eq. 1, Thm 4.1",
+      "branch and bound over receive orders by class, for every number k of fastest helpers", false,
+      [source_of](const Cluster& cluster, const MakespanRequest& request) {
+        ExactSearchLimits limits;
+        limits.time_limit_seconds = request.time_limit_seconds;
+        limits.node_limit = request.node_limit;
+        limits.progress = request.progress;
+        return plan_multicast_exact(cluster, source_of(request), request.targets, limits);
+      }});
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,105 @@
+// Multicast with helper processors — seed 003 sec. 4 (Khuller, Kim, Woeginger).
+//
+// Problem: sender-speed cluster, a source holding one message; only the
+// targets must receive it, but any other processor may receive and forward
+// (a "helper"); minimise the last receive time of a target.
+//
+// Facts we build on:
+//  * seed 003 sec. 4 (proof of Thm 4): if an optimal multicast uses k
+//    non-members, they may be taken to be the k fastest ones (a faster
+//    processor in the same place of the tree never delays anything). So
+//    OPT = min over k of OPT_broadcast(source ∪ targets ∪ H_k), H_k = the k
+//    fastest non-members (ties by index).
+//  * k <= |targets| - 1 suffices (our observation, proven here): a helper
+//    with one child can be bypassed (its parent sends straight to the child
+//    in the same slot, which is earlier), a helper with none removed; in the
+//    resulting tree every helper has >= 2 children, and a tree has fewer
+//    nodes with >= 2 children than leaves, all of which are targets.
+//  * every plan is cleaned up by prune_idle_helpers (ordered_tree.h): helpers
+//    that end up forwarding to nobody are dropped and the tree re-timed.
+//
+// Algorithms (registered for Operation::multicast):
+//  * fnf: FNF over source ∪ targets ∪ H_k for every k in 0..min(#non-members,
+//    |targets|), keep the best. <= 1.5 x optimal when the source is a
+//    fastest processor among the targets and the helpers it may use
+//    (Khuller–Kim via seed 003 sec. 1, applied to the optimum's k), else
+//    <= 2 x optimal (seed 004 Thm 4.7). O(|targets| g log g), g = group size.
+//  * ptas: the broadcast PTAS (broadcast/ptas.h) for every k; the ratio
+//    (1+eps)(1+eps')(1+3eps') of the best k carries over (seed 003 Thm 4).
+//  * optimal: exact. Branch and bound over receive orders (seed 004 eq. 1,
+//    Thm 4.1: an optimal no-delay schedule serves its receivers in some order,
+//    each by the holder that can finish first), branching on classes of
+//    identical times rather than on processors, bounded by the schedule in
+//    which every remaining receiver is as fast as the fastest remaining one;
+//    every k, sharing one incumbent. Exponential: refused beyond
+//    kExactMulticastMaxReceivers receivers per k (targets + helpers).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <vector>
+
+#include "hetcoll/makespan/broadcast/ptas.h"
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll {
+
+// The largest number of receivers (targets + helpers) `optimal` searches.
+inline constexpr int kExactMulticastMaxReceivers = 16;
+
+struct MulticastGroup {
+  ProcessorIndex source = kNoProcessor;
+  std::vector<ProcessorIndex> targets;     // deduplicated, without the source
+  std::vector<ProcessorIndex> candidates;  // non-members, fastest first (ties by index)
+  int max_useful_helpers = 0;              // min(#candidates, |targets| - 1)
+
+  // The targets followed by the k fastest candidates.
+  std::vector<ProcessorIndex> receivers_with_helpers(int k) const;
+};
+
+// Throws InputError for an empty target list or an unknown processor.
+MulticastGroup make_multicast_group(const Cluster& cluster, ProcessorIndex source,
+                                    const std::vector<ProcessorIndex>& targets);
+
+// min over k of the broadcast bound of bounds.h on source ∪ targets ∪ H_k.
+double multicast_lower_bound(const Cluster& cluster, const MulticastGroup& group);
+
+// `max_helpers` caps k (0 = the group alone); default: every useful k.
+MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
+                                const std::vector<ProcessorIndex>& targets, std::optional<int> max_helpers = {});
+
+MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
+                                 const std::vector<ProcessorIndex>& targets, const PtasParameters& parameters,
+                                 std::optional<int> max_helpers = {});
+
+struct ExactSearchLimits {
+  double time_limit_seconds = std::numeric_limits<double>::infinity();
+  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
+  ProgressCallback progress;
+};
+
+MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
+                                  const std::vector<ProcessorIndex>& targets, const ExactSearchLimits& limits = {},
+                                  std::optional<int> max_helpers = {});
+
+// The exact broadcast from `source` to exactly `receivers` (the search above,
+// for one k). Finds a schedule strictly better than `incumbent` if one exists
+// (transfers empty otherwise). `complete` = the search finished (not stopped
+// by a limit), so the answer is proven.
+struct SubsetSearchResult {
+  std::vector<Transfer> transfers;
+  double makespan = std::numeric_limits<double>::infinity();
+  bool complete = true;
+  std::uint64_t nodes = 0;
+};
+SubsetSearchResult exact_subset_broadcast(const Cluster& cluster, ProcessorIndex source,
+                                          const std::vector<ProcessorIndex>& receivers, double incumbent,
+                                          const ExactSearchLimits& limits = {});
+
+// Adds fnf (default), ptas and optimal for Operation::multicast.
+void register_multicast_algorithms(std::vector<MakespanAlgorithm>& algorithms);
+
+}  // namespace hetcoll

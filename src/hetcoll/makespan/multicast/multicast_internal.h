@@ -1,0 +1,23 @@
+// Internals shared by the multicast planners (not part of the public API).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hetcoll/makespan/broadcast/ordered_tree.h"
+#include "hetcoll/makespan/multicast/multicast.h"
+
+namespace hetcoll::multicast_detail {
+
+// The source is at least as fast as every target and the first `max_k`
+// candidates (so the broadcast guarantees for a fastest source apply to
+// every sub-instance with k <= max_k helpers).
+bool source_fastest_for_helpers(const Cluster& cluster, const MulticastGroup& group, int max_k);
+
+// A multicast plan from a broadcast schedule over targets + helpers: idle
+// helpers pruned and the tree re-timed, helpers listed (field and note),
+// lower bound = multicast_lower_bound.
+MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& transfers,
+                         std::string algorithm, int helpers_allowed);
+
+}  // namespace hetcoll::multicast_detail

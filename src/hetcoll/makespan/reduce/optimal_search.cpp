@@ -1,0 +1,294 @@
+#include "hetcoll/makespan/reduce/optimal_search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/reduce/snf.h"
+
+namespace hetcoll {
+
+namespace {
+
+// Open slots that are interchangeable: same reversed time, same parent class.
+struct SlotGroup {
+  double time;
+  int min_class;             // the parent's class: only classes >= it may go here
+  std::vector<int> parents;  // parent node of each slot (-1: the destination)
+};
+
+struct PathEntry {
+  int class_index;
+  int parent;
+};
+
+constexpr std::uint64_t kMaxMemoEntries = 4'000'000;
+constexpr int kFreshGroup = -1;
+
+class Searcher {
+ public:
+  Searcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
+           std::uint64_t node_limit, double time_limit, const ProgressCallback& progress, bool memoise,
+           double tolerance)
+      : times_(times), remaining_(counts), best_(incumbent), node_limit_(node_limit), time_limit_(time_limit),
+        progress_(progress), memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())) {
+    quantum_ = tolerance_ > 0 ? tolerance_ : 1e-12;
+    started_ = std::chrono::steady_clock::now();
+    last_report_ = started_;
+  }
+
+  ReduceTreeSearchResult run() {
+    ReduceTreeSearchResult result;
+    int total = 0;
+    for (int c : remaining_) total += c;
+    remaining_total_ = total;
+    if (total == 0) {
+      result.best = 0;
+      result.finished = true;
+      best_ = 0;
+      return result;
+    }
+    std::vector<SlotGroup> slots{{0.0, 0, {-1}}};
+    dfs(slots, kFreshGroup, 0.0);
+    result.best = best_;
+    result.improved = !best_path_.empty();
+    result.finished = !aborted_;
+    result.nodes = nodes_;
+    result.memo_hits = memo_hits_;
+    if (result.improved) {
+      McpTree& tree = result.tree;
+      for (const auto& entry : best_path_) tree.add(entry.class_index);
+      for (size_t v = 0; v < best_path_.size(); ++v) {
+        const int parent = best_path_[v].parent;
+        if (parent < 0) {
+          tree.root = static_cast<int>(v);
+        } else {
+          auto& node = tree.nodes[static_cast<size_t>(parent)];
+          (node.left < 0 ? node.left : node.right) = static_cast<int>(v);
+        }
+      }
+    }
+    return result;
+  }
+
+ private:
+  bool limits_hit() {
+    if (aborted_) return true;
+    if (nodes_ >= node_limit_) return aborted_ = true;
+    if ((nodes_ & 1023) == 0) {
+      auto now = std::chrono::steady_clock::now();
+      double elapsed = std::chrono::duration<double>(now - started_).count();
+      if (elapsed > time_limit_) return aborted_ = true;
+      if (progress_ && std::chrono::duration<double>(now - last_report_).count() > 0.5) {
+        last_report_ = now;
+        SearchStats stats;
+        stats.nodes = nodes_;
+        stats.seconds = elapsed;
+        if (!progress_(stats, best_)) return aborted_ = true;
+      }
+    }
+    return false;
+  }
+
+  // The smallest class >= c with senders left (k_ if none).
+  int next_class(int c) const {
+    while (c < k_ && remaining_[static_cast<size_t>(c)] == 0) ++c;
+    return c;
+  }
+
+  // Capacity bound (see the header): false when the remaining senders
+  // cannot all end by D = best - tolerance.
+  bool may_fit(const std::vector<SlotGroup>& slots, int first_floor) const {
+    const double deadline = best_ - tolerance_;
+    std::int64_t needed = 0;  // senders of class >= i, i descending
+    for (int i = k_ - 1; i >= 0; --i) {
+      const int here = remaining_[static_cast<size_t>(i)];
+      if (here == 0) continue;
+      needed += here;
+      std::int64_t capacity = 0;
+      for (size_t g = 0; g < slots.size() && capacity < needed; ++g) {
+        int min_class = slots[g].min_class;
+        if (g == 0 && first_floor != kFreshGroup) min_class = std::max(min_class, first_floor);
+        const int internal = next_class(min_class);
+        if (internal >= k_) continue;
+        const int leaf = next_class(std::max(i, min_class));
+        if (leaf >= k_) continue;
+        const double room = deadline - times_[static_cast<size_t>(leaf)] - slots[g].time;
+        if (room < -tolerance_) continue;
+        const double levels = std::floor(room / times_[static_cast<size_t>(internal)] + 1e-9);
+        const std::int64_t per_slot = levels >= 40 ? (std::int64_t{1} << 41) : (std::int64_t{1} << (static_cast<int>(levels) + 1)) - 1;
+        capacity += per_slot * static_cast<std::int64_t>(slots[g].parents.size());
+      }
+      if (capacity < needed) return false;
+    }
+    return true;
+  }
+
+  std::string memo_key(const std::vector<SlotGroup>& slots) const {
+    std::string key;
+    key.reserve(static_cast<size_t>(k_) * 4 + slots.size() * 16);
+    for (int c : remaining_) key.append(reinterpret_cast<const char*>(&c), sizeof c);
+    for (const auto& group : slots) {
+      const auto quantised = static_cast<std::int64_t>(std::llround(group.time / quantum_));
+      const auto multiplicity = static_cast<std::int32_t>(group.parents.size());
+      key.append(reinterpret_cast<const char*>(&quantised), sizeof quantised);
+      key.append(reinterpret_cast<const char*>(&group.min_class), sizeof group.min_class);
+      key.append(reinterpret_cast<const char*>(&multiplicity), sizeof multiplicity);
+    }
+    return key;
+  }
+
+  static void insert_slots(std::vector<SlotGroup>& slots, double time, int min_class, int parent, double tolerance) {
+    auto it = std::lower_bound(slots.begin(), slots.end(), time - tolerance, [](const SlotGroup& g, double t) { return g.time < t; });
+    for (; it != slots.end() && it->time <= time + tolerance; ++it) {
+      if (it->min_class == min_class) {
+        it->parents.push_back(parent);
+        it->parents.push_back(parent);
+        return;
+      }
+      if (it->min_class > min_class) break;
+    }
+    slots.insert(it, SlotGroup{time, min_class, {parent, parent}});
+  }
+
+  // `floor`: the least option the next slot of the first group may take
+  // (kFreshGroup at a group boundary).
+  void dfs(std::vector<SlotGroup>& slots, int floor, double makespan) {
+    ++nodes_;
+    if (limits_hit()) return;
+    if (remaining_total_ == 0) {
+      if (makespan < best_ - tolerance_) {
+        best_ = makespan;
+        best_path_ = path_;
+      }
+      return;
+    }
+    if (slots.empty()) return;
+    if (!may_fit(slots, floor)) return;
+    std::string key;
+    if (memoise_ && floor == kFreshGroup) {
+      key = memo_key(slots);
+      if (failed_.count(key)) {
+        ++memo_hits_;
+        return;
+      }
+    }
+    const SlotGroup& first = slots.front();
+    const double slot_time = first.time;
+    const int lowest = std::max(first.min_class, floor == kFreshGroup ? 0 : floor);
+    for (int c = lowest; c < k_; ++c) {
+      if (remaining_[static_cast<size_t>(c)] == 0) continue;
+      const double end = slot_time + times_[static_cast<size_t>(c)];
+      if (end >= best_ - tolerance_) break;  // classes are ascending: no later one fits either
+      std::vector<SlotGroup> child = slots;
+      const int parent = child.front().parents.back();
+      child.front().parents.pop_back();
+      int child_floor = c;
+      if (child.front().parents.empty()) {
+        child.erase(child.begin());
+        child_floor = kFreshGroup;
+      }
+      const int node = static_cast<int>(path_.size());
+      path_.push_back({c, parent});
+      insert_slots(child, end, c, node, tolerance_);
+      --remaining_[static_cast<size_t>(c)];
+      --remaining_total_;
+      dfs(child, child_floor, std::max(makespan, end));
+      ++remaining_[static_cast<size_t>(c)];
+      ++remaining_total_;
+      path_.pop_back();
+      if (aborted_) return;
+    }
+    // Close this slot and, by the non-decreasing rule, the rest of its group.
+    {
+      std::vector<SlotGroup> child(slots.begin() + 1, slots.end());
+      dfs(child, kFreshGroup, makespan);
+    }
+    if (memoise_ && floor == kFreshGroup && !aborted_ && failed_.size() < kMaxMemoEntries) failed_.insert(std::move(key));
+  }
+
+  std::vector<double> times_;
+  std::vector<int> remaining_;
+  int remaining_total_ = 0;
+  double best_;
+  std::uint64_t node_limit_;
+  double time_limit_;
+  const ProgressCallback& progress_;
+  bool memoise_;
+  double tolerance_;
+  double quantum_ = 1e-12;
+  int k_;
+  std::uint64_t nodes_ = 0;
+  std::uint64_t memo_hits_ = 0;
+  bool aborted_ = false;
+  std::vector<PathEntry> path_, best_path_;
+  std::unordered_set<std::string> failed_;
+  std::chrono::steady_clock::time_point started_, last_report_;
+};
+
+}  // namespace
+
+ReduceTreeSearch::ReduceTreeSearch(std::vector<double> class_times, std::vector<int> counts)
+    : times_(std::move(class_times)), counts_(std::move(counts)) {
+  if (times_.size() != counts_.size()) throw InputError("reduce search: one count per class");
+  for (size_t i = 0; i < times_.size(); ++i) {
+    if (!(times_[i] > 0) || (i > 0 && !(times_[i] > times_[i - 1]))) {
+      throw InputError("reduce search: class times must be positive and strictly ascending");
+    }
+    if (counts_[i] < 0) throw InputError("reduce search: negative count");
+  }
+}
+
+ReduceTreeSearchResult ReduceTreeSearch::run() {
+  const double tolerance = tolerance_ >= 0 ? tolerance_ : (times_.empty() ? 0.0 : time_tolerance(times_.front()));
+  Searcher searcher(times_, counts_, incumbent_, node_limit_, time_limit_, progress_, memoise_, tolerance);
+  return searcher.run();
+}
+
+MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request) {
+  SenderClasses classes = sender_classes(cluster, root);
+  const auto snf = snf_order(cluster, root);
+  const double snf_makespan = snf.empty() ? 0.0 : ep_makespan(cluster, snf);
+  ReduceTreeSearch search(classes.times, classes.counts());
+  search.incumbent(snf_makespan)
+      .node_limit(request.node_limit)
+      .time_limit(request.time_limit_seconds)
+      .progress(request.progress)
+      .tolerance(cluster.tolerance());
+  ReduceTreeSearchResult result = search.run();
+
+  std::vector<ProcessorIndex> order = snf;
+  if (result.improved) {
+    order = ep_order_from_mcp_tree(result.tree, classes);
+  }
+  MakespanPlan plan = reduce_plan_from_order(cluster, root, order, "optimal");
+  if (result.improved && plan.makespan > result.best + 1e-9 * std::max(1.0, result.best)) {
+    throw std::logic_error(fmt::format("reduce search: EP of the best tree takes {} > its length {}", plan.makespan,
+                                       result.best));
+  }
+  plan.stats.nodes = result.nodes;
+  if (result.finished) {
+    plan.lower_bound = plan.makespan;
+    plan.guarantee = Guarantee::exact();
+    plan.optimal = true;
+    plan.optimality_proof = fmt::format("branch-and-bound over heap-ordered MCP trees finished ({} nodes{})",
+                                        result.nodes, result.improved ? "" : "; SNF is optimal");
+  } else {
+    plan.limit_reached = true;
+    plan.lower_bound = std::min(plan.makespan, reduce_lower_bound(cluster, root));
+    plan.guarantee = Guarantee::at_most(2.0);
+    plan.notes.push_back(fmt::format("search stopped after {} nodes; best plan so far (at least as good as SNF)",
+                                     result.nodes));
+  }
+  return plan;
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,92 @@
+// Optimal reduce by branch-and-bound — seed 000 sec. 6.2 (Table 1), made
+// exact and much faster by working on the MCP view of sec. 5.3.1.
+//
+// Problem: the reduce of mcp_tree.h — find a binary tree on the senders
+// (classes of equal times) with the least heaviest root-to-leaf path. Every
+// such tree is an EP schedule read backwards in time (its node order is the
+// EP sequence reversed), so this is the seed's search over EP sequences,
+// built from the last sender to the first:
+//  * slots: reversed time starts at 0 with one open slot (the destination's
+//    last receive). Slots are taken in time order; a slot at time r either
+//    gets a sender of class c, which ends at r + t_c and opens two slots at
+//    r + t_c (its predecessors, Lemma 1), or is closed for good;
+//  * Corollary 1 (= Observation 1): a slot opened by a class-c sender only
+//    takes classes at least as slow as c — a sender's predecessors are at
+//    least as slow. Applied exactly, this also covers the seed's rule for
+//    simultaneous senders;
+//  * identical processors are interchangeable: we branch on classes, and
+//    identical slots (same time, same parent class) take non-decreasing
+//    options (classes fastest first, then "close"), so no two branches
+//    build the same tree;
+//  * SNF is the first incumbent (its EP schedule), and the visiting order
+//    is the one SNF's tree follows: fastest classes nearest the destination
+//    (SNF sends the slowest first, so in reversed time they come last);
+//  * bound: with D = incumbent - tolerance, for each class threshold i the
+//    senders of class >= i must fit in the positions that can still start
+//    by D - t_i; a slot at r whose subtree is made of senders no faster
+//    than class m has at most 2^(floor((D - t_i - r) / t_m) + 1) - 1 such
+//    positions. (The bounds.h reduce bound is the case of one slot at 0,
+//    i = the slowest sender and m = the fastest.) Prune when a threshold
+//    cannot be met;
+//  * memoisation: the future depends only on the remaining class counts
+//    and the open slots (time, parent class, multiplicity); a state whose
+//    subtree was exhausted is recorded and never searched again (a smaller
+//    incumbent only makes it harder).
+// Node/time limits and the progress callback stop the search: the plan is
+// then the best found (at worst SNF) with limit_reached = true, guarantee
+// <= 2 x optimal (Thm 2) and optimal = false.
+// Counting: one node per slot decision examined (a search-tree node), as
+// the seed counts sequence prefixes examined.
+// Guarantee: exact when the search finishes. Complexity: exponential in
+// the worst case; O(k x open slots) per node.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "hetcoll/makespan/reduce/mcp_tree.h"
+#include "hetcoll/makespan/registry.h"
+
+namespace hetcoll {
+
+struct ReduceTreeSearchResult {
+  McpTree tree;          // the best tree found; empty when nothing beat the incumbent
+  double best = 0;       // its length (or the incumbent's)
+  bool improved = false;
+  bool finished = false;  // the whole space was searched: `best` is optimal
+  std::uint64_t nodes = 0;
+  std::uint64_t memo_hits = 0;
+};
+
+class ReduceTreeSearch {
+ public:
+  // class_times strictly ascending, counts >= 0.
+  ReduceTreeSearch(std::vector<double> class_times, std::vector<int> counts);
+
+  // Chainable settings (defaults: no incumbent, no limits, memo on).
+  ReduceTreeSearch& incumbent(double makespan) { incumbent_ = makespan; return *this; }
+  ReduceTreeSearch& node_limit(std::uint64_t limit) { node_limit_ = limit; return *this; }
+  ReduceTreeSearch& time_limit(double seconds) { time_limit_ = seconds; return *this; }
+  ReduceTreeSearch& progress(ProgressCallback callback) { progress_ = std::move(callback); return *this; }
+  ReduceTreeSearch& memoise(bool on) { memoise_ = on; return *this; }
+  ReduceTreeSearch& tolerance(double value) { tolerance_ = value; return *this; }
+
+  ReduceTreeSearchResult run();
+
+ private:
+  std::vector<double> times_;
+  std::vector<int> counts_;
+  double incumbent_ = std::numeric_limits<double>::infinity();
+  std::uint64_t node_limit_ = std::numeric_limits<std::uint64_t>::max();
+  double time_limit_ = std::numeric_limits<double>::infinity();
+  ProgressCallback progress_;
+  bool memoise_ = true;
+  double tolerance_ = -1;  // < 0: 1e-9 x the fastest time
+};
+
+// `--algo optimal` for reduce: SNF incumbent, then the search above.
+MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request);
+
+}  // namespace hetcoll

@@ -1,0 +1,238 @@
+// Draws experiment results as an SVG line plot: axes, ticks, grid, one
+// coloured line with markers per series, and a legend.
+#include "hetcoll/viz/line_plot_svg.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "hetcoll/viz/svg_support.h"
+
+namespace hetcoll {
+
+namespace {
+
+using svg::format_number;
+using svg::text_width;
+using svg::xml_escape;
+
+constexpr std::size_t kMaxPointsWithMarkers = 80;
+constexpr double kTickFont = 11.5;
+constexpr double kLegendFont = 12;
+
+// One axis: its ticks and how values map to pixels.
+struct Axis {
+  bool log = false;
+  double low = 0, high = 1;  // axis range (tick values)
+  std::vector<double> ticks;
+  std::vector<std::string> labels;
+
+  bool drawable(double value) const { return std::isfinite(value) && (!log || value > 0); }
+  // 0 at `low`, 1 at `high`.
+  double fraction(double value) const {
+    if (log) return (std::log10(value) - std::log10(low)) / (std::log10(high) - std::log10(low));
+    return (value - low) / (high - low);
+  }
+};
+
+// Linear axes include 0 when the data are positive and 0 is close compared
+// with their spread (so bars of "how much" read honestly), otherwise they
+// hug the data (so ratios near 1 are not squashed into a line).
+Axis make_axis(bool log, double data_low, double data_high, int target_ticks) {
+  Axis axis;
+  axis.log = log;
+  const bool no_data = data_low > data_high;
+  if (log) {
+    const auto ticks = svg::nice_log_ticks(no_data ? 1 : data_low, no_data ? 10 : data_high);
+    axis.low = ticks.low;
+    axis.high = ticks.high;
+    axis.ticks = ticks.values;
+    for (double tick : axis.ticks) axis.labels.push_back(svg::format_log_tick(tick));
+  } else {
+    if (no_data) data_low = 0, data_high = 1;
+    if (data_low > 0 && data_low <= 0.25 * data_high) data_low = 0;
+    if (data_high < 0 && data_high >= 0.25 * data_low) data_high = 0;
+    const auto ticks = svg::nice_linear_ticks(data_low, data_high, target_ticks);
+    axis.low = ticks.low;
+    axis.high = ticks.high;
+    axis.ticks = ticks.values;
+    for (double tick : axis.ticks) axis.labels.push_back(format_number(tick));
+  }
+  return axis;
+}
+
+// A marker shape per series, centred on (x, y); filled with the series colour.
+std::string marker_svg(std::size_t series_index, double x, double y, const std::string& colour) {
+  constexpr double r = 3.6;
+  auto p = [](double value) { return std::round(value * 100) / 100 + 0.0; };
+  switch (series_index % 6) {
+    case 0: return fmt::format(R"svg(<circle cx="{}" cy="{}" r="{}" fill="{}"/>)svg", p(x), p(y), r, colour);
+    case 1:
+      return fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)svg", p(x - r), p(y - r), 2 * r, 2 * r, colour);
+    case 2:
+      return fmt::format(R"svg(<path d="M{},{} L{},{} L{},{} z" fill="{}"/>)svg", p(x), p(y - r * 1.2), p(x + r * 1.15),
+                         p(y + r * 0.9), p(x - r * 1.15), p(y + r * 0.9), colour);
+    case 3:
+      return fmt::format(R"svg(<path d="M{},{} L{},{} L{},{} L{},{} z" fill="{}"/>)svg", p(x), p(y - r * 1.3), p(x + r * 1.1), p(y),
+                         p(x), p(y + r * 1.3), p(x - r * 1.1), p(y), colour);
+    case 4:
+      return fmt::format(R"svg(<path d="M{},{} L{},{} L{},{} z" fill="{}"/>)svg", p(x), p(y + r * 1.2), p(x + r * 1.15),
+                         p(y - r * 0.9), p(x - r * 1.15), p(y - r * 0.9), colour);
+    default:
+      return fmt::format(R"svg(<circle cx="{}" cy="{}" r="{}" fill="#FFFFFF" stroke="{}" stroke-width="1.8"/>)svg", p(x), p(y), r,
+                         colour);
+  }
+}
+
+}  // namespace
+
+std::string line_plot_svg(const PlotSpec& spec) {
+  const int width = std::max(spec.width, 320);
+  const int height = std::max(spec.height, 240);
+
+  // Data ranges over the drawable points.
+  double x_low = std::numeric_limits<double>::infinity(), x_high = -x_low;
+  double y_low = x_low, y_high = -x_low;
+  std::size_t drawable_points = 0;
+  for (const auto& series : spec.series) {
+    const std::size_t count = std::min(series.x.size(), series.y.size());
+    for (std::size_t i = 0; i < count; ++i) {
+      const double x = series.x[i], y = series.y[i];
+      if (!std::isfinite(x) || !std::isfinite(y) || (spec.log_x && x <= 0) || (spec.log_y && y <= 0)) continue;
+      x_low = std::min(x_low, x), x_high = std::max(x_high, x);
+      y_low = std::min(y_low, y), y_high = std::max(y_high, y);
+      ++drawable_points;
+    }
+  }
+
+  // Legend to the right of the plot, when any series has a name.
+  double legend_width = 0;
+  for (const auto& series : spec.series) {
+    if (!series.name.empty()) legend_width = std::max(legend_width, 44 + text_width(svg::shorten(series.name, 40), kLegendFont));
+  }
+  const double title_height = spec.title.empty() ? 14 : 40;
+  const double plot_top = title_height + 8;
+  const double plot_bottom = height - (spec.x_label.empty() ? 34.0 : 54.0);
+  const Axis y_axis = make_axis(spec.log_y, y_low, y_high, std::clamp(static_cast<int>((plot_bottom - plot_top) / 55), 3, 10));
+  double y_label_width = 0;
+  for (const auto& label : y_axis.labels) y_label_width = std::max(y_label_width, text_width(label, kTickFont));
+  const double plot_left = 14 + (spec.y_label.empty() ? 0 : 22) + y_label_width + 10;
+  const double plot_right = width - 16 - (legend_width > 0 ? legend_width + 16 : 0);
+  const Axis x_axis = make_axis(spec.log_x, x_low, x_high, std::clamp(static_cast<int>((plot_right - plot_left) / 80), 3, 10));
+
+  auto to_x = [&](double x) { return plot_left + x_axis.fraction(x) * (plot_right - plot_left); };
+  auto to_y = [&](double y) { return plot_bottom - y_axis.fraction(y) * (plot_bottom - plot_top); };
+
+  svg::SvgText out;
+  out.add(R"svg(<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}">
+<style>
+text {{ font-family: {2}; fill: #222222; }}
+.title {{ font-size: 15px; font-weight: bold; }}
+.tick {{ font-size: {3}px; fill: #444444; }}
+.axis-title {{ font-size: 12.5px; fill: #333333; }}
+.legend {{ font-size: {4}px; }}
+.note {{ font-size: 12px; fill: #8A3B00; font-style: italic; }}
+</style>
+<rect width="{0}" height="{1}" fill="#FFFFFF"/>
+)svg",
+          width, height, svg::kFontFamily, kTickFont, kLegendFont);
+  if (!spec.title.empty()) {
+    out.add("<text class=\"title\" x=\"{}\" y=\"26\" text-anchor=\"middle\">{}</text>\n", (plot_left + plot_right) / 2,
+            xml_escape(spec.title));
+  }
+
+  // Grid and ticks.
+  for (std::size_t i = 0; i < y_axis.ticks.size(); ++i) {
+    const double y = to_y(y_axis.ticks[i]);
+    out.add(R"svg(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="#E3E3E3"/>)svg", plot_left, plot_right, y);
+    out.add(R"svg(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="#555555"/>)svg", plot_left - 5, plot_left, y);
+    out.add(R"svg(<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>)svg"
+            "\n",
+            plot_left - 8, y + 4, xml_escape(y_axis.labels[i]));
+  }
+  for (std::size_t i = 0; i < x_axis.ticks.size(); ++i) {
+    const double x = to_x(x_axis.ticks[i]);
+    out.add(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#E3E3E3"/>)svg", x, plot_top, plot_bottom);
+    out.add(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#555555"/>)svg", x, plot_bottom, plot_bottom + 5);
+    out.add(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg"
+            "\n",
+            x, plot_bottom + 19, xml_escape(x_axis.labels[i]));
+  }
+  out.add(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#555555"/>)svg"
+          "\n",
+          plot_left, plot_top, plot_right - plot_left, plot_bottom - plot_top);
+  if (!spec.x_label.empty()) {
+    out.add("<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (plot_left + plot_right) / 2,
+            plot_bottom + 42, xml_escape(spec.x_label));
+  }
+  if (!spec.y_label.empty()) {
+    const double x = 22, y = (plot_top + plot_bottom) / 2;
+    out.add("<text class=\"axis-title\" x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">{2}</text>\n",
+            x, y, xml_escape(spec.y_label));
+  }
+  if (drawable_points == 0) {
+    out.add("<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data to plot</text>\n", (plot_left + plot_right) / 2,
+            (plot_top + plot_bottom) / 2);
+  }
+
+  // Series: lines (broken at points that cannot be drawn), then markers.
+  const auto& colours = svg::palette();
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const auto& series = spec.series[s];
+    const std::string& colour = colours[s % colours.size()];
+    const std::size_t count = std::min(series.x.size(), series.y.size());
+    std::string path;
+    bool pen_down = false;
+    std::vector<std::pair<double, double>> points;
+    for (std::size_t i = 0; i < count; ++i) {
+      const double x = series.x[i], y = series.y[i];
+      if (!x_axis.drawable(x) || !y_axis.drawable(y)) {
+        pen_down = false;
+        continue;
+      }
+      const double px = to_x(x), py = to_y(y);
+      path += fmt::format("{}{:.2f},{:.2f} ", pen_down ? "L" : "M", px, py);
+      pen_down = true;
+      points.emplace_back(px, py);
+    }
+    out.add("<g>");
+    if (!series.name.empty()) out.add("<title>{}</title>", xml_escape(series.name));
+    if (points.size() > 1) {
+      out.add(R"svg(<path d="{}" fill="none" stroke="{}" stroke-width="2" stroke-linejoin="round"{}/>)svg", path, colour,
+              series.dashed ? R"svg( stroke-dasharray="7 4")svg" : "");
+    }
+    if (series.markers && points.size() <= kMaxPointsWithMarkers) {
+      for (const auto& [px, py] : points) out.add_raw(marker_svg(s, px, py, colour));
+    } else if (points.size() == 1) {
+      out.add_raw(marker_svg(s, points.front().first, points.front().second, colour));
+    }
+    out.add("</g>\n");
+  }
+
+  // Legend: a line sample with the marker, then the name.
+  double legend_y = plot_top + 10;
+  const double legend_x = plot_right + 18;
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const auto& series = spec.series[s];
+    if (series.name.empty()) continue;
+    const std::string& colour = colours[s % colours.size()];
+    out.add(R"svg(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="{3}" stroke-width="2"{4}/>)svg", legend_x, legend_x + 30, legend_y,
+            colour, series.dashed ? R"svg( stroke-dasharray="7 4")svg" : "");
+    if (series.markers) out.add_raw(marker_svg(s, legend_x + 15, legend_y, colour));
+    out.add(R"svg(<text class="legend" x="{}" y="{}">{}</text>)svg"
+            "\n",
+            legend_x + 38, legend_y + 4.2, xml_escape(svg::shorten(series.name, 40)));
+    legend_y += 22;
+  }
+  out.add_raw("</svg>\n");
+  return out.take();
+}
+
+void write_line_plot_svg(const std::string& path, const PlotSpec& spec) {
+  svg::write_text_file(path, line_plot_svg(spec));
+}
+
+}  // namespace hetcoll

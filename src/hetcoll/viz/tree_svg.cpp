@@ -1,0 +1,379 @@
+// Draws the communication tree of a plan as SVG with a layered layout:
+// one layer per hop from the root, children in message order, elbow edges.
+#include "hetcoll/viz/tree_svg.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetcoll/viz/communication_tree.h"
+#include "hetcoll/viz/plan_caption.h"
+#include "hetcoll/viz/svg_support.h"
+
+namespace hetcoll {
+
+namespace {
+
+using svg::format_number;
+using svg::text_width;
+using svg::xml_escape;
+
+struct PhaseColours {
+  const char* key;   // suffix of marker ids
+  const char* line;  // edges and box borders
+  const char* tint;  // the root's fill
+};
+
+constexpr PhaseColours kBroadcastColours{"value", "#0072B2", "#DCEBF6"};
+constexpr PhaseColours kReduceColours{"partial", "#B07800", "#FBECCB"};
+
+const PhaseColours& colours_of(const TreePhase& phase) {
+  return phase.points_to_root() ? kReduceColours : kBroadcastColours;
+}
+
+constexpr std::size_t kMaxIdInBox = 20;
+constexpr double kIdFont = 12.5;
+constexpr double kDetailFont = 11;
+constexpr double kEdgeFont = 10.5;
+constexpr double kMargin = 16;
+
+// Where one phase's drawn nodes go, in slots (breadth) and layers (depth).
+struct PanelLayout {
+  const TreePhase* phase = nullptr;
+  std::size_t shown = 0;                     // nodes[0, shown) are drawn
+  std::vector<double> slot;                  // breadth position, in slot pitches
+  std::vector<std::size_t> hidden_children;  // per drawn node
+  std::size_t leaf_count = 0;
+  int deepest_layer = 0;
+  std::string title;
+  double top = 0;  // y of the panel title baseline, filled in when stacking panels
+};
+
+PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes) {
+  PanelLayout layout;
+  layout.phase = &phase;
+  layout.shown = std::min(phase.nodes.size(), std::max<std::size_t>(max_nodes, 1));
+  layout.slot.assign(layout.shown, 0);
+  layout.hidden_children.assign(layout.shown, 0);
+  // Leaves get consecutive slots in depth-first order (children in message
+  // order), so every subtree occupies a contiguous range and nothing overlaps.
+  std::vector<std::size_t> stack = {0};
+  while (!stack.empty()) {
+    const std::size_t node = stack.back();
+    stack.pop_back();
+    const auto& children = phase.nodes[node].children;
+    bool has_drawn_child = false;
+    for (auto child = children.rbegin(); child != children.rend(); ++child) {
+      if (*child < layout.shown) {
+        stack.push_back(*child);
+        has_drawn_child = true;
+      } else {
+        ++layout.hidden_children[node];
+      }
+    }
+    if (!has_drawn_child) layout.slot[node] = static_cast<double>(layout.leaf_count++);
+    layout.deepest_layer = std::max(layout.deepest_layer, phase.nodes[node].depth);
+  }
+  // Breadth-first order puts children after their parent: walking it
+  // backwards centres each parent over its first and last drawn child.
+  for (std::size_t node = layout.shown; node-- > 0;) {
+    double first = -1, last = -1;
+    for (std::size_t child : phase.nodes[node].children) {
+      if (child >= layout.shown) continue;
+      if (first < 0) first = layout.slot[child];
+      last = layout.slot[child];
+    }
+    if (first >= 0) layout.slot[node] = (first + last) / 2;
+  }
+  return layout;
+}
+
+class TreeWriter {
+ public:
+  TreeWriter(const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options)
+      : plan_(plan), cluster_(cluster), options_(options) {}
+
+  std::string draw() {
+    phases_ = communication_tree(plan_, cluster_);
+    for (const auto& phase : phases_) panels_.push_back(lay_out(phase, options_.max_nodes));
+    name_panels();
+    measure_boxes();
+    choose_direction();
+    build_notes();
+    compute_size();
+    open_document();
+    draw_header();
+    for (const auto& panel : panels_) draw_panel(panel);
+    out_.add_raw("</svg>\n");
+    return out_.take();
+  }
+
+ private:
+  std::string box_id_text(ProcessorIndex p) const { return svg::shorten(cluster_.id(p), kMaxIdInBox); }
+  std::string box_time_text(ProcessorIndex p) const { return "t=" + format_number(cluster_.transmission_time(p)); }
+  std::string box_ready_text(const TreeNode& node, bool is_root) const {
+    std::string text = "ready " + format_number(node.ready_time);
+    return is_root ? std::string(svg::root_role(plan_.operation)) + " · " + text : text;
+  }
+  std::string edge_text(const TreeNode& node) const {
+    return format_number(node.link_start) + "–" + format_number(node.link_end);
+  }
+
+  void name_panels() {
+    for (auto& panel : panels_) {
+      const std::string root = svg::shorten(cluster_.id(panel.phase->nodes.front().processor), 32);
+      if (panels_.size() > 1) {
+        panel.title = panel.phase->points_to_root() ? "Phase 1 — reduce to " + root + " (arrows point to the root)"
+                                                    : "Phase 2 — broadcast of the result from " + root;
+      }
+    }
+  }
+
+  // One box size for the whole picture, from the widest label.
+  void measure_boxes() {
+    double widest_id_line = 0, widest_ready = 0, widest_one_line = 0;
+    for (const auto& panel : panels_) {
+      for (std::size_t i = 0; i < panel.shown; ++i) {
+        const TreeNode& node = panel.phase->nodes[i];
+        const double id_line = text_width(box_id_text(node.processor), kIdFont) * 1.08 + 6 +
+                               text_width(box_time_text(node.processor), kDetailFont);
+        const double ready = text_width(box_ready_text(node, i == 0), kDetailFont);
+        widest_id_line = std::max(widest_id_line, id_line);
+        widest_ready = std::max(widest_ready, ready);
+        widest_one_line = std::max(widest_one_line, id_line + 10 + ready);
+        if (i > 0) widest_edge_label_ = std::max(widest_edge_label_, text_width(edge_text(node), kEdgeFont));
+      }
+    }
+    two_line_box_width_ = std::ceil(std::max({widest_id_line, widest_ready, 48.0}) + 16);
+    one_line_box_width_ = std::ceil(widest_one_line + 16);
+  }
+
+  void choose_direction() {
+    std::size_t most_leaves = 0;
+    for (const auto& panel : panels_) most_leaves = std::max(most_leaves, panel.leaf_count);
+    const double top_down_pitch = std::max(two_line_box_width_ + 14, widest_edge_label_ + 18);
+    const double top_down_width = static_cast<double>(most_leaves) * top_down_pitch + 2 * kMargin;
+    switch (options_.direction) {
+      case TreeSvgOptions::Direction::top_down: top_down_ = true; break;
+      case TreeSvgOptions::Direction::left_to_right: top_down_ = false; break;
+      case TreeSvgOptions::Direction::automatic: top_down_ = top_down_width <= options_.max_top_down_width; break;
+    }
+    if (top_down_) {
+      box_width_ = two_line_box_width_;
+      box_height_ = 38;
+      breadth_pitch_ = top_down_pitch;
+      layer_pitch_ = box_height_ + 48;
+    } else {
+      box_width_ = one_line_box_width_;
+      box_height_ = 22;
+      breadth_pitch_ = 30;
+      layer_pitch_ = box_width_ + kBusOffsetLeftToRight + widest_edge_label_ + 18;
+    }
+  }
+
+  void build_notes() {
+    std::size_t left_out = 0, detached = 0;
+    for (const auto& panel : panels_) {
+      left_out = std::max(left_out, panel.phase->nodes.size() - panel.shown);
+      detached += panel.phase->detached.size();
+    }
+    if (left_out > 0) {
+      notes_.push_back(fmt::format("Showing the first {} processors of each tree, breadth-first; {} left out "
+                                   "(a grey \"+k\" badge marks a node with k children not drawn).",
+                                   std::min<std::size_t>(std::max<std::size_t>(options_.max_nodes, 1), panels_.front().phase->nodes.size()),
+                                   left_out));
+    }
+    if (!panels_.empty()) {
+      const auto absent = static_cast<std::size_t>(cluster_.size()) - panels_.back().phase->nodes.size();
+      if (absent > 0 && plan_.operation == Operation::multicast) {
+        notes_.push_back(fmt::format("{} processor{} take no part.", absent, absent == 1 ? "" : "s"));
+      } else if (absent > 0 && cluster_.size() > 0) {
+        notes_.push_back(fmt::format("{} processor{} not reached by this plan.", absent, absent == 1 ? " is" : "s are"));
+      }
+    }
+    if (detached > 0) notes_.push_back(fmt::format("{} processor(s) are not connected to the root (invalid plan).", detached));
+  }
+
+  double panel_breadth(const PanelLayout& panel) const {
+    return std::max<double>(1, static_cast<double>(panel.leaf_count)) * breadth_pitch_;
+  }
+  double panel_depth(const PanelLayout& panel) const {
+    return panel.deepest_layer * layer_pitch_ + (top_down_ ? box_height_ : box_width_);
+  }
+
+  void compute_size() {
+    double y = 26 + 20 + 18;  // title, evidence and help lines
+    y += 16.0 * static_cast<double>(notes_.size());
+    double content_width = 0;
+    for (auto& panel : panels_) {
+      y += 10;
+      if (!panel.title.empty()) y += 20;
+      panel.top = y;
+      const double extent_x = top_down_ ? panel_breadth(panel) : panel_depth(panel);
+      const double extent_y = top_down_ ? panel_depth(panel) : panel_breadth(panel);
+      content_width = std::max(content_width, extent_x);
+      y += extent_y + 14;
+    }
+    double text_extent = std::max(text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_), 12.5));
+    for (const auto& note : notes_) text_extent = std::max(text_extent, text_width(note, 11.5));
+    width_ = static_cast<int>(std::ceil(std::max({content_width + 2 * kMargin, text_extent + 2 * 12, 480.0})));
+    height_ = static_cast<int>(std::ceil(y + 8));
+  }
+
+  std::string headline() const { return svg::plan_headline(plan_, cluster_); }
+
+  void open_document() {
+    out_.add(R"svg(<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}">
+<style>
+text {{ font-family: {2}; fill: #222222; }}
+.title {{ font-size: 16px; font-weight: bold; }}
+.evidence {{ font-size: 12.5px; fill: #333333; }}
+.help {{ font-size: 11.5px; fill: #555555; }}
+.note {{ font-size: 11.5px; fill: #8A3B00; font-style: italic; }}
+.panel {{ font-size: 13px; font-weight: bold; fill: #333333; }}
+.id {{ font-size: {3}px; font-weight: bold; }}
+.detail {{ font-size: {4}px; fill: #555555; }}
+.edge-label {{ font-size: {5}px; fill: #333333; }}
+.badge {{ font-size: 9.5px; fill: #FFFFFF; font-weight: bold; }}
+</style>
+<defs>
+)svg",
+             width_, height_, svg::kFontFamily, kIdFont, kDetailFont, kEdgeFont);
+    for (const PhaseColours* colours : {&kBroadcastColours, &kReduceColours}) {
+      out_.add(R"svg(<marker id="arrow-{0}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,1 L10,5 L0,9 z" fill="{1}"/></marker>)svg"
+               "\n",
+               colours->key, colours->line);
+    }
+    out_.add("</defs>\n<rect width=\"{}\" height=\"{}\" fill=\"#FFFFFF\"/>\n", width_, height_);
+  }
+
+  void draw_header() {
+    out_.add("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline()));
+    out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_)));
+    out_.add("<text class=\"help\" x=\"12\" y=\"64\">Boxes: processor, t, and when it is ready to send. "
+             "Edges: when the message is sent (start–end).</text>\n");
+    for (std::size_t i = 0; i < notes_.size(); ++i) {
+      out_.add("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", 80 + 16.0 * static_cast<double>(i), xml_escape(notes_[i]));
+    }
+  }
+
+  // Centre of a node's box.
+  struct Point {
+    double x, y;
+  };
+  Point centre_of(const PanelLayout& panel, std::size_t node) const {
+    const double breadth = kMargin + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2;
+    const double depth = panel.phase->nodes[node].depth * layer_pitch_;
+    if (top_down_) return {breadth, panel.top + depth + box_height_ / 2};
+    return {kMargin + depth + box_width_ / 2, panel.top + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2};
+  }
+
+  void draw_panel(const PanelLayout& panel) {
+    const TreePhase& phase = *panel.phase;
+    const PhaseColours& colours = colours_of(phase);
+    if (!panel.title.empty()) {
+      out_.add("<text class=\"panel\" x=\"12\" y=\"{}\">{}</text>\n", panel.top - 8, xml_escape(panel.title));
+    }
+    // Edges first, so that boxes cover their ends.
+    for (std::size_t i = 1; i < panel.shown; ++i) {
+      const TreeNode& node = phase.nodes[i];
+      const Point parent = centre_of(panel, node.parent);
+      const Point child = centre_of(panel, i);
+      std::string path;
+      double label_x, label_y;
+      const char* label_anchor;
+      if (top_down_) {
+        const double parent_bottom = parent.y + box_height_ / 2, child_top = child.y - box_height_ / 2;
+        const double bus = parent_bottom + 16;
+        path = phase.points_to_root()
+                   ? fmt::format("M{:.2f},{:.2f} V{:.2f} H{:.2f} V{:.2f}", child.x, child_top, bus, parent.x, parent_bottom)
+                   : fmt::format("M{:.2f},{:.2f} V{:.2f} H{:.2f} V{:.2f}", parent.x, parent_bottom, bus, child.x, child_top);
+        label_x = child.x + 4;
+        label_y = child_top - 8;
+        label_anchor = "start";
+      } else {
+        const double parent_right = parent.x + box_width_ / 2, child_left = child.x - box_width_ / 2;
+        const double bus = parent_right + kBusOffsetLeftToRight;
+        path = phase.points_to_root()
+                   ? fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f}", child_left, child.y, bus, parent.y, parent_right)
+                   : fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f}", parent_right, parent.y, bus, child.y, child_left);
+        label_x = child_left - 8;
+        label_y = child.y - 4;
+        label_anchor = "end";
+      }
+      out_.add(R"svg(<path d="{}" fill="none" stroke="{}" stroke-width="1.4" marker-end="url(#arrow-{})"/>)svg", path, colours.line,
+               colours.key);
+      out_.add(R"svg(<text class="edge-label" x="{}" y="{}" text-anchor="{}">{}</text>)svg"
+               "\n",
+               label_x, label_y, label_anchor, xml_escape(edge_text(node)));
+    }
+    for (std::size_t i = 0; i < panel.shown; ++i) draw_box(panel, i, colours);
+  }
+
+  void draw_box(const PanelLayout& panel, std::size_t index, const PhaseColours& colours) {
+    const TreeNode& node = panel.phase->nodes[index];
+    const bool is_root = index == 0;
+    const Point centre = centre_of(panel, index);
+    const double left = centre.x - box_width_ / 2, top = centre.y - box_height_ / 2;
+    const std::string id = xml_escape(box_id_text(node.processor));
+    const std::string time = xml_escape(box_time_text(node.processor));
+    const std::string ready = xml_escape(box_ready_text(node, is_root));
+    std::string tooltip = fmt::format("{}: t={}, ready {}", cluster_.id(node.processor),
+                                      format_number(cluster_.transmission_time(node.processor)), format_number(node.ready_time));
+    if (!is_root) {
+      const auto& other = cluster_.id(panel.phase->nodes[node.parent].processor);
+      tooltip += panel.phase->points_to_root() ? fmt::format("; sends to {} during {}", other, edge_text(node))
+                                               : fmt::format("; receives from {} during {}", other, edge_text(node));
+    }
+    out_.add(R"svg(<g><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="5" fill="{}" stroke="{}" stroke-width="{}"/>)svg",
+             xml_escape(tooltip), left, top, box_width_, box_height_, is_root ? colours.tint : "#FFFFFF", colours.line,
+             is_root ? 2.5 : 1.2);
+    if (top_down_) {
+      out_.add(R"svg(<text x="{}" y="{}" text-anchor="middle"><tspan class="id">{}</tspan><tspan class="detail"> {}</tspan></text>)svg",
+               centre.x, top + 16, id, time);
+      out_.add(R"svg(<text class="detail" x="{}" y="{}" text-anchor="middle">{}</text>)svg", centre.x, top + 31, ready);
+    } else {
+      out_.add(R"svg(<text x="{}" y="{}"><tspan class="id">{}</tspan><tspan class="detail"> {} · {}</tspan></text>)svg", left + 8,
+               centre.y + 4.5, id, time, ready);
+    }
+    if (const std::size_t hidden = panel.hidden_children[index]; hidden > 0) {
+      const std::string badge = fmt::format("+{}", hidden);
+      const double badge_width = text_width(badge, 9.5) + 8;
+      const double badge_right = left + box_width_ + 3;
+      const double badge_top = top + box_height_ - 6;
+      out_.add(R"svg(<rect x="{}" y="{}" width="{}" height="12" rx="6" fill="#666666"/>)svg", badge_right - badge_width, badge_top,
+               badge_width);
+      out_.add(R"svg(<text class="badge" x="{}" y="{}" text-anchor="middle">{}</text>)svg", badge_right - badge_width / 2,
+               badge_top + 9.5, badge);
+    }
+    out_.add("</g>\n");
+  }
+
+  static constexpr double kBusOffsetLeftToRight = 14;
+
+  const MakespanPlan& plan_;
+  const Cluster& cluster_;
+  const TreeSvgOptions& options_;
+  svg::SvgText out_;
+  std::vector<TreePhase> phases_;
+  std::vector<PanelLayout> panels_;
+  std::vector<std::string> notes_;
+  bool top_down_ = true;
+  double two_line_box_width_ = 0, one_line_box_width_ = 0, widest_edge_label_ = 0;
+  double box_width_ = 0, box_height_ = 0, breadth_pitch_ = 0, layer_pitch_ = 0;
+  int width_ = 0, height_ = 0;
+};
+
+}  // namespace
+
+std::string tree_svg(const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {
+  return TreeWriter(plan, cluster, options).draw();
+}
+
+void write_tree_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {
+  svg::write_text_file(path, tree_svg(plan, cluster, options));
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# End-to-end tests of the hetcoll command: exit codes, JSON output, error
+# messages, files written. Usage: run_cli_tests.sh HETCOLL_BINARY SOURCE_DIR
+set -u
+hetcoll="$1"
+source_dir="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+check() {  # check NAME EXPECTED_EXIT COMMAND...
+  local name="$1" expected="$2"
+  shift 2
+  "$@" >"$work/out" 2>"$work/err"
+  local status=$?
+  if [ "$status" -eq "$expected" ]; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: exit $status, expected $expected"
+    head -5 "$work/out" "$work/err"
+  fi
+}
+
+expect_in() {  # expect_in NAME FILE TEXT
+  if grep -qF -- "$3" "$2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $1: \"$3\" not in $2:"
+    head -5 "$2"
+  fi
+}
+
+json_field() {  # json_field FILE EXPRESSION  (python3 evaluates d[...])
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+cat >"$work/cluster.json" <<'JSON'
+{"model": "cluster",
+ "processors": [{"id": "fast0", "t": 1.0}, {"id": "fast1", "t": 1.0}, {"id": "slow0", "t": 2.5},
+                {"id": "slow1", "t": 2.5}, {"id": "mid", "t": 1.5}]}
+JSON
+
+# --- happy paths ---------------------------------------------------------
+check "broadcast json" 0 "$hetcoll" broadcast --platform "$work/cluster.json" --json
+cp "$work/out" "$work/broadcast.json"
+expect_in "broadcast json operation" "$work/broadcast.json" '"operation": "broadcast"'
+expect_in "broadcast json valid" "$work/broadcast.json" '"valid": true'
+if command -v python3 >/dev/null; then
+  [ "$(json_field "$work/broadcast.json" "len(d['transfers'])")" = "4" ] && passed=$((passed + 1)) ||
+    { failed=$((failed + 1)); echo "FAIL broadcast transfers count"; }
+  [ "$(json_field "$work/broadcast.json" "d['makespan'] >= d['lower_bound']")" = "True" ] && passed=$((passed + 1)) ||
+    { failed=$((failed + 1)); echo "FAIL broadcast bound"; }
+fi
+check "reduce by index root" 0 "$hetcoll" reduce --times 1,1,2,3,3 --root 2 --json
+expect_in "reduce root" "$work/out" '"root": "p2"'
+expect_in "reduce algorithm" "$work/out" '"algorithm": "snf"'
+check "allreduce" 0 "$hetcoll" allreduce --times 1,1.6,1.6,1 --json
+expect_in "allreduce guarantee" "$work/out" '3.5'
+check "reduce ep order" 0 "$hetcoll" reduce --times 1,2,3,4 --algo ep --order p3,p1,p2 --json
+expect_in "ep algorithm" "$work/out" '"algorithm": "ep"'
+check "human summary" 0 "$hetcoll" broadcast --times 1,3,3,2,3,3,3
+expect_in "summary makespan" "$work/out" "makespan"
+expect_in "summary tree" "$work/out" "└──"
+check "outputs" 0 "$hetcoll" reduce --platform "$work/cluster.json" --root slow0 --out "$work/plan.json" \
+  --gantt "$work/g.svg" --dot "$work/t.dot"
+[ -s "$work/plan.json" ] && [ -s "$work/g.svg" ] && [ -s "$work/t.dot" ] && passed=$((passed + 1)) ||
+  { failed=$((failed + 1)); echo "FAIL outputs not written"; }
+expect_in "gantt is svg" "$work/g.svg" "<svg"
+check "tree svg" 0 "$hetcoll" broadcast --times 1,2,2,3 --dot "$work/t.svg"
+expect_in "tree svg written" "$work/t.svg" "<svg"
+check "validate ok" 0 "$hetcoll" validate --platform "$work/cluster.json" --plan "$work/plan.json"
+expect_in "validate says valid" "$work/out" "valid reduce plan"
+sed 's/"start": 0,/"start": 0.25,/' "$work/plan.json" >"$work/broken.json"
+check "validate broken" 2 "$hetcoll" validate --platform "$work/cluster.json" --plan "$work/broken.json"
+expect_in "validate names problem" "$work/out" "INVALID"
+check "algorithms" 0 "$hetcoll" algorithms
+expect_in "algorithms lists fnf" "$work/out" "fnf"
+check "algorithms json" 0 "$hetcoll" algorithms --json
+expect_in "algorithms json snf" "$work/out" '"name": "snf"'
+check "generate" 0 "$hetcoll" generate cluster --processors 12 --classes 3 --seed 5 --out "$work/gen.json"
+check "plan generated" 0 "$hetcoll" broadcast --platform "$work/gen.json" --quiet
+check "demo" 0 "$hetcoll" demo --out "$work/demo"
+[ -s "$work/demo/allreduce-gantt.svg" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL demo svg"; }
+check "help" 0 "$hetcoll" --help
+check "broadcast help" 0 "$hetcoll" broadcast --help
+expect_in "help explains algo" "$work/out" "--algo"
+if [ -f "$source_dir/../shared/platforms/small_platform.xml" ]; then
+  check "simgrid platform" 0 "$hetcoll" broadcast --platform "$source_dir/../shared/platforms/small_platform.xml" \
+    --message-size 1e6 --json
+  expect_in "simgrid note" "$work/out" "sender-speed view"
+fi
+
+# --- bad input: exit code 2 and a message naming the file / field ----------
+check "no platform" 2 "$hetcoll" broadcast
+expect_in "no platform message" "$work/err" "--platform"
+check "missing file" 2 "$hetcoll" broadcast --platform "$work/nope.json"
+expect_in "missing file named" "$work/err" "nope.json"
+printf '{"model": "cluster",\n "processors": [{"id": "a", "t": 1},\n ]}' >"$work/malformed.json"
+check "malformed json" 2 "$hetcoll" broadcast --platform "$work/malformed.json"
+expect_in "malformed line" "$work/err" "line 3"
+echo '{"model": "mesh", "processors": []}' >"$work/model.json"
+check "unknown model" 2 "$hetcoll" broadcast --platform "$work/model.json"
+expect_in "unknown model named" "$work/err" 'model: unknown model "mesh"'
+echo '{"model": "cluster", "processors": [{"id": "a", "t": 1}, {"id": "a", "t": 2}]}' >"$work/dup.json"
+check "duplicate id" 2 "$hetcoll" reduce --platform "$work/dup.json"
+expect_in "duplicate named" "$work/err" "processors[1].id"
+echo '{"model": "cluster", "processors": [{"id": "a", "t": 0}]}' >"$work/zero.json"
+check "zero time" 2 "$hetcoll" reduce --platform "$work/zero.json"
+expect_in "zero named" "$work/err" "processors[0].t"
+echo '{"model": "cluster", "processors": []}' >"$work/empty.json"
+check "empty cluster" 2 "$hetcoll" reduce --platform "$work/empty.json"
+check "bad times" 2 "$hetcoll" broadcast --times 1,x,2
+expect_in "bad times item" "$work/err" "item 2"
+check "unknown source" 2 "$hetcoll" broadcast --times 1,2 --source zz
+expect_in "unknown source named" "$work/err" "--source"
+check "unknown algo" 2 "$hetcoll" broadcast --times 1,2 --algo magic
+expect_in "unknown algo lists known" "$work/err" "fnf"
+check "ep without order" 2 "$hetcoll" reduce --times 1,2,3 --algo ep
+check "ep bad order" 2 "$hetcoll" reduce --times 1,2,3 --algo ep --order p1,p1
+check "both inputs" 2 "$hetcoll" broadcast --times 1,2 --platform "$work/cluster.json"
+check "unknown option" 2 "$hetcoll" broadcast --times 1,2 --colour
+check "unknown command" 2 "$hetcoll" scatterplot
+check "bad out path" 2 "$hetcoll" broadcast --times 1,2 --out /nonexistent/dir/plan.json
+check "validate bad plan" 2 "$hetcoll" validate --times 1,2 --plan "$work/malformed.json"
+check "unknown experiment" 2 "$hetcoll" experiment no-such-thing
+check "multicast no targets" 2 "$hetcoll" multicast --times 1,2,3
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

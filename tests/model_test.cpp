@@ -1,0 +1,146 @@
+// Cluster and platform models, inline --times lists, plan JSON round trips.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/plan/plan_json.h"
+#include "hetcoll/verify/verify.h"
+
+namespace hetcoll {
+namespace {
+
+template <typename F>
+std::string input_error_of(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Cluster, RejectsBadProcessors) {
+  EXPECT_NE(input_error_of([] { Cluster({"a", "a"}, {1, 2}, "c.json"); }).find("duplicate id \"a\""),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({"a", "b"}, {1, -2}, "c.json"); }).find("processors[1].t"), std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({"a"}, {0}, "c.json"); }).find("positive"), std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({}, {}, "c.json"); }).find("no processors"), std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({""}, {1}, "c.json"); }).find("processors[0].id"), std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({"a"}, {std::numeric_limits<double>::infinity()}, "c.json"); }).find("finite"),
+            std::string::npos);
+}
+
+TEST(Cluster, FindsByIdOrIndex) {
+  Cluster cluster({"fast", "slow", "3"}, {1, 2, 3});
+  EXPECT_EQ(cluster.find("slow"), 1);
+  EXPECT_EQ(cluster.find("0"), 0);
+  EXPECT_EQ(cluster.find("3"), 2);  // an id wins over an index
+  EXPECT_FALSE(cluster.find("7").has_value());
+  EXPECT_FALSE(cluster.find("-1").has_value());
+  EXPECT_FALSE(cluster.find("1x").has_value());
+  EXPECT_EQ(cluster.fastest_processor(), 0);
+  EXPECT_EQ(cluster.distinct_times().size(), 3u);
+}
+
+TEST(TimesList, ParsesAndRejects) {
+  Cluster cluster = parse_times_list("1, 1,2.5 ,4");
+  ASSERT_EQ(cluster.size(), 4);
+  EXPECT_EQ(cluster.id(3), "p3");
+  EXPECT_DOUBLE_EQ(cluster.transmission_time(2), 2.5);
+  EXPECT_NE(input_error_of([] { parse_times_list("1,,2"); }).find("item 2"), std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_times_list("1,abc"); }).find("not a number"), std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_times_list("1,-3"); }).find("positive"), std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_times_list(""); }).find("item 1"), std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_times_list("1,inf"); }).find("positive finite"), std::string::npos);
+}
+
+TEST(PlatformJson, ClusterAndGraph) {
+  auto cluster = parse_platform_json(
+      R"({"model": "cluster", "processors": [{"id": "fast0", "t": 1.0}, {"id": "slow0", "t": 2.5}]})", "c.json");
+  ASSERT_TRUE(cluster.is_cluster());
+  EXPECT_EQ(cluster.cluster().id(1), "slow0");
+  auto graph = parse_platform_json(R"({"model": "graph", "symmetric": true,
+      "nodes": [{"id": "A", "speed": 1.0}, {"id": "B", "speed": 2.0}, {"id": "C"}],
+      "edges": [{"from": "A", "to": "B", "cost": 2.0}, {"from": "B", "to": "C", "latency": 0.001, "bandwidth": 1e6}]})",
+                                   "g.json");
+  ASSERT_FALSE(graph.is_cluster());
+  EXPECT_EQ(graph.graph().edges().size(), 4u);
+  EXPECT_EQ(graph.graph().out_edges(1).size(), 2u);
+  EXPECT_THROW(graph.graph().edge_costs(), InputError);  // latency/bandwidth needs a size
+  auto costs = graph.graph().edge_costs(1000.0);
+  EXPECT_DOUBLE_EQ(costs[1], 0.001 + 1000.0 / 1e6);
+}
+
+TEST(PlatformJson, GraphToClusterNeedsEveryPair) {
+  auto graph = parse_platform_json(R"({"model": "graph", "symmetric": true, "nodes": [{"id": "A"}, {"id": "B"},
+      {"id": "C"}], "edges": [{"from": "A", "to": "B", "cost": 2}, {"from": "B", "to": "C", "cost": 1},
+      {"from": "A", "to": "C", "cost": 3}]})",
+                                   "g.json");
+  Cluster cluster = cluster_from_platform(graph.graph(), std::nullopt, "g.json");
+  EXPECT_DOUBLE_EQ(cluster.transmission_time(0), 3);  // A's slowest route
+  EXPECT_DOUBLE_EQ(cluster.transmission_time(1), 2);
+  auto partial = parse_platform_json(
+      R"({"model": "graph", "nodes": [{"id": "A"}, {"id": "B"}], "edges": [{"from": "A", "to": "B", "cost": 2}]})",
+      "g.json");
+  EXPECT_NE(input_error_of([&] { cluster_from_platform(partial.graph(), std::nullopt, "g.json"); })
+                .find("from \"B\" to \"A\""),
+            std::string::npos);
+}
+
+TEST(PlatformJson, ClusterJsonRoundTrip) {
+  Cluster cluster({"a b", "c\"d", "e"}, {0.1, 1.0 / 3.0, 7});
+  std::ostringstream out;
+  write_cluster_json(out, cluster);
+  auto back = parse_platform_json(out.str(), "round.json");
+  ASSERT_TRUE(back.is_cluster());
+  EXPECT_EQ(back.cluster().ids(), cluster.ids());
+  EXPECT_EQ(back.cluster().transmission_times(), cluster.transmission_times());  // exact
+}
+
+TEST(PlanJson, RoundTripKeepsEveryTransferAndVerifies) {
+  Cluster cluster = Cluster::from_times({1, 1.5, 2, 0.1, 0.3, 3});
+  for (auto plan : {plan_broadcast_fnf(cluster, 2), plan_reduce_snf(cluster, 1),
+                    plan_allreduce_snf_fnf(cluster, kNoProcessor)}) {
+    std::ostringstream out;
+    write_plan_json(out, plan, cluster, {true, true});
+    MakespanPlan back = parse_plan_json(out.str(), cluster, "plan.json");
+    EXPECT_EQ(back.operation, plan.operation);
+    EXPECT_EQ(back.root, plan.root);
+    EXPECT_EQ(back.transfers, plan.transfers);  // exact doubles
+    EXPECT_EQ(back.makespan, plan.makespan);
+    EXPECT_EQ(back.optimal, plan.optimal);
+    EXPECT_TRUE(verify(cluster, back).valid);
+  }
+}
+
+TEST(PlanJson, BadPlansNameTheField) {
+  Cluster cluster = Cluster::from_times({1, 2});
+  EXPECT_NE(input_error_of([&] { parse_plan_json("{", cluster, "p.json"); }).find("p.json: malformed JSON"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] { parse_plan_json(R"({"operation": "scatter", "transfers": []})", cluster, "p.json"); })
+                .find("unknown operation"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": [{"from": "p0", "to": "zz",
+                  "start": 0, "end": 1}]})",
+                              cluster, "p.json");
+            }).find("transfers[0].to: unknown processor \"zz\""),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": [{"from": "p0", "to": "p1",
+                  "end": 1}]})",
+                              cluster, "p.json");
+            }).find("transfers[0].start: missing"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] { parse_plan_json(R"({"operation": "broadcast", "transfers": []})", cluster, "p.json"); })
+                .find("source: missing"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace hetcoll

@@ -1,0 +1,115 @@
+// The JSON platform reader on bad input: every problem is an InputError whose
+// message starts with the file name and names the field (or the line and
+// column of malformed JSON).
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/model/platform_io.h"
+
+namespace hetcoll {
+namespace {
+
+void expect_error(const std::string& text, std::initializer_list<std::string> fragments) {
+  try {
+    parse_platform_json(text, "bad.json");
+    ADD_FAILURE() << "no error for: " << text;
+  } catch (const InputError& error) {
+    std::string message = error.what();
+    EXPECT_EQ(message.rfind("bad.json: ", 0), 0u) << message;
+    for (const auto& fragment : fragments) {
+      EXPECT_NE(message.find(fragment), std::string::npos) << "missing \"" << fragment << "\" in: " << message;
+    }
+  }
+}
+
+std::string graph(const std::string& nodes, const std::string& edges) {
+  return R"({"model": "graph", "nodes": [)" + nodes + R"(], "edges": [)" + edges + "]}";
+}
+
+const std::string kTwoNodes = R"({"id": "A", "speed": 1.0}, {"id": "B"})";
+
+TEST(PlatformJsonErrors, MalformedJsonGivesLineAndColumn) {
+  expect_error("{\"model\": \"cluster\",\n \"processors\": [\n  {\"id\": \"a\" \"t\": 1}]}",
+               {"malformed JSON at line 3, column"});
+  expect_error("{\"model\": \"cluster\",\n \"processors\": [", {"malformed JSON at line 2"});
+  expect_error("", {"malformed JSON at line 1, column 1"});
+  expect_error("[1, 2]", {"must be a JSON object"});
+}
+
+TEST(PlatformJsonErrors, UnknownOrMissingModel) {
+  expect_error(R"({"model": "torus", "nodes": []})", {"model: unknown model \"torus\""});
+  expect_error(R"({"nodes": []})", {"model: missing"});
+  expect_error(R"({"model": 3})", {"model: must be"});
+  expect_error(R"({"model": "cluster", "processors": [], "colour": "red"})", {"colour: unknown field"});
+}
+
+TEST(PlatformJsonErrors, MissingAndDuplicateIds) {
+  expect_error(R"({"model": "cluster", "processors": [{"t": 1.0}]})", {"processors[0].id: missing"});
+  expect_error(R"({"model": "cluster", "processors": [{"id": "a", "t": 1.0}, {"id": "a", "t": 2.0}]})",
+               {"processors[1].id: duplicate id \"a\""});
+  expect_error(graph(R"({"speed": 1.0})", ""), {"nodes[0].id: missing"});
+  expect_error(graph(R"({"id": "A"}, {"id": "A"})", ""), {"nodes[1].id: duplicate id \"A\""});
+  expect_error(graph(R"({"id": ""})", ""), {"nodes[0].id: must not be empty"});
+  expect_error(graph(R"({"id": [1]})", ""), {"nodes[0].id: must be a string"});
+}
+
+TEST(PlatformJsonErrors, NonPositiveAndNonFiniteNumbers) {
+  expect_error(R"({"model": "cluster", "processors": [{"id": "a", "t": -1.0}]})",
+               {"processors[0].t: must be a positive finite number"});
+  expect_error(R"({"model": "cluster", "processors": [{"id": "a", "t": 0}]})", {"processors[0].t: must be a positive"});
+  expect_error(R"({"model": "cluster", "processors": [{"id": "a", "t": "fast"}]})",
+               {"processors[0].t: must be a number"});
+  // JSON has no NaN or infinity literal: an overflowing number is how a file says "infinite".
+  expect_error(R"({"model": "cluster", "processors": [{"id": "a", "t": 1e999}]})", {"1e999"});
+  expect_error(graph(R"({"id": "A", "speed": -2.0}, {"id": "B"})", ""), {"nodes[0].speed: must be a positive"});
+  expect_error(graph(R"({"id": "A", "speed": 1e999}, {"id": "B"})", ""), {"1e999"});
+  expect_error(graph(R"({"id": "A", "send_overhead": -1}, {"id": "B"})", ""),
+               {"nodes[0].send_overhead: must be a non-negative"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": -1})"), {"edges[0].cost: must be a positive"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": 0})"), {"edges[0].cost: must be a positive"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": -1, "bandwidth": 1})"),
+               {"edges[0].latency: must be a non-negative"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 1, "bandwidth": 0})"),
+               {"edges[0].bandwidth: must be a positive"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 1, "bandwidth": 1e999})"), {"1e999"});
+}
+
+TEST(PlatformJsonErrors, EdgesNamingUnknownNodes) {
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "Z", "cost": 1})"), {"edges[0].to: unknown node \"Z\""});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": 1}, {"from": "Q", "to": "B", "cost": 1})"),
+               {"edges[1].from: unknown node \"Q\""});
+  expect_error(graph(kTwoNodes, R"({"to": "B", "cost": 1})"), {"edges[0].from: missing"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "A", "cost": 1})"), {"edges[0]", "itself"});
+}
+
+TEST(PlatformJsonErrors, EmptyPlatforms) {
+  expect_error(R"({"model": "cluster", "processors": []})", {"processors", "no processors"});
+  expect_error(R"({"model": "graph", "nodes": []})", {"nodes", "no nodes"});
+  expect_error(R"({"model": "graph"})", {"nodes: missing"});
+  expect_error(R"({"model": "cluster"})", {"processors: missing"});
+  expect_error(R"({"model": "graph", "nodes": {}})", {"nodes: must be an array"});
+}
+
+TEST(PlatformJsonErrors, CostAndLatencyBothGiven) {
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": 1, "latency": 0.5, "bandwidth": 2})"),
+               {"edges[0]", "either \"cost\" or \"latency\"/\"bandwidth\""});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 0.5})"), {"edges[0]", "needs \"cost\""});
+}
+
+TEST(PlatformJsonErrors, GoodFilesStillRead) {
+  LoadedPlatform cluster = parse_platform_json(R"({"model": "cluster", "processors": [{"id": "a", "t": 1.5}]})", "ok.json");
+  ASSERT_TRUE(cluster.is_cluster());
+  EXPECT_DOUBLE_EQ(cluster.cluster().transmission_time(0), 1.5);
+  LoadedPlatform platform = parse_platform_json(
+      R"({"model": "graph", "symmetric": true, "nodes": [{"id": "A"}, {"id": "B"}],
+          "edges": [{"from": "A", "to": "B", "latency": 0.5, "bandwidth": 2}]})",
+      "ok.json");
+  ASSERT_FALSE(platform.is_cluster());
+  EXPECT_EQ(platform.graph().edges().size(), 2u);
+}
+
+}  // namespace
+}  // namespace hetcoll
