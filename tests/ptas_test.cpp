@@ -35,10 +35,10 @@ void expect_valid(const Cluster& cluster, const MakespanPlan& plan) {
 
 TEST(PtasTest, WithinItsGuaranteeOfTheBruteForceOptimum) {
   std::mt19937_64 rng(2024);
-  const double epsilons[] = {0.2, 0.5, 1.0};
+  const double epsilons[] = {0.1, 0.2, 0.5, 1.0};
   int instances = 0, runs = 0, strictly_better_than_fnf = 0;
-  for (int trial = 0; trial < 1200; ++trial) {
-    const int n = 2 + static_cast<int>(rng() % 7);  // 2..8
+  for (int trial = 0; trial < 2500; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 8);  // 2..9
     const int classes = static_cast<int>(rng() % 5);  // 0 = continuous-ish times
     const double max_ratio = (rng() % 2) ? 4.0 : 12.0;
     Cluster cluster = fastest_first(rng, n, classes, max_ratio);
@@ -115,7 +115,9 @@ TEST(PtasTest, SlowerSourceKeepsTheBetterOfSchemeAndFnf) {
     const double optimum = broadcast_by_sequences(cluster, source);
     EXPECT_LE(plan.makespan, 2 * optimum + 1e-9);
     EXPECT_LE(plan.lower_bound, optimum + 1e-9);
-    EXPECT_LE(plan.makespan, plan_makespan(cluster, {Operation::broadcast, source}, "fnf").makespan + 1e-9);
+    MakespanRequest fnf_request;
+    fnf_request.root = source;
+    EXPECT_LE(plan.makespan, plan_makespan(cluster, fnf_request, "fnf").makespan + 1e-9);
     if (!plan.optimal) {
       EXPECT_NEAR(plan.guarantee.ratio, 2.0, 0);
       bool explained = false;
@@ -137,8 +139,11 @@ TEST(PtasTest, EdgeCases) {
   Cluster identical = Cluster::from_times(std::vector<double>(8, 1.0));
   MakespanPlan plan = plan_broadcast_ptas(identical, 0, parameters);
   expect_valid(identical, plan);
-  EXPECT_DOUBLE_EQ(plan.makespan, 3.0);  // ceil(log2 8)
-  EXPECT_TRUE(plan.optimal);
+  // The optimum is ceil(log2 8) = 3; the scheme accepts any tree within
+  // its deadline (1+eps')(1+3eps')T, so it may return a slower one.
+  EXPECT_LE(plan.makespan, ptas_ratio(0.1, 0.1) * 3.0 + 1e-9);
+  EXPECT_LE(plan.lower_bound, 3.0);
+  EXPECT_GE(plan.lower_bound, 3.0 / 1.1 - 1e-9);
   // Only fast processors once T is large (S empty), and a very slow one
   // that can only be a leaf.
   Cluster lopsided = Cluster::from_times({1, 1, 1, 1, 1, 1, 100});

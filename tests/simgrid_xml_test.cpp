@@ -429,6 +429,9 @@ TEST(SimgridXmlErrors, HostsAndLinks) {
   expect_error(platform_xml("<host id=\"A\" speed=\"1Gf\"/>\n<host id=\"A\" speed=\"2Gf\"/>\n"),
                {"line 5: <host id=\"A\"> id: duplicate name \"A\"", "line 4"});
   expect_error(platform_xml("<host id=\"z\" speed=\"1Gf\"/>\n"), {"<host id=\"z\"> id: duplicate name \"z\""});
+  // Names become JSON strings when the platform is written out: UTF-8 only, and messages stay printable.
+  expect_error(platform_xml("<host id=\"A\xd9\xd9\" speed=\"1Gf\"/>\n"), {"<host id=\"A??\"> id: is not valid UTF-8"});
+  expect_error(platform_xml("<host id=\"\xc3\xa9t\xc3\xa9\"/>\n"), {"<host id=\"\xc3\xa9t\xc3\xa9\"> speed: missing"});
   expect_error(platform_xml("<host id=\"A\" speed=\"-1Gf\"/>\n"), {"<host id=\"A\"> speed", "must be positive"});
   expect_error(platform_xml("<host id=\"A\" speed=\"1Gf,\"/>\n"), {"<host id=\"A\"> speed", "empty"});
   expect_error(platform_xml("<host id=\"A\" speed=\"1Gf,2GHz\"/>\n"), {"<host id=\"A\"> speed", "unknown unit \"GHz\""});

@@ -8,5 +8,10 @@
 namespace hetcoll {
 
 void register_greedy_experiments(std::vector<Experiment>& list);  // greedy_scale.cpp
+void register_baseline_experiments(std::vector<Experiment>& list);  // mpi_baseline.cpp
+void register_ptas_experiments(std::vector<Experiment>& list);    // ptas_quality.cpp
+
+void register_reduce_search_experiment(std::vector<Experiment>& list);  // reduce_search.cpp
+void register_dp_references_experiment(std::vector<Experiment>& list);   // dp_references.cpp
 
 }  // namespace hetcoll

@@ -11,6 +11,10 @@ const std::vector<Experiment>& experiments() {
     std::vector<Experiment> list;
     // One line per experiment; each is defined in its own file.
     register_greedy_experiments(list);
+    register_baseline_experiments(list);
+    register_ptas_experiments(list);
+    register_reduce_search_experiment(list);
+    register_dp_references_experiment(list);
     return list;
   }();
   return all;

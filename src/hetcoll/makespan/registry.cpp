@@ -6,9 +6,13 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/broadcast/binomial.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/broadcast/generic_search.h"
+#include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/broadcast/ptas.h"
 #include "hetcoll/makespan/multicast/multicast.h"
+#include "hetcoll/makespan/reduce/binomial.h"
 #include "hetcoll/makespan/reduce/dp_k_class.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/generic_search.h"
@@ -49,6 +53,23 @@ std::vector<MakespanAlgorithm> build_registry() {
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_ptas(cluster, root_or_first(request), ptas_parameters(request));
+      }});
+  algorithms.push_back({
+      "optimal", Operation::broadcast, "exact (when the search finishes; else best so far, never worse than FNF)",
+      "exponential worst case; O(k + holders) per node plus an O(slot times x holders) bound",
+      "seed 004 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
+      "branch-and-bound over slot groups of receiver classes, FNF incumbent, exchange rule, relaxation bound, memo "
+      "(--time-limit, --node-limit)",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_broadcast_optimal(cluster, root_or_first(request), SearchLimits::from_request(request));
+      }});
+  algorithms.push_back({
+      "generic-bnb", Operation::broadcast, "exact (when the search finishes)", "O(N) nodes, N = class-sequence prefixes",
+      "seed 004 sec. 5, Table 1 (generic column)",
+      "the seed's plain branch-and-bound over eq. 1 class sequences (baseline for `optimal`)", false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_broadcast_generic_bnb(cluster, root_or_first(request), SearchLimits::from_request(request));
       }});
   register_multicast_algorithms(algorithms);
   algorithms.push_back({
@@ -95,6 +116,21 @@ std::vector<MakespanAlgorithm> build_registry() {
       "seed 000 sec. 5.2, Thm 3", "SNF reduce to the root, then FNF broadcast of the result from it", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_allreduce_snf_fnf(cluster, request.root);
+      }});
+  // Baselines: what MPI libraries do (binomial trees in rank order).
+  algorithms.push_back({
+      "binomial", Operation::broadcast, "none (ignores speeds; MPI's binomial tree)", "O(n log n)",
+      "MPICH MPIR_Bcast binomial; baseline for seed 004",
+      "binomial tree in rank order from the source, as MPI libraries build it", false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_broadcast_binomial(cluster, root_or_first(request));
+      }});
+  algorithms.push_back({
+      "binomial", Operation::reduce, "none (ignores speeds; MPI's binomial tree)", "O(n log n)",
+      "MPICH MPIR_Reduce binomial; seed 000 sec. 6.1 compares SNF with it",
+      "binomial tree in rank order into the root, as MPI libraries build it", false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_reduce_binomial(cluster, root_or_first(request));
       }});
   return algorithms;
 }

@@ -116,11 +116,59 @@ std::string_view trim(std::string_view text) {
   return text.substr(first, last - first + 1);
 }
 
-// Values echoed in messages are cut so that a hostile file cannot make them huge.
+// Names become JSON strings when a platform is written (`--out`), and JSON
+// is UTF-8: reject other bytes here, where the line is known.
+bool is_valid_utf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    unsigned char lead = byte(i);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t length = 0;
+    unsigned char second_low = 0x80, second_high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) second_low = 0xA0;   // overlong
+      if (lead == 0xED) second_high = 0x9F;  // surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) second_low = 0x90;   // overlong
+      if (lead == 0xF4) second_high = 0x8F;  // above U+10FFFF
+    } else {
+      return false;
+    }
+    if (i + length > text.size()) return false;
+    if (byte(i + 1) < second_low || byte(i + 1) > second_high) return false;
+    for (size_t k = i + 2; k < i + length; ++k) {
+      if (byte(k) < 0x80 || byte(k) > 0xBF) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+// Values echoed in messages are cut so that a hostile file cannot make them
+// huge, and kept printable UTF-8 so that messages can go into JSON output.
 std::string shown(std::string_view value) {
   constexpr size_t kLongest = 80;
-  if (value.size() <= kLongest) return std::string(value);
-  return fmt::format("{}...", value.substr(0, kLongest));
+  bool cut = value.size() > kLongest;
+  if (cut) {
+    size_t end = kLongest;
+    while (end > 0 && (static_cast<unsigned char>(value[end]) & 0xC0) == 0x80) --end;  // whole characters
+    value = value.substr(0, end);
+  }
+  std::string text(value);
+  bool keep_non_ascii = is_valid_utf8(text);
+  for (char& c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F || (byte >= 0x80 && !keep_non_ascii)) c = '?';
+  }
+  return cut ? text + "..." : text;
 }
 
 // ------------------------------------------------------ platform model ---
@@ -368,6 +416,7 @@ class SimgridImporter {
 
   int add_netpoint(const pugi::xml_node& element, std::string name, NetpointKind kind, int zone) {
     if (name.empty()) fail(element, "id", "must not be empty");
+    if (!is_valid_utf8(name)) fail(element, "id", "is not valid UTF-8");
     auto [it, inserted] = netpoint_index_.emplace(name, static_cast<int>(netpoints_.size()));
     if (!inserted) {
       const Netpoint& other = netpoints_[static_cast<size_t>(it->second)];
@@ -631,7 +680,7 @@ class SimgridImporter {
   };
 
   int find_netpoint(const pugi::xml_node& element, const char* attribute) const {
-    std::string name(trim(required(element, attribute)));
+    std::string name(required(element, attribute));
     auto found = netpoint_index_.find(name);
     if (found == netpoint_index_.end()) {
       fail(element, attribute, fmt::format("unknown host, router or zone \"{}\"", shown(name)));
@@ -640,7 +689,7 @@ class SimgridImporter {
   }
 
   int find_link(const pugi::xml_node& element) const {
-    std::string name(trim(required(element, "id")));
+    std::string name(required(element, "id"));
     auto found = link_index_.find(name);
     if (found == link_index_.end()) fail(element, "id", fmt::format("unknown link \"{}\"", shown(name)));
     return found->second.first;
@@ -761,7 +810,7 @@ class SimgridImporter {
     }
     PrivateLinks links;
     for (const char* direction : {"up", "down"}) {
-      std::string name(trim(required(element, direction)));
+      std::string name(required(element, direction));
       auto found = link_index_.find(name);
       if (found == link_index_.end()) fail(element, direction, fmt::format("unknown link \"{}\"", shown(name)));
       (direction[0] == 'u' ? links.up : links.down) = found->second.first;

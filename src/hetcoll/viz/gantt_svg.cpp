@@ -110,8 +110,8 @@ class GanttWriter {
 
   void compute_layout() {
     width_ = std::max(options_.width, 480);
-    row_height_ = std::clamp(std::floor(600.0 / std::max(shown_rows_, 1)), 12.0, 30.0);
-    bar_height_ = std::round(row_height_ * 0.72);
+    row_height_ = std::clamp(std::floor(640.0 / std::max(shown_rows_, 1)), shown_rows_ > 100 ? 12.0 : 14.0, 30.0);
+    bar_height_ = std::round(row_height_ * 0.76);
     row_font_ = std::min(13.0, std::round(row_height_ * 0.78));
     bar_font_ = std::min(12.0, std::round(bar_height_ * 0.8));
 
@@ -129,7 +129,7 @@ class GanttWriter {
       width_ = static_cast<int>(plot_right_ + 24);
     }
 
-    ticks_ = svg::nice_linear_ticks(0, time_end_, std::clamp(static_cast<int>((plot_right_ - plot_left_) / 90), 3, 12));
+    choose_ticks();
 
     build_notes();
     build_legend();
@@ -149,6 +149,22 @@ class GanttWriter {
     plot_top_ = std::round(y + 4);
     plot_bottom_ = plot_top_ + row_height_ * shown_rows_;
     height_ = static_cast<int>(plot_bottom_ + 52);
+  }
+
+  // Among tick spacings of about the right density, the one whose last tick
+  // overshoots the makespan least, so the plot is not padded with idle time.
+  void choose_ticks() {
+    const int desired = std::clamp(static_cast<int>((plot_right_ - plot_left_) / 90), 3, 12);
+    double best_score = 0;
+    for (int target = std::max(3, desired - 3); target <= desired + 3; ++target) {
+      const auto candidate = svg::nice_linear_ticks(0, time_end_, target);
+      const double overshoot = (candidate.high - time_end_) / time_end_;
+      const double score = overshoot + 0.02 * std::abs(static_cast<int>(candidate.values.size()) - desired);
+      if (ticks_.values.empty() || score < best_score) {
+        ticks_ = candidate;
+        best_score = score;
+      }
+    }
   }
 
   std::string row_id_label(ProcessorIndex p) const {
@@ -375,8 +391,12 @@ text {{ font-family: {2}; fill: #222222; }}
   void draw_bars() {
     for (const Transfer* transfer : drawn_) {
       const auto& style = style_of(transfer->payload);
-      const double left = x_of(transfer->start);
-      const double bar_width = std::max(x_of(transfer->end) - left, 0.8);
+      // Bars wide enough lose a pixel at each end, so that back-to-back
+      // messages stay apart.
+      const double full_width = x_of(transfer->end) - x_of(transfer->start);
+      const double inset = full_width > 6 ? 1.0 : 0.0;
+      const double left = x_of(transfer->start) + inset;
+      const double bar_width = std::max(full_width - 2 * inset, 0.8);
       const std::string tooltip =
           xml_escape(fmt::format("{} → {}: {} to {}", cluster_.id(transfer->from), cluster_.id(transfer->to),
                                  format_number(transfer->start), format_number(transfer->end)));

@@ -29,7 +29,7 @@ struct GanttOptions {
   int width = 1100;                  // picture width in pixels
   int max_rows = 200;                // processors with a row; the others are summarised
   std::size_t max_transfers = 4000;  // messages drawn; the others are counted in a note
-  std::size_t max_arrows = 64;       // sender-to-receiver arrows only when at most this many messages are drawn
+  std::size_t max_arrows = 32;       // sender-to-receiver arrows only when at most this many messages are drawn
 };
 
 // The SVG text. Never throws for a plan that does not fit the cluster:

@@ -28,6 +28,7 @@ struct Axis {
   double low = 0, high = 1;  // axis range (tick values)
   std::vector<double> ticks;
   std::vector<std::string> labels;
+  std::vector<double> minor_ticks;  // unlabelled (log axes showing only decades: 2..9 x 10^k)
 
   bool drawable(double value) const { return std::isfinite(value) && (!log || value > 0); }
   // 0 at `low`, 1 at `high`.
@@ -49,7 +50,14 @@ Axis make_axis(bool log, double data_low, double data_high, int target_ticks) {
     axis.low = ticks.low;
     axis.high = ticks.high;
     axis.ticks = ticks.values;
-    for (double tick : axis.ticks) axis.labels.push_back(svg::format_log_tick(tick));
+    axis.labels = svg::format_log_ticks(axis.ticks);
+    const double decades = std::log10(axis.high / axis.low);
+    const bool only_decades = axis.ticks.size() < 2 || std::fabs(std::log10(axis.ticks[1] / axis.ticks[0]) - 1) < 1e-9;
+    if (only_decades && decades <= 8) {
+      for (double decade = axis.low; decade < axis.high * (1 - 1e-9); decade *= 10) {
+        for (int multiple = 2; multiple <= 9; ++multiple) axis.minor_ticks.push_back(multiple * decade);
+      }
+    }
   } else {
     if (no_data) data_low = 0, data_high = 1;
     if (data_low > 0 && data_low <= 0.25 * data_high) data_low = 0;
@@ -152,6 +160,12 @@ text {{ font-family: {2}; fill: #222222; }}
     out.add(R"svg(<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>)svg"
             "\n",
             plot_left - 8, y + 4, xml_escape(y_axis.labels[i]));
+  }
+  for (double tick : y_axis.minor_ticks) {
+    out.add(R"svg(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="#777777"/>)svg", plot_left - 4, plot_left, to_y(tick));
+  }
+  for (double tick : x_axis.minor_ticks) {
+    out.add(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#777777"/>)svg", to_x(tick), plot_bottom, plot_bottom + 4);
   }
   for (std::size_t i = 0; i < x_axis.ticks.size(); ++i) {
     const double x = to_x(x_axis.ticks[i]);

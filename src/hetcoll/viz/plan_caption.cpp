@@ -56,10 +56,13 @@ std::string plan_evidence(const MakespanPlan& plan) {
   if (plan.lower_bound > 0) evidence += " · lower bound " + format_number(plan.lower_bound);
   if (!plan.guarantee.text.empty()) evidence += " · guarantee " + pretty_guarantee(plan.guarantee.text);
   // The optimum is at least the lower bound, which certifies this instance.
+  // Said only when it is tighter than the guarantee: then it tells more.
   if (!plan.optimal && plan.lower_bound > 0 && plan.makespan > plan.lower_bound) {
     // Rounded up, so that the printed ratio is never below the true one.
     const double ratio = std::ceil(plan.makespan / plan.lower_bound * 1000 - 1e-9) / 1000;
-    evidence += " · here within " + format_number(ratio) + " × optimal";
+    if (plan.guarantee.kind != Guarantee::Kind::ratio || ratio < plan.guarantee.ratio) {
+      evidence += " · here within " + format_number(ratio) + " × optimal";
+    }
   }
   if (plan.optimal) {
     evidence += " · proven optimal";

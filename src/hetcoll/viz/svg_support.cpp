@@ -123,7 +123,7 @@ LogTicks nice_log_ticks(double low, double high) {
   const int decades = last_decade - first_decade;
   // Few decades: 1-2-5 steps; many: only every k-th decade.
   const int decade_stride = std::max(1, (decades + 7) / 8);
-  std::vector<double> multiples = decades <= 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
+  std::vector<double> multiples = decades <= 2 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
   for (int decade = first_decade; decade <= last_decade; ++decade) {
     if ((decade - first_decade) % decade_stride != 0) continue;
     for (double multiple : multiples) {
@@ -135,7 +135,7 @@ LogTicks nice_log_ticks(double low, double high) {
   ticks.high = std::pow(10.0, last_decade);
   // Trim the axis to the 1-2-5 ticks around the data when they are finer
   // than decades, so that one small range does not waste most of the axis.
-  if (decades <= 3) {
+  if (decades <= 2) {
     while (ticks.values.size() > 2 && ticks.values[1] <= low * (1 + 1e-9)) ticks.values.erase(ticks.values.begin());
     while (ticks.values.size() > 2 && ticks.values[ticks.values.size() - 2] >= high * (1 - 1e-9)) ticks.values.pop_back();
     ticks.low = ticks.values.front();
@@ -144,18 +144,25 @@ LogTicks nice_log_ticks(double low, double high) {
   return ticks;
 }
 
-std::string format_log_tick(double value) {
-  if (value >= 1e-3 && value < 1e5) return format_number(value);
-  static const char* const kSuperscriptDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
-  const double exponent = std::log10(value);
-  const int decade = static_cast<int>(std::lround(exponent));
-  const double mantissa = value / std::pow(10.0, decade);
-  std::string text;
-  if (std::fabs(mantissa - 1) > 1e-6) text = format_number(mantissa) + "×";
-  text += "10";
-  if (decade < 0) text += "⁻";
-  for (char digit : std::to_string(std::abs(decade))) text += kSuperscriptDigits[digit - '0'];
-  return text;
+std::vector<std::string> format_log_ticks(const std::vector<double>& ticks) {
+  const bool plain = std::all_of(ticks.begin(), ticks.end(), [](double tick) { return tick >= 1e-3 && tick < 1e5; });
+  std::vector<std::string> labels;
+  for (double tick : ticks) {
+    if (plain || !(tick > 0)) {
+      labels.push_back(format_number(tick));
+      continue;
+    }
+    static const char* const kSuperscriptDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    const int decade = static_cast<int>(std::floor(std::log10(tick) + 1e-9));
+    const double mantissa = tick / std::pow(10.0, decade);
+    std::string label;
+    if (std::fabs(mantissa - 1) > 1e-6) label = format_number(mantissa) + "×";
+    label += "10";
+    if (decade < 0) label += "⁻";
+    for (char digit : std::to_string(std::abs(decade))) label += kSuperscriptDigits[digit - '0'];
+    labels.push_back(label);
+  }
+  return labels;
 }
 
 const std::vector<std::string>& palette() {

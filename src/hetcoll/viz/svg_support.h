@@ -64,8 +64,8 @@ struct LinearTicks {
 };
 LinearTicks nice_linear_ticks(double low, double high, int target_count = 7);
 
-// Ticks of a log10 axis over [low, high] (both > 0): whole decades, with
-// 2 and 5 in between when the range spans few decades; `low`/`high` are
+// Ticks of a log10 axis over [low, high] (both > 0): whole decades (every
+// k-th when there are many), with 2 and 5 in between over at most two; `low`/`high` are
 // widened to the ticks at both ends.
 struct LogTicks {
   double low = 1, high = 10;
@@ -73,9 +73,10 @@ struct LogTicks {
 };
 LogTicks nice_log_ticks(double low, double high);
 
-// A tick label for a log axis: plain numbers from 0.001 to 99999, otherwise
-// 10 with a Unicode superscript exponent ("10⁶").
-std::string format_log_tick(double value);
+// The labels of a log axis, in one style for the whole axis: plain numbers
+// when every tick lies in [0.001, 100000), otherwise powers of ten with
+// Unicode superscripts ("10⁶", "2×10⁻³").
+std::vector<std::string> format_log_ticks(const std::vector<double>& ticks);
 
 // Okabe–Ito palette (distinguishable with the common colour-vision
 // deficiencies), ordered so that the first colours contrast most.

@@ -58,7 +58,7 @@ void write_phase(svg::SvgText& out, const MakespanPlan& plan, const Cluster& clu
   const PhaseStyle style = style_of(phase);
   const std::size_t shown = std::min(phase.nodes.size(), std::max<std::size_t>(options.max_nodes, 1));
 
-  out.add("{}node [color=\"{}\", fillcolor=\"{}\"];\n", indent, style.line, style.fill);
+  out.add("{}node [color=\"{}\", fillcolor=\"#FFFFFF\"];\n", indent, style.line);
   out.add("{}edge [color=\"{}\", fontcolor=\"#333333\"{}];\n", indent, style.line, phase.points_to_root() ? ", dir=back" : "");
   const char* role = svg::root_role(plan.operation);
   for (std::size_t i = 0; i < shown; ++i) {
@@ -66,8 +66,8 @@ void write_phase(svg::SvgText& out, const MakespanPlan& plan, const Cluster& clu
     const std::string id = dot_escape(cluster.id(node.processor));
     const std::string time = format_number(cluster.transmission_time(node.processor));
     if (i == 0) {
-      out.add("{}{}{} [label=\"{}  t={}\\n{}, ready {}\", penwidth=2.5];\n", indent, style.prefix, node.processor, id, time, role,
-          format_number(node.ready_time));
+      out.add("{}{}{} [label=\"{}  t={}\\n{}, ready {}\", penwidth=2.5, fillcolor=\"{}\"];\n", indent, style.prefix,
+              node.processor, id, time, role, format_number(node.ready_time), style.fill);
     } else {
       out.add("{}{}{} [label=\"{}  t={}\\nready {}\"];\n", indent, style.prefix, node.processor, id, time,
           format_number(node.ready_time));

@@ -47,7 +47,8 @@ struct PanelLayout {
   std::size_t leaf_count = 0;
   int deepest_layer = 0;
   std::string title;
-  double top = 0;  // y of the panel title baseline, filled in when stacking panels
+  double top = 0;   // y of the first layer, filled in when stacking panels
+  double left = 0;  // x of the first slot or layer (narrow top-down trees are centred)
 };
 
 PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes) {
@@ -215,10 +216,27 @@ class TreeWriter {
       content_width = std::max(content_width, extent_x);
       y += extent_y + 14;
     }
-    double text_extent = std::max(text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_), 12.5));
+    double text_extent = std::max({text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_), 12.5),
+                                   text_width(help_text(), 11.5)});
     for (const auto& note : notes_) text_extent = std::max(text_extent, text_width(note, 11.5));
     width_ = static_cast<int>(std::ceil(std::max({content_width + 2 * kMargin, text_extent + 2 * 12, 480.0})));
+    for (auto& panel : panels_) {
+      panel.left = kMargin;
+      if (top_down_) panel.left += std::max(0.0, (width_ - 2 * kMargin - panel_breadth(panel)) / 2);
+    }
     height_ = static_cast<int>(std::ceil(y + 8));
+  }
+
+  const char* help_text() const {
+    switch (plan_.operation) {
+      case Operation::reduce:
+        return "Boxes: processor, t, and when it holds all its inputs. Edges: when its partial result goes to its "
+               "parent (start–end).";
+      case Operation::allreduce:
+        return "Boxes: processor, t, and when it holds its partial result (phase 1) or the result (phase 2). "
+               "Edges: when the message is sent (start–end).";
+      default: return "Boxes: processor, t, and when it has the message. Edges: when the message is sent (start–end).";
+    }
   }
 
   std::string headline() const { return svg::plan_headline(plan_, cluster_); }
@@ -252,8 +270,7 @@ text {{ font-family: {2}; fill: #222222; }}
   void draw_header() {
     out_.add("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline()));
     out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_)));
-    out_.add("<text class=\"help\" x=\"12\" y=\"64\">Boxes: processor, t, and when it is ready to send. "
-             "Edges: when the message is sent (start–end).</text>\n");
+    out_.add("<text class=\"help\" x=\"12\" y=\"64\">{}</text>\n", help_text());
     for (std::size_t i = 0; i < notes_.size(); ++i) {
       out_.add("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", 80 + 16.0 * static_cast<double>(i), xml_escape(notes_[i]));
     }
@@ -264,10 +281,10 @@ text {{ font-family: {2}; fill: #222222; }}
     double x, y;
   };
   Point centre_of(const PanelLayout& panel, std::size_t node) const {
-    const double breadth = kMargin + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2;
+    const double breadth = panel.left + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2;
     const double depth = panel.phase->nodes[node].depth * layer_pitch_;
     if (top_down_) return {breadth, panel.top + depth + box_height_ / 2};
-    return {kMargin + depth + box_width_ / 2, panel.top + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2};
+    return {panel.left + depth + box_width_ / 2, panel.top + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2};
   }
 
   void draw_panel(const PanelLayout& panel) {
@@ -331,11 +348,11 @@ text {{ font-family: {2}; fill: #222222; }}
              xml_escape(tooltip), left, top, box_width_, box_height_, is_root ? colours.tint : "#FFFFFF", colours.line,
              is_root ? 2.5 : 1.2);
     if (top_down_) {
-      out_.add(R"svg(<text x="{}" y="{}" text-anchor="middle"><tspan class="id">{}</tspan><tspan class="detail"> {}</tspan></text>)svg",
-               centre.x, top + 16, id, time);
+      out_.add(R"svg(<text x="{}" y="{}" text-anchor="middle"><tspan class="id">{}</tspan><tspan class="detail" dx="5">{}</tspan></text>)svg",
+               centre.x + 2.5, top + 16, id, time);
       out_.add(R"svg(<text class="detail" x="{}" y="{}" text-anchor="middle">{}</text>)svg", centre.x, top + 31, ready);
     } else {
-      out_.add(R"svg(<text x="{}" y="{}"><tspan class="id">{}</tspan><tspan class="detail"> {} · {}</tspan></text>)svg", left + 8,
+      out_.add(R"svg(<text x="{}" y="{}"><tspan class="id">{}</tspan><tspan class="detail" dx="5">{} · {}</tspan></text>)svg", left + 8,
                centre.y + 4.5, id, time, ready);
     }
     if (const std::size_t hidden = panel.hidden_children[index]; hidden > 0) {

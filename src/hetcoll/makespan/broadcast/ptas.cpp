@@ -30,6 +30,9 @@ constexpr double kSecondsPerOperation = 1.5e-9;
 // Refuse tables that would not fit in memory, whatever the time limit.
 constexpr double kMaxBytes = 6e9;
 
+// Bisection rounds of PtasParameters::tighten_deadline (each re-runs the DP).
+constexpr int kTighteningRounds = 20;
+
 // Count vectors are packed 16 bits per class, 4 classes per word, so that
 // "a <= n componentwise" is two word operations (SWAR).
 constexpr std::uint64_t kLaneHighBits = 0x8000800080008000ULL;
@@ -285,7 +288,42 @@ class GuessSolver {
   Outcome run() {
     init_radix();
     if (!build_tree_table()) return Outcome::stopped;
-    return run_feasibility_dp();
+    return run_feasibility_dp(setup_.deadline);
+  }
+
+  // After a feasible run(): the rounded makespan of the solution found.
+  double achieved() const {
+    double makespan = setup_.fast_makespan;
+    std::uint64_t index = dp_size_ - 1;
+    while (index != 0) {
+      const Useful& tree = useful_[choice_[index]];
+      makespan = std::max(makespan, setup_.points[static_cast<size_t>(points_used_[index] - 1)].time + tree.time);
+      index -= tree.dp_offset;
+    }
+    return makespan;
+  }
+
+  // After a feasible run(): the guess's deadline D only bounds the answer;
+  // bisect for the least deadline the same tables and points can meet (the
+  // DP alone is re-run; the guarantee only gets better). Leaves the tables
+  // describing the best solution found. Returns its rounded makespan.
+  double tighten(int max_rounds) {
+    double best = achieved();
+    double low = setup_.fast_makespan;
+    for (int round = 0; round < max_rounds && best - low > 1e-6 * best; ++round) {
+      double middle = (low + best) / 2;
+      Outcome outcome = run_feasibility_dp(middle);
+      if (outcome == Outcome::feasible) {
+        best = achieved();
+      } else {
+        low = middle;
+        if (outcome == Outcome::stopped) break;
+      }
+    }
+    // Restore the tables of the best solution.
+    Outcome outcome = run_feasibility_dp(best, /*may_stop=*/false);
+    (void)outcome;
+    return achieved();
   }
 
   // The ordered tree: the FNF part, then the slow trees at their points.
@@ -423,7 +461,7 @@ class GuessSolver {
     return true;
   }
 
-  Outcome run_feasibility_dp() {
+  Outcome run_feasibility_dp(double deadline, bool may_stop = true) {
     const size_t k = setup_.classes.size();
     for (size_t u = 0; u < useful_.size(); ++u) {
       std::uint64_t offset = 0;
@@ -433,7 +471,7 @@ class GuessSolver {
     const int point_count = static_cast<int>(setup_.points.size());
     std::vector<double> point_slack(setup_.points.size());
     for (size_t j = 0; j < setup_.points.size(); ++j) {
-      point_slack[j] = setup_.deadline - setup_.points[j].time + setup_.tolerance;
+      point_slack[j] = deadline - setup_.points[j].time + setup_.tolerance;
     }
     points_used_.assign(dp_size_, INT_MAX);
     choice_.assign(dp_size_, 0);
@@ -460,8 +498,9 @@ class GuessSolver {
       points_used_[index] = best;
       choice_[index] = choice;
       ++stats_.nodes;
-      if ((stats_.nodes & 0xfff) == 0 && should_stop_()) return Outcome::stopped;
+      if (may_stop && (stats_.nodes & 0xfff) == 0 && should_stop_()) return Outcome::stopped;
     }
+    if (setup_.fast_makespan > deadline + setup_.tolerance) return Outcome::infeasible;
     return points_used_[dp_size_ - 1] <= point_count ? Outcome::feasible : Outcome::infeasible;
   }
 
@@ -703,7 +742,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
   };
 
   double largest_infeasible = 0;
-  double feasible_guess = 0, feasible_deadline = 0;
+  double feasible_guess = 0, feasible_deadline = 0, rounded_makespan = 0;
   int tried = 0;
   std::vector<Transfer> scheme_transfers;
   double previous = 0;
@@ -718,6 +757,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
       continue;
     }
     std::vector<std::vector<ProcessorIndex>> children;
+    rounded_makespan = setup.fast_makespan;
     if (setup.verdict == Verdict::feasible_fast_only) {
       children = ordered_children(setup.fast_transfers, cluster.size());
     } else {
@@ -728,6 +768,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
         largest_infeasible = guess;
         continue;
       }
+      rounded_makespan = parameters.tighten_deadline ? solver.tighten(kTighteningRounds) : solver.achieved();
       children = solver.children();
     }
     scheme_transfers = no_delay_transfers(cluster, source, children);
@@ -752,9 +793,10 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
     plan.transfers = std::move(scheme_transfers);
     plan.makespan = scheme_makespan;
     plan.notes.push_back(fmt::format(
-        "first feasible guess T = {:g} (guess {} tried); rounded schedule within D = (1+eps')(1+3eps')T = {:g}; "
-        "true makespan {:g}",
-        feasible_guess, tried, feasible_deadline, scheme_makespan));
+        "first feasible guess T = {:g} (after {} guesses); deadline D = (1+eps')(1+3eps')T = {:g}; rounded "
+        "makespan {:g}{}; true makespan {:g}",
+        feasible_guess, tried, feasible_deadline, rounded_makespan,
+        parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
     if (scheme_makespan > feasible_deadline + instance.tolerance(feasible_deadline)) {
       plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
     }

@@ -86,6 +86,11 @@ struct PtasParameters {
   // false: skip the up-front refusal (a caller that already predicted the
   // work of several runs, e.g. multicast over every helper count).
   bool refuse_long_runs = true;
+  // At the first feasible guess, the paper accepts any tree within D. With
+  // this on, the DP (only) is re-run to bisect for the least deadline the
+  // guess's tables can meet: up to 20 more DP runs, same guarantee, usually
+  // a much better plan. Off = the paper's algorithm verbatim.
+  bool tighten_deadline = true;
 };
 
 // Predictions above this are refused when no time limit is given.

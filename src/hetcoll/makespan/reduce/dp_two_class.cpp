@@ -55,11 +55,6 @@ double dp_cell(const Lookup& value, double t_fast, int f, int s, TwoClassDp vari
       int case3_column = -1;  // a3 once case 3 has occurred
       for (int a = 0; a <= last_column; ++a) {
         const int b = f - 1 - a;
-        // Lemma 5 at s = 0 (T(a', x) >= T(a', 0) >= T(a, 0) for a' >= a): stop.
-        if (a > 0) {
-          ++*references;
-          if (value(a, 0) >= best) break;
-        }
         int lo = 0, hi = s;
         if (case3_column >= 0) {
           lo = std::max(0, s - case3_column);
@@ -70,7 +65,10 @@ double dp_cell(const Lookup& value, double t_fast, int f, int s, TwoClassDp vari
           const double at_a = value(a, a + 1), at_b = value(b, s - a - 1);
           best = std::min(best, std::max(at_a, at_b));
           if (2 * a + 1 <= s || at_a <= at_b) {
-            lo = a + 1;  // cases 1 and 2: below A is dominated
+            // Cases 1 and 2: below A is dominated. If T(A) >= T(B) the
+            // crossover is A itself: the column is done.
+            if (at_a >= at_b) continue;
+            lo = a + 2;
           } else {
             case3_column = a;  // case 3: only the rectangle remains, from here on
             lo = std::max(0, s - a);
@@ -81,6 +79,16 @@ double dp_cell(const Lookup& value, double t_fast, int f, int s, TwoClassDp vari
           if (case3_column >= 0) break;  // the rectangle is empty for every later column too
           continue;
         }
+        // Fig. 12: a point already no better than the best value rules out
+        // the points above it (Lemma 4) and, at s = 0, every later column
+        // (Lemma 5: T(a', x) >= T(a', 0) >= T(a, 0) for a' >= a).
+        ++*references;
+        const double low_end = value(a, lo), high_end = value(b, s - hi);
+        if (low_end >= best) {
+          if (lo == 0) break;
+          continue;
+        }
+        if (high_end >= best) continue;
         best = std::min(best, detail::crossover_search(value, a, b, s, lo, hi, references).first);
       }
       break;

@@ -32,9 +32,14 @@
 //        region 1 (f_l >= a3, s_l >= a3 + 1: T >= T(A) by Lemmas 4, 5) and
 //        region 2 (buddy in region 1's image: s_l <= s - a3 - 1) are
 //        dominated; only the rectangle s - a3 <= s_l <= a3 remains.
-//    Columns whose diagonal point lies above s (f_l >= s, the Fig. 16
-//    situation) are searched in full; the loop stops once T(f_l, 0) reaches
-//    the best value (Lemma 5 at s = 0: no later column can do better).
+//    When T(A) >= T(B) in cases 1-2 the crossover is A itself and the
+//    column costs one reference. Columns whose diagonal point lies above s
+//    (f_l >= s, the Fig. 16 situation) are searched in full. Before a
+//    binary search, the ends of the range are compared with the best value
+//    (the rectangle elimination of Fig. 12): the column is skipped when
+//    T(a, lo) or T(b, s - hi) already reaches it, and the loop stops when
+//    that happens at lo = 0 (Lemma 5 at s = 0: no later column can do
+//    better).
 //    Reading taken: the OCR text lost Figs. 13-16; the regions above are
 //    the ones whose dominance the Lemma 4/5 arguments of sec. 5.3.4 prove,
 //    and the tests check this DP against the naive one cell by cell.

@@ -1,0 +1,622 @@
+#include "hetcoll/makespan/broadcast/optimal_search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <queue>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/broadcast/broadcast_search_common.h"
+#include "hetcoll/makespan/broadcast/fnf.h"
+
+namespace hetcoll {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr int kSourceClass = -1;
+// Ratios within this of an integer count as that integer (exchange rule).
+constexpr double kRatioSlack = 1e-9;
+
+// `count` holders of one class whose next sends all end at `next`.
+struct Holders {
+  double next;
+  double period;
+  int cls;  // receiver class, or kSourceClass
+  int count;
+};
+
+// A finished subtree: every completion of a state ends >= tau + value.
+// Open addressing over keys stored in one arena (no allocation per lookup).
+class MemoTable {
+ public:
+  explicit MemoTable(std::size_t capacity) : capacity_(capacity) {}
+
+  const double* find(const std::vector<std::int64_t>& key, std::uint64_t hash) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.length == 0) return nullptr;
+      if (slot.hash == hash && slot.length == key.size() &&
+          std::equal(key.begin(), key.end(), arena_.begin() + static_cast<std::ptrdiff_t>(slot.offset))) {
+        return &slot.value;
+      }
+    }
+  }
+
+  void store(const std::vector<std::int64_t>& key, std::uint64_t hash, double value) {
+    if (size_ >= capacity_) return;
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.length == 0) {
+        slot = {hash, arena_.size(), static_cast<std::uint32_t>(key.size()), value};
+        arena_.insert(arena_.end(), key.begin(), key.end());
+        ++size_;
+        return;
+      }
+      if (slot.hash == hash && slot.length == key.size() &&
+          std::equal(key.begin(), key.end(), arena_.begin() + static_cast<std::ptrdiff_t>(slot.offset))) {
+        slot.value = std::max(slot.value, value);
+        return;
+      }
+    }
+  }
+
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    std::size_t offset = 0;
+    std::uint32_t length = 0;  // 0 = empty (keys are never empty)
+    double value = 0;
+  };
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.length == 0) continue;
+      std::size_t i = slot.hash & mask_;
+      while (slots_[i].length != 0) i = (i + 1) & mask_;
+      slots_[i] = slot;
+    }
+  }
+
+  std::size_t capacity_;
+  std::size_t size_ = 0;
+  std::size_t mask_ = 0;
+  std::vector<Slot> slots_;
+  std::vector<std::int64_t> arena_;
+};
+
+std::uint64_t hash_key(const std::vector<std::int64_t>& key) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ key.size();
+  for (std::int64_t v : key) {
+    h ^= static_cast<std::uint64_t>(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ULL;
+  }
+  return h ^ (h >> 31);
+}
+
+class Search {
+ public:
+  Search(const ClassProblem& problem, const SearchLimits& limits, const OptimalBroadcastOptions& options,
+         double incumbent)
+      : problem_(problem),
+        limits_(limits),
+        options_(options),
+        memo_(options.memoize ? options.memo_capacity : 0),
+        best_(incumbent),
+        started_(Clock::now()) {
+    const int k = problem.classes();
+    tolerance_ = problem.tolerance;
+    quantum_ = tolerance_;
+    remaining_ = problem.counts;
+    for (int c : remaining_) total_remaining_ += c;
+    const size_t max_depth = static_cast<size_t>(total_remaining_) + 2;
+    levels_.resize(max_depth);
+    allowed_.resize(max_depth);
+    take_.resize(max_depth);
+    keys_.resize(max_depth);
+    history_.assign(static_cast<size_t>(k), {});
+    apply_fastest_first_ = options.fastest_first && problem.source_in_fastest_class;
+    // D_safe(a, b) = a b / (b - a): from r(q) + D_safe on, class a can never
+    // follow a receiver q of class b (exchange rule, floor(d/a) >= ceil(d/b)).
+    safe_distance_.assign(static_cast<size_t>(k * k), kInfinity);
+    for (int a = 0; a < k; ++a) {
+      for (int b = a + 1; b < k; ++b) {
+        double ta = problem.class_time[static_cast<size_t>(a)], tb = problem.class_time[static_cast<size_t>(b)];
+        safe_distance_[static_cast<size_t>(a * k + b)] = ta * tb / (tb - ta);
+      }
+    }
+  }
+
+  // The lower bound of the relaxation at the root (before any receiver).
+  double root_bound() {
+    std::vector<Holders> start{{problem_.source_time, problem_.source_time, kSourceClass, 1}};
+    return relaxation_bound(start, problem_.source_time);
+  }
+
+  void run() {
+    levels_[0] = {{problem_.source_time, problem_.source_time, kSourceClass, 1}};
+    if (total_remaining_ == 0) {
+      finished_ = true;
+      return;
+    }
+    expand(0);
+    finished_ = !aborted_;
+  }
+
+  bool finished() const { return finished_; }
+  bool found() const { return found_; }
+  double best() const { return best_; }
+  std::uint64_t nodes() const { return nodes_; }
+  std::uint64_t memo_hits() const { return memo_hits_; }
+  std::size_t memo_entries() const { return memo_.size(); }
+  // The best sequence as class counts per slot group, in time order.
+  const std::vector<std::vector<int>>& best_groups() const { return best_groups_; }
+
+ private:
+  double time(int cls) const { return problem_.class_time[static_cast<size_t>(cls)]; }
+  double safe_distance(int a, int b) const {
+    return safe_distance_[static_cast<size_t>(a * problem_.classes() + b)];
+  }
+
+  // Exchange rule: may a receiver of class a be served at tau?
+  bool exchange_allows(int a, double tau) const {
+    if (!options_.exchange_rule) return true;
+    const double ta = time(a);
+    for (int b = a + 1; b < problem_.classes(); ++b) {
+      const auto& ready = history_[static_cast<size_t>(b)];
+      if (ready.empty()) continue;
+      if (tau - ready.front() >= safe_distance(a, b) - tolerance_) return false;
+      const double tb = time(b);
+      for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
+        const double d = tau - *it;
+        if (d <= tolerance_) continue;  // same slot group: order inside a group is free
+        if (std::floor(d / ta + kRatioSlack) >= std::ceil(d / tb - kRatioSlack)) return false;
+      }
+    }
+    return true;
+  }
+
+  // The time from which class a can never be served again (infinity: no
+  // such time yet), from the receivers already informed.
+  double deadline(int a) const {
+    if (!options_.exchange_rule) return kInfinity;
+    double earliest = kInfinity;
+    for (int b = a + 1; b < problem_.classes(); ++b) {
+      const auto& ready = history_[static_cast<size_t>(b)];
+      if (!ready.empty()) earliest = std::min(earliest, ready.front() + safe_distance(a, b));
+    }
+    return earliest;
+  }
+
+  // Relaxation bound (see the header): every completion of the state ends at
+  // or after the returned time; infinity when no completion can exist.
+  double relaxation_bound(const std::vector<Holders>& holders, double tau) {
+    const int k = problem_.classes();
+    deadlines_.clear();  // (deadline, class) of the classes with receivers left
+    for (int c = 0; c < k; ++c) {
+      if (remaining_[static_cast<size_t>(c)] > 0) deadlines_.push_back({deadline(c), c});
+    }
+    std::sort(deadlines_.begin(), deadlines_.end());
+    // need_before[i]: receivers that must be served before deadlines_[i].
+    need_before_.assign(deadlines_.size(), 0);
+    int need = 0;
+    for (size_t i = 0; i < deadlines_.size(); ++i) {
+      need += remaining_[static_cast<size_t>(deadlines_[i].second)];
+      need_before_[i] = need;
+    }
+    sim_.clear();
+    for (const auto& h : holders) sim_.push_back({h.next, h.period, h.count});
+    int served = 0;
+    size_t next_deadline = 0;
+    double now = tau;
+    while (true) {
+      double x = kInfinity;
+      for (const auto& s : sim_) x = std::min(x, s.next);
+      now = x;
+      while (next_deadline < deadlines_.size() && deadlines_[next_deadline].first <= now + tolerance_) {
+        if (served < need_before_[next_deadline]) return kInfinity;
+        ++next_deadline;
+      }
+      // The fastest class with receivers left that may still be served at x.
+      double relaxed_time = kInfinity;
+      for (size_t i = next_deadline; i < deadlines_.size(); ++i) {
+        relaxed_time = std::min(relaxed_time, time(deadlines_[i].second));
+      }
+      if (relaxed_time == kInfinity) return kInfinity;
+      int slots = 0;
+      const size_t existing = sim_.size();
+      for (size_t i = 0; i < existing; ++i) {
+        if (sim_[i].next <= x + tolerance_) {
+          slots += sim_[i].count;
+          sim_[i].next += sim_[i].period;
+        }
+      }
+      const int give = std::min(slots, total_remaining_ - served);
+      served += give;
+      if (served == total_remaining_) return x;
+      // Merge with a stream of the same period and phase to keep sim_ small.
+      bool merged = false;
+      for (auto& s : sim_) {
+        if (s.period == relaxed_time && std::fabs(s.next - (x + relaxed_time)) <= tolerance_) {
+          s.count += give;
+          merged = true;
+          break;
+        }
+      }
+      if (!merged) sim_.push_back({x + relaxed_time, relaxed_time, give});
+    }
+  }
+
+  bool limits_hit() {
+    if (nodes_ > limits_.node_limit) return true;
+    if ((nodes_ & 1023) == 0) {
+      const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
+      if (elapsed > limits_.time_limit_seconds) return true;
+      if (limits_.progress && (nodes_ & 65535) == 0) {
+        SearchStats so_far;
+        so_far.nodes = nodes_;
+        so_far.seconds = elapsed;
+        if (!limits_.progress(so_far, best_)) return true;
+      }
+    }
+    return false;
+  }
+
+  void build_key(const std::vector<Holders>& holders, double tau) {
+    key_.clear();
+    for (int c : remaining_) key_.push_back(c);
+    for (const auto& h : holders) {
+      key_.push_back(h.cls);
+      key_.push_back(std::llround((h.next - tau) / quantum_));
+      key_.push_back(h.count);
+    }
+    // Ready times still able to trigger the exchange rule: receivers of a
+    // class b while a faster class has receivers left, within D_safe.
+    if (!options_.exchange_rule) return;
+    const int k = problem_.classes();
+    for (int b = 1; b < k; ++b) {
+      double window = 0;
+      for (int a = 0; a < b; ++a) {
+        if (remaining_[static_cast<size_t>(a)] > 0) window = std::max(window, safe_distance(a, b));
+      }
+      const auto& ready = history_[static_cast<size_t>(b)];
+      if (window == 0 || ready.empty()) continue;
+      key_.push_back(-2 - b);  // separator
+      for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
+        const double age = tau - *it;
+        if (age >= window) {
+          key_.push_back(-1);  // older ones: all alike
+          break;
+        }
+        key_.push_back(std::llround(age / quantum_));
+      }
+    }
+  }
+
+  // Explores the node whose holders are levels_[depth]. Returns nothing;
+  // sets aborted_ when a limit stops the search.
+  void expand(size_t depth) {
+    ++nodes_;
+    if (limits_hit()) {
+      aborted_ = true;
+      return;
+    }
+    const std::vector<Holders>& holders = levels_[depth];
+    double tau = kInfinity;
+    for (const auto& h : holders) tau = std::min(tau, h.next);
+    int slots = 0;
+    for (const auto& h : holders) {
+      if (h.next <= tau + tolerance_) slots += h.count;
+    }
+    if (tau >= best_ - tolerance_) return;  // every remaining receiver is ready at tau or later
+
+    const int k = problem_.classes();
+    // Classes that may be served at tau.
+    std::vector<int>& allowed = allowed_buffer(depth);
+    allowed.clear();
+    int allowed_receivers = 0;
+    for (int c = 0; c < k; ++c) {
+      if (remaining_[static_cast<size_t>(c)] == 0) continue;
+      if (!exchange_allows(c, tau)) {
+        if (deadline(c) <= tau + tolerance_) return;  // class c can never be served any more
+        continue;
+      }
+      allowed.push_back(c);
+      allowed_receivers += remaining_[static_cast<size_t>(c)];
+    }
+    if (apply_fastest_first_ && remaining_[0] > 0) {
+      // Thm 4.3: the fastest class fills the slots first; the group may
+      // take others only once it is exhausted.
+      if (remaining_[0] < slots) {
+        // keep the allowed classes; the composition forces x_0 = remaining_[0]
+      } else {
+        allowed.assign(1, 0);
+        allowed_receivers = remaining_[0];
+      }
+    }
+
+    if (total_remaining_ <= slots) {
+      // Leaf: every remaining receiver is served at tau.
+      for (int c = 0; c < k; ++c) {
+        if (remaining_[static_cast<size_t>(c)] > 0 &&
+            std::find(allowed.begin(), allowed.end(), c) == allowed.end()) {
+          return;
+        }
+      }
+      best_ = tau;
+      found_ = true;
+      best_groups_ = path_;
+      best_groups_.push_back(remaining_);
+      return;
+    }
+    if (allowed_receivers < slots) return;  // no valid way to fill the group
+
+    std::uint64_t hash = 0;
+    if (options_.memoize) {
+      build_key(holders, tau);
+      hash = hash_key(key_);
+      if (const double* value = memo_.find(key_, hash); value && tau + *value >= best_ - tolerance_) {
+        ++memo_hits_;
+        return;
+      }
+    }
+    if (options_.relaxation_bound) {
+      const double bound = relaxation_bound(holders, tau);
+      if (bound >= best_ - tolerance_) {
+        if (options_.memoize) memo_.store(key_, hash, bound - tau);
+        return;
+      }
+    }
+    std::vector<std::int64_t>& my_key = keys_[depth];
+    if (options_.memoize) my_key = key_;
+
+    // Enumerate the compositions of `slots` over the allowed classes,
+    // fastest classes filled first (the FNF branch comes first).
+    std::vector<int>& take = take_buffer(depth);
+    take.assign(static_cast<size_t>(k), 0);
+    std::vector<int> suffix(allowed.size() + 1, 0);
+    for (size_t i = allowed.size(); i-- > 0;) {
+      suffix[i] = suffix[i + 1] + remaining_[static_cast<size_t>(allowed[i])];
+    }
+    enumerate(depth, tau, allowed, suffix, 0, slots);
+    if (aborted_) return;
+    if (options_.memoize) memo_.store(my_key, hash_key(my_key), best_ - tolerance_ - tau);
+  }
+
+  void enumerate(size_t depth, double tau, const std::vector<int>& allowed, const std::vector<int>& suffix,
+                 size_t index, int slots_left) {
+    std::vector<int>& take = take_buffer(depth);
+    if (index == allowed.size()) {
+      if (slots_left == 0) descend(depth, tau);
+      return;
+    }
+    const int cls = allowed[index];
+    const int most = std::min(slots_left, remaining_[static_cast<size_t>(cls)]);
+    int least = std::max(0, slots_left - suffix[index + 1]);
+    if (apply_fastest_first_ && cls == 0) least = most;  // Thm 4.3: x_0 = min(slots, remaining)
+    for (int x = most; x >= least; --x) {
+      take[static_cast<size_t>(cls)] = x;
+      enumerate(depth, tau, allowed, suffix, index + 1, slots_left - x);
+      take[static_cast<size_t>(cls)] = 0;
+      if (aborted_) return;
+    }
+  }
+
+  // Serves the group at tau with take_buffer(depth) and explores the child.
+  void descend(size_t depth, double tau) {
+    const std::vector<int>& take = take_buffer(depth);
+    std::vector<Holders>& child = levels_[depth + 1];
+    const std::vector<Holders>& holders = levels_[depth];
+    child.clear();
+    for (const auto& h : holders) {
+      Holders next = h;
+      if (h.next <= tau + tolerance_) next.next += h.period;
+      child.push_back(next);
+    }
+    const int k = problem_.classes();
+    for (int c = 0; c < k; ++c) {
+      const int x = take[static_cast<size_t>(c)];
+      if (x == 0) continue;
+      child.push_back({tau + time(c), time(c), c, x});
+      remaining_[static_cast<size_t>(c)] -= x;
+      total_remaining_ -= x;
+      history_[static_cast<size_t>(c)].push_back(tau);
+    }
+    // Canonical form: sorted by (class, next), equal holders merged.
+    std::sort(child.begin(), child.end(), [](const Holders& a, const Holders& b) {
+      return a.cls != b.cls ? a.cls < b.cls : a.next < b.next;
+    });
+    size_t out = 0;
+    for (size_t i = 0; i < child.size(); ++i) {
+      if (out > 0 && child[out - 1].cls == child[i].cls &&
+          std::fabs(child[out - 1].next - child[i].next) <= tolerance_) {
+        child[out - 1].count += child[i].count;
+      } else {
+        child[out++] = child[i];
+      }
+    }
+    child.resize(out);
+    path_.push_back(take);
+
+    expand(depth + 1);
+
+    path_.pop_back();
+    for (int c = 0; c < k; ++c) {
+      const int x = take_buffer(depth)[static_cast<size_t>(c)];
+      if (x == 0) continue;
+      remaining_[static_cast<size_t>(c)] += x;
+      total_remaining_ += x;
+      history_[static_cast<size_t>(c)].pop_back();
+    }
+  }
+
+  // Per-depth buffers, sized once (references into them stay valid).
+  std::vector<int>& allowed_buffer(size_t depth) { return allowed_[depth]; }
+  std::vector<int>& take_buffer(size_t depth) { return take_[depth]; }
+
+  struct SimStream {
+    double next;
+    double period;
+    int count;
+  };
+
+  const ClassProblem& problem_;
+  const SearchLimits& limits_;
+  OptimalBroadcastOptions options_;
+  MemoTable memo_;
+  double best_;
+  Clock::time_point started_;
+  double tolerance_ = 0;
+  double quantum_ = 0;
+  bool apply_fastest_first_ = false;
+  std::vector<double> safe_distance_;
+
+  std::vector<int> remaining_;
+  int total_remaining_ = 0;
+  std::vector<std::vector<double>> history_;  // ready times of the receivers served, per class
+  std::vector<std::vector<Holders>> levels_;
+  std::vector<std::vector<int>> allowed_;
+  std::vector<std::vector<int>> take_;
+  std::vector<std::vector<int>> path_;
+  std::vector<std::vector<int>> best_groups_;
+  std::vector<std::int64_t> key_;
+  std::vector<std::vector<std::int64_t>> keys_;
+  std::vector<std::pair<double, int>> deadlines_;
+  std::vector<int> need_before_;
+  std::vector<SimStream> sim_;
+
+  std::uint64_t nodes_ = 0;
+  std::uint64_t memo_hits_ = 0;
+  bool aborted_ = false;
+  bool finished_ = false;
+  bool found_ = false;
+};
+
+}  // namespace
+
+SearchLimits SearchLimits::from_request(const MakespanRequest& request) {
+  SearchLimits limits;
+  limits.time_limit_seconds = request.time_limit_seconds;
+  limits.node_limit = request.node_limit;
+  limits.progress = request.progress;
+  return limits;
+}
+
+std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
+                                         const std::vector<ProcessorIndex>& sequence) {
+  struct Pending {
+    double finish;
+    double send_time;
+    ProcessorIndex sender;
+    bool operator>(const Pending& other) const {
+      if (finish != other.finish) return finish > other.finish;
+      if (send_time != other.send_time) return send_time > other.send_time;
+      return sender > other.sender;
+    }
+  };
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<>> holders;
+  holders.push({cluster.transmission_time(source), cluster.transmission_time(source), source});
+  std::vector<Transfer> transfers;
+  transfers.reserve(sequence.size());
+  for (ProcessorIndex receiver : sequence) {
+    Pending send = holders.top();
+    holders.pop();
+    transfers.push_back({send.sender, receiver, send.finish - send.send_time, send.finish, Payload::broadcast_value});
+    holders.push({send.finish + send.send_time, send.send_time, send.sender});
+    const double t = cluster.transmission_time(receiver);
+    holders.push({send.finish + t, t, receiver});
+  }
+  return transfers;
+}
+
+BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex source,
+                                        const std::vector<ProcessorIndex>& receivers, const SearchLimits& limits,
+                                        double incumbent, const OptimalBroadcastOptions& options) {
+  const auto started = Clock::now();
+  ClassProblem problem = make_class_problem(cluster, source, receivers);
+  BroadcastSearchResult result;
+  if (receivers.empty()) {
+    result.makespan = 0;
+    result.complete = true;
+    return result;
+  }
+  double best = incumbent;
+  std::vector<Transfer> best_transfers;
+  if (options.fnf_incumbent) {
+    std::vector<Transfer> fnf = fnf_transfers(cluster, source, receivers);
+    const double fnf_makespan = last_completion(fnf);
+    if (fnf_makespan < best) {
+      best = fnf_makespan;
+      best_transfers = std::move(fnf);
+    }
+  }
+  Search search(problem, limits, options, best);
+  const double root_bound = options.relaxation_bound ? search.root_bound() : 0.0;
+  search.run();
+  if (search.found()) {
+    best_transfers = no_delay_transfers(cluster, source, sequence_of_groups(problem, search.best_groups()));
+    best = last_completion(best_transfers);
+  }
+  result.transfers = std::move(best_transfers);
+  result.makespan = result.transfers.empty() ? incumbent : best;
+  result.complete = search.finished();
+  result.limit_reached = !search.finished();
+  // The doubling bound of bounds.h on {source} ∪ receivers.
+  const double fastest = std::min(problem.source_time, problem.class_time.front());
+  const double doubling = problem.source_time + fastest * (ceil_log2(problem.receiver_count() + 1) - 1);
+  result.lower_bound = result.complete ? result.makespan : std::min(result.makespan, std::max(root_bound, doubling));
+  result.stats.nodes = search.nodes();
+  result.used_fastest_first = options.fastest_first && problem.source_in_fastest_class;
+  result.memo_hits = search.memo_hits();
+  result.memo_entries = search.memo_entries();
+  result.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  return result;
+}
+
+MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex source, const SearchLimits& limits,
+                                    const OptimalBroadcastOptions& options) {
+  std::vector<ProcessorIndex> receivers;
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (p != source) receivers.push_back(p);
+  }
+  OptimalBroadcastOptions with_fnf = options;
+  with_fnf.fnf_incumbent = true;  // the plan must never be worse than FNF
+  BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers, limits, kInfinity, with_fnf);
+  MakespanPlan plan;
+  plan.operation = Operation::broadcast;
+  plan.algorithm = "optimal";
+  plan.root = source;
+  plan.transfers = std::move(result.transfers);
+  plan.makespan = last_completion(plan.transfers);
+  plan.stats = result.stats;
+  plan.limit_reached = result.limit_reached;
+  plan.lower_bound = std::min(plan.makespan, std::max(result.lower_bound, broadcast_lower_bound(cluster, source)));
+  if (result.complete) {
+    plan.optimal = true;
+    plan.lower_bound = plan.makespan;
+    plan.guarantee = Guarantee::exact();
+    plan.optimality_proof = fmt::format(
+        "branch-and-bound finished ({} nodes): seed 004 eq. 1 / Thm 4.1 sequences, exchange rule, {}relaxation "
+        "bound",
+        result.stats.nodes, result.used_fastest_first ? "Thm 4.3, " : "");
+  } else {
+    const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
+    plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
+    plan.notes.push_back(fmt::format("search stopped by a limit after {} nodes: best schedule so far (at worst FNF)",
+                                     result.stats.nodes));
+  }
+  return plan;
+}
+
+}  // namespace hetcoll

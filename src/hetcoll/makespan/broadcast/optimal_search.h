@@ -1,0 +1,161 @@
+// Exact optimal broadcast by branch-and-bound — seed 004 sec. 5 (Table 1),
+// with stronger dominance rules, a relaxation bound and memoisation.
+//
+// Problem: sender-speed cluster, a given source s (any processor, fast or
+// slow) holding one message, a set R of receivers (all other processors for
+// a broadcast; any subset for exact multicast); minimise the time the last
+// receiver has the message.
+//
+// Search space (seed 004 eq. 1, Thm 4.1): an optimal schedule is a no-delay
+// tree, i.e. a sequence of receivers in ready-time order, the i-th served by
+// the holder whose next send ends first. Every holder p sends without pause
+// from its ready time r(p): its "slots" are r(p) + k t(p), k >= 1. We branch
+// one slot time at a time: all slots ending at the current frontier time
+// tau (equal up to the cluster tolerance) are served together, and a branch
+// is the multiset of receiver *classes* (equal transmission times) they get.
+// Processors of one class are interchangeable, so no two branches build the
+// same schedule up to renaming, and the order inside a slot group does not
+// matter. The first branch is always the FNF one (fastest classes first),
+// and FNF's makespan is the first incumbent.
+//
+// Dominance rules, with the theorem each relies on. All rules are "if a
+// sequence breaks it, exchanging two receivers gives a sequence that is
+// lexicographically smaller in (t(s_1), t(s_2), ...) and no later for any
+// receiver". The lexicographically smallest optimal sequence therefore
+// breaks none of them, so pruning every sequence that breaks one (any
+// combination) keeps an optimum.
+//  * Exchange rule (our generalisation of seed 004 Lemmas 4.2-4.4, proof
+//    below). Let q be a receiver (never the source) of time b informed at
+//    r(q), and p a later receiver of a faster time a < b informed at
+//    r(p) = r(q) + d, d > 0. If floor(d / a) >= ceil(d / b), exchanging p
+//    and q in the sequence never delays anyone. Proof sketch: every ready
+//    time is the i-th smallest slot of the processors before it (eq. 1), so
+//    it suffices that for every x the number of slots <= x of the exchanged
+//    pair is no smaller: p from r(q) and q from r'(q) <= r(p) give, per
+//    half-open window (y - d, y], floor(d/a) or more multiples of a against
+//    at most ceil(d/b) multiples of b; receivers in between only gain (p's
+//    slots from r(q) are pointwise earlier than q's).
+//    It holds for d = k b (so it contains Thm 4.2, "a sender is never slower
+//    than its receiver", also for simultaneous senders: a slow holder with
+//    a slot at tau forbids every faster receiver at tau, whoever serves it —
+//    the seed sec. 5 reading "drop the partial solution if any sender is
+//    slower than any possible receiver" is thus proven, not just the
+//    matching version), for d = k a (Lemma 4.2's d = 1 step), and for every
+//    d >= a b / (b - a): a class a can never be served at or after
+//    r(q) + a b / (b - a) — a deadline we also use in the bound.
+//    The source is not a receiver: its slots may serve anyone, so a slow
+//    given source is allowed to send to faster processors (sec. 4.4).
+//  * Fastest first (seed 004 Thm 4.3): the receivers of the fastest time
+//    come before all others — applied only when the source has that same
+//    time (then it is a fastest processor of {s} ∪ R, as Lemma 4.1 needs:
+//    a fastest root sending at every multiple of t_min). A source strictly
+//    faster than every receiver is the only fastest processor, and the
+//    theorem says nothing about the order of the receivers (seed 004 Fig. 2
+//    is such a case: the 2 must not go first). For a slower given source Thm 4.3 is FALSE
+//    (brute force: times 4 | 3 4 3.5 3.5 3 4 from the first: 11 vs 11.5
+//    with the 3s first; see tests/broadcast_search_test.cpp), and sec. 4.4
+//    proves the fastest-first property only for power-2 clusters (Lemma
+//    4.7), so with a slow source we rely on the exchange rule alone.
+//
+// Lower bound at a node (all proven):
+//  * Relaxation: give every remaining receiver the time of the fastest
+//    remaining class still allowed at its slot (classes past their
+//    exchange-rule deadline excluded). Lowering transmission times never
+//    delays a sequence (each ready time is an order statistic of pointwise
+//    earlier slots), and with identical receivers the greedy no-delay
+//    schedule is the only one, so simulating it (O(#slot times x #streams))
+//    bounds every completion of the node.
+//  * Deadline feasibility: a class c past which no receiver of c may be
+//    served by time D_c needs all its remaining receivers before D_c; the
+//    relaxation serves at least as many receivers before any time as any
+//    real completion, so if it cannot, the node is dead.
+//  * Memo: the future depends only on the remaining class counts, the
+//    holders' (class, next slot - tau, multiplicity), and the ready times
+//    (relative to tau) of receivers still able to trigger the exchange rule.
+//    Completions are translation invariant, so a finished subtree's result
+//    "every completion ends >= best - tau" prunes the same state reached at
+//    any time. Capacity memo_capacity entries (then no more insertions).
+//  We also tried the Khuller–Kim fractional-blocks argument (seed 003
+//  Thm 1): it is stated for a whole FNF broadcast from a fastest source,
+//  not from an arbitrary partial schedule, so we do not prune with it.
+//
+// Ties: times within the cluster tolerance (core/ids.h) are equal — one
+// class, one slot group; the exchange-rule test floor(d/a) >= ceil(d/b)
+// treats ratios within 1e-9 of an integer as that integer.
+// Guarantee: exact when the search finishes (optimal = true, lower_bound =
+// makespan). With a node/time limit or a progress callback returning false
+// it returns the best schedule so far (at worst FNF: <= 2 x optimal, seed
+// 004 Thm 4.7) with limit_reached = true and the root bound as lower_bound.
+// Complexity: exponential in the worst case (the problem is NP-hard, seed
+// 003 sec. 1); per node O(k + streams) plus the bound's simulation.
+// Counting: stats.nodes = slot-group nodes examined (one per branch
+// entered, including pruned ones); one node extends the receiver sequence
+// by every receiver ready at tau.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll {
+
+struct SearchLimits {
+  double time_limit_seconds = std::numeric_limits<double>::infinity();
+  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
+  // Called about every 65536 nodes; returning false stops the search.
+  ProgressCallback progress;
+
+  static SearchLimits from_request(const MakespanRequest& request);
+};
+
+// The search's techniques, all on by default; switch them off for ablation
+// experiments and for tests that cross-check the rules against each other.
+struct OptimalBroadcastOptions {
+  bool fastest_first = true;     // Thm 4.3 (applied only when the source is in the fastest class)
+  bool exchange_rule = true;     // generalised Lemma 4.2 / Thm 4.2 exchange
+  bool relaxation_bound = true;  // relaxation + deadline bound
+  bool memoize = true;
+  bool fnf_incumbent = true;     // start from FNF's makespan
+  std::size_t memo_capacity = std::size_t{1} << 21;
+};
+
+struct BroadcastSearchResult {
+  // The best schedule found that beats the incumbent (FNF's, or the given
+  // one if smaller); empty when nothing does. Starts at time 0 at the source.
+  std::vector<Transfer> transfers;
+  double makespan = std::numeric_limits<double>::infinity();
+  double lower_bound = 0;   // proven lower bound on the optimum over the receivers
+  bool complete = false;    // the search finished: `makespan` (or the incumbent) is optimal
+  bool limit_reached = false;
+  SearchStats stats;        // nodes examined, seconds
+  std::uint64_t memo_hits = 0;
+  std::uint64_t memo_entries = 0;
+  bool used_fastest_first = false;  // Thm 4.3 was applied
+};
+
+// The exact broadcast from `source` to exactly `receivers` (distinct, not
+// containing the source; other processors stay idle). Searches only for
+// schedules strictly better than `incumbent` (infinity: any). Throws
+// InputError for an invalid processor list.
+BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex source,
+                                        const std::vector<ProcessorIndex>& receivers, const SearchLimits& limits = {},
+                                        double incumbent = std::numeric_limits<double>::infinity(),
+                                        const OptimalBroadcastOptions& options = {});
+
+// `--algo optimal` for broadcast: the plan of the search over every other
+// processor, FNF as the first incumbent.
+MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex source, const SearchLimits& limits = {},
+                                    const OptimalBroadcastOptions& options = {});
+
+// The no-delay schedule of a receiver sequence (seed 004 eq. 1): the i-th
+// receiver is served by the holder whose next send ends first (ties: faster
+// sender, then lower index). Shared by the searches to rebuild their plans.
+std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
+                                         const std::vector<ProcessorIndex>& sequence);
+
+}  // namespace hetcoll

@@ -1,0 +1,399 @@
+// Optimal broadcast search (optimal_search.h) and the seed's generic
+// branch-and-bound (generic_search.h) against the independent brute forces
+// of tests/support, each other, the verifier, and the FNF optimality claims
+// of fnf.cpp (seed 004 Thms 4.4, 4.5, sec. 4.4).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <queue>
+#include <random>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/experiments/experiment.h"
+#include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/broadcast/generic_search.h"
+#include "hetcoll/makespan/broadcast/optimal_search.h"
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/verify/verify.h"
+#include "support/brute_force.h"
+#include "support/test_support.h"
+
+namespace hetcoll {
+namespace {
+
+namespace brute = hetcoll::testing;
+
+std::vector<ProcessorIndex> everyone_but(const Cluster& cluster, ProcessorIndex source) {
+  std::vector<ProcessorIndex> receivers;
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (p != source) receivers.push_back(p);
+  }
+  return receivers;
+}
+
+void expect_valid(const Cluster& cluster, const MakespanPlan& plan) {
+  VerifyReport report = verify(cluster, plan);
+  EXPECT_TRUE(report.valid) << report.summary();
+}
+
+// Times of a random cluster: `classes` values drawn from multiples of 1/2
+// (ties on purpose), or continuous values when classes == 0.
+Cluster random_test_cluster(std::mt19937_64& rng, int n) {
+  const int classes = std::uniform_int_distribution<int>(0, 4)(rng);
+  return brute::random_cluster(rng, n, classes, 4.0);
+}
+
+ProcessorIndex random_source(std::mt19937_64& rng, const Cluster& cluster) {
+  return std::uniform_int_distribution<ProcessorIndex>(0, cluster.size() - 1)(rng);
+}
+
+// Best makespan over the receiver sequences in which every fastest receiver
+// comes before every slower one (Thm 4.3's restriction), by brute force.
+double best_fastest_first(const Cluster& cluster, ProcessorIndex source) {
+  std::vector<double> receivers;
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (p != source) receivers.push_back(cluster.transmission_time(p));
+  }
+  std::sort(receivers.begin(), receivers.end());
+  const double fastest = receivers.front();
+  double best = std::numeric_limits<double>::infinity();
+  do {
+    auto first_slow = std::find_if(receivers.begin(), receivers.end(), [&](double t) { return t > fastest; });
+    if (std::find(first_slow, receivers.end(), fastest) != receivers.end()) continue;
+    using Slot = std::pair<double, double>;  // (next send end, period)
+    std::priority_queue<Slot, std::vector<Slot>, std::greater<>> holders;
+    const double ts = cluster.transmission_time(source);
+    holders.push({ts, ts});
+    double makespan = 0;
+    for (double t : receivers) {
+      auto [end, period] = holders.top();
+      holders.pop();
+      makespan = end;
+      holders.push({end + period, period});
+      holders.push({end + t, t});
+    }
+    best = std::min(best, makespan);
+  } while (std::next_permutation(receivers.begin(), receivers.end()));
+  return best;
+}
+
+TEST(BroadcastSearch, MatchesBruteForceOverSequencesWithTiesAndAnySource) {
+  std::mt19937_64 rng(20240301);
+  int slow_sources = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, 9)(rng);
+    Cluster cluster = random_test_cluster(rng, n);
+    const ProcessorIndex source = random_source(rng, cluster);
+    if (cluster.transmission_time(source) > cluster.fastest_time()) ++slow_sources;
+    const double expected = brute::broadcast_by_sequences(cluster, source);
+    MakespanPlan plan = plan_broadcast_optimal(cluster, source);
+    ASSERT_NEAR(plan.makespan, expected, 1e-9) << "trial " << trial;
+    EXPECT_TRUE(plan.optimal);
+    EXPECT_FALSE(plan.limit_reached);
+    EXPECT_DOUBLE_EQ(plan.lower_bound, plan.makespan);
+    expect_valid(cluster, plan);
+    MakespanPlan generic = plan_broadcast_generic_bnb(cluster, source);
+    ASSERT_NEAR(generic.makespan, expected, 1e-9) << "trial " << trial;
+    EXPECT_TRUE(generic.optimal);
+    expect_valid(cluster, generic);
+  }
+  EXPECT_GT(slow_sources, 1000);
+}
+
+TEST(BroadcastSearch, MatchesBruteForceOverAllPairSchedules) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 1500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, 7)(rng);
+    Cluster cluster = random_test_cluster(rng, n);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const double expected = brute::broadcast_by_pairs(cluster, source);
+    ASSERT_NEAR(plan_broadcast_optimal(cluster, source).makespan, expected, 1e-9) << "trial " << trial;
+  }
+}
+
+// Every technique switched off in turn (and all at once) gives the same
+// optimum: the rules prune only dominated schedules.
+TEST(BroadcastSearch, EveryRuleSubsetAgrees) {
+  std::mt19937_64 rng(99);
+  std::vector<OptimalBroadcastOptions> variants(6);
+  variants[1].exchange_rule = false;
+  variants[2].fastest_first = false;
+  variants[3].relaxation_bound = false;
+  variants[4].memoize = false;
+  variants[5] = {false, false, false, false, false};
+  for (int trial = 0; trial < 600; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, trial < 400 ? 9 : 13)(rng);
+    Cluster cluster = random_test_cluster(rng, n);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const auto receivers = everyone_but(cluster, source);
+    const double expected =
+        n <= 9 ? brute::broadcast_by_sequences(cluster, source) : generic_bnb_broadcast(cluster, source, receivers).makespan;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers, {}, 1e300, variants[v]);
+      ASSERT_TRUE(result.complete);
+      ASSERT_NEAR(result.makespan, expected, 1e-9) << "trial " << trial << " variant " << v;
+    }
+  }
+}
+
+TEST(BroadcastSearch, LargerClustersAgreeWithGenericAndBounds) {
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 60; ++trial) {
+    const int n = std::uniform_int_distribution<int>(10, 15)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, 3, 3.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    MakespanPlan optimal = plan_broadcast_optimal(cluster, source);
+    MakespanPlan generic = plan_broadcast_generic_bnb(cluster, source);
+    ASSERT_TRUE(optimal.optimal && generic.optimal);
+    ASSERT_NEAR(optimal.makespan, generic.makespan, 1e-9) << "trial " << trial;
+    EXPECT_LE(optimal.makespan, plan_broadcast_fnf(cluster, source).makespan + 1e-9);
+    expect_valid(cluster, optimal);
+  }
+  for (int trial = 0; trial < 40; ++trial) {
+    Cluster cluster = brute::random_cluster(rng, 60, 3, 3.0);
+    MakespanPlan optimal = plan_broadcast_optimal(cluster, random_source(rng, cluster));
+    EXPECT_TRUE(optimal.optimal);
+    EXPECT_GE(optimal.makespan + 1e-9, optimal.lower_bound);
+    expect_valid(cluster, optimal);
+  }
+}
+
+// Seed 004 Fig. 2: FNF sends to the only 2 first and needs 5; the optimum is 4.
+TEST(BroadcastSearch, SeedFigure2) {
+  Cluster cluster = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
+  EXPECT_DOUBLE_EQ(plan_broadcast_fnf(cluster, 0).makespan, 5);
+  MakespanPlan plan = plan_broadcast_optimal(cluster, 0);
+  EXPECT_DOUBLE_EQ(plan.makespan, 4);
+  EXPECT_TRUE(plan.optimal);
+  expect_valid(cluster, plan);
+  EXPECT_DOUBLE_EQ(plan_broadcast_generic_bnb(cluster, 0).makespan, 4);
+  EXPECT_DOUBLE_EQ(brute::broadcast_by_pairs(cluster, 0), 4);
+}
+
+// Thm 4.4 (two classes, source a fastest processor): FNF is optimal.
+TEST(BroadcastSearch, FnfOptimalForTwoClassesFromAFastestSource) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 1500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, trial < 1000 ? 9 : 40)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, 2, 5.0);
+    const ProcessorIndex source = cluster.fastest_processor();
+    const double fnf = plan_broadcast_fnf(cluster, source).makespan;
+    const double optimum =
+        n <= 9 ? brute::broadcast_by_sequences(cluster, source) : plan_broadcast_optimal(cluster, source).makespan;
+    ASSERT_NEAR(fnf, optimum, 1e-9) << "trial " << trial;
+    EXPECT_FALSE(fnf_optimality(cluster, source).empty());
+  }
+}
+
+// With a slower given source, two classes are not enough: the source (3)
+// should serve a 2 then a 3 while the first 2 serves a 3 (makespan 8);
+// FNF gives both 2s first and needs 9. fnf_optimality must claim nothing.
+TEST(BroadcastSearch, FnfNotOptimalForTwoClassesFromASlowSource) {
+  Cluster cluster = Cluster::from_times({3, 2, 2, 3, 3, 3, 3});
+  MakespanPlan fnf = plan_broadcast_fnf(cluster, 0);
+  EXPECT_DOUBLE_EQ(fnf.makespan, 9);
+  EXPECT_FALSE(fnf.optimal);
+  EXPECT_EQ(fnf_optimality(cluster, 0), "");
+  EXPECT_DOUBLE_EQ(brute::broadcast_by_sequences(cluster, 0), 8);
+  MakespanPlan optimal = plan_broadcast_optimal(cluster, 0);
+  EXPECT_DOUBLE_EQ(optimal.makespan, 8);
+  EXPECT_TRUE(optimal.optimal);
+  expect_valid(cluster, optimal);
+
+  // And such gaps are common: count them on random two-class clusters.
+  std::mt19937_64 rng(13);
+  int gaps = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    Cluster random = brute::random_cluster(rng, std::uniform_int_distribution<int>(3, 9)(rng), 2, 4.0);
+    ProcessorIndex slow = 0;
+    for (ProcessorIndex p = 0; p < random.size(); ++p) {
+      if (random.transmission_time(p) > random.transmission_time(slow)) slow = p;
+    }
+    if (random.transmission_time(slow) <= random.fastest_time()) continue;
+    const double optimum = brute::broadcast_by_sequences(random, slow);
+    const double fnf_makespan = plan_broadcast_fnf(random, slow).makespan;
+    EXPECT_GE(fnf_makespan + 1e-9, optimum);
+    if (fnf_makespan > optimum + 1e-9) {
+      ++gaps;
+      EXPECT_EQ(fnf_optimality(random, slow), "") << "FNF claimed optimal but is not";
+    }
+  }
+  EXPECT_GT(gaps, 0);
+}
+
+// Thm 4.3 (fastest first) needs a fastest source: from a slower source the
+// best sequence may serve a slower receiver before a fastest one.
+TEST(BroadcastSearch, FastestFirstFailsFromASlowSource) {
+  Cluster cluster = Cluster::from_times({4, 3, 4, 3.5, 3.5, 3, 4});
+  EXPECT_DOUBLE_EQ(brute::broadcast_by_sequences(cluster, 0), 11);
+  EXPECT_DOUBLE_EQ(best_fastest_first(cluster, 0), 11.5);
+  EXPECT_DOUBLE_EQ(plan_broadcast_optimal(cluster, 0).makespan, 11);
+}
+
+// fnf.cpp claims FNF optimal from any source on power-2 clusters (seed 004
+// sec. 4.4, Lemmas 4.7-4.8): check it against brute force and the search.
+TEST(BroadcastSearch, FnfOptimalOnPowerOfTwoClustersFromAnySource) {
+  std::mt19937_64 rng(17);
+  const double powers[] = {1, 2, 4, 8};
+  for (int trial = 0; trial < 1500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, trial < 1000 ? 9 : 30)(rng);
+    const int largest = std::uniform_int_distribution<int>(1, 3)(rng);
+    std::vector<double> times(static_cast<size_t>(n));
+    for (auto& t : times) t = powers[std::uniform_int_distribution<int>(0, largest)(rng)];
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const double optimum =
+        n <= 9 ? brute::broadcast_by_sequences(cluster, source) : plan_broadcast_optimal(cluster, source).makespan;
+    MakespanPlan fnf = plan_broadcast_fnf(cluster, source);
+    ASSERT_NEAR(fnf.makespan, optimum, 1e-9) << "trial " << trial;
+    EXPECT_TRUE(fnf.optimal);
+  }
+}
+
+// Whatever fnf_optimality claims must hold (random clusters, any source).
+TEST(BroadcastSearch, FnfOptimalityClaimsHold) {
+  std::mt19937_64 rng(19);
+  int claims = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    Cluster cluster = random_test_cluster(rng, std::uniform_int_distribution<int>(2, 9)(rng));
+    const ProcessorIndex source = random_source(rng, cluster);
+    MakespanPlan fnf = plan_broadcast_fnf(cluster, source);
+    if (!fnf.optimal) continue;
+    ++claims;
+    ASSERT_NEAR(fnf.makespan, brute::broadcast_by_sequences(cluster, source), 1e-9)
+        << "trial " << trial << ": " << fnf.optimality_proof;
+  }
+  EXPECT_GT(claims, 200);
+}
+
+TEST(BroadcastSearch, LimitsReturnTheBestPlanSoFar) {
+  std::mt19937_64 rng(23);
+  Cluster cluster = brute::random_cluster(rng, 300, 5, 6.0);
+  const double fnf = plan_broadcast_fnf(cluster, 0).makespan;
+
+  SearchLimits by_nodes;
+  by_nodes.node_limit = 1;
+  MakespanPlan plan = plan_broadcast_optimal(cluster, 0, by_nodes);
+  EXPECT_TRUE(plan.limit_reached);
+  EXPECT_FALSE(plan.optimal);
+  EXPECT_TRUE(plan.optimality_proof.empty());
+  EXPECT_LE(plan.makespan, fnf + 1e-9);
+  EXPECT_LE(plan.lower_bound, plan.makespan);
+  expect_valid(cluster, plan);
+
+  SearchLimits by_time;
+  by_time.time_limit_seconds = 0;
+  plan = plan_broadcast_optimal(cluster, 0, by_time);
+  EXPECT_TRUE(plan.limit_reached);
+  EXPECT_FALSE(plan.optimal);
+  expect_valid(cluster, plan);
+
+  MakespanPlan generic = plan_broadcast_generic_bnb(cluster, 0, by_nodes);
+  EXPECT_TRUE(generic.limit_reached);
+  EXPECT_FALSE(generic.optimal);
+  expect_valid(cluster, generic);
+
+  // Through the registry, as the command line does.
+  MakespanRequest request;
+  request.operation = Operation::broadcast;
+  request.root = 0;
+  request.node_limit = 1;
+  MakespanPlan via_registry = plan_makespan(cluster, request, "optimal");
+  EXPECT_TRUE(via_registry.limit_reached);
+  expect_valid(cluster, via_registry);
+}
+
+TEST(BroadcastSearch, ProgressCallbackCanStopTheSearch) {
+  // The generic search on 40 processors of 3 classes runs for a long time;
+  // the callback is asked every 65536 nodes.
+  std::mt19937_64 rng(29);
+  Cluster cluster = brute::random_cluster(rng, 40, 3, 3.0);
+  int calls = 0;
+  SearchLimits limits;
+  limits.progress = [&](const SearchStats& stats, double best) {
+    ++calls;
+    EXPECT_GT(stats.nodes, 0u);
+    EXPECT_GT(best, 0);
+    return false;
+  };
+  MakespanPlan plan = plan_broadcast_generic_bnb(cluster, cluster.fastest_processor(), limits);
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(plan.limit_reached);
+  expect_valid(cluster, plan);
+}
+
+// The subset form used by exact multicast: only `receivers` get the message.
+TEST(BroadcastSearch, SubsetOfReceivers) {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 300; ++trial) {
+    Cluster cluster = random_test_cluster(rng, 12);
+    std::vector<ProcessorIndex> order(12);
+    for (int i = 0; i < 12; ++i) order[static_cast<size_t>(i)] = i;
+    std::shuffle(order.begin(), order.end(), rng);
+    const int size = std::uniform_int_distribution<int>(1, 8)(rng);
+    const ProcessorIndex source = order[0];
+    std::vector<ProcessorIndex> receivers(order.begin() + 1, order.begin() + size);
+    std::vector<double> sub_times{cluster.transmission_time(source)};
+    for (ProcessorIndex p : receivers) sub_times.push_back(cluster.transmission_time(p));
+    const double expected = brute::broadcast_by_sequences(Cluster::from_times(sub_times), 0);
+
+    BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers);
+    ASSERT_TRUE(result.complete);
+    ASSERT_NEAR(result.makespan, expected, 1e-9) << "trial " << trial;
+    EXPECT_NEAR(result.lower_bound, result.makespan, 1e-9);
+    ASSERT_EQ(result.transfers.size(), receivers.size());
+    std::vector<ProcessorIndex> got;
+    for (const auto& transfer : result.transfers) {
+      got.push_back(transfer.to);
+      EXPECT_TRUE(transfer.from == source ||
+                  std::find(receivers.begin(), receivers.end(), transfer.from) != receivers.end());
+    }
+    std::sort(got.begin(), got.end());
+    std::vector<ProcessorIndex> want = receivers;
+    std::sort(want.begin(), want.end());
+    EXPECT_EQ(got, want);
+    EXPECT_NEAR(generic_bnb_broadcast(cluster, source, receivers).makespan, expected, 1e-9);
+
+    // With the optimum as incumbent nothing strictly better exists.
+    BroadcastSearchResult none = optimal_broadcast(cluster, source, receivers, {}, expected);
+    EXPECT_TRUE(none.complete);
+    EXPECT_TRUE(none.transfers.empty() || last_completion(none.transfers) < expected - 1e-9);
+    EXPECT_TRUE(none.transfers.empty());
+  }
+  EXPECT_THROW(optimal_broadcast(Cluster::from_times({1, 2}), 0, {0}), InputError);
+  EXPECT_THROW(optimal_broadcast(Cluster::from_times({1, 2, 3}), 0, {1, 1}), InputError);
+}
+
+TEST(BroadcastSearch, RegisteredAndTrivialCases) {
+  ASSERT_NE(find_makespan_algorithm(Operation::broadcast, "optimal"), nullptr);
+  ASSERT_NE(find_makespan_algorithm(Operation::broadcast, "generic-bnb"), nullptr);
+  MakespanRequest request;
+  request.operation = Operation::broadcast;
+  request.root = 2;
+  Cluster cluster = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
+  EXPECT_DOUBLE_EQ(plan_makespan(cluster, request, "optimal").makespan, 4);
+  EXPECT_DOUBLE_EQ(plan_makespan(cluster, request, "generic-bnb").makespan,
+                   brute::broadcast_by_sequences(cluster, 2));
+  Cluster single = Cluster::from_times({2});
+  MakespanPlan alone = plan_broadcast_optimal(single, 0);
+  EXPECT_TRUE(alone.optimal);
+  EXPECT_EQ(alone.makespan, 0);
+  expect_valid(single, alone);
+}
+
+TEST(BroadcastSearch, ExperimentQuickRuns) {
+  const Experiment* experiment = find_experiment("bcast-search");
+  ASSERT_NE(experiment, nullptr);
+  ExperimentOptions options;
+  options.quick = true;
+  options.out_dir = (std::filesystem::temp_directory_path() / "hetcoll_bcast_search_test").string();
+  std::filesystem::create_directories(options.out_dir);
+  ExperimentResult result = experiment->run(options);
+  ASSERT_FALSE(result.files.empty());
+  for (const auto& file : result.files) EXPECT_TRUE(std::filesystem::exists(file)) << file;
+  EXPECT_FALSE(result.summary.empty());
+}
+
+}  // namespace
+}  // namespace hetcoll

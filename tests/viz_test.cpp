@@ -1,0 +1,581 @@
+// Tests of the drawings in viz/: Gantt charts, communication trees (SVG and
+// Graphviz DOT) and line plots. Every SVG is parsed as XML (pugixml), must
+// show every processor it promises, must escape ids, must handle n = 1 and
+// empty plans, and must stay small for a 100000-processor plan.
+//
+// With HETCOLL_VIZ_EXAMPLES_DIR set, VizExamples.Write also writes the
+// example pictures of docs/images/ to that directory.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <pugixml.hpp>
+
+#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/viz/communication_tree.h"
+#include "hetcoll/viz/gantt_svg.h"
+#include "hetcoll/viz/line_plot_svg.h"
+#include "hetcoll/viz/svg_support.h"
+#include "hetcoll/viz/tree_dot.h"
+#include "hetcoll/viz/tree_svg.h"
+
+namespace hetcoll {
+namespace {
+
+// The parsed picture; fails the test when `svg` is not well-formed XML
+// with an <svg> root element.
+pugi::xml_document parse_svg(const std::string& svg) {
+  pugi::xml_document document;
+  const pugi::xml_parse_result result = document.load_string(svg.c_str());
+  EXPECT_TRUE(result) << "not well-formed XML: " << result.description() << " at offset " << result.offset << " near \""
+                      << svg.substr(static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, result.offset - 40)), 80) << "\"";
+  EXPECT_STREQ(document.document_element().name(), "svg");
+  return document;
+}
+
+// The text content of every <text> element (tspans joined), in document order.
+std::vector<std::string> texts_of(const pugi::xml_document& document) {
+  std::vector<std::string> texts;
+  for (const pugi::xpath_node& node : document.select_nodes("//text")) {
+    std::string content;
+    for (const pugi::xpath_node& piece : node.node().select_nodes(".//text()")) content += piece.node().value();
+    texts.push_back(content);
+  }
+  return texts;
+}
+
+// The contents of <text> or <tspan> elements with the given class.
+std::vector<std::string> texts_with_class(const pugi::xml_document& document, const std::string& class_name) {
+  std::vector<std::string> texts;
+  const std::string query = "//*[contains(concat(' ', @class, ' '), ' " + class_name + " ')]";
+  for (const pugi::xpath_node& node : document.select_nodes(query.c_str())) texts.push_back(node.node().text().get());
+  return texts;
+}
+
+bool any_text_contains(const std::vector<std::string>& texts, const std::string& needle) {
+  return std::any_of(texts.begin(), texts.end(), [&](const std::string& text) { return text.find(needle) != std::string::npos; });
+}
+
+std::size_t count_of(const std::string& haystack, const std::string& needle) {
+  std::size_t count = 0;
+  for (std::size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + needle.size())) ++count;
+  return count;
+}
+
+// Rectangles drawn with the given fill that carry a <title> tooltip: the
+// message bars of a Gantt chart.
+std::size_t bars_with_fill(const pugi::xml_document& document, const std::string& fill) {
+  const std::string query = "//rect[@fill='" + fill + "' and title]";
+  return document.select_nodes(query.c_str()).size();
+}
+
+Cluster eight_processors() { return Cluster::from_times({1, 1, 2, 2, 3, 3, 4, 4}); }
+
+Cluster awkward_ids() {
+  return Cluster({"a<b>&\"c'", "x&y", "<script>", "plain"}, {1, 2, 2, 3});
+}
+
+// The row labels of a Gantt chart: the processor ids, the root with its role.
+std::set<std::string> gantt_row_ids(const pugi::xml_document& document) {
+  std::set<std::string> ids;
+  for (const pugi::xpath_node& node : document.select_nodes("//text[contains(concat(' ', @class, ' '), ' row ')]")) {
+    const std::string cls = node.node().attribute("class").value();
+    if (cls.find("time") != std::string::npos) continue;
+    std::string text = node.node().text().get();
+    for (const char* role : {" (source)", " (root)"}) {
+      if (const auto at = text.find(role); at != std::string::npos) text.erase(at);
+    }
+    ids.insert(text);
+  }
+  return ids;
+}
+
+// ---------------------------------------------------------------- helpers
+
+TEST(SvgSupport, EscapesXmlSpecialCharacters) {
+  EXPECT_EQ(svg::xml_escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&apos;");
+  EXPECT_EQ(svg::xml_escape(std::string("bell\x07")), "bell?");
+  EXPECT_EQ(svg::xml_escape("plain π"), "plain π");
+}
+
+TEST(SvgSupport, FormatsNumbersCompactly) {
+  EXPECT_EQ(svg::format_number(3), "3");
+  EXPECT_EQ(svg::format_number(0.5), "0.5");
+  EXPECT_EQ(svg::format_number(4.0 / 3.0), "1.333");
+  EXPECT_EQ(svg::format_number(12500), "12500");
+  EXPECT_EQ(svg::format_number(-0.0), "0");
+  EXPECT_EQ(svg::format_number(0.1 + 0.2), "0.3");
+}
+
+TEST(SvgSupport, ShortensOnCodePoints) {
+  EXPECT_EQ(svg::shorten("abc", 5), "abc");
+  EXPECT_EQ(svg::shorten("abcdef", 4), "abc…");
+  EXPECT_EQ(svg::shorten("ééééé", 3), "éé…");  // never cuts inside a UTF-8 sequence
+}
+
+TEST(SvgSupport, LinearTicksAreRoundAndCoverTheRange) {
+  for (const auto& [low, high] : std::vector<std::pair<double, double>>{{0, 7}, {0, 11}, {0.3, 0.9}, {-2.5, 13.1}, {5, 5}, {0, 1e-6}}) {
+    const auto ticks = svg::nice_linear_ticks(low, high, 7);
+    ASSERT_GE(ticks.values.size(), 2u) << low << ".." << high;
+    EXPECT_LE(ticks.low, low);
+    EXPECT_GE(ticks.high, high);
+    EXPECT_LE(ticks.values.size(), 13u);
+    const double mantissa = ticks.step / std::pow(10.0, std::floor(std::log10(ticks.step)));
+    EXPECT_TRUE(std::fabs(mantissa - 1) < 1e-9 || std::fabs(mantissa - 2) < 1e-9 || std::fabs(mantissa - 2.5) < 1e-9 ||
+                std::fabs(mantissa - 5) < 1e-9)
+        << ticks.step;
+    for (double value : ticks.values) EXPECT_NEAR(std::remainder(value, ticks.step), 0.0, 1e-9 * ticks.step);
+  }
+}
+
+TEST(SvgSupport, LogTicksUseDecadesAndOneTwoFive) {
+  const auto wide = svg::nice_log_ticks(1.2e-4, 0.7);
+  EXPECT_DOUBLE_EQ(wide.low, 1e-4);
+  EXPECT_DOUBLE_EQ(wide.high, 1);
+  EXPECT_EQ(wide.values.size(), 5u);
+  const auto narrow = svg::nice_log_ticks(3, 40);
+  EXPECT_EQ(narrow.values, (std::vector<double>{2, 5, 10, 20, 50}));
+  EXPECT_EQ(svg::format_log_ticks({1e3, 1e4, 1e6}), (std::vector<std::string>{"10³", "10⁴", "10⁶"}));
+  EXPECT_EQ(svg::format_log_ticks({0.01, 0.1, 1}), (std::vector<std::string>{"0.01", "0.1", "1"}));
+  EXPECT_EQ(svg::format_log_ticks({1e-4, 5e-4}), (std::vector<std::string>{"10⁻⁴", "5×10⁻⁴"}));
+}
+
+// --------------------------------------------------------- communication tree
+
+TEST(CommunicationTree, BroadcastTreeFollowsFirstReceives) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  const auto phases = communication_tree(plan, cluster);
+  ASSERT_EQ(phases.size(), 1u);
+  const TreePhase& tree = phases.front();
+  EXPECT_FALSE(tree.points_to_root());
+  ASSERT_EQ(tree.nodes.size(), 8u);
+  EXPECT_EQ(tree.nodes.front().processor, 0);
+  EXPECT_TRUE(tree.detached.empty());
+  const auto parent = parents_of(plan, cluster.size());
+  for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
+    const TreeNode& node = tree.nodes[i];
+    EXPECT_EQ(tree.nodes[node.parent].processor, parent[static_cast<std::size_t>(node.processor)]);
+    EXPECT_EQ(node.depth, tree.nodes[node.parent].depth + 1);
+    EXPECT_GE(node.depth, tree.nodes[i - 1].depth);  // breadth-first
+    EXPECT_DOUBLE_EQ(node.ready_time, node.link_end);
+  }
+  for (const TreeNode& node : tree.nodes) {
+    for (std::size_t k = 1; k < node.children.size(); ++k) {
+      EXPECT_LE(tree.nodes[node.children[k - 1]].link_start, tree.nodes[node.children[k]].link_start);
+    }
+  }
+}
+
+TEST(CommunicationTree, ReduceTreePointsToTheRoot) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_reduce_snf(cluster, 0);
+  const auto phases = communication_tree(plan, cluster);
+  ASSERT_EQ(phases.size(), 1u);
+  const TreePhase& tree = phases.front();
+  EXPECT_TRUE(tree.points_to_root());
+  ASSERT_EQ(tree.nodes.size(), 8u);
+  for (std::size_t i = 1; i < tree.nodes.size(); ++i) {
+    const TreeNode& node = tree.nodes[i];
+    // The link is the node's own send, to its parent.
+    const auto sends = std::count_if(plan.transfers.begin(), plan.transfers.end(), [&](const Transfer& transfer) {
+      return transfer.from == node.processor && transfer.to == tree.nodes[node.parent].processor &&
+             transfer.start == node.link_start && transfer.end == node.link_end;
+    });
+    EXPECT_EQ(sends, 1) << cluster.id(node.processor);
+    EXPECT_LE(node.ready_time, node.link_start);  // all inputs in before it sends
+  }
+  EXPECT_DOUBLE_EQ(tree.nodes.front().ready_time, plan.makespan);
+}
+
+TEST(CommunicationTree, AllReduceHasTwoPhases) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_allreduce_snf_fnf(cluster, kNoProcessor);
+  const auto phases = communication_tree(plan, cluster);
+  ASSERT_EQ(phases.size(), 2u);
+  EXPECT_TRUE(phases[0].points_to_root());
+  EXPECT_FALSE(phases[1].points_to_root());
+  EXPECT_EQ(phases[0].nodes.size(), 8u);
+  EXPECT_EQ(phases[1].nodes.size(), 8u);
+  EXPECT_DOUBLE_EQ(phases[1].start_time, phases[0].end_time);
+  EXPECT_DOUBLE_EQ(phases[1].end_time, plan.makespan);
+}
+
+TEST(CommunicationTree, BrokenPlansStillGiveATree) {
+  const Cluster cluster = Cluster::from_times({1, 1, 1, 1});
+  MakespanPlan plan;
+  plan.operation = Operation::broadcast;
+  plan.root = 0;
+  // p2 and p3 send to each other but nobody reaches them; one transfer names
+  // a processor that does not exist.
+  plan.transfers = {{0, 1, 0, 1}, {2, 3, 0, 1}, {3, 2, 1, 2}, {0, 9, 1, 2}};
+  const auto phases = communication_tree(plan, cluster);
+  ASSERT_EQ(phases.size(), 1u);
+  EXPECT_EQ(phases.front().nodes.size(), 2u);
+  EXPECT_EQ(phases.front().detached, (std::vector<ProcessorIndex>{2, 3}));
+  EXPECT_NO_THROW(parse_svg(tree_svg(plan, cluster)));
+  EXPECT_NO_THROW(parse_svg(gantt_svg(plan, cluster)));
+}
+
+// ------------------------------------------------------------------- Gantt
+
+TEST(GanttSvg, BroadcastHasEveryRowAndEveryMessageTwice) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  const std::string svg = gantt_svg(plan, cluster);
+  const auto document = parse_svg(svg);
+  EXPECT_EQ(gantt_row_ids(document), std::set<std::string>(cluster.ids().begin(), cluster.ids().end()));
+  EXPECT_EQ(bars_with_fill(document, "#0072B2"), plan.transfers.size());              // sends
+  EXPECT_EQ(bars_with_fill(document, "url(#hatch-value)"), plan.transfers.size());    // receives
+  const auto texts = texts_of(document);
+  EXPECT_TRUE(any_text_contains(texts, "Broadcast from p0"));
+  EXPECT_TRUE(any_text_contains(texts, "makespan " + svg::format_number(plan.makespan)));
+  EXPECT_TRUE(any_text_contains(texts, "lower bound " + svg::format_number(plan.lower_bound)));
+  EXPECT_TRUE(any_text_contains(texts, "guarantee ≤ 1.5 × optimal"));
+  EXPECT_TRUE(any_text_contains(texts, "t=4"));
+  EXPECT_TRUE(any_text_contains(texts, "receive (message)"));  // legend
+}
+
+TEST(GanttSvg, AllReducePhasesHaveTheirOwnColours) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_allreduce_snf_fnf(cluster, kNoProcessor);
+  const auto document = parse_svg(gantt_svg(plan, cluster));
+  const auto partial = static_cast<std::size_t>(std::count_if(plan.transfers.begin(), plan.transfers.end(), [](const Transfer& t) {
+    return t.payload == Payload::partial_reduction;
+  }));
+  EXPECT_EQ(partial, 7u);
+  EXPECT_EQ(bars_with_fill(document, "#E69F00"), partial);
+  EXPECT_EQ(bars_with_fill(document, "#0072B2"), plan.transfers.size() - partial);
+  const auto legend = texts_with_class(document, "legend");
+  EXPECT_TRUE(any_text_contains(legend, "send (reduce phase)"));
+  EXPECT_TRUE(any_text_contains(legend, "receive (broadcast phase)"));
+}
+
+TEST(GanttSvg, EscapesIds) {
+  const Cluster cluster = awkward_ids();
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  const std::string svg = gantt_svg(plan, cluster);
+  EXPECT_EQ(svg.find("<script>"), std::string::npos);
+  EXPECT_EQ(svg.find("a<b>"), std::string::npos);
+  const auto document = parse_svg(svg);
+  EXPECT_EQ(gantt_row_ids(document), std::set<std::string>(cluster.ids().begin(), cluster.ids().end()));
+}
+
+TEST(GanttSvg, SingleProcessorAndEmptyPlans) {
+  const Cluster one = Cluster::from_times({2});
+  const MakespanPlan lonely = plan_broadcast_fnf(one, 0);
+  EXPECT_TRUE(lonely.transfers.empty());
+  const auto document = parse_svg(gantt_svg(lonely, one));
+  EXPECT_EQ(gantt_row_ids(document), std::set<std::string>{"p0"});
+  EXPECT_TRUE(any_text_contains(texts_of(document), "No messages"));
+
+  const Cluster three = Cluster::from_times({1, 2, 3});
+  MakespanPlan empty;  // no root, no algorithm, no numbers
+  const auto empty_document = parse_svg(gantt_svg(empty, three));
+  EXPECT_EQ(gantt_row_ids(empty_document).size(), 3u);
+  for (Operation operation : {Operation::reduce, Operation::allreduce, Operation::multicast}) {
+    empty.operation = operation;
+    parse_svg(gantt_svg(empty, three));
+  }
+  parse_svg(gantt_svg(MakespanPlan{}, Cluster{}));  // no processors at all
+}
+
+TEST(GanttSvg, TransfersNamingUnknownProcessorsAreSkippedAndReported) {
+  const Cluster cluster = Cluster::from_times({1, 1});
+  MakespanPlan plan;
+  plan.root = 0;
+  plan.transfers = {{0, 1, 0, 1}, {0, 7, 1, 2}, {-3, 1, 1, 2}};
+  const auto document = parse_svg(gantt_svg(plan, cluster));
+  EXPECT_EQ(bars_with_fill(document, "#0072B2"), 1u);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "2 messages naming processors outside the cluster"));
+}
+
+TEST(GanttSvg, HundredThousandProcessorsStaySmall) {
+  std::vector<double> times;
+  for (int i = 0; i < 100000; ++i) times.push_back(1 + i % 7);
+  const Cluster cluster = Cluster::from_times(times);
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  const std::string svg = gantt_svg(plan, cluster);
+  EXPECT_LT(svg.size(), 2'000'000u);
+  const auto document = parse_svg(svg);
+  EXPECT_EQ(gantt_row_ids(document).size(), 200u);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "Only the first 200 of 100000 processors"));
+
+  GanttOptions few;
+  few.max_rows = 10;
+  few.max_transfers = 25;
+  const std::string capped = gantt_svg(plan, cluster, few);
+  const auto capped_document = parse_svg(capped);
+  EXPECT_EQ(gantt_row_ids(capped_document).size(), 10u);
+  EXPECT_LE(capped_document.select_nodes("//rect[title]").size(), 2 * few.max_transfers);
+  EXPECT_TRUE(any_text_contains(texts_of(capped_document), "25 of the"));
+}
+
+TEST(GanttSvg, StarBroadcastIsCappedByTransfers) {
+  // One processor sending to 20000 others: one row holds every message.
+  const int n = 20001;
+  const Cluster cluster = Cluster::from_times(std::vector<double>(n, 1.0));
+  MakespanPlan plan;
+  plan.root = 0;
+  for (int p = 1; p < n; ++p) plan.transfers.push_back({0, p, p - 1.0, static_cast<double>(p)});
+  plan.makespan = n - 1;
+  const std::string svg = gantt_svg(plan, cluster);
+  EXPECT_LT(svg.size(), 3'000'000u);
+  const auto document = parse_svg(svg);
+  EXPECT_EQ(bars_with_fill(document, "#0072B2"), 4000u);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "4000 of the 20000 messages"));
+}
+
+// -------------------------------------------------------------- tree (SVG)
+
+std::set<std::string> tree_box_ids(const pugi::xml_document& document) {
+  const auto ids = texts_with_class(document, "id");
+  return {ids.begin(), ids.end()};
+}
+
+TEST(TreeSvg, BroadcastAndReduceShowEveryProcessor) {
+  const Cluster cluster = eight_processors();
+  const std::set<std::string> all_ids(cluster.ids().begin(), cluster.ids().end());
+  for (const MakespanPlan& plan : {plan_broadcast_fnf(cluster, 0), plan_reduce_snf(cluster, 0)}) {
+    const std::string svg = tree_svg(plan, cluster);
+    const auto document = parse_svg(svg);
+    EXPECT_EQ(tree_box_ids(document), all_ids);
+    EXPECT_EQ(document.select_nodes("//path[@marker-end]").size(), 7u);  // one edge per non-root
+    const auto edge_labels = texts_with_class(document, "edge-label");
+    EXPECT_EQ(edge_labels.size(), 7u);
+    EXPECT_TRUE(any_text_contains(edge_labels, "0–1"));
+    const bool reduce = plan.operation == Operation::reduce;
+    EXPECT_NE(svg.find(reduce ? "url(#arrow-partial)" : "url(#arrow-value)"), std::string::npos);
+  }
+}
+
+TEST(TreeSvg, AllReduceDrawsBothPhases) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_allreduce_snf_fnf(cluster, kNoProcessor);
+  const auto document = parse_svg(tree_svg(plan, cluster));
+  const auto panels = texts_with_class(document, "panel");
+  ASSERT_EQ(panels.size(), 2u);
+  EXPECT_TRUE(any_text_contains(panels, "Phase 1"));
+  EXPECT_TRUE(any_text_contains(panels, "Phase 2"));
+  EXPECT_EQ(texts_with_class(document, "id").size(), 16u);
+  EXPECT_EQ(document.select_nodes("//path[@marker-end='url(#arrow-partial)']").size(), 7u);
+  EXPECT_EQ(document.select_nodes("//path[@marker-end='url(#arrow-value)']").size(), 7u);
+}
+
+TEST(TreeSvg, BothDirectionsWork) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  for (auto direction : {TreeSvgOptions::Direction::top_down, TreeSvgOptions::Direction::left_to_right}) {
+    TreeSvgOptions options;
+    options.direction = direction;
+    const auto document = parse_svg(tree_svg(plan, cluster, options));
+    EXPECT_EQ(tree_box_ids(document).size(), 8u);
+  }
+}
+
+TEST(TreeSvg, EscapesIdsAndHandlesTinyPlans) {
+  const Cluster cluster = awkward_ids();
+  const std::string svg = tree_svg(plan_reduce_snf(cluster, 1), cluster);
+  EXPECT_EQ(svg.find("<script>"), std::string::npos);
+  EXPECT_EQ(tree_box_ids(parse_svg(svg)), std::set<std::string>(cluster.ids().begin(), cluster.ids().end()));
+
+  const Cluster one = Cluster::from_times({2});
+  for (const MakespanPlan& plan :
+       {plan_broadcast_fnf(one, 0), plan_reduce_snf(one, 0), plan_allreduce_snf_fnf(one, kNoProcessor)}) {
+    const auto document = parse_svg(tree_svg(plan, one));
+    EXPECT_EQ(tree_box_ids(document), std::set<std::string>{"p0"});
+  }
+  const Cluster three = Cluster::from_times({1, 2, 3});
+  const auto empty_document = parse_svg(tree_svg(MakespanPlan{}, three));
+  EXPECT_TRUE(any_text_contains(texts_of(empty_document), "2 processors are not reached"));
+  parse_svg(tree_svg(MakespanPlan{}, Cluster{}));
+}
+
+TEST(TreeSvg, HundredThousandProcessorsAreCapped) {
+  std::vector<double> times;
+  for (int i = 0; i < 100000; ++i) times.push_back(1 + i % 7);
+  const Cluster cluster = Cluster::from_times(times);
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  const std::string svg = tree_svg(plan, cluster);
+  EXPECT_LT(svg.size(), 1'000'000u);
+  const auto document = parse_svg(svg);
+  EXPECT_EQ(texts_with_class(document, "id").size(), TreeSvgOptions{}.max_nodes);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "99850 left out"));
+  EXPECT_FALSE(texts_with_class(document, "badge").empty());
+}
+
+// -------------------------------------------------------------- tree (DOT)
+
+TEST(TreeDot, BroadcastNodesEdgesAndLabels) {
+  const Cluster cluster = eight_processors();
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  const std::string dot = tree_dot(plan, cluster);
+  EXPECT_EQ(dot.rfind("//", 0), 0u);
+  EXPECT_NE(dot.find("digraph"), std::string::npos);
+  EXPECT_EQ(count_of(dot, "{"), count_of(dot, "}"));
+  EXPECT_EQ(count_of(dot, " -> "), 7u);
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    const std::string node_line = fmt::format("b{} [label=\"{}  t=", p, cluster.id(p));
+    EXPECT_NE(dot.find(node_line), std::string::npos) << node_line;
+  }
+  EXPECT_NE(dot.find("source, ready 0"), std::string::npos);
+  EXPECT_NE(dot.find("b0 -> b1 [label=\" 0–1\"]"), std::string::npos);
+  EXPECT_EQ(dot.find("dir=back"), std::string::npos);
+}
+
+TEST(TreeDot, ReduceEdgesPointToTheRootAndAllReduceHasTwoClusters) {
+  const Cluster cluster = eight_processors();
+  const std::string reduce = tree_dot(plan_reduce_snf(cluster, 0), cluster);
+  EXPECT_NE(reduce.find("dir=back"), std::string::npos);
+  EXPECT_EQ(count_of(reduce, " -> "), 7u);
+  const std::string allreduce = tree_dot(plan_allreduce_snf_fnf(cluster, kNoProcessor), cluster);
+  EXPECT_NE(allreduce.find("subgraph cluster_reduce"), std::string::npos);
+  EXPECT_NE(allreduce.find("subgraph cluster_broadcast"), std::string::npos);
+  EXPECT_EQ(count_of(allreduce, " -> "), 14u);
+  EXPECT_EQ(count_of(allreduce, "{"), count_of(allreduce, "}"));
+}
+
+TEST(TreeDot, EscapesQuotesAndBackslashes) {
+  const Cluster cluster({"say \"hi\"", "back\\slash", "a<b>&c"}, {1, 2, 3});
+  const std::string dot = tree_dot(plan_broadcast_fnf(cluster, 0), cluster);
+  EXPECT_NE(dot.find("say \\\"hi\\\""), std::string::npos);
+  EXPECT_NE(dot.find("back\\\\slash"), std::string::npos);
+  EXPECT_NE(dot.find("a<b>&c"), std::string::npos);  // DOT strings need no XML escaping
+  // Every quote is escaped or paired: outside of escapes, quotes come in pairs.
+  std::size_t unescaped_quotes = 0;
+  for (std::size_t i = 0; i < dot.size(); ++i) {
+    if (dot[i] == '\\') {
+      ++i;
+    } else if (dot[i] == '"') {
+      ++unescaped_quotes;
+    }
+  }
+  EXPECT_EQ(unescaped_quotes % 2, 0u);
+}
+
+TEST(TreeDot, LargeTreesAreCapped) {
+  std::vector<double> times;
+  for (int i = 0; i < 100000; ++i) times.push_back(1 + i % 7);
+  const Cluster cluster = Cluster::from_times(times);
+  const std::string dot = tree_dot(plan_broadcast_fnf(cluster, 0), cluster);
+  EXPECT_LT(dot.size(), 500'000u);
+  // Tree edges, plus one dashed edge to each "+k more" node.
+  EXPECT_EQ(count_of(dot, " -> ") - count_of(dot, "style=dashed"), TreeDotOptions{}.max_nodes - 1);
+  EXPECT_GT(count_of(dot, "style=dashed"), 0u);
+  EXPECT_NE(dot.find("99000 left out"), std::string::npos);
+  const Cluster one = Cluster::from_times({1});
+  EXPECT_EQ(count_of(tree_dot(plan_broadcast_fnf(one, 0), one), " -> "), 0u);
+}
+
+// --------------------------------------------------------------- line plot
+
+TEST(LinePlotSvg, SeriesLegendAndAxes) {
+  PlotSpec spec;
+  spec.title = "Ratio <FNF> & \"optimal\"";
+  spec.x_label = "processors";
+  spec.y_label = "makespan ratio";
+  spec.series = {{"FNF", {2, 4, 8, 16}, {1.0, 1.1, 1.05, 1.2}}, {"SNF & co", {2, 4, 8, 16}, {1.0, 1.3, 1.2, 1.25}, true}};
+  const std::string svg = line_plot_svg(spec);
+  const auto document = parse_svg(svg);
+  const auto texts = texts_of(document);
+  EXPECT_TRUE(any_text_contains(texts, "Ratio <FNF> & \"optimal\""));
+  EXPECT_TRUE(any_text_contains(texts, "processors"));
+  EXPECT_TRUE(any_text_contains(texts, "makespan ratio"));
+  const auto legend = texts_with_class(document, "legend");
+  EXPECT_EQ(legend, (std::vector<std::string>{"FNF", "SNF & co"}));
+  EXPECT_EQ(document.select_nodes("//path[@stroke-width='2']").size(), 2u);
+  EXPECT_EQ(document.select_nodes("//path[@stroke-dasharray]").size(), 1u);
+  EXPECT_GE(texts_with_class(document, "tick").size(), 6u);
+}
+
+TEST(LinePlotSvg, LogAxesSkipPointsTheyCannotShow) {
+  PlotSpec spec;
+  spec.log_x = spec.log_y = true;
+  spec.series = {{"time", {1e3, 1e4, 0, 1e6, 1e7}, {1e-4, 2e-3, 5, -1, std::nan("")}}};
+  const auto document = parse_svg(line_plot_svg(spec));
+  EXPECT_EQ(document.select_nodes("//path[@stroke-width='2']").size(), 1u);  // the two drawable points
+  const auto ticks = texts_with_class(document, "tick");
+  EXPECT_TRUE(any_text_contains(ticks, "10³"));
+  EXPECT_TRUE(any_text_contains(ticks, "10⁻⁴"));
+}
+
+TEST(LinePlotSvg, EmptyPlotsAreValid) {
+  const auto document = parse_svg(line_plot_svg(PlotSpec{}));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "no data"));
+  PlotSpec single;
+  single.series = {{"one point", {3}, {4}}};
+  parse_svg(line_plot_svg(single));
+}
+
+TEST(VizFiles, WritersThrowOnBadPaths) {
+  const Cluster cluster = Cluster::from_times({1, 2});
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  EXPECT_THROW(write_gantt_svg("/nonexistent-dir/x.svg", plan, cluster), std::runtime_error);
+  EXPECT_THROW(write_tree_svg("/nonexistent-dir/x.svg", plan, cluster), std::runtime_error);
+  EXPECT_THROW(write_tree_dot("/nonexistent-dir/x.dot", plan, cluster), std::runtime_error);
+  EXPECT_THROW(write_line_plot_svg("/nonexistent-dir/x.svg", PlotSpec{}), std::runtime_error);
+}
+
+// ------------------------------------------------------------ example files
+
+// Writes the pictures of docs/images/ (and a few more) when
+// HETCOLL_VIZ_EXAMPLES_DIR names a directory.
+TEST(VizExamples, Write) {
+  const char* directory = std::getenv("HETCOLL_VIZ_EXAMPLES_DIR");
+  if (directory == nullptr) GTEST_SKIP() << "set HETCOLL_VIZ_EXAMPLES_DIR to write the example pictures";
+  const std::filesystem::path out(directory);
+  std::filesystem::create_directories(out);
+  auto path = [&](const char* name) { return (out / name).string(); };
+
+  const Cluster cluster = eight_processors();
+  const MakespanPlan broadcast = plan_broadcast_fnf(cluster, 0);
+  const MakespanPlan reduce = plan_reduce_snf(cluster, 0);
+  const MakespanPlan allreduce = plan_allreduce_snf_fnf(cluster, kNoProcessor);
+  write_gantt_svg(path("gantt-broadcast.svg"), broadcast, cluster);
+  write_gantt_svg(path("gantt-reduce.svg"), reduce, cluster);
+  write_gantt_svg(path("gantt-allreduce.svg"), allreduce, cluster);
+  write_tree_svg(path("tree-broadcast.svg"), broadcast, cluster);
+  write_tree_svg(path("tree-reduce.svg"), reduce, cluster);
+  write_tree_svg(path("tree-allreduce.svg"), allreduce, cluster);
+  write_tree_dot(path("tree-allreduce.dot"), allreduce, cluster);
+
+  // Seed 004, Fig. 2: FNF is not optimal with a slow source's neighbours.
+  const Cluster figure2 = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
+  write_gantt_svg(path("gantt-seed004-fig2.svg"), plan_broadcast_fnf(figure2, 0), figure2);
+  write_tree_svg(path("tree-seed004-fig2.svg"), plan_broadcast_fnf(figure2, 0), figure2);
+
+  std::vector<double> times;
+  for (int i = 0; i < 64; ++i) times.push_back(1 + (i * 7) % 5);
+  const Cluster sixty_four = Cluster::from_times(times);
+  write_gantt_svg(path("gantt-64.svg"), plan_broadcast_fnf(sixty_four, 0), sixty_four);
+  write_tree_svg(path("tree-64.svg"), plan_broadcast_fnf(sixty_four, 0), sixty_four);
+
+  PlotSpec plot;
+  plot.title = "Makespan of FNF broadcast and SNF reduce";
+  plot.x_label = "processors (classes t = 1, 2, 3, 4 in equal numbers)";
+  plot.y_label = "makespan";
+  PlotSeries fnf{"FNF broadcast", {}, {}}, snf{"SNF reduce", {}, {}}, bound{"broadcast lower bound", {}, {}, true};
+  for (int n = 4; n <= 256; n *= 2) {
+    std::vector<double> class_times;
+    for (int i = 0; i < n; ++i) class_times.push_back(1 + i % 4);
+    const Cluster c = Cluster::from_times(class_times);
+    const MakespanPlan b = plan_broadcast_fnf(c, 0);
+    fnf.x.push_back(n), fnf.y.push_back(b.makespan);
+    bound.x.push_back(n), bound.y.push_back(b.lower_bound);
+    snf.x.push_back(n), snf.y.push_back(plan_reduce_snf(c, 0).makespan);
+  }
+  plot.log_x = true;
+  plot.series = {fnf, snf, bound};
+  write_line_plot_svg(path("plot-example.svg"), plot);
+}
+
+}  // namespace
+}  // namespace hetcoll
