@@ -13,5 +13,6 @@ void register_ptas_experiments(std::vector<Experiment>& list);    // ptas_qualit
 
 void register_reduce_search_experiment(std::vector<Experiment>& list);  // reduce_search.cpp
 void register_dp_references_experiment(std::vector<Experiment>& list);   // dp_references.cpp
+void register_bcast_search_experiment(std::vector<Experiment>& list);     // bcast_search.cpp
 
 }  // namespace hetcoll

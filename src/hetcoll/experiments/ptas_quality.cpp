@@ -4,8 +4,9 @@
 // to its high running time". We measure how good and how slow it is:
 //  1. ptas-quality.csv/.svg: on random clusters with 3-5 classes and a
 //     fastest source, the makespan of FNF and of the PTAS at several eps
-//     (eps' = eps) divided by the optimum (exact search, multicast/
-//     exact_small.cpp), and their running times.
+//     (eps' = eps) divided by the optimum (broadcast/optimal_search.h,
+//     cross-checked by multicast/exact_small.cpp), and their running times;
+//     also the paper's scheme verbatim (no deadline tightening) at eps = 0.5.
 //  2. ptas-quality-time.csv/.svg: the PTAS's predicted and measured running
 //     time as eps' shrinks, on larger clusters (3 classes), with the ratio
 //     to FNF — where the scheme is and is not practical.
@@ -22,6 +23,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/experiments/experiments_list.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/broadcast/ptas.h"
 #include "hetcoll/makespan/multicast/multicast.h"
 #include "hetcoll/viz/line_plot_svg.h"
@@ -80,7 +82,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
   const double per_run_limit = options.time_limit_seconds > 0 ? options.time_limit_seconds : (options.quick ? 2 : 20);
 
   // 1. Quality against the optimum.
-  const std::vector<int> sizes = options.quick ? std::vector<int>{6, 8} : std::vector<int>{6, 8, 10, 12, 14};
+  const std::vector<int> sizes = options.quick ? std::vector<int>{6, 8} : std::vector<int>{6, 8, 10, 12, 14, 16, 20};
   const int per_size = options.quick ? 4 : 30;
   const std::vector<double> epsilons = options.quick ? std::vector<double>{1.0, 0.5} : std::vector<double>{1.0, 0.5, 0.3, 0.2};
   CsvTable quality{{"n", "algorithm", "eps", "instances", "mean_ratio", "max_ratio", "mean_seconds", "max_seconds",
@@ -88,13 +90,17 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
                    {}};
   PlotSpec quality_plot{"Broadcast makespan / optimum (3-5 classes, fastest source)", "processors n",
                         "mean makespan / optimum", false, false, {}};
-  std::vector<PlotSeries> quality_series(1 + epsilons.size());
+  std::vector<PlotSeries> quality_series(2 + epsilons.size());
   quality_series[0].name = "FNF";
+  quality_series.back().name = "PTAS eps = 0.5, paper verbatim (no tightening)";
+  quality_series.back().dashed = true;
   for (size_t e = 0; e < epsilons.size(); ++e) quality_series[e + 1].name = fmt::format("PTAS eps = {:g}", epsilons[e]);
   std::string quality_summary;
+  int disagreements = 0;
   for (int n : sizes) {
     Series fnf;
     std::vector<Series> ptas(epsilons.size());
+    Series verbatim;
     Series optimum_time;
     for (int i = 0; i < per_size; ++i) {
       const int classes = 3 + static_cast<int>(rng() % 3);
@@ -106,11 +112,16 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
       const double fnf_makespan = last_completion(fnf_transfers_);
       ExactSearchLimits limits;
       limits.time_limit_seconds = per_run_limit;
+      SearchLimits search_limits;
+      search_limits.time_limit_seconds = per_run_limit;
       start = Clock::now();
-      SubsetSearchResult exact = exact_subset_broadcast(cluster, 0, receivers, fnf_makespan * (1 + 1e-9) + 1e-9, limits);
+      BroadcastSearchResult searched = optimal_broadcast(cluster, 0, receivers, search_limits);
       optimum_time.add(1, seconds_since(start));
-      if (!exact.complete || exact.transfers.empty()) continue;
-      const double optimum = exact.makespan;
+      if (!searched.complete) continue;
+      const double optimum = searched.transfers.empty() ? fnf_makespan : searched.makespan;
+      // Cross-check with the independent search of multicast/exact_small.cpp.
+      SubsetSearchResult exact = exact_subset_broadcast(cluster, 0, receivers, fnf_makespan * (1 + 1e-9) + 1e-9, limits);
+      if (exact.complete && std::fabs(exact.makespan - optimum) > 1e-9 * optimum) ++disagreements;
       fnf.add(fnf_makespan / optimum, fnf_seconds);
       for (size_t e = 0; e < epsilons.size(); ++e) {
         PtasParameters parameters;
@@ -129,6 +140,22 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
           ++ptas[e].refused;
         }
       }
+      PtasParameters paper;
+      paper.eps = 0.5;
+      paper.tighten_deadline = false;
+      paper.time_limit_seconds = per_run_limit;
+      try {
+        start = Clock::now();
+        MakespanPlan plan = plan_broadcast_ptas(cluster, 0, paper);
+        double elapsed = seconds_since(start);
+        if (plan.limit_reached) {
+          ++verbatim.refused;
+        } else {
+          verbatim.add(plan.makespan / optimum, elapsed);
+        }
+      } catch (const InputError&) {
+        ++verbatim.refused;
+      }
     }
     auto add_row = [&](const std::string& algorithm, const std::string& eps, const Series& s, PlotSeries& series) {
       quality.rows.push_back({std::to_string(n), algorithm, eps, std::to_string(s.count),
@@ -144,82 +171,111 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
                             g(optimum_time.count ? optimum_time.seconds_sum / optimum_time.count : 0),
                             g(optimum_time.seconds_max), std::to_string(per_size - fnf.count)});
     for (size_t e = 0; e < epsilons.size(); ++e) add_row("ptas", g(epsilons[e]), ptas[e], quality_series[e + 1]);
+    add_row("ptas-verbatim", "0.5", verbatim, quality_series.back());
     std::string line = fmt::format("n = {}: FNF mean {:.4f}", n, fnf.count ? fnf.ratio_sum / fnf.count : 0);
     for (size_t e = 0; e < epsilons.size(); ++e) {
       line += fmt::format(", PTAS({:g}) mean {:.4f} max {:.4f} in {:.3g} s", epsilons[e],
                           ptas[e].count ? ptas[e].ratio_sum / ptas[e].count : 0, ptas[e].ratio_max,
                           ptas[e].count ? ptas[e].seconds_sum / ptas[e].count : 0);
     }
+    line += fmt::format(", verbatim PTAS(0.5) mean {:.4f} max {:.4f}", verbatim.count ? verbatim.ratio_sum / verbatim.count : 0,
+                        verbatim.ratio_max);
     options.progress(line);
     quality_summary += line + "\n";
   }
   quality_plot.series = quality_series;
+  quality_summary += fmt::format("optimum cross-check (optimal_search vs exact_small): {} disagreements\n", disagreements);
+  options.progress(fmt::format("optimum cross-check: {} disagreements", disagreements));
   const std::string base = options.out_dir + "/ptas-quality";
   quality.write(base + ".csv");
   write_line_plot_svg(base + ".svg", quality_plot);
   result.files.push_back(base + ".csv");
   result.files.push_back(base + ".svg");
 
-  // 2. Running time against eps'.
-  const std::vector<int> time_sizes = options.quick ? std::vector<int>{16} : std::vector<int>{16, 32, 64};
+  // 2. Running time against eps': clusters with 3 distinct times (the
+  // classes stay few whatever eps') and with continuous times in [1, 10]
+  // (the classes multiply as eps' shrinks).
+  struct Family {
+    std::string name;
+    std::vector<int> sizes;
+    bool continuous;
+  };
+  std::vector<Family> families;
+  families.push_back(Family{"3 classes", options.quick ? std::vector<int>{16} : std::vector<int>{16, 32, 64}, false});
+  if (!options.quick) families.push_back(Family{"continuous", std::vector<int>{12, 16, 24}, true});
   const std::vector<double> eps_primes =
       options.quick ? std::vector<double>{1.0, 0.5} : std::vector<double>{1.0, 0.7, 0.5, 0.35, 0.25, 0.18};
-  CsvTable timing{{"n", "eps_prime", "instance", "predicted_seconds", "measured_seconds", "dp_states", "useful_trees",
-                   "ptas_makespan", "fnf_makespan", "status"},
+  const double timing_limit = options.time_limit_seconds > 0 ? options.time_limit_seconds : (options.quick ? 2 : 10);
+  CsvTable timing{{"family", "n", "eps_prime", "instance", "predicted_seconds", "measured_seconds", "dp_states",
+                   "useful_trees", "classes", "ptas_makespan", "fnf_makespan", "status"},
                   {}};
-  PlotSpec timing_plot{"PTAS running time (eps = 0.5, 3 classes)", "eps'", "seconds (measured)", true, true, {}};
+  PlotSpec timing_plot{"PTAS running time (eps = 0.5); dashed: predicted", "eps'", "seconds", true, true, {}};
   std::string timing_summary;
-  for (int n : time_sizes) {
-    PlotSeries series{fmt::format("n = {}", n), {}, {}, false};
-    PlotSeries predicted_series{fmt::format("n = {} predicted", n), {}, {}, true};
-    std::vector<Cluster> clusters;
-    for (int i = 0; i < (options.quick ? 1 : 3); ++i) clusters.push_back(random_class_cluster(rng, n, 3));
-    for (double eps_prime : eps_primes) {
-      double measured_sum = 0, predicted_sum = 0;
-      int measured = 0;
-      for (size_t i = 0; i < clusters.size(); ++i) {
-        const Cluster& cluster = clusters[i];
-        auto receivers = everyone_but(cluster, 0);
-        PtasWorkEstimate work = estimate_broadcast_ptas(cluster, 0, receivers, 0.5, eps_prime);
-        const double fnf_makespan = last_completion(fnf_transfers(cluster, 0, receivers));
-        PtasParameters parameters;
-        parameters.eps = 0.5;
-        parameters.eps_prime = eps_prime;
-        parameters.time_limit_seconds = per_run_limit;
-        std::string status = "ok", measured_text, makespan_text;
-        try {
-          auto start = Clock::now();
-          MakespanPlan plan = plan_broadcast_ptas(cluster, 0, receivers, parameters);
-          double elapsed = seconds_since(start);
-          status = plan.limit_reached ? "stopped at the time limit" : "ok";
-          measured_text = g(elapsed);
-          makespan_text = g(plan.makespan);
-          if (!plan.limit_reached) {
-            measured_sum += elapsed;
-            predicted_sum += work.seconds;
-            ++measured;
-          }
-        } catch (const InputError&) {
-          status = "refused";
+  for (const Family& family : families) {
+    for (int n : family.sizes) {
+      PlotSeries series{fmt::format("{}, n = {}", family.name, n), {}, {}, false};
+      PlotSeries predicted_series{fmt::format("{}, n = {} (predicted)", family.name, n), {}, {}, true};
+      std::vector<Cluster> clusters;
+      for (int i = 0; i < (options.quick ? 1 : 2); ++i) {
+        if (family.continuous) {
+          std::uniform_real_distribution<double> uniform(1.0, 10.0);
+          std::vector<double> times(static_cast<size_t>(n));
+          times[0] = 1.0;
+          for (size_t p = 1; p < times.size(); ++p) times[p] = std::round(uniform(rng) * 1000) / 1000;
+          clusters.push_back(Cluster::from_times(times));
+        } else {
+          clusters.push_back(random_class_cluster(rng, n, 3));
         }
-        timing.rows.push_back({std::to_string(n), g(eps_prime), std::to_string(i), g(work.seconds), measured_text,
-                               g(work.max_dp_states), g(work.max_useful_trees), makespan_text, g(fnf_makespan),
-                               status});
       }
-      if (measured) {
-        series.x.push_back(eps_prime);
-        series.y.push_back(std::max(1e-6, measured_sum / measured));
-        predicted_series.x.push_back(eps_prime);
-        predicted_series.y.push_back(std::max(1e-6, predicted_sum / measured));
+      for (double eps_prime : eps_primes) {
+        double measured_sum = 0, predicted_sum = 0;
+        int measured = 0, refused = 0;
+        for (size_t i = 0; i < clusters.size(); ++i) {
+          const Cluster& cluster = clusters[i];
+          auto receivers = everyone_but(cluster, 0);
+          PtasWorkEstimate work = estimate_broadcast_ptas(cluster, 0, receivers, 0.5, eps_prime);
+          const double fnf_makespan = last_completion(fnf_transfers(cluster, 0, receivers));
+          PtasParameters parameters;
+          parameters.eps = 0.5;
+          parameters.eps_prime = eps_prime;
+          parameters.time_limit_seconds = timing_limit;
+          std::string status = "ok", measured_text, makespan_text;
+          try {
+            auto start = Clock::now();
+            MakespanPlan plan = plan_broadcast_ptas(cluster, 0, receivers, parameters);
+            double elapsed = seconds_since(start);
+            status = plan.limit_reached ? "stopped at the time limit" : "ok";
+            measured_text = g(elapsed);
+            makespan_text = g(plan.makespan);
+            if (!plan.limit_reached) {
+              measured_sum += elapsed;
+              predicted_sum += work.seconds;
+              ++measured;
+            }
+          } catch (const InputError&) {
+            status = "refused";
+            ++refused;
+          }
+          timing.rows.push_back({family.name, std::to_string(n), g(eps_prime), std::to_string(i), g(work.seconds),
+                                 measured_text, g(work.max_dp_states), g(work.max_useful_trees),
+                                 std::to_string(work.max_classes), makespan_text, g(fnf_makespan), status});
+        }
+        if (measured) {
+          series.x.push_back(eps_prime);
+          series.y.push_back(std::max(1e-6, measured_sum / measured));
+          predicted_series.x.push_back(eps_prime);
+          predicted_series.y.push_back(std::max(1e-6, predicted_sum / measured));
+        }
+        std::string line =
+            fmt::format("{}, n = {}, eps' = {:g}: {} of {} finished, {} refused, mean {:.3g} s (predicted {:.3g} s)",
+                        family.name, n, eps_prime, measured, clusters.size(), refused,
+                        measured ? measured_sum / measured : 0, measured ? predicted_sum / measured : 0);
+        options.progress(line);
+        timing_summary += line + "\n";
       }
-      std::string line = fmt::format("n = {}, eps' = {:g}: {} of {} finished, mean {:.3g} s (predicted {:.3g} s)", n,
-                                     eps_prime, measured, clusters.size(), measured ? measured_sum / measured : 0,
-                                     measured ? predicted_sum / measured : 0);
-      options.progress(line);
-      timing_summary += line + "\n";
+      timing_plot.series.push_back(series);
+      timing_plot.series.push_back(predicted_series);
     }
-    timing_plot.series.push_back(series);
-    timing_plot.series.push_back(predicted_series);
   }
   timing.write(base + "-time.csv");
   write_line_plot_svg(base + "-time.svg", timing_plot);
@@ -231,7 +287,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
   const std::vector<double> slow_ratios = options.quick ? std::vector<double>{1, 4, 16}
                                                         : std::vector<double>{1, 1.5, 2, 3, 4, 6, 8, 12, 16, 24, 32};
   CsvTable multicast{{"m", "slow_over_fast", "fnf_alone", "fnf_helpers", "optimal_alone", "optimal_helpers",
-                      "speedup_fnf", "speedup_optimal", "helpers_used", "paper_alone", "paper_helpers"},
+                      "speedup_fnf", "speedup_optimal", "helpers_used", "paper_alone", "paper_helpers_fast_source"},
                      {}};
   PlotSpec multicast_plot{fmt::format("Multicast to {} slow processors from a slow source, {} fast helpers", m, m),
                           "slow / fast transmission time", "speed-up from helpers", false, true, {}};

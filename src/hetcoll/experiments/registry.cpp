@@ -15,6 +15,7 @@ const std::vector<Experiment>& experiments() {
     register_ptas_experiments(list);
     register_reduce_search_experiment(list);
     register_dp_references_experiment(list);
+    register_bcast_search_experiment(list);
     return list;
   }();
   return all;

@@ -98,25 +98,37 @@ class Checker {
   // One-port: per processor, the intervals in which it sends or receives
   // must not overlap.
   void check_one_port() {
+    // Every transfer occupies its sender and its receiver. Bucket the
+    // (processor, interval) pairs by processor (counting sort, one flat
+    // array), then sort each processor's intervals by start time.
     struct Busy {
       double start, end;
       std::size_t transfer;
     };
-    std::vector<std::vector<Busy>> busy(static_cast<std::size_t>(cluster_.size()));
+    const auto n = static_cast<std::size_t>(cluster_.size());
+    std::vector<std::size_t> first(n + 1, 0);
+    for (const auto& t : plan_.transfers) {
+      ++first[static_cast<std::size_t>(t.from) + 1];
+      ++first[static_cast<std::size_t>(t.to) + 1];
+    }
+    for (std::size_t p = 0; p < n; ++p) first[p + 1] += first[p];
+    std::vector<Busy> busy(first[n]);
+    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
     for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
       const auto& t = plan_.transfers[i];
-      busy[static_cast<std::size_t>(t.from)].push_back({t.start, t.end, i});
-      busy[static_cast<std::size_t>(t.to)].push_back({t.start, t.end, i});
+      busy[fill[static_cast<std::size_t>(t.from)]++] = {t.start, t.end, i};
+      busy[fill[static_cast<std::size_t>(t.to)]++] = {t.start, t.end, i};
     }
-    for (ProcessorIndex p = 0; p < cluster_.size(); ++p) {
-      auto& intervals = busy[static_cast<std::size_t>(p)];
-      std::sort(intervals.begin(), intervals.end(), [](const Busy& a, const Busy& b) {
+    for (std::size_t p = 0; p < n; ++p) {
+      auto begin = busy.begin() + static_cast<std::ptrdiff_t>(first[p]);
+      auto end = busy.begin() + static_cast<std::ptrdiff_t>(first[p + 1]);
+      std::sort(begin, end, [](const Busy& a, const Busy& b) {
         return a.start != b.start ? a.start < b.start : a.transfer < b.transfer;
       });
-      for (std::size_t k = 1; k < intervals.size(); ++k) {
-        if (intervals[k].start < intervals[k - 1].end - tolerance_) {
-          violation("one-port: {} takes part in {} and {} at once", name(p), describe(intervals[k - 1].transfer),
-                    describe(intervals[k].transfer));
+      for (auto it = begin; it != end && it + 1 != end; ++it) {
+        if ((it + 1)->start < it->end - tolerance_) {
+          violation("one-port: {} takes part in {} and {} at once", name(static_cast<ProcessorIndex>(p)),
+                    describe(it->transfer), describe((it + 1)->transfer));
         }
       }
     }

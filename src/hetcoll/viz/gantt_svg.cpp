@@ -101,8 +101,17 @@ class GanttWriter {
       time_end_ = std::max(time_end_, transfer.end);
       payload_seen_[transfer.payload == Payload::partial_reduction ? 1 : 0] = true;
       if (row_of(transfer.from) < 0 && row_of(transfer.to) < 0) continue;
-      ++transfers_on_rows_;
-      if (drawn_.size() < options_.max_transfers) drawn_.push_back(&transfer);
+      drawn_.push_back(&transfer);
+    }
+    transfers_on_rows_ = drawn_.size();
+    // Over the cap, keep the earliest messages (plans need not list them in
+    // time order).
+    if (drawn_.size() > options_.max_transfers) {
+      const auto keep = drawn_.begin() + static_cast<std::ptrdiff_t>(options_.max_transfers);
+      std::nth_element(drawn_.begin(), keep, drawn_.end(), [](const Transfer* a, const Transfer* b) {
+        return a->start != b->start ? a->start < b->start : a < b;
+      });
+      drawn_.erase(keep, drawn_.end());
     }
     time_end_ = std::max({time_end_, plan_.makespan, plan_.lower_bound});
     if (!(time_end_ > 0) || !std::isfinite(time_end_)) time_end_ = 1;
@@ -168,7 +177,7 @@ class GanttWriter {
   }
 
   std::string row_id_label(ProcessorIndex p) const {
-    std::string label = svg::shorten(cluster_.id(p), kMaxIdInRowLabel);
+    std::string label = svg::shorten_id(cluster_.id(p), kMaxIdInRowLabel);
     if (p == plan_.root) label += fmt::format(" ({})", svg::root_role(plan_.operation));
     return label;
   }
@@ -326,9 +335,12 @@ text {{ font-family: {2}; fill: #222222; }}
   }
 
   void draw_time_axis() {
+    // Tiny or huge times (microseconds, say) get scaled tick labels.
+    const int scale_exponent = svg::axis_scale_exponent(ticks_.values);
+    const double scale = std::pow(10.0, scale_exponent);
     for (double tick : ticks_.values) {
       const double x = x_of(tick);
-      const std::string label = format_number(tick);
+      const std::string label = format_number(tick / scale);
       emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#666666"/>)svg", x, plot_bottom_, plot_bottom_ + 5);
       emit(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg", x, plot_bottom_ + 18, label);
       if (top_axis_) {
@@ -336,8 +348,9 @@ text {{ font-family: {2}; fill: #222222; }}
         emit(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg", x, plot_top_ - 7, label);
       }
     }
-    emit("\n<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">time</text>\n", (plot_left_ + plot_right_) / 2,
-         plot_bottom_ + 38);
+    const std::string title = scale_exponent == 0 ? "time" : "time (×" + svg::power_of_ten(scale_exponent) + ")";
+    emit("\n<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (plot_left_ + plot_right_) / 2,
+         plot_bottom_ + 38, title);
   }
 
   // Dashed vertical lines at the makespan and the lower bound, labelled in
@@ -414,13 +427,24 @@ text {{ font-family: {2}; fill: #222222; }}
     }
   }
 
-  // The other end's id inside a bar, with an arrow when there is room.
+  // The other end's id inside a bar: with an arrow when there is room,
+  // shortened in the middle when needed, left out when even 5 characters
+  // do not fit.
   void draw_bar_label(double left, double bar_width, int row, const char* arrow, ProcessorIndex other, const char* colour) {
     if (bar_font_ < 7) return;
-    const std::string id = svg::shorten(cluster_.id(other), kMaxIdInBar);
-    std::string label = std::string(arrow) + " " + id;
-    if (text_width(label, bar_font_) + 6 > bar_width) label = id;
-    if (text_width(label, bar_font_) + 4 > bar_width) return;
+    std::string label;
+    for (std::size_t length : {kMaxIdInBar, std::size_t{12}, std::size_t{8}, std::size_t{5}}) {
+      const std::string id = svg::shorten_id(cluster_.id(other), length);
+      if (const std::string with_arrow = std::string(arrow) + " " + id; text_width(with_arrow, bar_font_) + 6 <= bar_width) {
+        label = with_arrow;
+        break;
+      }
+      if (text_width(id, bar_font_) + 4 <= bar_width) {
+        label = id;
+        break;
+      }
+    }
+    if (label.empty()) return;
     emit(R"svg(<text class="bar-label" x="{}" y="{}" text-anchor="middle" style="fill: {}">{}</text>)svg", left + bar_width / 2,
          bar_top(row) + bar_height_ / 2 + bar_font_ * 0.36, colour, xml_escape(label));
   }

@@ -29,6 +29,14 @@ struct Axis {
   std::vector<double> ticks;
   std::vector<std::string> labels;
   std::vector<double> minor_ticks;  // unlabelled (log axes showing only decades: 2..9 x 10^k)
+  int scale_exponent = 0;           // linear axes: labels are tick / 10^scale_exponent
+
+  // The axis title, with the scale of the labels when they are scaled.
+  std::string title(const std::string& label) const {
+    if (scale_exponent == 0) return label;
+    const std::string scale = "×" + svg::power_of_ten(scale_exponent);
+    return label.empty() ? scale : label + " (" + scale + ")";
+  }
 
   bool drawable(double value) const { return std::isfinite(value) && (!log || value > 0); }
   // 0 at `low`, 1 at `high`.
@@ -66,7 +74,9 @@ Axis make_axis(bool log, double data_low, double data_high, int target_ticks) {
     axis.low = ticks.low;
     axis.high = ticks.high;
     axis.ticks = ticks.values;
-    for (double tick : axis.ticks) axis.labels.push_back(format_number(tick));
+    axis.scale_exponent = svg::axis_scale_exponent(axis.ticks);
+    const double scale = std::pow(10.0, axis.scale_exponent);
+    for (double tick : axis.ticks) axis.labels.push_back(format_number(tick / scale));
   }
   return axis;
 }
@@ -122,11 +132,11 @@ std::string line_plot_svg(const PlotSpec& spec) {
   }
   const double title_height = spec.title.empty() ? 14 : 40;
   const double plot_top = title_height + 8;
-  const double plot_bottom = height - (spec.x_label.empty() ? 34.0 : 54.0);
+  const double plot_bottom = height - 54.0;  // tick labels and the x axis title
   const Axis y_axis = make_axis(spec.log_y, y_low, y_high, std::clamp(static_cast<int>((plot_bottom - plot_top) / 55), 3, 10));
   double y_label_width = 0;
   for (const auto& label : y_axis.labels) y_label_width = std::max(y_label_width, text_width(label, kTickFont));
-  const double plot_left = 14 + (spec.y_label.empty() ? 0 : 22) + y_label_width + 10;
+  const double plot_left = 14 + (y_axis.title(spec.y_label).empty() ? 0 : 22) + y_label_width + 10;
   const double plot_right = width - 16 - (legend_width > 0 ? legend_width + 16 : 0);
   const Axis x_axis = make_axis(spec.log_x, x_low, x_high, std::clamp(static_cast<int>((plot_right - plot_left) / 80), 3, 10));
 
@@ -144,12 +154,16 @@ text {{ font-family: {2}; fill: #222222; }}
 .legend {{ font-size: {4}px; }}
 .note {{ font-size: 12px; fill: #8A3B00; font-style: italic; }}
 </style>
+<title>{5}</title>
 <rect width="{0}" height="{1}" fill="#FFFFFF"/>
 )svg",
-          width, height, svg::kFontFamily, kTickFont, kLegendFont);
+          width, height, svg::kFontFamily, kTickFont, kLegendFont, xml_escape(spec.title.empty() ? "plot" : spec.title));
   if (!spec.title.empty()) {
-    out.add("<text class=\"title\" x=\"{}\" y=\"26\" text-anchor=\"middle\">{}</text>\n", (plot_left + plot_right) / 2,
-            xml_escape(spec.title));
+    // Centred over the plot, unless that would push it off the left edge.
+    const double centre = (plot_left + plot_right) / 2;
+    const bool centred = text_width(spec.title, 15) * 1.08 / 2 <= centre - 12;
+    out.add("<text class=\"title\" x=\"{}\" y=\"26\" text-anchor=\"{}\">{}</text>\n", centred ? centre : 12.0,
+            centred ? "middle" : "start", xml_escape(spec.title));
   }
 
   // Grid and ticks.
@@ -178,14 +192,14 @@ text {{ font-family: {2}; fill: #222222; }}
   out.add(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#555555"/>)svg"
           "\n",
           plot_left, plot_top, plot_right - plot_left, plot_bottom - plot_top);
-  if (!spec.x_label.empty()) {
+  if (const std::string x_title = x_axis.title(spec.x_label); !x_title.empty()) {
     out.add("<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (plot_left + plot_right) / 2,
-            plot_bottom + 42, xml_escape(spec.x_label));
+            plot_bottom + 42, xml_escape(x_title));
   }
-  if (!spec.y_label.empty()) {
+  if (const std::string y_title = y_axis.title(spec.y_label); !y_title.empty()) {
     const double x = 22, y = (plot_top + plot_bottom) / 2;
     out.add("<text class=\"axis-title\" x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">{2}</text>\n",
-            x, y, xml_escape(spec.y_label));
+            x, y, xml_escape(y_title));
   }
   if (drawable_points == 0) {
     out.add("<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data to plot</text>\n", (plot_left + plot_right) / 2,

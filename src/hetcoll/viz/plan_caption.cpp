@@ -34,7 +34,7 @@ std::string pretty_guarantee(const std::string& text) {
 
 std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
   const bool has_root = plan.root >= 0 && plan.root < cluster.size();
-  const std::string root_id = has_root ? shorten(cluster.id(plan.root), 32) : std::string("?");
+  const std::string root_id = has_root ? shorten_id(cluster.id(plan.root), 32) : std::string("?");
   std::string what;
   switch (plan.operation) {
     case Operation::broadcast: what = "Broadcast from " + root_id; break;
@@ -64,8 +64,11 @@ std::string plan_evidence(const MakespanPlan& plan) {
       evidence += " · here within " + format_number(ratio) + " × optimal";
     }
   }
+  const bool meets_bound = plan.lower_bound > 0 && plan.makespan <= plan.lower_bound * (1 + 1e-9);
   if (plan.optimal) {
     evidence += " · proven optimal";
+  } else if (meets_bound) {
+    evidence += " · meets the lower bound, so optimal";
   } else if (plan.limit_reached) {
     evidence += " · search stopped at a limit";
   }

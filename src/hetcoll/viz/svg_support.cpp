@@ -57,6 +57,33 @@ std::string shorten(std::string_view text, std::size_t max_characters) {
   return std::string(text.substr(0, end)) + "…";
 }
 
+std::string shorten_id(std::string_view id, std::size_t max_characters) {
+  if (code_point_count(id) <= max_characters || max_characters < 5) return shorten(id, max_characters);
+  // Byte offsets of the code points, to cut between them.
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < id.size(); ++i) {
+    if (!is_utf8_continuation(id[i])) starts.push_back(i);
+  }
+  const std::size_t head = max_characters / 2;
+  const std::size_t tail = max_characters - 1 - head;
+  return std::string(id.substr(0, starts[head])) + "…" + std::string(id.substr(starts[starts.size() - tail]));
+}
+
+std::string power_of_ten(int exponent) {
+  static const char* const kSuperscriptDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string text = "10";
+  if (exponent < 0) text += "⁻";
+  for (char digit : std::to_string(std::abs(exponent))) text += kSuperscriptDigits[digit - '0'];
+  return text;
+}
+
+int axis_scale_exponent(const std::vector<double>& ticks) {
+  double largest = 0;
+  for (double tick : ticks) largest = std::max(largest, std::fabs(tick));
+  if (largest == 0 || !std::isfinite(largest) || (largest >= 1e-2 && largest < 1e5)) return 0;
+  return 3 * static_cast<int>(std::floor(std::log10(largest) / 3 + 1e-9));
+}
+
 std::string format_number(double value) {
   if (!std::isfinite(value)) return value > 0 ? "∞" : (value < 0 ? "-∞" : "NaN");
   if (value == 0) return "0";
@@ -76,7 +103,14 @@ std::string format_number(double value) {
     if (text == "-0") return "0";
     return text;
   }
-  return fmt::format("{:.4g}", value);
+  // Scientific: drop the exponent's sign "+" and leading zeros (2.5e-6, 1e12).
+  std::string text = fmt::format("{:.4g}", value);
+  const auto e = text.find('e');
+  if (e == std::string::npos) return text;
+  std::string exponent = text.substr(e + 1);
+  const bool negative = exponent.front() == '-';
+  exponent.erase(0, exponent.find_first_not_of("+-0"));
+  return text.substr(0, e + 1) + (negative ? "-" : "") + exponent;
 }
 
 LinearTicks nice_linear_ticks(double low, double high, int target_count) {
@@ -120,10 +154,13 @@ LogTicks nice_log_ticks(double low, double high) {
   int first_decade = static_cast<int>(std::floor(std::log10(low) + 1e-9));
   int last_decade = static_cast<int>(std::ceil(std::log10(high) - 1e-9));
   if (last_decade == first_decade) ++last_decade;
-  const int decades = last_decade - first_decade;
-  // Few decades: 1-2-5 steps; many: only every k-th decade.
-  const int decade_stride = std::max(1, (decades + 7) / 8);
-  std::vector<double> multiples = decades <= 2 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
+  // Many decades: label every k-th one, with the last label at or above `high`.
+  const int decade_stride = std::max(1, (last_decade - first_decade + 7) / 8);
+  last_decade = first_decade + (last_decade - first_decade + decade_stride - 1) / decade_stride * decade_stride;
+  // Data spanning few decades: 1-2-5 steps, trimmed to the data below;
+  // more: decades only.
+  const bool one_two_five = std::log10(high / low) <= 2.5;
+  const std::vector<double> multiples = one_two_five ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
   for (int decade = first_decade; decade <= last_decade; ++decade) {
     if ((decade - first_decade) % decade_stride != 0) continue;
     for (double multiple : multiples) {
@@ -131,16 +168,12 @@ LogTicks nice_log_ticks(double low, double high) {
       ticks.values.push_back(multiple * std::pow(10.0, decade));
     }
   }
-  ticks.low = std::pow(10.0, first_decade);
-  ticks.high = std::pow(10.0, last_decade);
-  // Trim the axis to the 1-2-5 ticks around the data when they are finer
-  // than decades, so that one small range does not waste most of the axis.
-  if (decades <= 2) {
+  if (one_two_five) {
     while (ticks.values.size() > 2 && ticks.values[1] <= low * (1 + 1e-9)) ticks.values.erase(ticks.values.begin());
     while (ticks.values.size() > 2 && ticks.values[ticks.values.size() - 2] >= high * (1 - 1e-9)) ticks.values.pop_back();
-    ticks.low = ticks.values.front();
-    ticks.high = ticks.values.back();
   }
+  ticks.low = ticks.values.front();
+  ticks.high = ticks.values.back();
   return ticks;
 }
 
@@ -152,15 +185,11 @@ std::vector<std::string> format_log_ticks(const std::vector<double>& ticks) {
       labels.push_back(format_number(tick));
       continue;
     }
-    static const char* const kSuperscriptDigits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
     const int decade = static_cast<int>(std::floor(std::log10(tick) + 1e-9));
     const double mantissa = tick / std::pow(10.0, decade);
     std::string label;
     if (std::fabs(mantissa - 1) > 1e-6) label = format_number(mantissa) + "×";
-    label += "10";
-    if (decade < 0) label += "⁻";
-    for (char digit : std::to_string(std::abs(decade))) label += kSuperscriptDigits[digit - '0'];
-    labels.push_back(label);
+    labels.push_back(label + power_of_ten(decade));
   }
   return labels;
 }

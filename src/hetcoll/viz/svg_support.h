@@ -51,8 +51,20 @@ std::string xml_escape(std::string_view text);
 // At most `max_characters` code points (UTF-8 aware); longer text ends in "…".
 std::string shorten(std::string_view text, std::size_t max_characters);
 
+// The same, cutting in the middle ("rack0-node…stname-12"): processor ids
+// often share a long prefix and differ at the end.
+std::string shorten_id(std::string_view id, std::size_t max_characters);
+
+// "10⁶", "10⁻³": a power of ten with a Unicode superscript exponent.
+std::string power_of_ten(int exponent);
+
+// For a linear axis whose ticks would print as tiny or huge numbers: the
+// exponent (a multiple of 3) to divide them by, so that labels read "2.5"
+// and the axis title says "(×10⁻⁶)"; 0 when plain labels read well.
+int axis_scale_exponent(const std::vector<double>& ticks);
+
 // Up to 4 significant digits, integers without a decimal point, no "-0":
-// 3, 0.5, 1.333, 12500, 2.5e-06.
+// 3, 0.5, 1.333, 12500, 2.5e-6.
 std::string format_number(double value);
 
 // Evenly spaced round values (steps of 1, 2 or 5 x 10^k) covering [low, high]
@@ -65,8 +77,8 @@ struct LinearTicks {
 LinearTicks nice_linear_ticks(double low, double high, int target_count = 7);
 
 // Ticks of a log10 axis over [low, high] (both > 0): whole decades (every
-// k-th when there are many), with 2 and 5 in between over at most two; `low`/`high` are
-// widened to the ticks at both ends.
+// k-th when there are many), with 2 and 5 in between when the data span at
+// most 2.5 decades; `low`/`high` of the result are the end ticks.
 struct LogTicks {
   double low = 1, high = 10;
   std::vector<double> values;

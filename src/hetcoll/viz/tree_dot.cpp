@@ -50,7 +50,7 @@ std::string phase_title(const MakespanPlan& plan, const Cluster& cluster, const 
   std::string title;
   if (phase_count > 1) title = phase.points_to_root() ? "Phase 1: reduce to " : "Phase 2: broadcast from ";
   else title = phase.points_to_root() ? "Reduce to " : (plan.operation == Operation::multicast ? "Multicast from " : "Broadcast from ");
-  return title + svg::shorten(root, 32);
+  return title + svg::shorten_id(root, 32);
 }
 
 void write_phase(svg::SvgText& out, const MakespanPlan& plan, const Cluster& cluster, const TreePhase& phase,
@@ -118,7 +118,7 @@ std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const Tre
   svg::SvgText out;
   out.add("// Communication tree of a hetcoll plan. Render: dot -Tsvg tree.dot -o tree.svg\n");
   out.add("digraph hetcoll_tree {{\n");
-  out.add("  graph [label=\"{}\", labelloc=t, labeljust=l, fontname=\"Helvetica\", fontsize=13, rankdir=TB, "
+  out.add("  graph [label=\"{}\", labelloc=t, labeljust=l, fontname=\"Helvetica\", fontsize=13, rankdir=TB, ordering=out, "
       "nodesep=0.25, ranksep=0.45];\n",
       label);
   out.add("  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=11];\n");

@@ -3,7 +3,8 @@
 //
 // Nodes show the processor id, its transmission time t and when it is
 // ready (holds the message, or for a reduce all of its inputs); edges show
-// the interval of the message. The root is drawn on top. Broadcast edges
+// the interval of the message. The root is drawn on top, children left to
+// right in the order of their messages (ordering=out). Broadcast edges
 // point away from the root (blue); reduce edges point towards it (orange,
 // drawn with dir=back so the root stays on top). An all-reduce gives two
 // clusters side by side, phase 1 (reduce) and phase 2 (broadcast).

@@ -98,6 +98,7 @@ class TreeWriter {
   std::string draw() {
     phases_ = communication_tree(plan_, cluster_);
     for (const auto& phase : phases_) panels_.push_back(lay_out(phase, options_.max_nodes));
+    choose_time_scale();
     name_panels();
     measure_boxes();
     choose_direction();
@@ -111,19 +112,29 @@ class TreeWriter {
   }
 
  private:
-  std::string box_id_text(ProcessorIndex p) const { return svg::shorten(cluster_.id(p), kMaxIdInBox); }
-  std::string box_time_text(ProcessorIndex p) const { return "t=" + format_number(cluster_.transmission_time(p)); }
+  std::string box_id_text(ProcessorIndex p) const { return svg::shorten_id(cluster_.id(p), kMaxIdInBox); }
+  // Times in the boxes and on the edges, in units of 10^time_exponent_ when
+  // they would otherwise print as 1.05e-5.
+  std::string time_text(double time) const { return format_number(time / time_scale_); }
+  std::string box_time_text(ProcessorIndex p) const { return "t=" + time_text(cluster_.transmission_time(p)); }
   std::string box_ready_text(const TreeNode& node, bool is_root) const {
-    std::string text = "ready " + format_number(node.ready_time);
+    std::string text = "ready " + time_text(node.ready_time);
     return is_root ? std::string(svg::root_role(plan_.operation)) + " · " + text : text;
   }
   std::string edge_text(const TreeNode& node) const {
-    return format_number(node.link_start) + "–" + format_number(node.link_end);
+    return time_text(node.link_start) + "–" + time_text(node.link_end);
+  }
+
+  void choose_time_scale() {
+    double latest = cluster_.size() > 0 ? cluster_.slowest_time() : 0;
+    for (const auto& phase : phases_) latest = std::max(latest, phase.end_time);
+    time_exponent_ = svg::axis_scale_exponent({latest});
+    time_scale_ = std::pow(10.0, time_exponent_);
   }
 
   void name_panels() {
     for (auto& panel : panels_) {
-      const std::string root = svg::shorten(cluster_.id(panel.phase->nodes.front().processor), 32);
+      const std::string root = svg::shorten_id(cluster_.id(panel.phase->nodes.front().processor), 32);
       if (panels_.size() > 1) {
         panel.title = panel.phase->points_to_root() ? "Phase 1 — reduce to " + root + " (arrows point to the root)"
                                                     : "Phase 2 — broadcast of the result from " + root;
@@ -227,7 +238,13 @@ class TreeWriter {
     height_ = static_cast<int>(std::ceil(y + 8));
   }
 
-  const char* help_text() const {
+  std::string help_text() const {
+    std::string text = help_by_operation();
+    if (time_exponent_ != 0) text += " Times in units of " + svg::power_of_ten(time_exponent_) + ".";
+    return text;
+  }
+
+  const char* help_by_operation() const {
     switch (plan_.operation) {
       case Operation::reduce:
         return "Boxes: processor, t, and when it holds all its inputs. Edges: when its partial result goes to its "
@@ -256,9 +273,11 @@ text {{ font-family: {2}; fill: #222222; }}
 .edge-label {{ font-size: {5}px; fill: #333333; }}
 .badge {{ font-size: 9.5px; fill: #FFFFFF; font-weight: bold; }}
 </style>
+<title>{6}</title>
 <defs>
 )svg",
-             width_, height_, svg::kFontFamily, kIdFont, kDetailFont, kEdgeFont);
+             width_, height_, svg::kFontFamily, kIdFont, kDetailFont, kEdgeFont,
+             xml_escape("Communication tree: " + headline()));
     for (const PhaseColours* colours : {&kBroadcastColours, &kReduceColours}) {
       out_.add(R"svg(<marker id="arrow-{0}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,1 L10,5 L0,9 z" fill="{1}"/></marker>)svg"
                "\n",
@@ -270,7 +289,7 @@ text {{ font-family: {2}; fill: #222222; }}
   void draw_header() {
     out_.add("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline()));
     out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_)));
-    out_.add("<text class=\"help\" x=\"12\" y=\"64\">{}</text>\n", help_text());
+    out_.add("<text class=\"help\" x=\"12\" y=\"64\">{}</text>\n", xml_escape(help_text()));
     for (std::size_t i = 0; i < notes_.size(); ++i) {
       out_.add("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", 80 + 16.0 * static_cast<double>(i), xml_escape(notes_[i]));
     }
@@ -378,6 +397,8 @@ text {{ font-family: {2}; fill: #222222; }}
   std::vector<PanelLayout> panels_;
   std::vector<std::string> notes_;
   bool top_down_ = true;
+  int time_exponent_ = 0;
+  double time_scale_ = 1;
   double two_line_box_width_ = 0, one_line_box_width_ = 0, widest_edge_label_ = 0;
   double box_width_ = 0, box_height_ = 0, breadth_pitch_ = 0, layer_pitch_ = 0;
   int width_ = 0, height_ = 0;

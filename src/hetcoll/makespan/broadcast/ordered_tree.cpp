@@ -4,7 +4,7 @@
 
 namespace hetcoll {
 
-std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
+std::vector<Transfer> ordered_tree_transfers(const Cluster& cluster, ProcessorIndex source,
                                          const std::vector<std::vector<ProcessorIndex>>& children,
                                          double start_time) {
   std::vector<Transfer> transfers;
@@ -62,7 +62,7 @@ std::vector<Transfer> prune_idle_helpers(const Cluster& cluster, ProcessorIndex 
     std::erase_if(list, [&](ProcessorIndex child) { return !keep[static_cast<size_t>(child)]; });
     keep[static_cast<size_t>(p)] = is_target[static_cast<size_t>(p)] || !list.empty() || p == source;
   }
-  return no_delay_transfers(cluster, source, children);
+  return ordered_tree_transfers(cluster, source, children);
 }
 
 }  // namespace hetcoll

@@ -21,7 +21,7 @@ namespace hetcoll {
 // children[p] = the processors p sends to, in sending order. Processors not
 // reachable from `source` are ignored. `start_time`: when the source holds
 // the message.
-std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
+std::vector<Transfer> ordered_tree_transfers(const Cluster& cluster, ProcessorIndex source,
                                          const std::vector<std::vector<ProcessorIndex>>& children,
                                          double start_time = 0.0);
 

@@ -25,13 +25,13 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // test), measured with `hetcoll experiment ptas-quality` on the development
 // machine (2 cores, Release): see docs/RESULTS.md. Predictions are upper
 // estimates: the run stops at the first feasible guess.
-constexpr double kSecondsPerOperation = 1.5e-9;
+constexpr double kSecondsPerOperation = 4e-9;
 
 // Refuse tables that would not fit in memory, whatever the time limit.
 constexpr double kMaxBytes = 6e9;
 
 // Bisection rounds of PtasParameters::tighten_deadline (each re-runs the DP).
-constexpr int kTighteningRounds = 20;
+constexpr int kTighteningRounds = 8;
 
 // Count vectors are packed 16 bits per class, 4 classes per word, so that
 // "a <= n componentwise" is two word operations (SWAR).
@@ -225,6 +225,7 @@ double count_bounded(const std::vector<std::int64_t>& caps, std::int64_t limit) 
 
 struct GuessWork {
   double tree_vectors = 0, useful_trees = 0, dp_states = 0, operations = 0, bytes = 0;
+  double dp_operations = 0;  // one run of the feasibility DP
   int classes = 0;
   int largest_class = 0;
 };
@@ -269,6 +270,7 @@ GuessWork predict_guess(const Instance& instance, const GuessSetup& setup) {
   work.operations += dense_tree_table * (static_cast<double>(k) + 2) +
                      work.tree_vectors * std::max(1, setup.sending_classes) * work.useful_trees * words +
                      work.dp_states * work.useful_trees * words;
+  work.dp_operations = work.dp_states * work.useful_trees * words;
   work.bytes = dense_tree_table * (13.0 + 12.0 * setup.sending_classes) + work.dp_states * 8.0 +
                work.useful_trees * (8.0 * words + 24.0 + 4.0 * static_cast<double>(k));
   return work;
@@ -614,12 +616,12 @@ bool source_is_fastest(const Instance& instance) {
   return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance(0);
 }
 
-PtasWorkEstimate estimate(const Instance& instance) {
+PtasWorkEstimate estimate(const Instance& instance, bool tighten) {
   PtasWorkEstimate result;
   result.eps = instance.eps;
   result.eps_prime = instance.eps_prime;
   if (instance.receivers.empty()) return result;
-  double previous = 0;
+  double previous = 0, largest_dp = 0;
   for (int j = instance.first_guess_index(); previous < instance.fnf_makespan; ++j) {
     double guess = instance.guess(j);
     previous = guess;
@@ -631,7 +633,10 @@ PtasWorkEstimate estimate(const Instance& instance) {
     result.max_dp_states = std::max(result.max_dp_states, work.dp_states);
     result.bytes = std::max(result.bytes, work.bytes);
     result.operations += work.operations;
+    largest_dp = std::max(largest_dp, work.dp_operations);
   }
+  // Tightening re-runs the DP of the feasible guess (PtasParameters).
+  if (tighten) result.operations += kTighteningRounds * largest_dp;
   result.seconds = result.operations * kSecondsPerOperation;
   return result;
 }
@@ -666,7 +671,7 @@ std::string PtasWorkEstimate::describe() const {
   return fmt::format(
       "PTAS work (eps = {:g}, eps' = {:g}): up to {} guesses of T; per guess at most {} slow classes, a tree table of "
       "{:.3g} count vectors ({:.3g} trees within the slack, upper estimate), a feasibility DP over {:.3g} count "
-      "vectors; about {:.3g} steps, predicted {} (upper estimate), {:.3g} MB",
+      "vectors; about {:.3g} steps, predicted {}, {:.3g} MB",
       eps, eps_prime, guesses, max_classes, max_tree_vectors, max_useful_trees, max_dp_states, operations,
       human_seconds(seconds), bytes / 1e6);
 }
@@ -675,7 +680,7 @@ double ptas_ratio(double eps, double eps_prime) { return (1 + eps) * (1 + eps_pr
 
 PtasWorkEstimate estimate_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
                                          const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime) {
-  return estimate(make_instance(cluster, source, receivers, eps, eps_prime));
+  return estimate(make_instance(cluster, source, receivers, eps, eps_prime), /*tighten=*/true);
 }
 
 std::optional<double> finest_fitting_eps_prime(const Cluster& cluster, ProcessorIndex source,
@@ -697,7 +702,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
   const bool fastest_source = source_is_fastest(instance);
   const double ratio = ptas_ratio(eps, eps_prime);
 
-  PtasWorkEstimate predicted = estimate(instance);
+  PtasWorkEstimate predicted = estimate(instance, parameters.tighten_deadline);
   const bool limited = std::isfinite(parameters.time_limit_seconds);
   const double refusal = limited ? parameters.time_limit_seconds : kPtasDefaultRefusalSeconds;
   if (parameters.refuse_long_runs && (predicted.seconds > refusal || predicted.bytes > kMaxBytes)) {
@@ -719,6 +724,11 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
   plan.operation = Operation::broadcast;
   plan.algorithm = "ptas";
   plan.root = source;
+  if (instance.receivers.size() + 1 < static_cast<size_t>(cluster.size())) {
+    // A subset: checkable as a multicast to exactly these receivers.
+    plan.operation = Operation::multicast;
+    plan.targets = instance.receivers;
+  }
   plan.notes.push_back(predicted.describe());
   if (instance.receivers.empty()) {
     plan.guarantee = Guarantee::exact();
@@ -771,7 +781,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
       rounded_makespan = parameters.tighten_deadline ? solver.tighten(kTighteningRounds) : solver.achieved();
       children = solver.children();
     }
-    scheme_transfers = no_delay_transfers(cluster, source, children);
+    scheme_transfers = ordered_tree_transfers(cluster, source, children);
     feasible_guess = guess;
     feasible_deadline = setup.deadline;
     break;

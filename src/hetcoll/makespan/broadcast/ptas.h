@@ -88,7 +88,7 @@ struct PtasParameters {
   bool refuse_long_runs = true;
   // At the first feasible guess, the paper accepts any tree within D. With
   // this on, the DP (only) is re-run to bisect for the least deadline the
-  // guess's tables can meet: up to 20 more DP runs, same guarantee, usually
+  // guess's tables can meet: up to 8 more DP runs, same guarantee, usually
   // a much better plan. Off = the paper's algorithm verbatim.
   bool tighten_deadline = true;
 };
@@ -127,8 +127,9 @@ double ptas_ratio(double eps, double eps_prime);
 // Broadcast (or the broadcast over a subset, for multicast) with the
 // scheme. Throws InputError for eps <= 0, eps' <= 0, or a predicted running
 // time beyond the limit (the message gives the finest eps' that fits).
-// The plan's operation is broadcast; its transfers involve only the source
-// and the receivers.
+// Its transfers involve only the source and the receivers; when those are
+// not every processor, the plan's operation is multicast with the receivers
+// as targets (so verify() checks it), otherwise broadcast.
 MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
                                  const std::vector<ProcessorIndex>& receivers, const PtasParameters& parameters);
 MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source, const PtasParameters& parameters);

@@ -26,13 +26,16 @@
 //    <= 2 x optimal (seed 004 Thm 4.7). O(|targets| g log g), g = group size.
 //  * ptas: the broadcast PTAS (broadcast/ptas.h) for every k; the ratio
 //    (1+eps)(1+eps')(1+3eps') of the best k carries over (seed 003 Thm 4).
-//  * optimal: exact. Branch and bound over receive orders (seed 004 eq. 1,
-//    Thm 4.1: an optimal no-delay schedule serves its receivers in some order,
-//    each by the holder that can finish first), branching on classes of
-//    identical times rather than on processors, bounded by the schedule in
-//    which every remaining receiver is as fast as the fastest remaining one;
-//    every k, sharing one incumbent. Exponential: refused beyond
-//    kExactMulticastMaxReceivers receivers per k (targets + helpers).
+//  * optimal: exact. For every k, the optimal broadcast search of
+//    broadcast/optimal_search.h over source ∪ targets ∪ H_k (seed 004 sec. 5:
+//    receive orders by class, dominance rules, memoisation), all k sharing
+//    one incumbent (the FNF multicast, then the best found). Exponential:
+//    refused beyond kExactMulticastMaxReceivers receivers per k (targets +
+//    helpers); --time-limit / node limit return the best plan so far.
+//    exact_subset_broadcast below is a second, simpler exact search (branch
+//    and bound over receive orders by class, seed 004 eq. 1 / Thm 4.1,
+//    bounded by making every remaining receiver as fast as the fastest one),
+//    kept as an independent cross-check.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +51,7 @@
 namespace hetcoll {
 
 // The largest number of receivers (targets + helpers) `optimal` searches.
-inline constexpr int kExactMulticastMaxReceivers = 16;
+inline constexpr int kExactMulticastMaxReceivers = 20;
 
 struct MulticastGroup {
   ProcessorIndex source = kNoProcessor;
