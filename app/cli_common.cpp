@@ -15,6 +15,11 @@ LoadedCluster load_cluster(const PlatformOptions& options) {
   if (!options.times.empty()) return {parse_times_list(options.times), {}};
   LoadedPlatform loaded = load_platform_file(options.platform_file);
   if (loaded.is_cluster()) return {loaded.cluster(), {}};
+  if (!options.message_size && !loaded.graph().has_fixed_costs()) {
+    throw InputError(fmt::format("{}: its edges give latency/bandwidth; add --message-size BYTES to turn them into "
+                                 "transmission times",
+                                 options.platform_file));
+  }
   Cluster cluster = cluster_from_platform(loaded.graph(), options.message_size, options.platform_file);
   std::string size = options.message_size ? fmt::format("{} bytes", *options.message_size) : "unit messages";
   return {std::move(cluster),

@@ -121,6 +121,9 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   if (options.eps_prime > 0) request.eps_prime = options.eps_prime;
   request.threads = std::max(1u, options.threads);
   request.progress = progress_printer(options.output.quiet || options.output.json);
+  if (!options.output.quiet) {
+    request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
+  }
 
   MakespanPlan plan = plan_makespan(cluster, request, options.algorithm);
   plan.notes.insert(plan.notes.end(), loaded.notes.begin(), loaded.notes.end());

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
@@ -480,6 +482,32 @@ TEST(TreeDot, LargeTreesAreCapped) {
   EXPECT_NE(dot.find("99000 left out"), std::string::npos);
   const Cluster one = Cluster::from_times({1});
   EXPECT_EQ(count_of(tree_dot(plan_broadcast_fnf(one, 0), one), " -> "), 0u);
+}
+
+// Graphviz itself accepts the DOT text (when `dot` is installed).
+TEST(TreeDot, GraphvizRendersIt) {
+  if (std::system("command -v dot > /dev/null 2>&1") != 0) GTEST_SKIP() << "Graphviz (dot) is not installed";
+  const auto directory = std::filesystem::temp_directory_path() / ("hetcoll-viz-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(directory);
+  const Cluster cluster = awkward_ids();
+  const std::vector<MakespanPlan> plans = {plan_broadcast_fnf(cluster, 0), plan_reduce_snf(cluster, 0),
+                                           plan_allreduce_snf_fnf(cluster, kNoProcessor)};
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    const auto dot_path = directory / fmt::format("tree{}.dot", i);
+    const auto svg_path = directory / fmt::format("tree{}.svg", i);
+    write_tree_dot(dot_path.string(), plans[i], cluster);
+    const std::string command = fmt::format("dot -Tsvg -o '{}' '{}' 2>&1", svg_path.string(), dot_path.string());
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    pugi::xml_document rendered;
+    EXPECT_TRUE(rendered.load_file(svg_path.c_str())) << svg_path;
+    const std::string all_text = [&] {
+      std::string text;
+      for (const pugi::xpath_node& node : rendered.select_nodes("//text")) text += std::string(node.node().text().get()) + "\n";
+      return text;
+    }();
+    for (const auto& id : cluster.ids()) EXPECT_NE(all_text.find(id), std::string::npos) << id;
+  }
+  std::filesystem::remove_all(directory);
 }
 
 // --------------------------------------------------------------- line plot

@@ -91,7 +91,21 @@ if [ -f "$source_dir/../shared/platforms/small_platform.xml" ]; then
   check "simgrid platform" 0 "$hetcoll" broadcast --platform "$source_dir/../shared/platforms/small_platform.xml" \
     --message-size 1e6 --json
   expect_in "simgrid note" "$work/out" "sender-speed view"
+  check "simgrid needs a size" 2 "$hetcoll" broadcast --platform "$source_dir/../shared/platforms/small_platform.xml"
+  expect_in "simgrid size message" "$work/err" "--message-size"
 fi
+check "ptas announces its work" 0 "$hetcoll" broadcast --times 1,1,2,3,3,4,5 --algo ptas --eps 0.5
+expect_in "ptas work" "$work/err" "PTAS work"
+check "multicast" 0 "$hetcoll" multicast --times 1,1,1,1,8,8,8,8 --source p4 --targets p5,p6,p7 --json
+expect_in "multicast helpers" "$work/out" '"helpers"'
+check "optimal broadcast fig2" 0 "$hetcoll" broadcast --times 1,3,3,2,3,3,3 --algo optimal --json
+expect_in "optimal fig2 makespan" "$work/out" '"makespan": 4,'
+check "optimal reduce" 0 "$hetcoll" reduce --times 1,1,1,1,1,1,1,1,1.25,1.25,1.25,1.25 --root 11 --algo optimal --json
+expect_in "fig8 optimum" "$work/out" '"makespan": 4,'
+check "dp reduce" 0 "$hetcoll" reduce --times 1,1,1,1,1,1,1,1,1.75,1.75,1.75,1.75 --root 11 --algo dp --json
+expect_in "fig8 dp optimum" "$work/out" '"makespan": 4.5,'
+check "node limit" 4 "$hetcoll" reduce --platform "$work/gen.json" --algo optimal --node-limit 1 --json
+expect_in "limit flagged" "$work/out" '"limit_reached": true'
 
 # --- bad input: exit code 2 and a message naming the file / field ----------
 check "no platform" 2 "$hetcoll" broadcast

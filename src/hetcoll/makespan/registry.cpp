@@ -52,7 +52,17 @@ std::vector<MakespanAlgorithm> build_registry() {
       "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (--eps, --eps-prime)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
-        return plan_broadcast_ptas(cluster, root_or_first(request), ptas_parameters(request));
+        const ProcessorIndex source = root_or_first(request);
+        if (request.announce) {
+          std::vector<ProcessorIndex> receivers;
+          for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+            if (p != source) receivers.push_back(p);
+          }
+          request.announce(estimate_broadcast_ptas(cluster, source, receivers, request.eps,
+                                                   request.eps_prime.value_or(request.eps))
+                               .describe());
+        }
+        return plan_broadcast_ptas(cluster, source, ptas_parameters(request));
       }});
   algorithms.push_back({
       "optimal", Operation::broadcast, "exact (when the search finishes; else best so far, never worse than FNF)",

@@ -38,6 +38,9 @@ struct MakespanRequest {
   std::optional<double> eps_prime;     // PTAS: fast/slow split (default eps)
   unsigned threads = 1;
   ProgressCallback progress;
+  // Algorithms that can run long say here, before starting, what work they
+  // will do (e.g. the PTAS's predicted states and seconds).
+  std::function<void(std::string_view)> announce;
 };
 
 struct MakespanAlgorithm {

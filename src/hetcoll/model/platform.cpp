@@ -18,12 +18,15 @@ double PlatformEdge::message_time(std::optional<double> message_size) const {
 }
 
 namespace {
-void require_positive(std::optional<double> value, std::string_view source, std::string_view field,
+// The field name is built only when the value is bad: platforms have
+// millions of edges.
+template <typename FieldName>
+void require_positive(std::optional<double> value, std::string_view source, FieldName&& field_name,
                       bool allow_zero = false) {
   if (!value) return;
   bool ok = std::isfinite(*value) && (allow_zero ? *value >= 0 : *value > 0);
   if (!ok) {
-    throw InputError(fmt::format("{}: {}: must be a {} finite number, got {}", source, field,
+    throw InputError(fmt::format("{}: {}: must be a {} finite number, got {}", source, field_name(),
                                  allow_zero ? "non-negative" : "positive", *value));
   }
 }
@@ -41,8 +44,8 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
       throw InputError(fmt::format("{}: nodes[{}].id: duplicate id \"{}\" (also nodes[{}])", source_name,
                                    v, node.id, it->second));
     }
-    require_positive(node.speed, source_name, fmt::format("nodes[{}].speed", v));
-    require_positive(node.send_overhead, source_name, fmt::format("nodes[{}].send_overhead", v), true);
+    require_positive(node.speed, source_name, [&] { return fmt::format("nodes[{}].speed", v); });
+    require_positive(node.send_overhead, source_name, [&] { return fmt::format("nodes[{}].send_overhead", v); }, true);
   }
   out_.assign(nodes_.size(), {});
   in_.assign(nodes_.size(), {});
@@ -56,9 +59,9 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
       throw InputError(fmt::format("{}: edges[{}]: a node cannot send to itself ({})", source_name, e,
                                    nodes_[static_cast<size_t>(edge.from)].id));
     }
-    require_positive(edge.cost, source_name, fmt::format("edges[{}].cost", e));
-    require_positive(edge.latency, source_name, fmt::format("edges[{}].latency", e), true);
-    require_positive(edge.bandwidth, source_name, fmt::format("edges[{}].bandwidth", e));
+    require_positive(edge.cost, source_name, [&] { return fmt::format("edges[{}].cost", e); });
+    require_positive(edge.latency, source_name, [&] { return fmt::format("edges[{}].latency", e); }, true);
+    require_positive(edge.bandwidth, source_name, [&] { return fmt::format("edges[{}].bandwidth", e); });
     if (!edge.cost && !edge.bandwidth) {
       throw InputError(fmt::format("{}: edges[{}]: needs \"cost\", or \"bandwidth\" (and \"latency\")",
                                    source_name, e));

@@ -19,8 +19,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr int kSourceClass = -1;
-// Ratios within this of an integer count as that integer (exchange rule).
-constexpr double kRatioSlack = 1e-9;
 
 // `count` holders of one class whose next sends all end at `next`.
 struct Holders {
@@ -124,16 +122,21 @@ class Search {
     levels_.resize(max_depth);
     allowed_.resize(max_depth);
     take_.resize(max_depth);
+    suffix_.resize(max_depth);
     keys_.resize(max_depth);
     history_.assign(static_cast<size_t>(k), {});
     apply_fastest_first_ = options.fastest_first && problem.source_in_fastest_class;
-    // D_safe(a, b) = a b / (b - a): from r(q) + D_safe on, class a can never
-    // follow a receiver q of class b (exchange rule, floor(d/a) >= ceil(d/b)).
-    safe_distance_.assign(static_cast<size_t>(k * k), kInfinity);
+    // The exchange rule lets class a follow a class-b receiver by d only
+    // for d in (k b, (k+1) a), k = 0..k_max (k b < (k+1) a); from
+    // D(a, b) = (k_max + 1) a on, never.
+    last_window_.assign(static_cast<size_t>(k * k), kInfinity);
     for (int a = 0; a < k; ++a) {
       for (int b = a + 1; b < k; ++b) {
-        double ta = problem.class_time[static_cast<size_t>(a)], tb = problem.class_time[static_cast<size_t>(b)];
-        safe_distance_[static_cast<size_t>(a * k + b)] = ta * tb / (tb - ta);
+        const double ta = problem.class_time[static_cast<size_t>(a)], tb = problem.class_time[static_cast<size_t>(b)];
+        double k_max = std::max(0.0, std::ceil((ta - 2 * tolerance_) / (tb - ta)) - 1);
+        while (k_max > 0 && !(k_max * tb + tolerance_ < (k_max + 1) * ta - tolerance_)) k_max -= 1;
+        while ((k_max + 1) * tb + tolerance_ < (k_max + 2) * ta - tolerance_) k_max += 1;
+        last_window_[static_cast<size_t>(a * k + b)] = (k_max + 1) * ta;
       }
     }
   }
@@ -144,16 +147,41 @@ class Search {
     return relaxation_bound(start, problem_.source_time);
   }
 
-  void run() {
+  // Iterative targets (IDA*-like, the memo acting as transposition table):
+  // search for a completion ending by `target`, starting from the proven
+  // lower bound; a failed pass proves the optimum >= the smallest bound it
+  // pruned, which becomes the next target. The first completion found is
+  // then optimal. Slowly creeping targets (many distinct times) fall back
+  // to a plain branch-and-bound pass against the incumbent.
+  void run(double proven_lower_bound) {
     levels_[0] = {{problem_.source_time, problem_.source_time, kSourceClass, 1}};
+    lower_bound_ = proven_lower_bound;
     if (total_remaining_ == 0) {
       finished_ = true;
       return;
     }
-    expand(0);
+    constexpr int kTargetPasses = 8;
+    for (int pass = 0;; ++pass) {
+      if (lower_bound_ >= best_ - tolerance_) break;  // the incumbent is optimal
+      const bool plain = !options_.iterative_targets || pass >= kTargetPasses;
+      cutoff_ = plain ? best_ - tolerance_ : std::min(lower_bound_ + tolerance_, best_ - tolerance_);
+      stop_at_first_ = !plain;
+      const double value = expand(0);
+      if (aborted_) break;
+      if (found_ && stop_at_first_) {
+        lower_bound_ = best_;  // found by the target pass: optimal
+        break;
+      }
+      if (plain) {
+        lower_bound_ = std::max(lower_bound_, std::min(value, best_));
+        break;
+      }
+      lower_bound_ = std::max(lower_bound_, value);
+    }
     finished_ = !aborted_;
   }
 
+  double lower_bound() const { return lower_bound_; }
   bool finished() const { return finished_; }
   bool found() const { return found_; }
   double best() const { return best_; }
@@ -165,23 +193,25 @@ class Search {
 
  private:
   double time(int cls) const { return problem_.class_time[static_cast<size_t>(cls)]; }
-  double safe_distance(int a, int b) const {
-    return safe_distance_[static_cast<size_t>(a * problem_.classes() + b)];
-  }
+  double last_window(int a, int b) const { return last_window_[static_cast<size_t>(a * problem_.classes() + b)]; }
 
-  // Exchange rule: may a receiver of class a be served at tau?
+  // Exchange rule: may a receiver of class a be served at tau? Only if,
+  // after every slower receiver q (ready r), d = tau - r is 0 (same slot
+  // group) or lies in some window (k t_b, (k+1) t_a), i.e.
+  // floor(d / t_a) < ceil(d / t_b).
   bool exchange_allows(int a, double tau) const {
     if (!options_.exchange_rule) return true;
     const double ta = time(a);
     for (int b = a + 1; b < problem_.classes(); ++b) {
       const auto& ready = history_[static_cast<size_t>(b)];
       if (ready.empty()) continue;
-      if (tau - ready.front() >= safe_distance(a, b) - tolerance_) return false;
+      if (tau - ready.front() >= last_window(a, b) - tolerance_) return false;
       const double tb = time(b);
       for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
         const double d = tau - *it;
         if (d <= tolerance_) continue;  // same slot group: order inside a group is free
-        if (std::floor(d / ta + kRatioSlack) >= std::ceil(d / tb - kRatioSlack)) return false;
+        const double k = std::floor(d / tb);
+        if (!(d > k * tb + tolerance_ && d < (k + 1) * ta - tolerance_)) return false;
       }
     }
     return true;
@@ -194,7 +224,7 @@ class Search {
     double earliest = kInfinity;
     for (int b = a + 1; b < problem_.classes(); ++b) {
       const auto& ready = history_[static_cast<size_t>(b)];
-      if (!ready.empty()) earliest = std::min(earliest, ready.front() + safe_distance(a, b));
+      if (!ready.empty()) earliest = std::min(earliest, ready.front() + last_window(a, b));
     }
     return earliest;
   }
@@ -258,6 +288,66 @@ class Search {
     }
   }
 
+  // Fluid bound (see the header): the informed count N(x) of any completion
+  // satisfies N(x) <= S(x) + integral_tau^x G(N(y)) dy, where S counts the
+  // holders' slots up to x and G(m) sums the m largest rates 1/t of the
+  // remaining receivers (linear between integers, so concave and
+  // nondecreasing). By comparison N <= U, the solution of the equality,
+  // which is exponential between slot times and class boundaries; every
+  // completion therefore ends no earlier than the time U reaches K.
+  double fluid_bound(const std::vector<Holders>& holders, double tau) {
+    const int k = problem_.classes();
+    const double target = total_remaining_;
+    sim_.clear();
+    for (const auto& h : holders) sim_.push_back({h.next, h.period, h.count});
+    double x = tau, u = 0;
+    while (true) {
+      // Holder slots at x join at once.
+      double next_event = kInfinity;
+      for (auto& s : sim_) {
+        while (s.next <= x + tolerance_) {
+          u += s.count;
+          s.next += s.period;
+        }
+        next_event = std::min(next_event, s.next);
+      }
+      if (u >= target) return x;
+      // Integrate u' = G(u) from x to next_event, one class piece at a time.
+      while (true) {
+        double below = 0, rate_below = 0;  // mass and rate of the faster classes
+        int c = 0;
+        for (; c < k; ++c) {
+          const double n = remaining_[static_cast<size_t>(c)];
+          if (u < below + n) break;
+          below += n;
+          rate_below += n / time(c);
+        }
+        if (c == k) return x;  // cannot happen: u < target
+        const double t = time(c);
+        const double piece_end = std::min(below + remaining_[static_cast<size_t>(c)], target);
+        // w = u - below + rate_below t grows as exp((x - x0) / t).
+        const double w0 = u - below + rate_below * t;
+        const double w1 = piece_end - below + rate_below * t;
+        if (w0 <= 0) {  // nobody informed yet: nothing grows before the next slot
+          if (next_event == kInfinity) return kInfinity;
+          x = next_event;
+          break;
+        }
+        const double reach = x + t * std::log(w1 / w0);
+        if (reach <= next_event) {
+          x = reach;
+          u = piece_end;
+          if (u >= target) return x;
+          continue;
+        }
+        if (next_event == kInfinity) return kInfinity;
+        u = below - rate_below * t + w0 * std::exp((next_event - x) / t);
+        x = next_event;
+        break;
+      }
+    }
+  }
+
   bool limits_hit() {
     if (nodes_ > limits_.node_limit) return true;
     if ((nodes_ & 1023) == 0) {
@@ -282,13 +372,13 @@ class Search {
       key_.push_back(h.count);
     }
     // Ready times still able to trigger the exchange rule: receivers of a
-    // class b while a faster class has receivers left, within D_safe.
+    // class b while a faster class has receivers left, within the last window.
     if (!options_.exchange_rule) return;
     const int k = problem_.classes();
     for (int b = 1; b < k; ++b) {
       double window = 0;
       for (int a = 0; a < b; ++a) {
-        if (remaining_[static_cast<size_t>(a)] > 0) window = std::max(window, safe_distance(a, b));
+        if (remaining_[static_cast<size_t>(a)] > 0) window = std::max(window, last_window(a, b));
       }
       const auto& ready = history_[static_cast<size_t>(b)];
       if (window == 0 || ready.empty()) continue;
@@ -304,13 +394,15 @@ class Search {
     }
   }
 
-  // Explores the node whose holders are levels_[depth]. Returns nothing;
-  // sets aborted_ when a limit stops the search.
-  void expand(size_t depth) {
+  // Explores the node whose holders are levels_[depth] and returns a lower
+  // bound on every completion of it (infinity: none is valid); completions
+  // ending by cutoff_ become the incumbent. Sets aborted_ when a limit stops
+  // the search, unwinding_ when a target pass found its completion.
+  double expand(size_t depth) {
     ++nodes_;
     if (limits_hit()) {
       aborted_ = true;
-      return;
+      return 0;
     }
     const std::vector<Holders>& holders = levels_[depth];
     double tau = kInfinity;
@@ -319,7 +411,7 @@ class Search {
     for (const auto& h : holders) {
       if (h.next <= tau + tolerance_) slots += h.count;
     }
-    if (tau >= best_ - tolerance_) return;  // every remaining receiver is ready at tau or later
+    if (tau > cutoff_) return tau;  // every remaining receiver is ready at tau or later
 
     const int k = problem_.classes();
     // Classes that may be served at tau.
@@ -329,21 +421,17 @@ class Search {
     for (int c = 0; c < k; ++c) {
       if (remaining_[static_cast<size_t>(c)] == 0) continue;
       if (!exchange_allows(c, tau)) {
-        if (deadline(c) <= tau + tolerance_) return;  // class c can never be served any more
+        if (deadline(c) <= tau + tolerance_) return kInfinity;  // class c can never be served any more
         continue;
       }
       allowed.push_back(c);
       allowed_receivers += remaining_[static_cast<size_t>(c)];
     }
-    if (apply_fastest_first_ && remaining_[0] > 0) {
-      // Thm 4.3: the fastest class fills the slots first; the group may
-      // take others only once it is exhausted.
-      if (remaining_[0] < slots) {
-        // keep the allowed classes; the composition forces x_0 = remaining_[0]
-      } else {
-        allowed.assign(1, 0);
-        allowed_receivers = remaining_[0];
-      }
+    if (apply_fastest_first_ && remaining_[0] > 0 && remaining_[0] >= slots) {
+      // Thm 4.3: the fastest class fills the slots first (once it has
+      // fewer receivers left than slots, the composition forces x_0).
+      allowed.assign(1, 0);
+      allowed_receivers = remaining_[0];
     }
 
     if (total_remaining_ <= slots) {
@@ -351,31 +439,36 @@ class Search {
       for (int c = 0; c < k; ++c) {
         if (remaining_[static_cast<size_t>(c)] > 0 &&
             std::find(allowed.begin(), allowed.end(), c) == allowed.end()) {
-          return;
+          return kInfinity;
         }
       }
-      best_ = tau;
-      found_ = true;
-      best_groups_ = path_;
-      best_groups_.push_back(remaining_);
-      return;
+      if (tau < best_ - tolerance_) {
+        best_ = tau;
+        found_ = true;
+        best_groups_ = path_;
+        best_groups_.push_back(remaining_);
+        cutoff_ = std::min(cutoff_, best_ - tolerance_);
+        if (stop_at_first_) unwinding_ = true;
+      }
+      return tau;
     }
-    if (allowed_receivers < slots) return;  // no valid way to fill the group
+    if (allowed_receivers < slots) return kInfinity;  // no valid way to fill the group
 
     std::uint64_t hash = 0;
     if (options_.memoize) {
       build_key(holders, tau);
       hash = hash_key(key_);
-      if (const double* value = memo_.find(key_, hash); value && tau + *value >= best_ - tolerance_) {
+      if (const double* value = memo_.find(key_, hash); value && tau + *value > cutoff_) {
         ++memo_hits_;
-        return;
+        return tau + *value;
       }
     }
     if (options_.relaxation_bound) {
-      const double bound = relaxation_bound(holders, tau);
-      if (bound >= best_ - tolerance_) {
+      double bound = relaxation_bound(holders, tau);
+      if (bound <= cutoff_) bound = std::max(bound, fluid_bound(holders, tau));
+      if (bound > cutoff_) {
         if (options_.memoize) memo_.store(key_, hash, bound - tau);
-        return;
+        return bound;
       }
     }
     std::vector<std::int64_t>& my_key = keys_[depth];
@@ -385,36 +478,38 @@ class Search {
     // fastest classes filled first (the FNF branch comes first).
     std::vector<int>& take = take_buffer(depth);
     take.assign(static_cast<size_t>(k), 0);
-    std::vector<int> suffix(allowed.size() + 1, 0);
+    std::vector<int>& suffix = suffix_buffer(depth);
+    suffix.assign(allowed.size() + 1, 0);
     for (size_t i = allowed.size(); i-- > 0;) {
       suffix[i] = suffix[i + 1] + remaining_[static_cast<size_t>(allowed[i])];
     }
-    enumerate(depth, tau, allowed, suffix, 0, slots);
-    if (aborted_) return;
-    if (options_.memoize) memo_.store(my_key, hash_key(my_key), best_ - tolerance_ - tau);
+    const double value = std::max(tau, enumerate(depth, tau, allowed, suffix, 0, slots));
+    if (aborted_ || unwinding_) return value;
+    if (options_.memoize) memo_.store(my_key, hash_key(my_key), value - tau);
+    return value;
   }
 
-  void enumerate(size_t depth, double tau, const std::vector<int>& allowed, const std::vector<int>& suffix,
-                 size_t index, int slots_left) {
+  // The smallest value of the compositions reachable from this prefix.
+  double enumerate(size_t depth, double tau, const std::vector<int>& allowed, const std::vector<int>& suffix,
+                   size_t index, int slots_left) {
     std::vector<int>& take = take_buffer(depth);
-    if (index == allowed.size()) {
-      if (slots_left == 0) descend(depth, tau);
-      return;
-    }
+    if (index == allowed.size()) return slots_left == 0 ? descend(depth, tau) : kInfinity;
     const int cls = allowed[index];
     const int most = std::min(slots_left, remaining_[static_cast<size_t>(cls)]);
     int least = std::max(0, slots_left - suffix[index + 1]);
     if (apply_fastest_first_ && cls == 0) least = most;  // Thm 4.3: x_0 = min(slots, remaining)
+    double value = kInfinity;
     for (int x = most; x >= least; --x) {
       take[static_cast<size_t>(cls)] = x;
-      enumerate(depth, tau, allowed, suffix, index + 1, slots_left - x);
+      value = std::min(value, enumerate(depth, tau, allowed, suffix, index + 1, slots_left - x));
       take[static_cast<size_t>(cls)] = 0;
-      if (aborted_) return;
+      if (aborted_ || unwinding_) break;
     }
+    return value;
   }
 
   // Serves the group at tau with take_buffer(depth) and explores the child.
-  void descend(size_t depth, double tau) {
+  double descend(size_t depth, double tau) {
     const std::vector<int>& take = take_buffer(depth);
     std::vector<Holders>& child = levels_[depth + 1];
     const std::vector<Holders>& holders = levels_[depth];
@@ -449,7 +544,7 @@ class Search {
     child.resize(out);
     path_.push_back(take);
 
-    expand(depth + 1);
+    const double value = expand(depth + 1);
 
     path_.pop_back();
     for (int c = 0; c < k; ++c) {
@@ -459,11 +554,13 @@ class Search {
       total_remaining_ += x;
       history_[static_cast<size_t>(c)].pop_back();
     }
+    return value;
   }
 
   // Per-depth buffers, sized once (references into them stay valid).
   std::vector<int>& allowed_buffer(size_t depth) { return allowed_[depth]; }
   std::vector<int>& take_buffer(size_t depth) { return take_[depth]; }
+  std::vector<int>& suffix_buffer(size_t depth) { return suffix_[depth]; }
 
   struct SimStream {
     double next;
@@ -480,7 +577,7 @@ class Search {
   double tolerance_ = 0;
   double quantum_ = 0;
   bool apply_fastest_first_ = false;
-  std::vector<double> safe_distance_;
+  std::vector<double> last_window_;  // D(a, b) per pair of classes
 
   std::vector<int> remaining_;
   int total_remaining_ = 0;
@@ -488,6 +585,7 @@ class Search {
   std::vector<std::vector<Holders>> levels_;
   std::vector<std::vector<int>> allowed_;
   std::vector<std::vector<int>> take_;
+  std::vector<std::vector<int>> suffix_;
   std::vector<std::vector<int>> path_;
   std::vector<std::vector<int>> best_groups_;
   std::vector<std::int64_t> key_;
@@ -499,6 +597,10 @@ class Search {
   std::uint64_t nodes_ = 0;
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;
+  bool unwinding_ = false;      // a target pass found its completion
+  bool stop_at_first_ = false;  // target pass (vs plain branch-and-bound)
+  double cutoff_ = kInfinity;   // completions ending after this are pruned
+  double lower_bound_ = 0;      // proven lower bound on the optimum
   bool finished_ = false;
   bool found_ = false;
 };
@@ -562,8 +664,12 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
     }
   }
   Search search(problem, limits, options, best);
-  const double root_bound = options.relaxation_bound ? search.root_bound() : 0.0;
-  search.run();
+  // The doubling bound of bounds.h on {source} ∪ receivers, and the root
+  // relaxation.
+  const double fastest = std::min(problem.source_time, problem.class_time.front());
+  const double doubling = problem.source_time + fastest * (ceil_log2(problem.receiver_count() + 1) - 1);
+  const double root_bound = std::max(doubling, options.relaxation_bound ? search.root_bound() : 0.0);
+  search.run(root_bound);
   if (search.found()) {
     best_transfers = no_delay_transfers(cluster, source, sequence_of_groups(problem, search.best_groups()));
     best = last_completion(best_transfers);
@@ -572,10 +678,8 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
   result.makespan = result.transfers.empty() ? incumbent : best;
   result.complete = search.finished();
   result.limit_reached = !search.finished();
-  // The doubling bound of bounds.h on {source} ∪ receivers.
-  const double fastest = std::min(problem.source_time, problem.class_time.front());
-  const double doubling = problem.source_time + fastest * (ceil_log2(problem.receiver_count() + 1) - 1);
-  result.lower_bound = result.complete ? result.makespan : std::min(result.makespan, std::max(root_bound, doubling));
+  result.lower_bound =
+      result.complete ? result.makespan : std::min(result.makespan, std::max(root_bound, search.lower_bound()));
   result.stats.nodes = search.nodes();
   result.used_fastest_first = options.fastest_first && problem.source_in_fastest_class;
   result.memo_hits = search.memo_hits();

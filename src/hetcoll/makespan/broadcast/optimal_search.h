@@ -121,6 +121,7 @@ struct OptimalBroadcastOptions {
   bool relaxation_bound = true;  // relaxation + deadline bound
   bool memoize = true;
   bool fnf_incumbent = true;     // start from FNF's makespan
+  bool iterative_targets = true; // target passes from the lower bound up (else plain B&B)
   std::size_t memo_capacity = std::size_t{1} << 21;
 };
 
