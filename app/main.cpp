@@ -217,8 +217,9 @@ int run_algorithms(bool json) {
     std::cout << fmt::format("\n{}\n", to_string(operation));
     for (const auto& a : makespan_algorithms()) {
       if (a.operation != operation) continue;
-      std::cout << fmt::format("  {:<12}{} {}\n  {:<12}guarantee: {}; time {}; {}\n", a.name,
-                               a.is_default ? "[default]" : "", a.summary, "", a.guarantee, a.complexity, a.reference);
+      std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n",
+                               a.name, a.is_default ? "[default] " : "", a.summary, "", a.guarantee, "",
+                               a.complexity, "", a.reference);
     }
   }
   if (!experiments().empty()) {

@@ -92,7 +92,7 @@ std::set<std::string> gantt_row_ids(const pugi::xml_document& document) {
     const std::string cls = node.node().attribute("class").value();
     if (cls.find("time") != std::string::npos) continue;
     std::string text = node.node().text().get();
-    for (const char* role : {" (source)", " (root)"}) {
+    for (const char* role : {" (source)", " (root)", " (target)"}) {
       if (const auto at = text.find(role); at != std::string::npos) text.erase(at);
     }
     ids.insert(text);
@@ -342,6 +342,28 @@ TEST(GanttSvg, StarBroadcastIsCappedByTransfers) {
   EXPECT_TRUE(any_text_contains(texts_of(document), "4000 of the 20000 messages"));
 }
 
+// Multicast from p0 to p3 and p4, relayed by the helper p1; p2 takes no part.
+MakespanPlan small_multicast() {
+  MakespanPlan plan;
+  plan.operation = Operation::multicast;
+  plan.algorithm = "hand-made";
+  plan.root = 0;
+  plan.targets = {3, 4};
+  plan.transfers = {{0, 1, 0, 1}, {0, 3, 1, 2}, {1, 4, 1, 2}};
+  plan.makespan = 2;
+  return plan;
+}
+
+TEST(GanttSvg, MulticastMarksTargets) {
+  const Cluster cluster = Cluster::from_times({1, 1, 1, 1, 1});
+  const auto document = parse_svg(gantt_svg(small_multicast(), cluster));
+  const auto rows = texts_with_class(document, "row");
+  EXPECT_TRUE(any_text_contains(rows, "p3 (target)"));
+  EXPECT_TRUE(any_text_contains(rows, "p4 (target)"));
+  EXPECT_FALSE(any_text_contains(rows, "p1 (target)"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "Multicast from p0 to 2 targets"));
+}
+
 // -------------------------------------------------------------- tree (SVG)
 
 std::set<std::string> tree_box_ids(const pugi::xml_document& document) {
@@ -377,6 +399,19 @@ TEST(TreeSvg, AllReduceDrawsBothPhases) {
   EXPECT_EQ(texts_with_class(document, "id").size(), 16u);
   EXPECT_EQ(document.select_nodes("//path[@marker-end='url(#arrow-partial)']").size(), 7u);
   EXPECT_EQ(document.select_nodes("//path[@marker-end='url(#arrow-value)']").size(), 7u);
+}
+
+TEST(TreeSvg, MulticastShowsHelpersAndAbsentProcessors) {
+  const Cluster cluster = Cluster::from_times({1, 1, 1, 1, 1});
+  const std::string svg = tree_svg(small_multicast(), cluster);
+  const auto document = parse_svg(svg);
+  EXPECT_EQ(tree_box_ids(document), (std::set<std::string>{"p0", "p1", "p3", "p4"}));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "helper · ready 1"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "1 processor takes no part"));
+  const std::string dot = tree_dot(small_multicast(), cluster);
+  EXPECT_NE(dot.find("helper, ready 1"), std::string::npos);
+  EXPECT_NE(dot.find("1 processor takes no part"), std::string::npos);
+  EXPECT_EQ(count_of(dot, " -> "), 3u);
 }
 
 TEST(TreeSvg, BothDirectionsWork) {

@@ -6,6 +6,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/auto_select.h"
 #include "hetcoll/makespan/broadcast/binomial.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/generic_search.h"
@@ -39,9 +40,11 @@ PtasParameters ptas_parameters(const MakespanRequest& request) {
 std::vector<MakespanAlgorithm> build_registry() {
   std::vector<MakespanAlgorithm> algorithms;
   algorithms.push_back({
-      "fnf", Operation::broadcast, "<= 2 x optimal; <= 1.5 x from a fastest source; optimal for 2 classes", "O(n log n)",
+      "fnf", Operation::broadcast,
+      "<= 2 x optimal; <= 1.5 x from a fastest source; optimal from a fastest source for 2 classes or a divisibility chain",
+      "O(n log n)",
       "seed 004 sec. 3, Thms 4.4-4.7; seed 003 sec. 1",
-      "fastest-node-first: the earliest-finishing sender serves the fastest uninformed processor", true,
+      "fastest-node-first: the earliest-finishing sender serves the fastest uninformed processor", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_fnf(cluster, root_or_first(request));
       }});
@@ -85,7 +88,7 @@ std::vector<MakespanAlgorithm> build_registry() {
   algorithms.push_back({
       "snf", Operation::reduce, "<= 2 x optimal; optimal for 2 classes with ratio >= 2", "O(n log n)",
       "seed 000 secs. 3-5, Thms 1, 2, 4",
-      "slowest-node-first: EP schedule of the senders, slowest first", true,
+      "slowest-node-first: EP schedule of the senders, slowest first", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_snf(cluster, root_or_first(request));
       }});
@@ -123,10 +126,31 @@ std::vector<MakespanAlgorithm> build_registry() {
       }});
   algorithms.push_back({
       "snf+fnf", Operation::allreduce, "<= 3.5 x optimal (root a fastest processor)", "O(n log n)",
-      "seed 000 sec. 5.2, Thm 3", "SNF reduce to the root, then FNF broadcast of the result from it", true,
+      "seed 000 sec. 5.2, Thm 3", "SNF reduce to the root, then FNF broadcast of the result from it", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_allreduce_snf_fnf(cluster, request.root);
       }});
+  // The default: greedy, then a node-budgeted exact search when no theorem
+  // proves the greedy plan optimal (makespan/auto_select.h).
+  for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
+    const char* summary = operation == Operation::broadcast
+                              ? "FNF; if not provably optimal, the exact search within a fixed node budget"
+                          : operation == Operation::reduce
+                              ? "SNF; if not provably optimal, the exact search within a fixed node budget"
+                              : "reduce into a fastest processor, then broadcast from it, each phase chosen as auto";
+    const char* guarantee = operation == Operation::broadcast ? "optimal when the search finishes, else FNF's"
+                            : operation == Operation::reduce  ? "optimal when the search finishes, else <= 2 x"
+                                                              : "<= 3.5 x optimal; <= 2 x when both phases are exact";
+    algorithms.push_back({"auto", operation, guarantee, "O(n log n) + a bounded search",
+                          "selector over seeds 000, 004 (makespan/auto_select.h)", summary, true,
+                          [operation](const Cluster& cluster, const MakespanRequest& request) {
+                            switch (operation) {
+                              case Operation::broadcast: return plan_broadcast_auto(cluster, root_or_first(request), request);
+                              case Operation::reduce: return plan_reduce_auto(cluster, root_or_first(request), request);
+                              default: return plan_allreduce_auto(cluster, request.root, request);
+                            }
+                          }});
+  }
   // Baselines: what MPI libraries do (binomial trees in rank order).
   algorithms.push_back({
       "binomial", Operation::broadcast, "none (ignores speeds; MPI's binomial tree)", "O(n log n)",

@@ -178,7 +178,11 @@ class GanttWriter {
 
   std::string row_id_label(ProcessorIndex p) const {
     std::string label = svg::shorten_id(cluster_.id(p), kMaxIdInRowLabel);
-    if (p == plan_.root) label += fmt::format(" ({})", svg::root_role(plan_.operation));
+    if (p == plan_.root) {
+      label += fmt::format(" ({})", svg::root_role(plan_.operation));
+    } else if (plan_.operation == Operation::multicast && !svg::is_multicast_helper(plan_, p)) {
+      label += " (target)";
+    }
     return label;
   }
   std::string row_time_label(ProcessorIndex p) const { return "t=" + format_number(cluster_.transmission_time(p)); }

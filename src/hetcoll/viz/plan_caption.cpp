@@ -1,6 +1,7 @@
 // Caption lines describing a plan, shared by the Gantt and tree drawings.
 #include "hetcoll/viz/plan_caption.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -11,6 +12,11 @@ namespace hetcoll::svg {
 
 const char* root_role(Operation operation) {
   return operation == Operation::broadcast || operation == Operation::multicast ? "source" : "root";
+}
+
+bool is_multicast_helper(const MakespanPlan& plan, ProcessorIndex processor) {
+  return plan.operation == Operation::multicast && processor != plan.root &&
+         std::find(plan.targets.begin(), plan.targets.end(), processor) == plan.targets.end();
 }
 
 std::string pretty_guarantee(const std::string& text) {

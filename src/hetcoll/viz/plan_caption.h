@@ -18,6 +18,10 @@ std::string plan_evidence(const MakespanPlan& plan);
 // "source" for broadcast and multicast, "root" for reduce and all-reduce.
 const char* root_role(Operation operation);
 
+// A multicast processor that receives without being a target: it only
+// relays the message (false for every other operation).
+bool is_multicast_helper(const MakespanPlan& plan, ProcessorIndex processor);
+
 // The guarantee text with ≤ and × in place of <= and x.
 std::string pretty_guarantee(const std::string& text);
 

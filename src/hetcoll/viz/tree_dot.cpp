@@ -69,8 +69,8 @@ void write_phase(svg::SvgText& out, const MakespanPlan& plan, const Cluster& clu
       out.add("{}{}{} [label=\"{}  t={}\\n{}, ready {}\", penwidth=2.5, fillcolor=\"{}\"];\n", indent, style.prefix,
               node.processor, id, time, role, format_number(node.ready_time), style.fill);
     } else {
-      out.add("{}{}{} [label=\"{}  t={}\\nready {}\"];\n", indent, style.prefix, node.processor, id, time,
-          format_number(node.ready_time));
+      out.add("{}{}{} [label=\"{}  t={}\\n{}ready {}\"];\n", indent, style.prefix, node.processor, id, time,
+              svg::is_multicast_helper(plan, node.processor) ? "helper, " : "", format_number(node.ready_time));
     }
   }
   // Edges are written parent -> child so that the root is on top; reduce
@@ -109,7 +109,7 @@ std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const Tre
   }
   if (!phases.empty() && plan.operation == Operation::multicast) {
     const auto absent = static_cast<std::size_t>(cluster.size()) - phases.front().nodes.size();
-    if (absent > 0) label_lines.push_back(fmt::format("{} processor{} take no part", absent, absent == 1 ? "" : "s"));
+    if (absent > 0) label_lines.push_back(fmt::format("{} processor{} no part", absent, absent == 1 ? " takes" : "s take"));
   }
   if (detached > 0) label_lines.push_back(fmt::format("{} processor(s) not connected to the root (invalid plan)", detached));
   std::string label;

@@ -119,7 +119,9 @@ class TreeWriter {
   std::string box_time_text(ProcessorIndex p) const { return "t=" + time_text(cluster_.transmission_time(p)); }
   std::string box_ready_text(const TreeNode& node, bool is_root) const {
     std::string text = "ready " + time_text(node.ready_time);
-    return is_root ? std::string(svg::root_role(plan_.operation)) + " · " + text : text;
+    if (is_root) return std::string(svg::root_role(plan_.operation)) + " · " + text;
+    if (svg::is_multicast_helper(plan_, node.processor)) return "helper · " + text;
+    return text;
   }
   std::string edge_text(const TreeNode& node) const {
     return time_text(node.link_start) + "–" + time_text(node.link_end);
@@ -199,7 +201,7 @@ class TreeWriter {
     if (!panels_.empty()) {
       const auto absent = static_cast<std::size_t>(cluster_.size()) - panels_.back().phase->nodes.size();
       if (absent > 0 && plan_.operation == Operation::multicast) {
-        notes_.push_back(fmt::format("{} processor{} take no part.", absent, absent == 1 ? "" : "s"));
+        notes_.push_back(fmt::format("{} processor{} no part.", absent, absent == 1 ? " takes" : "s take"));
       } else if (absent > 0 && cluster_.size() > 0) {
         notes_.push_back(fmt::format("{} processor{} not reached by this plan.", absent, absent == 1 ? " is" : "s are"));
       }
