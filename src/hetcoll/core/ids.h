@@ -1,8 +1,11 @@
 // Processor indices and the tolerance rule for comparing times.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace hetcoll {
 
@@ -10,6 +13,18 @@ namespace hetcoll {
 // order of the platform file; their string ids live in the model.
 using ProcessorIndex = std::int32_t;
 inline constexpr ProcessorIndex kNoProcessor = -1;
+
+// "17" -> 17 when it is a whole decimal index below `count`; the fallback of
+// id look-ups ("wherever an option takes a processor, its id or its index").
+inline std::optional<ProcessorIndex> parse_processor_index(std::string_view text, std::size_t count) {
+  long long index = -1;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
+  if (error != std::errc() || end != text.data() + text.size() || index < 0 ||
+      index >= static_cast<long long>(count)) {
+    return std::nullopt;
+  }
+  return static_cast<ProcessorIndex>(index);
+}
 
 // Times are doubles given by the user. Two times closer than
 // `time_tolerance(smallest_time)` are treated as equal wherever a decision

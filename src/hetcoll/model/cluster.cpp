@@ -53,13 +53,7 @@ Cluster Cluster::from_times(std::vector<double> transmission_times, std::string_
 
 std::optional<ProcessorIndex> Cluster::find(std::string_view id_or_index) const {
   if (auto it = index_of_.find(std::string(id_or_index)); it != index_of_.end()) return it->second;
-  long long index = -1;
-  auto [end, ec] = std::from_chars(id_or_index.data(), id_or_index.data() + id_or_index.size(), index);
-  if (ec == std::errc() && end == id_or_index.data() + id_or_index.size() && index >= 0 &&
-      index < static_cast<long long>(times_.size())) {
-    return static_cast<ProcessorIndex>(index);
-  }
-  return std::nullopt;
+  return parse_processor_index(id_or_index, times_.size());
 }
 
 std::vector<ProcessorIndex> Cluster::fastest_first_order() const {

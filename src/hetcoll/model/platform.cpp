@@ -91,13 +91,7 @@ Platform Platform::from_cluster(const Cluster& cluster) {
 
 std::optional<ProcessorIndex> Platform::find(std::string_view id_or_index) const {
   if (auto it = index_of_.find(std::string(id_or_index)); it != index_of_.end()) return it->second;
-  long long index = -1;
-  auto [end, ec] = std::from_chars(id_or_index.data(), id_or_index.data() + id_or_index.size(), index);
-  if (ec == std::errc() && end == id_or_index.data() + id_or_index.size() && index >= 0 &&
-      index < static_cast<long long>(nodes_.size())) {
-    return static_cast<ProcessorIndex>(index);
-  }
-  return std::nullopt;
+  return parse_processor_index(id_or_index, nodes_.size());
 }
 
 std::vector<double> Platform::edge_costs(std::optional<double> message_size) const {
