@@ -32,7 +32,7 @@ struct Holders {
 // Open addressing over keys stored in one arena (no allocation per lookup).
 class MemoTable {
  public:
-  explicit MemoTable(std::size_t capacity) : capacity_(capacity) {}
+  explicit MemoTable(std::size_t budget_bytes) : budget_bytes_(budget_bytes) {}
 
   const double* find(const std::vector<std::int64_t>& key, std::uint64_t hash) const {
     if (slots_.empty()) return nullptr;
@@ -47,8 +47,15 @@ class MemoTable {
   }
 
   void store(const std::vector<std::int64_t>& key, std::uint64_t hash, double value) {
-    if (size_ >= capacity_) return;
-    if ((size_ + 1) * 2 > slots_.size()) grow();
+    // Stay within the budget, counting the reallocations ahead.
+    const std::size_t needed = arena_.size() + key.size();
+    std::size_t arena_capacity = arena_.capacity();
+    if (needed > arena_capacity) arena_capacity = std::max(needed, 2 * arena_capacity);
+    std::size_t slot_count = slots_.size();
+    if ((size_ + 1) * 2 > slot_count) slot_count = slot_count == 0 ? 1024 : 2 * slot_count;
+    if (arena_capacity * sizeof(std::int64_t) + slot_count * sizeof(Slot) > budget_bytes_) return;
+    arena_.reserve(arena_capacity);
+    if (slot_count != slots_.size()) grow();
     for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
       Slot& slot = slots_[i];
       if (slot.length == 0) {
@@ -66,6 +73,7 @@ class MemoTable {
   }
 
   std::size_t size() const { return size_; }
+  std::size_t bytes() const { return arena_.capacity() * sizeof(std::int64_t) + slots_.size() * sizeof(Slot); }
 
  private:
   struct Slot {
@@ -87,7 +95,7 @@ class MemoTable {
     }
   }
 
-  std::size_t capacity_;
+  std::size_t budget_bytes_;
   std::size_t size_ = 0;
   std::size_t mask_ = 0;
   std::vector<Slot> slots_;
@@ -110,7 +118,7 @@ class Search {
       : problem_(problem),
         limits_(limits),
         options_(options),
-        memo_(options.memoize ? options.memo_capacity : 0),
+        memo_(options.memoize ? options.memo_megabytes * (std::size_t{1} << 20) : 0),
         best_(incumbent),
         started_(Clock::now()) {
     const int k = problem.classes();
@@ -123,6 +131,8 @@ class Search {
     allowed_.resize(max_depth);
     take_.resize(max_depth);
     suffix_.resize(max_depth);
+    children_.resize(max_depth);
+    order_.resize(max_depth);
     keys_.resize(max_depth);
     history_.assign(static_cast<size_t>(k), {});
     apply_fastest_first_ = options.fastest_first && problem.source_in_fastest_class;
@@ -231,11 +241,11 @@ class Search {
 
   // Relaxation bound (see the header): every completion of the state ends at
   // or after the returned time; infinity when no completion can exist.
-  double relaxation_bound(const std::vector<Holders>& holders, double tau) {
+  double relaxation_bound(const std::vector<Holders>& holders, double tau, bool use_deadlines = true) {
     const int k = problem_.classes();
     deadlines_.clear();  // (deadline, class) of the classes with receivers left
     for (int c = 0; c < k; ++c) {
-      if (remaining_[static_cast<size_t>(c)] > 0) deadlines_.push_back({deadline(c), c});
+      if (remaining_[static_cast<size_t>(c)] > 0) deadlines_.push_back({use_deadlines ? deadline(c) : kInfinity, c});
     }
     std::sort(deadlines_.begin(), deadlines_.end());
     // need_before[i]: receivers that must be served before deadlines_[i].
@@ -398,7 +408,7 @@ class Search {
   // bound on every completion of it (infinity: none is valid); completions
   // ending by cutoff_ become the incumbent. Sets aborted_ when a limit stops
   // the search, unwinding_ when a target pass found its completion.
-  double expand(size_t depth) {
+  double expand(size_t depth, double known_bound = -kInfinity) {
     ++nodes_;
     if (limits_hit()) {
       aborted_ = true;
@@ -464,8 +474,7 @@ class Search {
       }
     }
     if (options_.relaxation_bound) {
-      double bound = relaxation_bound(holders, tau);
-      if (bound <= cutoff_) bound = std::max(bound, fluid_bound(holders, tau));
+      const double bound = known_bound > -kInfinity ? known_bound : node_bound(holders, tau);
       if (bound > cutoff_) {
         if (options_.memoize) memo_.store(key_, hash, bound - tau);
         return bound;
@@ -474,8 +483,10 @@ class Search {
     std::vector<std::int64_t>& my_key = keys_[depth];
     if (options_.memoize) my_key = key_;
 
-    // Enumerate the compositions of `slots` over the allowed classes,
-    // fastest classes filled first (the FNF branch comes first).
+    // The compositions of `slots` over the allowed classes, fastest
+    // classes filled first (the FNF branch comes first), then visited in
+    // increasing order of their bound (ties keep that order), so a target
+    // pass meets its completion early.
     std::vector<int>& take = take_buffer(depth);
     take.assign(static_cast<size_t>(k), 0);
     std::vector<int>& suffix = suffix_buffer(depth);
@@ -483,34 +494,233 @@ class Search {
     for (size_t i = allowed.size(); i-- > 0;) {
       suffix[i] = suffix[i + 1] + remaining_[static_cast<size_t>(allowed[i])];
     }
-    const double value = std::max(tau, enumerate(depth, tau, allowed, suffix, 0, slots));
-    if (aborted_ || unwinding_) return value;
+    std::vector<int>& children = children_[depth];
+    children.clear();
+    current_tau_ = tau;
+    if (options_.exchange_rule) {
+      build_capacity(holders, tau, slots, allowed);
+      class_deadline_.resize(static_cast<size_t>(k));
+      for (int c = 0; c < k; ++c) class_deadline_[static_cast<size_t>(c)] = deadline(c);
+    }
+    double value = kInfinity;  // the smallest bound of what is pruned or explored
+    collect(depth, tau, allowed, suffix, 0, slots, value);
+    const size_t count = children.size() / static_cast<size_t>(k);
+    std::vector<std::pair<double, size_t>>& order = order_[depth];
+    order.clear();
+    for (size_t i = 0; i < count; ++i) {
+      double bound = -kInfinity;
+      if (options_.relaxation_bound && count > 1) {
+        apply_child(depth, tau, &children[i * static_cast<size_t>(k)]);
+        const auto& child = levels_[depth + 1];
+        double child_tau = kInfinity;
+        for (const auto& h : child) child_tau = std::min(child_tau, h.next);
+        bound = node_bound(child, child_tau);
+        undo_child(depth, &children[i * static_cast<size_t>(k)]);
+      }
+      order.push_back({bound, i});
+    }
+    if (count > 1) std::stable_sort(order.begin(), order.end());
+    for (size_t j = 0; j < order.size(); ++j) {
+      const int* chosen = &children_[depth][order_[depth][j].second * static_cast<size_t>(k)];
+      const double bound = order_[depth][j].first;
+      if (bound > cutoff_) {  // this and every later child: pruned by their bounds
+        value = std::min(value, bound);
+        nodes_ += order_[depth].size() - j;
+        break;
+      }
+      apply_child(depth, tau, chosen);
+      path_.push_back(std::vector<int>(chosen, chosen + k));
+      value = std::min(value, expand(depth + 1, bound));
+      path_.pop_back();
+      undo_child(depth, chosen);
+      if (aborted_ || unwinding_) return std::max(tau, value);
+    }
+    value = std::max(tau, value);
     if (options_.memoize) memo_.store(my_key, hash_key(my_key), value - tau);
     return value;
   }
 
-  // The smallest value of the compositions reachable from this prefix.
-  double enumerate(size_t depth, double tau, const std::vector<int>& allowed, const std::vector<int>& suffix,
-                   size_t index, int slots_left) {
+  // The bound of a node: the relaxation, and the fluid bound when the
+  // relaxation alone does not reach the cutoff.
+  double node_bound(const std::vector<Holders>& holders, double tau) {
+    double bound = std::max(tau, relaxation_bound(holders, tau));
+    if (bound <= cutoff_) bound = std::max(bound, fluid_bound(holders, tau));
+    return bound;
+  }
+
+  // Serving class b at tau makes every faster receiver left over (classes
+  // a < b, not served at tau) due before tau + D(a, b) (exchange rule).
+  // capacity_ holds, for the node being expanded, an upper bound on how many
+  // receivers any completion can serve after tau and before a given time:
+  // the relaxation in which the group gets its fastest possible composition
+  // and everyone after it the fastest remaining time. A composition whose leftovers cannot all meet their
+  // deadlines has no valid completion and is never generated.
+  void build_capacity(const std::vector<Holders>& holders, double tau, int slots, const std::vector<int>& allowed) {
+    capacity_.clear();
+    if (allowed.empty()) return;
+    double fastest_remaining = kInfinity;
+    for (int c = 0; c < problem_.classes(); ++c) {
+      if (remaining_[static_cast<size_t>(c)] > 0) fastest_remaining = std::min(fastest_remaining, time(c));
+    }
+    sim_.clear();
+    for (const auto& h : holders) {
+      sim_.push_back({h.next <= tau + tolerance_ ? h.next + h.period : h.next, h.period, h.count});
+    }
+    // The group's fastest possible composition: elementwise no slower than any.
+    int group_left = slots;
+    for (int c : allowed) {
+      const int x = std::min(group_left, remaining_[static_cast<size_t>(c)]);
+      if (x > 0) sim_.push_back({tau + time(c), time(c), x});
+      group_left -= x;
+    }
+    int served = 0;
+    const int after_group = total_remaining_ - slots;
+    // Deadlines reach at most max D(a, b) past tau.
+    double horizon = 0;
+    for (double d : last_window_) {
+      if (d < kInfinity) horizon = std::max(horizon, d);
+    }
+    while (served < after_group) {
+      double x = kInfinity;
+      for (const auto& st : sim_) x = std::min(x, st.next);
+      if (x >= tau + horizon) break;
+      int found = 0;
+      const size_t existing = sim_.size();
+      for (size_t i = 0; i < existing; ++i) {
+        if (sim_[i].next <= x + tolerance_) {
+          found += sim_[i].count;
+          sim_[i].next += sim_[i].period;
+        }
+      }
+      const int give = std::min(found, after_group - served);
+      served += give;
+      capacity_.push_back({x, served});
+      sim_.push_back({x + fastest_remaining, fastest_remaining, give});
+    }
+  }
+
+  // Receivers any completion can serve in (tau, deadline); deadlines lie
+  // within the simulated horizon.
+  int capacity_before(double deadline) const {
+    int served = 0;
+    for (const auto& [time_point, count] : capacity_) {
+      if (time_point >= deadline - tolerance_) break;
+      served = count;
+    }
+    return served;
+  }
+
+  // Can the receivers the group leaves over in classes 0..last (the group's
+  // counts for them are decided in `take`; 0 for classes not allowed at
+  // tau) still meet their deadlines? A class a is due before the deadline
+  // set by earlier receivers (history) and before tau + D(a, b) for every
+  // slower class b the group serves.
+  bool leftovers_fit(const std::vector<int>& take, int last) {
+    std::vector<std::pair<double, int>>& due = due_;
+    due.clear();
+    for (int a = 0; a <= last; ++a) {
+      const int left = remaining_[static_cast<size_t>(a)] - take[static_cast<size_t>(a)];
+      if (left == 0) continue;
+      double deadline = class_deadline_[static_cast<size_t>(a)];
+      for (int b = a + 1; b <= last; ++b) {
+        if (take[static_cast<size_t>(b)] > 0) deadline = std::min(deadline, current_tau_ + last_window(a, b));
+      }
+      if (deadline < kInfinity) due.push_back({deadline, left});
+    }
+    std::sort(due.begin(), due.end());
+    int total = 0;
+    for (size_t i = 0; i < due.size(); ++i) {
+      total += due[i].second;
+      if (total > capacity_before(due[i].first)) return false;
+    }
+    return true;
+  }
+
+  // Appends every composition reachable from this prefix to children_[depth].
+  // Classes are decided fastest first; once a prefix is decided and several
+  // completions remain, a bound valid for all of them (partial_bound) may
+  // prune the whole range. `value` collects the bounds of pruned ranges.
+  void collect(size_t depth, double tau, const std::vector<int>& allowed, const std::vector<int>& suffix,
+               size_t index, int slots_left, double& value) {
     std::vector<int>& take = take_buffer(depth);
-    if (index == allowed.size()) return slots_left == 0 ? descend(depth, tau) : kInfinity;
+    if (index == allowed.size()) {
+      if (slots_left == 0) children_[depth].insert(children_[depth].end(), take.begin(), take.end());
+      return;
+    }
     const int cls = allowed[index];
     const int most = std::min(slots_left, remaining_[static_cast<size_t>(cls)]);
     int least = std::max(0, slots_left - suffix[index + 1]);
     if (apply_fastest_first_ && cls == 0) least = most;  // Thm 4.3: x_0 = min(slots, remaining)
-    double value = kInfinity;
     for (int x = most; x >= least; --x) {
       take[static_cast<size_t>(cls)] = x;
-      value = std::min(value, enumerate(depth, tau, allowed, suffix, index + 1, slots_left - x));
-      take[static_cast<size_t>(cls)] = 0;
-      if (aborted_ || unwinding_) break;
+      if (options_.exchange_rule && !leftovers_fit(take, cls)) continue;
+      const int left = slots_left - x;
+      // Several completions: try to prune them all at once.
+      if (options_.relaxation_bound && left > 0 && index + 2 < allowed.size()) {
+        ++nodes_;
+        const double bound = partial_bound(depth, tau, allowed, index + 1, left);
+        if (bound > cutoff_) {
+          value = std::min(value, bound);
+          continue;
+        }
+      }
+      collect(depth, tau, allowed, suffix, index + 1, left, value);
     }
-    return value;
+    take[static_cast<size_t>(cls)] = 0;
   }
 
-  // Serves the group at tau with take_buffer(depth) and explores the child.
-  double descend(size_t depth, double tau) {
+  // A lower bound on every child whose composition extends take_buffer(depth)
+  // (decided for allowed[0..index)) with `left` more receivers from
+  // allowed[index..]: those receivers get the fastest of these times, and
+  // the receivers left after the group are the remaining ones minus the
+  // `left` slowest candidates — elementwise no slower than in any such
+  // child. Lowering times never delays anyone, and the relaxation without
+  // deadlines and the fluid bound hold for every completion.
+  double partial_bound(size_t depth, double tau, const std::vector<int>& allowed, size_t index, int left) {
     const std::vector<int>& take = take_buffer(depth);
+    std::vector<Holders>& child = levels_[depth + 1];
+    child.clear();
+    for (const auto& h : levels_[depth]) {
+      Holders next = h;
+      if (h.next <= tau + tolerance_) next.next += h.period;
+      child.push_back(next);
+    }
+    const int k = problem_.classes();
+    removed_.assign(static_cast<size_t>(k), 0);
+    for (int c = 0; c < k; ++c) removed_[static_cast<size_t>(c)] = take[static_cast<size_t>(c)];
+    const int fastest_open = allowed[index];
+    child.push_back({tau + time(fastest_open), time(fastest_open), fastest_open, left});
+    int to_remove = left;
+    for (size_t i = allowed.size(); i-- > index && to_remove > 0;) {
+      const auto c = static_cast<size_t>(allowed[i]);
+      const int x = std::min(to_remove, remaining_[c] - removed_[c]);
+      removed_[c] += x;
+      to_remove -= x;
+    }
+    for (int c = 0; c < k; ++c) {
+      const auto cls = static_cast<size_t>(c);
+      if (take[cls] > 0) child.push_back({tau + time(c), time(c), c, take[cls]});
+      remaining_[cls] -= removed_[cls];
+      total_remaining_ -= removed_[cls];
+    }
+    double child_tau = kInfinity;
+    for (const auto& h : child) child_tau = std::min(child_tau, h.next);
+    double bound = child_tau;
+    if (total_remaining_ > 0) {
+      bound = std::max(bound, relaxation_bound(child, child_tau, false));
+      if (bound <= cutoff_) bound = std::max(bound, fluid_bound(child, child_tau));
+    }
+    for (int c = 0; c < k; ++c) {
+      remaining_[static_cast<size_t>(c)] += removed_[static_cast<size_t>(c)];
+      total_remaining_ += removed_[static_cast<size_t>(c)];
+    }
+    return bound;
+  }
+
+  // Builds the child of levels_[depth] whose group at tau takes `take`
+  // receivers per class into levels_[depth + 1]; undo_child reverts the
+  // counts and ready times.
+  void apply_child(size_t depth, double tau, const int* take) {
     std::vector<Holders>& child = levels_[depth + 1];
     const std::vector<Holders>& holders = levels_[depth];
     child.clear();
@@ -521,7 +731,7 @@ class Search {
     }
     const int k = problem_.classes();
     for (int c = 0; c < k; ++c) {
-      const int x = take[static_cast<size_t>(c)];
+      const int x = take[c];
       if (x == 0) continue;
       child.push_back({tau + time(c), time(c), c, x});
       remaining_[static_cast<size_t>(c)] -= x;
@@ -542,19 +752,17 @@ class Search {
       }
     }
     child.resize(out);
-    path_.push_back(take);
+  }
 
-    const double value = expand(depth + 1);
-
-    path_.pop_back();
-    for (int c = 0; c < k; ++c) {
-      const int x = take_buffer(depth)[static_cast<size_t>(c)];
+  void undo_child(size_t depth, const int* take) {
+    (void)depth;
+    for (int c = 0; c < problem_.classes(); ++c) {
+      const int x = take[c];
       if (x == 0) continue;
       remaining_[static_cast<size_t>(c)] += x;
       total_remaining_ += x;
       history_[static_cast<size_t>(c)].pop_back();
     }
-    return value;
   }
 
   // Per-depth buffers, sized once (references into them stay valid).
@@ -586,6 +794,8 @@ class Search {
   std::vector<std::vector<int>> allowed_;
   std::vector<std::vector<int>> take_;
   std::vector<std::vector<int>> suffix_;
+  std::vector<std::vector<int>> children_;  // per depth: compositions, k counts each
+  std::vector<std::vector<std::pair<double, size_t>>> order_;  // per depth: (bound, composition)
   std::vector<std::vector<int>> path_;
   std::vector<std::vector<int>> best_groups_;
   std::vector<std::int64_t> key_;
@@ -593,6 +803,11 @@ class Search {
   std::vector<std::pair<double, int>> deadlines_;
   std::vector<int> need_before_;
   std::vector<SimStream> sim_;
+  std::vector<std::pair<double, int>> capacity_;  // (time, receivers served after tau up to it)
+  double current_tau_ = 0;
+  std::vector<double> class_deadline_;  // per class: due before this (history), at the node being expanded
+  std::vector<std::pair<double, int>> due_;
+  std::vector<int> removed_;
 
   std::uint64_t nodes_ = 0;
   std::uint64_t memo_hits_ = 0;

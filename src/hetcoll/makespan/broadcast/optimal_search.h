@@ -1,5 +1,6 @@
 // Exact optimal broadcast by branch-and-bound — seed 004 sec. 5 (Table 1),
-// with stronger dominance rules, a relaxation bound and memoisation.
+// with a stronger (proven) exchange rule, relaxation and fluid bounds,
+// target passes and memoisation.
 //
 // Problem: sender-speed cluster, a given source s (any processor, fast or
 // slow) holding one message, a set R of receivers (all other processors for
@@ -15,8 +16,7 @@
 // is the multiset of receiver *classes* (equal transmission times) they get.
 // Processors of one class are interchangeable, so no two branches build the
 // same schedule up to renaming, and the order inside a slot group does not
-// matter. The first branch is always the FNF one (fastest classes first),
-// and FNF's makespan is the first incumbent.
+// matter. FNF's schedule is the first incumbent.
 //
 // Dominance rules, with the theorem each relies on. All rules are "if a
 // sequence breaks it, exchanging two receivers gives a sequence that is
@@ -24,25 +24,28 @@
 // receiver". The lexicographically smallest optimal sequence therefore
 // breaks none of them, so pruning every sequence that breaks one (any
 // combination) keeps an optimum.
-//  * Exchange rule (our generalisation of seed 004 Lemmas 4.2-4.4, proof
-//    below). Let q be a receiver (never the source) of time b informed at
-//    r(q), and p a later receiver of a faster time a < b informed at
-//    r(p) = r(q) + d, d > 0. If floor(d / a) >= ceil(d / b), exchanging p
-//    and q in the sequence never delays anyone. Proof sketch: every ready
-//    time is the i-th smallest slot of the processors before it (eq. 1), so
-//    it suffices that for every x the number of slots <= x of the exchanged
-//    pair is no smaller: p from r(q) and q from r'(q) <= r(p) give, per
-//    half-open window (y - d, y], floor(d/a) or more multiples of a against
-//    at most ceil(d/b) multiples of b; receivers in between only gain (p's
-//    slots from r(q) are pointwise earlier than q's).
-//    It holds for d = k b (so it contains Thm 4.2, "a sender is never slower
-//    than its receiver", also for simultaneous senders: a slow holder with
-//    a slot at tau forbids every faster receiver at tau, whoever serves it —
-//    the seed sec. 5 reading "drop the partial solution if any sender is
-//    slower than any possible receiver" is thus proven, not just the
-//    matching version), for d = k a (Lemma 4.2's d = 1 step), and for every
-//    d >= a b / (b - a): a class a can never be served at or after
-//    r(q) + a b / (b - a) — a deadline we also use in the bound.
+//  * Exchange rule (our generalisation of seed 004 Lemmas 4.2-4.4). Let q
+//    be a receiver (never the source) of time b informed at r(q), and p a
+//    later receiver of a faster time a < b informed at r(p) = r(q) + d,
+//    d > 0. If floor(d / a) >= ceil(d / b), exchanging p and q in the
+//    sequence never delays anyone. Proof: every ready time is the i-th
+//    smallest slot of the processors before it (eq. 1), so it suffices that
+//    for every x the number of slots <= x of the exchanged pair is no
+//    smaller: p from r(q) and q from r'(q) <= r(p) give, per half-open
+//    window (y - d, y], at least floor(d/a) multiples of a against at most
+//    ceil(d/b) multiples of b (and for y < d, floor(y/a) >= floor(y/b));
+//    receivers in between only gain (p's slots from r(q) are pointwise
+//    earlier than q's).
+//    Equivalently, p may follow q only if d lies in a window (k b, (k+1) a)
+//    with k b < (k+1) a, i.e. k < a / (b - a): a faster class a is due
+//    before r(q) + D(a, b), D(a, b) = (k_max + 1) a (e.g. D = 4 for times
+//    2 and 3, D = a whenever b >= 2a). The rule contains Thm 4.2 ("a
+//    sender is never slower than its receiver", d = k b), also for
+//    simultaneous senders: a slow holder with a slot at tau forbids every
+//    faster receiver at tau, whoever serves it — the seed's sec. 5 reading
+//    "drop the partial solution if any sender is slower than any possible
+//    receiver" is thus proven (stronger than the matching reading). It also
+//    contains Lemma 4.2's step (d = t_min).
 //    The source is not a receiver: its slots may serve anyone, so a slow
 //    given source is allowed to send to faster processors (sec. 4.4).
 //  * Fastest first (seed 004 Thm 4.3): the receivers of the fastest time
@@ -51,46 +54,75 @@
 //    a fastest root sending at every multiple of t_min). A source strictly
 //    faster than every receiver is the only fastest processor, and the
 //    theorem says nothing about the order of the receivers (seed 004 Fig. 2
-//    is such a case: the 2 must not go first). For a slower given source Thm 4.3 is FALSE
-//    (brute force: times 4 | 3 4 3.5 3.5 3 4 from the first: 11 vs 11.5
-//    with the 3s first; see tests/broadcast_search_test.cpp), and sec. 4.4
-//    proves the fastest-first property only for power-2 clusters (Lemma
-//    4.7), so with a slow source we rely on the exchange rule alone.
+//    is such a case: the 2 must not go first). For a slower given source
+//    Thm 4.3 is FALSE (brute force: times 4 | 3 4 3.5 3.5 3 4 from the
+//    first: 11, but 11.5 with the 3s first; tests/broadcast_search_test.cpp),
+//    and sec. 4.4 proves the fastest-first property only for power-2
+//    clusters (Lemma 4.7), so with a slow source the exchange rule alone
+//    orders the receivers.
+//  * Group compositions: when a composition at tau leaves receivers of a
+//    class a for later, they must all be served before their deadline
+//    (from earlier slower receivers, and tau + D(a, b) for every slower b
+//    served at tau). A composition whose leftovers exceed an upper bound on
+//    how many receivers any completion can serve before those deadlines
+//    (the relaxation below with the group's fastest possible composition)
+//    is never generated.
 //
-// Lower bound at a node (all proven):
+// Lower bounds (all proven, each valid for every completion of a node):
 //  * Relaxation: give every remaining receiver the time of the fastest
 //    remaining class still allowed at its slot (classes past their
 //    exchange-rule deadline excluded). Lowering transmission times never
 //    delays a sequence (each ready time is an order statistic of pointwise
 //    earlier slots), and with identical receivers the greedy no-delay
-//    schedule is the only one, so simulating it (O(#slot times x #streams))
-//    bounds every completion of the node.
-//  * Deadline feasibility: a class c past which no receiver of c may be
-//    served by time D_c needs all its remaining receivers before D_c; the
-//    relaxation serves at least as many receivers before any time as any
-//    real completion, so if it cannot, the node is dead.
+//    schedule is the only one, so simulating it bounds every completion.
+//    A class whose remaining receivers cannot all be served before its
+//    deadline, even in the relaxation, makes the node dead.
+//  * Fluid bound: the informed count N(x) of any completion satisfies
+//    N(x) <= S(x) + int_tau^x G(N(y)) dy (S: the holders' slots up to x;
+//    G(m): the sum of the m largest rates 1/t left, concave), so N <= U,
+//    the solution of the equality (exponential between events). Stronger
+//    than the relaxation when the receivers left are mostly slow.
+//  * Partial compositions: classes of a group are decided fastest first;
+//    a bound valid for every completion of a partial composition (the
+//    undecided receivers of the group get the fastest undecided time; the
+//    receivers left are the remaining ones minus the slowest candidates;
+//    relaxation without deadlines, and the fluid bound) prunes all of them
+//    at once. This removes most of the width of large slot groups.
 //  * Memo: the future depends only on the remaining class counts, the
 //    holders' (class, next slot - tau, multiplicity), and the ready times
 //    (relative to tau) of receivers still able to trigger the exchange rule.
-//    Completions are translation invariant, so a finished subtree's result
-//    "every completion ends >= best - tau" prunes the same state reached at
-//    any time. Capacity memo_capacity entries (then no more insertions).
-//  We also tried the Khuller–Kim fractional-blocks argument (seed 003
-//  Thm 1): it is stated for a whole FNF broadcast from a fastest source,
-//  not from an arbitrary partial schedule, so we do not prune with it.
+//    Completions are translation invariant, so a finished subtree's value
+//    "every completion ends >= tau + v" prunes the same state reached at
+//    any time (memo_megabytes budget, then no more insertions).
+//  The Khuller–Kim fractional-blocks argument (seed 003 Thm 1) is stated
+//  for a whole FNF broadcast from a fastest source, not from an arbitrary
+//  partial schedule; we do not prune with it (the fluid bound is our
+//  proven stand-in).
+//
+// Search order: target passes (IDA*-like): search for a completion ending
+// by the proven lower bound (+ tolerance); a failed pass proves the optimum
+// at least the smallest bound it pruned, the next target; the first
+// completion found is optimal. After 8 passes (slowly creeping targets,
+// many distinct times) one plain branch-and-bound pass against the
+// incumbent finishes. Children are visited by increasing bound (ties: FNF
+// order, fastest classes first).
 //
 // Ties: times within the cluster tolerance (core/ids.h) are equal — one
-// class, one slot group; the exchange-rule test floor(d/a) >= ceil(d/b)
-// treats ratios within 1e-9 of an integer as that integer.
+// class, one slot group, and window boundaries count as outside.
 // Guarantee: exact when the search finishes (optimal = true, lower_bound =
 // makespan). With a node/time limit or a progress callback returning false
 // it returns the best schedule so far (at worst FNF: <= 2 x optimal, seed
-// 004 Thm 4.7) with limit_reached = true and the root bound as lower_bound.
+// 004 Thm 4.7; <= 1.5 from a fastest source) with limit_reached = true and
+// the best proven lower bound.
 // Complexity: exponential in the worst case (the problem is NP-hard, seed
-// 003 sec. 1); per node O(k + streams) plus the bound's simulation.
-// Counting: stats.nodes = slot-group nodes examined (one per branch
-// entered, including pruned ones); one node extends the receiver sequence
-// by every receiver ready at tau.
+// 003 sec. 1); per node O(k^2 + holders) plus the bounds' simulations,
+// O(slot times x holders). Memory: O(n k) plus the memo budget.
+// Counting: stats.nodes = nodes examined: every child whose bound is
+// evaluated (explored or pruned), every partial composition bounded; a
+// child extends the receiver sequence by every receiver ready at one slot
+// time. 0 nodes means the root bound already equals FNF's makespan.
+// Measured (experiment bcast-search, docs/RESULTS.md): 3 classes, P = 21,
+// about 0.02 ms; P = 1000 in under a millisecond; 5 classes P = 400+.
 #pragma once
 
 #include <cstdint>
@@ -122,7 +154,7 @@ struct OptimalBroadcastOptions {
   bool memoize = true;
   bool fnf_incumbent = true;     // start from FNF's makespan
   bool iterative_targets = true; // target passes from the lower bound up (else plain B&B)
-  std::size_t memo_capacity = std::size_t{1} << 21;
+  std::size_t memo_megabytes = 128;  // memo memory budget (then no more insertions)
 };
 
 struct BroadcastSearchResult {
