@@ -307,6 +307,26 @@ TEST(BroadcastSearch, LimitsReturnTheBestPlanSoFar) {
   expect_valid(cluster, via_registry);
 }
 
+// Stopped early, the plan is still valid and its bound still a bound.
+TEST(BroadcastSearch, StoppedSearchesKeepValidBounds) {
+  std::mt19937_64 rng(37);
+  for (int trial = 0; trial < 400; ++trial) {
+    Cluster cluster = random_test_cluster(rng, std::uniform_int_distribution<int>(3, 9)(rng));
+    const ProcessorIndex source = random_source(rng, cluster);
+    const double optimum = brute::broadcast_by_sequences(cluster, source);
+    SearchLimits limits;
+    limits.node_limit = std::uniform_int_distribution<std::uint64_t>(0, 6)(rng);
+    MakespanPlan plan = plan_broadcast_optimal(cluster, source, limits);
+    expect_valid(cluster, plan);
+    ASSERT_LE(plan.lower_bound, optimum + 1e-9) << "trial " << trial;
+    ASSERT_GE(plan.makespan, optimum - 1e-9) << "trial " << trial;
+    if (plan.optimal) {
+      EXPECT_NEAR(plan.makespan, optimum, 1e-9);
+    }
+    EXPECT_EQ(plan.optimal, !plan.limit_reached);
+  }
+}
+
 TEST(BroadcastSearch, ProgressCallbackCanStopTheSearch) {
   // The generic search on 40 processors of 3 classes runs for a long time;
   // the callback is asked every 65536 nodes.

@@ -71,8 +71,8 @@ std::vector<MakespanAlgorithm> build_registry() {
       "optimal", Operation::broadcast, "exact (when the search finishes; else best so far, never worse than FNF)",
       "exponential worst case; O(k + holders) per node plus an O(slot times x holders) bound",
       "seed 004 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
-      "branch-and-bound over slot groups of receiver classes, FNF incumbent, exchange rule, relaxation bound, memo "
-      "(--time-limit, --node-limit)",
+      "branch-and-bound over slot groups of receiver classes: exchange rule, relaxation/fluid/partial bounds, "
+      "target passes, memo, FNF incumbent (--time-limit, --node-limit)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_optimal(cluster, root_or_first(request), SearchLimits::from_request(request));

@@ -121,8 +121,11 @@
 // evaluated (explored or pruned), every partial composition bounded; a
 // child extends the receiver sequence by every receiver ready at one slot
 // time. 0 nodes means the root bound already equals FNF's makespan.
-// Measured (experiment bcast-search, docs/RESULTS.md): 3 classes, P = 21,
-// about 0.02 ms; P = 1000 in under a millisecond; 5 classes P = 400+.
+// Measured (experiment bcast-search, docs/RESULTS.md, 2 cores): 3 classes,
+// P = 21: about 0.015 ms; P = 5000: 2.4 ms; 5 classes of times 1..5:
+// P = 2000 in 0.7 ms; 5 classes drawn in [1, 4): P = 150 in 21 ms on
+// average. Hard cases: many distinct times (every processor its own class:
+// P = 30 unsolved in 10 s).
 #pragma once
 
 #include <cstdint>
