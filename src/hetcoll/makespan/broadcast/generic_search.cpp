@@ -1,4 +1,5 @@
 #include "hetcoll/makespan/broadcast/generic_search.h"
+#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +20,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 class GenericSearch {
  public:
   GenericSearch(const ClassProblem& problem, const SearchLimits& limits, double incumbent)
-      : problem_(problem), limits_(limits), best_(incumbent), started_(Clock::now()) {
+      : problem_(problem), best_(incumbent), budget_(limits.node_limit, limits.time_limit_seconds, limits.progress) {
     remaining_ = problem.counts;
     total_ = problem.receiver_count();
     next_.reserve(static_cast<size_t>(total_) + 1);
@@ -39,20 +40,7 @@ class GenericSearch {
   const std::vector<int>& best_sequence() const { return best_sequence_; }
 
  private:
-  bool limits_hit() {
-    if (nodes_ > limits_.node_limit) return true;
-    if ((nodes_ & 1023) == 0) {
-      const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
-      if (elapsed > limits_.time_limit_seconds) return true;
-      if (limits_.progress && (nodes_ & 65535) == 0) {
-        SearchStats so_far;
-        so_far.nodes = nodes_;
-        so_far.seconds = elapsed;
-        if (!limits_.progress(so_far, best_)) return true;
-      }
-    }
-    return false;
-  }
+  bool limits_hit() { return budget_.exhausted(nodes_, best_); }
 
   // One node = the current prefix `sequence_`.
   void visit() {
@@ -96,9 +84,8 @@ class GenericSearch {
   }
 
   const ClassProblem& problem_;
-  const SearchLimits& limits_;
   double best_;
-  Clock::time_point started_;
+  SearchBudget budget_;
   std::vector<int> remaining_;
   int total_ = 0;
   std::vector<double> next_;    // per holder: when its next send ends

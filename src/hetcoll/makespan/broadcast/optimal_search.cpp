@@ -1,4 +1,5 @@
 #include "hetcoll/makespan/broadcast/optimal_search.h"
+#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -116,11 +117,10 @@ class Search {
   Search(const ClassProblem& problem, const SearchLimits& limits, const OptimalBroadcastOptions& options,
          double incumbent)
       : problem_(problem),
-        limits_(limits),
         options_(options),
         memo_(options.memoize ? options.memo_megabytes * (std::size_t{1} << 20) : 0),
         best_(incumbent),
-        started_(Clock::now()) {
+        budget_(limits.node_limit, limits.time_limit_seconds, limits.progress) {
     const int k = problem.classes();
     tolerance_ = problem.tolerance;
     quantum_ = tolerance_;
@@ -367,23 +367,9 @@ class Search {
     }
   }
 
-  // nodes_ also grows in steps (pruned siblings), so the clock is read every
-  // 64 calls and the progress callback every 65536 nodes or so.
-  bool limits_hit() {
-    if (nodes_ > limits_.node_limit) return true;
-    if ((++limit_checks_ & 63) == 0) {
-      const double elapsed = std::chrono::duration<double>(Clock::now() - started_).count();
-      if (elapsed > limits_.time_limit_seconds) return true;
-      if (limits_.progress && nodes_ >= next_progress_) {
-        next_progress_ = nodes_ + 65536;
-        SearchStats so_far;
-        so_far.nodes = nodes_;
-        so_far.seconds = elapsed;
-        if (!limits_.progress(so_far, best_)) return true;
-      }
-    }
-    return false;
-  }
+  // nodes_ also grows in steps (pruned siblings); the budget reads the clock
+  // every 64 calls.
+  bool limits_hit() { return budget_.exhausted(nodes_, best_); }
 
   void build_key(const std::vector<Holders>& holders, double tau) {
     key_.clear();
@@ -802,11 +788,10 @@ class Search {
   };
 
   const ClassProblem& problem_;
-  const SearchLimits& limits_;
   OptimalBroadcastOptions options_;
   MemoTable memo_;
   double best_;
-  Clock::time_point started_;
+  SearchBudget budget_;
   double tolerance_ = 0;
   double quantum_ = 0;
   bool apply_fastest_first_ = false;
@@ -840,8 +825,6 @@ class Search {
   std::vector<int> chosen_;  // classes the group being composed serves (ascending)
 
   std::uint64_t nodes_ = 0;
-  std::uint64_t limit_checks_ = 0;
-  std::uint64_t next_progress_ = 65536;
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;
   bool unwinding_ = false;      // a target pass found its completion

@@ -1,4 +1,5 @@
 #include "hetcoll/makespan/reduce/generic_search.h"
+#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -24,9 +25,7 @@ class GenericSearcher {
  public:
   GenericSearcher(const std::vector<double>& times, const std::vector<int>& counts, double tolerance,
                   std::uint64_t node_limit, double time_limit, const ProgressCallback& progress)
-      : times_(times), remaining_(counts), tolerance_(tolerance), node_limit_(node_limit), time_limit_(time_limit),
-        progress_(progress) {
-    started_ = last_report_ = std::chrono::steady_clock::now();
+      : times_(times), remaining_(counts), tolerance_(tolerance), budget_(node_limit, time_limit, progress) {
     for (int c : counts) left_ += c;
   }
 
@@ -43,21 +42,8 @@ class GenericSearcher {
 
  private:
   bool limits_hit() {
-    if (aborted_) return true;
-    if (nodes_ >= node_limit_) return aborted_ = true;
-    if ((nodes_ & 4095) == 0) {
-      auto now = std::chrono::steady_clock::now();
-      double elapsed = std::chrono::duration<double>(now - started_).count();
-      if (elapsed > time_limit_) return aborted_ = true;
-      if (progress_ && std::chrono::duration<double>(now - last_report_).count() > 0.5) {
-        last_report_ = now;
-        SearchStats stats;
-        stats.nodes = nodes_;
-        stats.seconds = elapsed;
-        if (!progress_(stats, best_)) return aborted_ = true;
-      }
-    }
-    return false;
+    if (budget_.exhausted(nodes_, best_)) aborted_ = true;
+    return aborted_;
   }
 
   void dfs(EpState& state) {
@@ -107,14 +93,11 @@ class GenericSearcher {
   std::vector<int> remaining_;
   int left_ = 0;
   double tolerance_;
-  std::uint64_t node_limit_;
-  double time_limit_;
-  const ProgressCallback& progress_;
+  SearchBudget budget_;
   double best_ = std::numeric_limits<double>::infinity();
   std::vector<int> sequence_, best_sequence_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
-  std::chrono::steady_clock::time_point started_, last_report_;
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "hetcoll/makespan/reduce/optimal_search.h"
+#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,11 +39,9 @@ class Searcher {
   Searcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
            std::uint64_t node_limit, double time_limit, const ProgressCallback& progress, bool memoise,
            double tolerance)
-      : times_(times), remaining_(counts), best_(incumbent), node_limit_(node_limit), time_limit_(time_limit),
-        progress_(progress), memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())) {
+      : times_(times), remaining_(counts), best_(incumbent), budget_(node_limit, time_limit, progress),
+        memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())) {
     quantum_ = tolerance_ > 0 ? tolerance_ : 1e-12;
-    started_ = std::chrono::steady_clock::now();
-    last_report_ = started_;
   }
 
   ReduceTreeSearchResult run() {
@@ -81,21 +80,8 @@ class Searcher {
 
  private:
   bool limits_hit() {
-    if (aborted_) return true;
-    if (nodes_ >= node_limit_) return aborted_ = true;
-    if ((nodes_ & 1023) == 0) {
-      auto now = std::chrono::steady_clock::now();
-      double elapsed = std::chrono::duration<double>(now - started_).count();
-      if (elapsed > time_limit_) return aborted_ = true;
-      if (progress_ && std::chrono::duration<double>(now - last_report_).count() > 0.5) {
-        last_report_ = now;
-        SearchStats stats;
-        stats.nodes = nodes_;
-        stats.seconds = elapsed;
-        if (!progress_(stats, best_)) return aborted_ = true;
-      }
-    }
-    return false;
+    if (budget_.exhausted(nodes_, best_)) aborted_ = true;
+    return aborted_;
   }
 
   // The smallest class >= c with senders left (k_ if none).
@@ -219,9 +205,7 @@ class Searcher {
   std::vector<int> remaining_;
   int remaining_total_ = 0;
   double best_;
-  std::uint64_t node_limit_;
-  double time_limit_;
-  const ProgressCallback& progress_;
+  SearchBudget budget_;
   bool memoise_;
   double tolerance_;
   double quantum_ = 1e-12;
@@ -231,7 +215,6 @@ class Searcher {
   bool aborted_ = false;
   std::vector<PathEntry> path_, best_path_;
   std::unordered_set<std::string> failed_;
-  std::chrono::steady_clock::time_point started_, last_report_;
 };
 
 }  // namespace
