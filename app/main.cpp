@@ -44,7 +44,6 @@ struct MakespanOptions {
   std::uint64_t node_limit = 0;
   double eps = 0.5;
   double eps_prime = 0;
-  unsigned threads = 1;
 };
 
 void add_platform_options(CLI::App* command, PlatformOptions& options) {
@@ -119,7 +118,6 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   if (options.node_limit > 0) request.node_limit = options.node_limit;
   request.eps = options.eps;
   if (options.eps_prime > 0) request.eps_prime = options.eps_prime;
-  request.threads = std::max(1u, options.threads);
   request.progress = progress_printer(options.output.quiet || options.output.json);
   if (!options.output.quiet) {
     request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
@@ -167,7 +165,6 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                       "Stop searches after S seconds and print the best plan so far (exit code 4)")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--node-limit", options.node_limit, "Stop searches after N nodes (exit code 4)");
-  command->add_option("--threads", options.threads, "Threads for the exact searches (default 1)");
   add_output_options(command, options.output);
   command->callback([&result, operation, &options] { result = run_makespan(operation, options); });
   return command;

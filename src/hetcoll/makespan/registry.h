@@ -36,7 +36,6 @@ struct MakespanRequest {
   std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
   double eps = 0.5;                    // PTAS: guessing precision
   std::optional<double> eps_prime;     // PTAS: fast/slow split (default eps)
-  unsigned threads = 1;
   ProgressCallback progress;
   // Algorithms that can run long say here, before starting, what work they
   // will do (e.g. the PTAS's predicted states and seconds).
