@@ -33,6 +33,7 @@ TEST(Cluster, RejectsBadProcessors) {
   EXPECT_NE(input_error_of([] { Cluster({""}, {1}, "c.json"); }).find("processors[0].id"), std::string::npos);
   EXPECT_NE(input_error_of([] { Cluster({"a"}, {std::numeric_limits<double>::infinity()}, "c.json"); }).find("finite"),
             std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({"a", "b"}, {1e308, 1e308}, "c.json"); }).find("overflows"), std::string::npos);
 }
 
 TEST(Cluster, FindsByIdOrIndex) {

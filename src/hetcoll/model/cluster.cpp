@@ -39,6 +39,12 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
                                    source_name, p, ids_[p], it->second));
     }
   }
+  // Every schedule time is a sum of at most n transmission times.
+  if (!std::isfinite(std::accumulate(times_.begin(), times_.end(), 0.0))) {
+    throw InputError(fmt::format("{}: the transmission times are too large: their sum overflows a double "
+                                 "(rescale them, e.g. to milliseconds)",
+                                 source_name));
+  }
   auto fastest = std::min_element(times_.begin(), times_.end());
   fastest_processor_ = static_cast<ProcessorIndex>(fastest - times_.begin());
   fastest_time_ = *fastest;
