@@ -173,17 +173,7 @@ MakespanPlan plan_reduce_dp_k_class(const Cluster& cluster, ProcessorIndex root)
     optimum = dp.optimum();
     references = dp.references();
   }
-  const double tree_length = mcp_length(tree, classes.times);
-  if (std::fabs(tree_length - optimum) > 1e-9 * std::max(1.0, optimum)) {
-    throw std::logic_error(fmt::format("k-class DP: rebuilt tree has length {} but T = {}", tree_length, optimum));
-  }
-  MakespanPlan plan = reduce_plan_from_order(cluster, root, ep_order_from_mcp_tree(tree, classes), "dp");
-  if (plan.makespan > optimum + 1e-9 * std::max(1.0, optimum)) {
-    throw std::logic_error(fmt::format("k-class DP: EP of the tree order takes {} > T = {}", plan.makespan, optimum));
-  }
-  plan.lower_bound = plan.makespan;
-  plan.guarantee = Guarantee::exact();
-  plan.optimal = true;
+  MakespanPlan plan = plan_from_optimal_mcp_tree(cluster, root, tree, classes, optimum, "k-class DP");
   plan.optimality_proof = fmt::format("k-class DP finished (seed 000 Thm 6) over {} sender classes", classes.times.size());
   plan.stats.table_references = references;
   return plan;

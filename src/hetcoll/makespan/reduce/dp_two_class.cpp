@@ -247,17 +247,7 @@ MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex roo
     optimum = capacity.value(f, s);
     references = capacity.references();
   }
-  const double tree_length = mcp_length(tree, classes.times);
-  if (std::fabs(tree_length - optimum) > 1e-9 * std::max(1.0, optimum)) {
-    throw std::logic_error(fmt::format("two-class DP: rebuilt tree has length {} but T = {}", tree_length, optimum));
-  }
-  MakespanPlan plan = reduce_plan_from_order(cluster, root, ep_order_from_mcp_tree(tree, classes), "dp");
-  if (plan.makespan > optimum + 1e-9 * std::max(1.0, optimum)) {
-    throw std::logic_error(fmt::format("two-class DP: EP of the tree order takes {} > T = {}", plan.makespan, optimum));
-  }
-  plan.lower_bound = plan.makespan;
-  plan.guarantee = Guarantee::exact();
-  plan.optimal = true;
+  MakespanPlan plan = plan_from_optimal_mcp_tree(cluster, root, tree, classes, optimum, "two-class DP");
   plan.optimality_proof = fmt::format("two-class DP finished (seed 000 eqs. 2-4): T({}, {}) = {}",
                                       classes.times.size() == 2 ? classes.members[0].size() : 0,
                                       classes.times.empty() ? 0 : classes.members.back().size(), optimum);

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "hetcoll/makespan/reduce/ep.h"
 
 namespace hetcoll {
@@ -117,6 +119,23 @@ MakespanPlan reduce_plan_from_order(const Cluster& cluster, ProcessorIndex root,
   plan.root = root;
   plan.transfers = ep_transfers(cluster, root, order);
   plan.makespan = last_completion(plan.transfers);
+  return plan;
+}
+
+MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex root, const McpTree& tree,
+                                        const SenderClasses& classes, double optimum, const char* dp_name) {
+  const double slack = 1e-9 * std::max(1.0, optimum);
+  const double tree_length = mcp_length(tree, classes.times);
+  if (std::fabs(tree_length - optimum) > slack) {
+    throw std::logic_error(fmt::format("{}: rebuilt tree has length {} but T = {}", dp_name, tree_length, optimum));
+  }
+  MakespanPlan plan = reduce_plan_from_order(cluster, root, ep_order_from_mcp_tree(tree, classes), "dp");
+  if (plan.makespan > optimum + slack) {
+    throw std::logic_error(fmt::format("{}: EP of the tree order takes {} > T = {}", dp_name, plan.makespan, optimum));
+  }
+  plan.lower_bound = plan.makespan;
+  plan.guarantee = Guarantee::exact();
+  plan.optimal = true;
   return plan;
 }
 

@@ -70,6 +70,14 @@ std::vector<ProcessorIndex> ep_order_from_mcp_tree(const McpTree& tree, const Se
 MakespanPlan reduce_plan_from_order(const Cluster& cluster, ProcessorIndex root,
                                     const std::vector<ProcessorIndex>& order, std::string algorithm);
 
+// The plan of a DP's optimal tree: checks that the rebuilt tree has length
+// `optimum` and that the EP schedule of its order is no longer (else a
+// std::logic_error naming `dp_name`), then fills makespan, lower bound =
+// makespan, exact guarantee and `optimal`. The caller adds the proof text
+// and statistics.
+MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex root, const McpTree& tree,
+                                        const SenderClasses& classes, double optimum, const char* dp_name);
+
 // Number of distinct prefixes (the empty one included) of the sequences of
 // a multiset with these class counts: the size N of the seeds' search tree
 // over class sequences (seed 000 Table 1). As a long double: it overflows
