@@ -109,6 +109,13 @@ expect_in "fig8 dp optimum" "$work/out" '"makespan": 4.5,'
 check "node limit" 4 "$hetcoll" reduce --platform "$work/gen.json" --algo optimal --node-limit 1 --json
 expect_in "limit flagged" "$work/out" '"limit_reached": true'
 
+for experiment in greedy-scale mpi-baseline; do
+  check "experiment $experiment" 0 "$hetcoll" experiment "$experiment" --quick --out "$work/exp"
+  [ -s "$work/exp/$experiment.csv" ] && [ -s "$work/exp/$experiment.svg" ] && passed=$((passed + 1)) ||
+    { failed=$((failed + 1)); echo "FAIL experiment $experiment files"; }
+done
+expect_in "mpi-baseline csv header" "$work/exp/mpi-baseline.csv" "bcast_gain"
+
 # --- bad input: exit code 2 and a message naming the file / field ----------
 check "no platform" 2 "$hetcoll" broadcast
 expect_in "no platform message" "$work/err" "--platform"
