@@ -116,6 +116,10 @@ for experiment in greedy-scale mpi-baseline; do
 done
 expect_in "mpi-baseline csv header" "$work/exp/mpi-baseline.csv" "bcast_gain"
 
+for example in "$source_dir"/examples/*.json; do
+  check "example $(basename "$example")" 0 "$hetcoll" allreduce --platform "$example" --message-size 1e6 --quiet
+done
+
 # --- bad input: exit code 2 and a message naming the file / field ----------
 check "no platform" 2 "$hetcoll" broadcast
 expect_in "no platform message" "$work/err" "--platform"
