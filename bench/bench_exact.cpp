@@ -1,0 +1,69 @@
+// The exact and approximation planners on the seeds' experiment sizes:
+// optimal broadcast and reduce searches (3 classes, P = 21 — the last row of
+// Table 1 in seeds 000 and 004), the generic branch-and-bound they are
+// compared with, the two-class reduce DP table, and the broadcast PTAS.
+// Run: build/release/bench/bench_exact
+// The side-by-side tables (50 clusters per size) are `hetcoll experiment
+// bcast-search | reduce-search | dp-references | ptas-quality`.
+#include <benchmark/benchmark.h>
+
+#include "hetcoll/gen/cluster_generator.h"
+#include "hetcoll/makespan/broadcast/generic_search.h"
+#include "hetcoll/makespan/broadcast/optimal_search.h"
+#include "hetcoll/makespan/broadcast/ptas.h"
+#include "hetcoll/makespan/reduce/dp_two_class.h"
+#include "hetcoll/makespan/reduce/optimal_search.h"
+
+namespace {
+
+hetcoll::Cluster three_class_cluster(int processors, std::uint64_t seed) {
+  hetcoll::ClusterGeneratorOptions options;
+  options.processors = processors;
+  options.class_times = {1.0, 1.5, 2.25};
+  options.seed = seed;
+  return hetcoll::generate_cluster(options);
+}
+
+void BM_OptimalBroadcast(benchmark::State& state) {
+  auto cluster = three_class_cluster(static_cast<int>(state.range(0)), 7);
+  const auto source = cluster.fastest_processor();
+  for (auto _ : state) benchmark::DoNotOptimize(hetcoll::plan_broadcast_optimal(cluster, source));
+}
+
+void BM_GenericBroadcastSearch(benchmark::State& state) {
+  auto cluster = three_class_cluster(static_cast<int>(state.range(0)), 7);
+  const auto source = cluster.fastest_processor();
+  for (auto _ : state) benchmark::DoNotOptimize(hetcoll::plan_broadcast_generic_bnb(cluster, source, {}));
+}
+
+void BM_OptimalReduce(benchmark::State& state) {
+  auto cluster = three_class_cluster(static_cast<int>(state.range(0)), 7);
+  hetcoll::MakespanRequest request;
+  request.operation = hetcoll::Operation::reduce;
+  for (auto _ : state) benchmark::DoNotOptimize(hetcoll::plan_reduce_optimal(cluster, 0, request));
+}
+
+void BM_TwoClassTable(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  for (auto _ : state) {
+    hetcoll::TwoClassCapacity table(1.0, 1.5, size, size);
+    benchmark::DoNotOptimize(table.value(size, size));
+  }
+}
+
+void BM_BroadcastPtas(benchmark::State& state) {
+  auto cluster = three_class_cluster(20, 7);
+  hetcoll::PtasParameters parameters;
+  parameters.eps = static_cast<double>(state.range(0)) / 100.0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(hetcoll::plan_broadcast_ptas(cluster, cluster.fastest_processor(), parameters));
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_OptimalBroadcast)->Arg(21)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GenericBroadcastSearch)->Arg(14)->Arg(21)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_OptimalReduce)->Arg(21)->Arg(60)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TwoClassTable)->Arg(150)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BroadcastPtas)->Arg(100)->Arg(50)->Arg(30)->Unit(benchmark::kMillisecond);
