@@ -141,6 +141,12 @@ TEST(PlanJson, BadPlansNameTheField) {
   EXPECT_NE(input_error_of([&] { parse_plan_json(R"({"operation": "broadcast", "transfers": []})", cluster, "p.json"); })
                 .find("source: missing"),
             std::string::npos);
+  // Found by fuzz_plan_json: a number beyond a double escaped as a JSON library error.
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 1e400, "transfers": []})",
+                              cluster, "p.json");
+            }).find("p.json"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -122,6 +122,8 @@ MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std:
     document = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& error) {
     throw InputError(fmt::format("{}: malformed JSON: {}", source_name, error.what()));
+  } catch (const json::exception& error) {  // e.g. a number beyond the range of a double
+    throw InputError(fmt::format("{}: unreadable JSON: {}", source_name, error.what()));
   }
   if (!document.is_object()) throw InputError(fmt::format("{}: the plan must be a JSON object", source_name));
   MakespanPlan plan;
