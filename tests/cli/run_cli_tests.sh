@@ -153,6 +153,9 @@ check "unknown command" 2 "$hetcoll" scatterplot
 check "bad out path" 2 "$hetcoll" broadcast --times 1,2 --out /nonexistent/dir/plan.json
 check "validate bad plan" 2 "$hetcoll" validate --times 1,2 --plan "$work/malformed.json"
 check "unknown experiment" 2 "$hetcoll" experiment no-such-thing
+check "generate too many" 2 "$hetcoll" generate cluster --processors 2000000000
+expect_in "generate cap named" "$work/err" "--processors"
+check "generate too many classes" 2 "$hetcoll" generate cluster --classes 2000000000
 check "multicast no targets" 2 "$hetcoll" multicast --times 1,2,3
 
 echo "cli: $passed passed, $failed failed"

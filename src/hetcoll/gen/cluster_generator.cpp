@@ -10,10 +10,17 @@
 namespace hetcoll {
 
 Cluster generate_cluster(const ClusterGeneratorOptions& options) {
-  if (options.processors < 1) throw InputError("--processors: must be at least 1");
+  // Caps keep a typo from asking for tens of gigabytes.
+  constexpr int kMaxProcessors = 100'000'000;
+  constexpr int kMaxClasses = 1'000'000;
+  if (options.processors < 1 || options.processors > kMaxProcessors) {
+    throw InputError(fmt::format("--processors: must be between 1 and {}, got {}", kMaxProcessors, options.processors));
+  }
   std::vector<double> class_times = options.class_times;
   if (class_times.empty()) {
-    if (options.classes < 1) throw InputError("--classes: must be at least 1");
+    if (options.classes < 1 || options.classes > kMaxClasses) {
+      throw InputError(fmt::format("--classes: must be between 1 and {}, got {}", kMaxClasses, options.classes));
+    }
     if (!(options.min_time > 0) || !(options.max_time >= options.min_time) || !std::isfinite(options.max_time)) {
       throw InputError("--min-time/--max-time: need 0 < min-time <= max-time");
     }
