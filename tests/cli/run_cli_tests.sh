@@ -156,6 +156,8 @@ check "unknown experiment" 2 "$hetcoll" experiment no-such-thing
 check "generate too many" 2 "$hetcoll" generate cluster --processors 2000000000
 expect_in "generate cap named" "$work/err" "--processors"
 check "generate too many classes" 2 "$hetcoll" generate cluster --classes 2000000000
+check "ptas eps too small" 2 "$hetcoll" broadcast --times 1,2,3,4,5,6,7,8 --algo ptas --eps 1e-9
+expect_in "ptas eps named" "$work/err" "--eps"
 check "multicast no targets" 2 "$hetcoll" multicast --times 1,2,3
 
 echo "cli: $passed passed, $failed failed"

@@ -587,6 +587,12 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
   if (!(eps_prime > 0) || !std::isfinite(eps_prime)) {
     throw InputError(fmt::format("--eps-prime: must be a positive number, got {}", eps_prime));
   }
+  // Below this the guarantee changes by less than a millionth while the
+  // number of guesses and of slow classes explodes.
+  if (eps < kMinPtasEps) throw InputError(fmt::format("--eps: must be at least {:g}, got {:g}", kMinPtasEps, eps));
+  if (eps_prime < kMinPtasEps) {
+    throw InputError(fmt::format("--eps-prime: must be at least {:g}, got {:g}", kMinPtasEps, eps_prime));
+  }
   if (source < 0 || source >= cluster.size()) throw InputError("the source is not a processor of the cluster");
   Instance instance{cluster, source, {}, 0, eps, eps_prime, 0, 0};
   std::vector<char> seen(static_cast<size_t>(cluster.size()), 0);
@@ -609,6 +615,17 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
   const auto participants = static_cast<std::int64_t>(instance.receivers.size()) + 1;
   instance.simple_lower_bound =
       participants < 2 ? 0.0 : cluster.transmission_time(source) + instance.fastest * (ceil_log2(participants) - 1);
+  // The guesses T = t_min (1+eps)^j run from the lower bound to FNF's
+  // makespan; a tiny eps makes that count explode before any other work.
+  const double span = instance.fnf_makespan / std::max(instance.simple_lower_bound, instance.fastest);
+  if (span > 1) {
+    const double guesses = std::log(span) / std::log1p(eps) + 2;
+    if (guesses > kMaxPtasGuesses) {
+      throw InputError(fmt::format("--eps: {} is too small: the scheme would try about {:.3g} guesses of the makespan "
+                                   "(at most {:g} are allowed); use --eps {:.3g} or more",
+                                   eps, guesses, kMaxPtasGuesses, std::expm1(std::log(span) / (kMaxPtasGuesses - 2))));
+    }
+  }
   return instance;
 }
 

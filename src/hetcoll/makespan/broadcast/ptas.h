@@ -93,6 +93,11 @@ struct PtasParameters {
   bool tighten_deadline = true;
 };
 
+// At most this many guesses of T (InputError for a smaller --eps), and the
+// smallest eps and eps' accepted.
+inline constexpr double kMaxPtasGuesses = 10000;
+inline constexpr double kMinPtasEps = 1e-6;
+
 // Predictions above this are refused when no time limit is given.
 inline constexpr double kPtasDefaultRefusalSeconds = 3600;
 
