@@ -1,6 +1,9 @@
 #include "cli_common.h"
 
+#include <chrono>
 #include <fstream>
+#include <iostream>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -51,6 +54,38 @@ std::vector<ProcessorIndex> resolve_processor_list(const Cluster& cluster, const
     position = comma + 1;
   }
   return result;
+}
+
+void add_platform_options(CLI::App* command, PlatformOptions& options) {
+  command->add_option("--platform", options.platform_file,
+                      "Platform file: JSON (model cluster or graph) or SimGrid XML (.xml)");
+  command->add_option("--times", options.times, "Inline cluster: transmission times T,T,... (processors p0, p1, ...)");
+  command->add_option("--message-size", options.message_size,
+                      "Message size in bytes, turning latency/bandwidth edges into costs")
+      ->check(CLI::PositiveNumber);
+}
+
+void add_output_options(CLI::App* command, OutputOptions& options) {
+  command->add_flag("--json", options.json, "Print the plan as JSON on stdout (CONTRACT.md)");
+  command->add_option("--out", options.out_file, "Write the plan (JSON, with every transfer) to this file");
+  command->add_option("--gantt", options.gantt_file, "Write a Gantt chart (SVG): one row per processor");
+  command->add_option("--dot", options.dot_file,
+                      "Write the communication tree: Graphviz DOT, or an SVG drawing when FILE ends in .svg");
+  command->add_flag("--quiet", options.quiet, "Print only the summary, no tree and no progress");
+}
+
+ProgressCallback progress_printer(bool quiet) {
+  if (quiet) return {};
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
+  return [last](const SearchStats& stats, double best) {
+    auto now = std::chrono::steady_clock::now();
+    if (now - *last >= std::chrono::seconds(1)) {
+      *last = now;
+      std::cerr << fmt::format("  ... {} nodes, best makespan so far {:.6g}, {:.1f} s\n", stats.nodes, best,
+                               stats.seconds);
+    }
+    return true;
+  };
 }
 
 void write_file(const std::string& path, const std::string& text, const char* option) {

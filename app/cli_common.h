@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/platform_io.h"
 
@@ -31,6 +34,23 @@ LoadedCluster load_cluster(const PlatformOptions& options);
 ProcessorIndex resolve_processor(const Cluster& cluster, const std::string& name, const char* option,
                                  ProcessorIndex fallback);
 std::vector<ProcessorIndex> resolve_processor_list(const Cluster& cluster, const std::string& list, const char* option);
+
+// --platform, --times, --message-size.
+void add_platform_options(CLI::App* command, PlatformOptions& options);
+
+struct OutputOptions {
+  bool json = false;
+  std::string out_file;
+  std::string gantt_file;
+  std::string dot_file;
+  bool quiet = false;
+};
+
+// --json, --out, --gantt, --dot, --quiet.
+void add_output_options(CLI::App* command, OutputOptions& options);
+
+// Prints search progress on stderr about once a second (nothing when quiet).
+ProgressCallback progress_printer(bool quiet);
 
 // Writes text to a file, InputError naming the option and path on failure.
 void write_file(const std::string& path, const std::string& text, const char* option);

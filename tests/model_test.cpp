@@ -8,6 +8,7 @@
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/reduce/snf.h"
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/model/shortest_paths.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 
@@ -75,6 +76,43 @@ TEST(PlatformJson, ClusterAndGraph) {
   EXPECT_THROW(graph.graph().edge_costs(), InputError);  // latency/bandwidth needs a size
   auto costs = graph.graph().edge_costs(1000.0);
   EXPECT_DOUBLE_EQ(costs[1], 0.001 + 1000.0 / 1e6);
+}
+
+TEST(PlatformJson, RoutersAreReadWrittenAndChecked) {
+  auto loaded = parse_platform_json(R"({"model": "graph", "symmetric": true,
+      "nodes": [{"id": "A"}, {"id": "R", "router": true}, {"id": "B"}],
+      "edges": [{"from": "A", "to": "R", "cost": 1}, {"from": "R", "to": "B", "cost": 1}]})",
+                                    "r.json");
+  const Platform& platform = loaded.graph();
+  EXPECT_TRUE(platform.node(1).router);
+  EXPECT_EQ(platform.participants(), (std::vector<ProcessorIndex>{0, 2}));
+  std::ostringstream written;
+  write_platform_json(written, platform);
+  EXPECT_NE(written.str().find("\"router\":true"), std::string::npos) << written.str();
+  EXPECT_TRUE(parse_platform_json(written.str(), "w.json").graph().node(1).router);
+  EXPECT_NE(input_error_of([] {
+              parse_platform_json(R"({"model": "graph", "nodes": [{"id": "A", "router": 1}]})", "bad.json");
+            }).find("nodes[0].router: must be true or false"),
+            std::string::npos);
+}
+
+TEST(ShortestPaths, RoutesAroundAndThroughRouters) {
+  // A -> B directly costs 5; A -> R -> B costs 2; A -> C -> B costs 3.
+  Platform platform({{"A"}, {"B"}, {"R", {}, {}, true}, {"C"}},
+                    {{0, 1, 5.0}, {0, 2, 1.0}, {2, 1, 1.0}, {0, 3, 1.0}, {3, 1, 2.0}});
+  auto costs = platform.edge_costs();
+  auto from_a = shortest_paths_from(platform, 0, costs);
+  EXPECT_DOUBLE_EQ(from_a.distance[1], 2.0);
+  EXPECT_EQ(from_a.path(platform, 1), (std::vector<std::size_t>{1, 2}));
+  auto avoiding = shortest_paths_from(platform, 0, costs, /*through_routers=*/false);
+  EXPECT_DOUBLE_EQ(avoiding.distance[1], 3.0);
+  EXPECT_EQ(avoiding.path(platform, 1), (std::vector<std::size_t>{3, 4}));
+  EXPECT_DOUBLE_EQ(avoiding.distance[2], 1.0);  // a router may end a path
+  auto to_b = shortest_paths_to(platform, 1, costs);
+  EXPECT_DOUBLE_EQ(to_b.distance[0], 2.0);
+  EXPECT_EQ(to_b.path(platform, 0), (std::vector<std::size_t>{1, 2}));
+  EXPECT_FALSE(shortest_paths_from(platform, 1, costs).reaches(0));
+  EXPECT_TRUE(to_b.path(platform, 1).empty());
 }
 
 TEST(PlatformJson, GraphToClusterNeedsEveryPair) {

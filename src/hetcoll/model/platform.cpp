@@ -108,4 +108,12 @@ bool Platform::has_fixed_costs() const {
   return true;
 }
 
+std::vector<ProcessorIndex> Platform::participants() const {
+  std::vector<ProcessorIndex> result;
+  for (ProcessorIndex v = 0; v < size(); ++v) {
+    if (!node(v).router) result.push_back(v);
+  }
+  return result;
+}
+
 }  // namespace hetcoll

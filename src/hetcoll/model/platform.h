@@ -24,6 +24,9 @@ struct PlatformNode {
   std::string id;
   std::optional<double> speed;          // operations per unit of time
   std::optional<double> send_overhead;  // seconds per message sent (multi-port)
+  // A router forwards messages but takes no part in collectives: it is never
+  // a source, a target or a participant, and holds no data of its own.
+  bool router = false;
 };
 
 struct PlatformEdge {
@@ -65,6 +68,8 @@ class Platform {
   std::vector<double> edge_costs(std::optional<double> message_size = std::nullopt) const;
   // True when every edge has a `cost` (no message size needed).
   bool has_fixed_costs() const;
+  // The nodes that are not routers, in index order.
+  std::vector<ProcessorIndex> participants() const;
 
  private:
   std::vector<PlatformNode> nodes_;

@@ -148,11 +148,17 @@ Platform parse_graph(const json& document, std::string_view source) {
     if (!node_json.is_object()) {
       throw InputError(fmt::format("{}: nodes[{}]: must be an object, got {}", source, v, type_name(node_json)));
     }
-    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "description"}, source, where);
+    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "router", "description"}, source, where);
     PlatformNode node;
     node.id = read_id(require_field(node_json, "id", source, where), source, where + "id");
     node.speed = optional_number(node_json, "speed", source, where);
     node.send_overhead = optional_number(node_json, "send_overhead", source, where);
+    if (auto router = node_json.find("router"); router != node_json.end()) {
+      if (!router->is_boolean()) {
+        throw InputError(fmt::format("{}: {}router: must be true or false, got {}", source, where, type_name(*router)));
+      }
+      node.router = router->get<bool>();
+    }
     index_of.emplace(node.id, static_cast<ProcessorIndex>(v));
     nodes.push_back(std::move(node));
   }
@@ -308,6 +314,7 @@ void write_platform_json(std::ostream& out, const Platform& platform) {
     json object = {{"id", node.id}};
     if (node.speed) object["speed"] = *node.speed;
     if (node.send_overhead) object["send_overhead"] = *node.send_overhead;
+    if (node.router) object["router"] = true;
     out << (v ? ",\n  " : "\n  ") << object.dump();
   }
   out << "\n ],\n \"edges\": [";

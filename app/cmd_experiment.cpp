@@ -1,0 +1,67 @@
+// experiment: reproduce a table or figure of the papers.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "hetcoll/core/error.h"
+
+#include "hetcoll/experiments/experiment.h"
+
+namespace hetcoll::cli {
+namespace {
+
+int run_experiment(const std::string& name, bool quick, const std::string& out_dir, std::uint64_t seed,
+                   double time_limit) {
+  const Experiment* experiment = find_experiment(name);
+  if (!experiment) {
+    std::string known;
+    for (const auto& e : experiments()) known += (known.empty() ? "" : ", ") + e.name;
+    throw InputError(fmt::format("experiment: unknown experiment \"{}\" (known: {})", name, known));
+  }
+  std::error_code error;
+  std::filesystem::create_directories(out_dir, error);
+  if (error) throw InputError(fmt::format("--out: cannot create directory \"{}\": {}", out_dir, error.message()));
+  ExperimentOptions options;
+  options.quick = quick;
+  options.out_dir = out_dir;
+  options.seed = seed;
+  options.time_limit_seconds = time_limit;
+  options.progress = [](std::string_view line) { std::cerr << "  " << line << "\n"; };
+  std::cerr << fmt::format("experiment {}: {} ({}){}\n", experiment->name, experiment->description,
+                           experiment->reference, quick ? " [quick]" : "");
+  ExperimentResult result = experiment->run(options);
+  std::cout << result.summary;
+  if (!result.summary.empty() && result.summary.back() != '\n') std::cout << "\n";
+  for (const auto& file : result.files) std::cout << "wrote " << file << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_experiment_command(CLI::App& app, int& result) {
+  struct ExperimentCommandOptions {
+    std::string name, out = "results";
+    bool quick = false;
+    std::uint64_t seed = 1;
+    double time_limit = 0;
+  };
+  auto options = std::make_shared<ExperimentCommandOptions>();
+  CLI::App* experiment = app.add_subcommand("experiment", "Reproduce a table or figure of the papers (CSV + SVG)");
+  experiment->add_option("name", options->name, "Experiment name (see `hetcoll algorithms`)")->required();
+  experiment->add_flag("--quick", options->quick, "A small version that runs in seconds");
+  experiment->add_option("--out", options->out, "Directory for the CSV and SVG files (default: results)");
+  experiment->add_option("--seed", options->seed, "Random seed (default 1)");
+  experiment->add_option("--time-limit", options->time_limit, "Per-instance time limit in seconds");
+  experiment->callback([&result, options] {
+    result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit);
+  });
+}
+
+}  // namespace hetcoll::cli

@@ -1,0 +1,147 @@
+// broadcast, multicast, reduce, allreduce: plan, verify, print.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "hetcoll/core/error.h"
+
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/plan/plan_json.h"
+#include "hetcoll/plan/plan_text.h"
+#include "hetcoll/verify/verify.h"
+#include "visual_outputs.h"
+
+namespace hetcoll::cli {
+namespace {
+
+struct MakespanOptions {
+  PlatformOptions platform;
+  OutputOptions output;
+  std::string processor;  // --source or --root
+  std::string algorithm;
+  std::string order;
+  std::string targets;
+  double time_limit = 0;
+  std::uint64_t node_limit = 0;
+  double eps = 0.5;
+  double eps_prime = 0;
+};
+
+void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report,
+                   const OutputOptions& output) {
+  if (!output.out_file.empty()) {
+    std::ofstream file(output.out_file);
+    if (!file) throw InputError(fmt::format("--out: cannot write \"{}\"", output.out_file));
+    write_plan_json(file, plan, cluster, {report.valid, true});
+  }
+  if (!output.gantt_file.empty()) write_file(output.gantt_file, gantt_picture(plan, cluster), "--gantt");
+  if (!output.dot_file.empty()) write_file(output.dot_file, tree_picture(plan, cluster, output.dot_file), "--dot");
+  if (output.json) {
+    std::ios::sync_with_stdio(false);
+    write_plan_json(std::cout, plan, cluster, {report.valid, true});
+  } else {
+    std::cout << plan_summary(plan, cluster, report);
+    if (!output.quiet) std::cout << "\n" << tree_text(plan, cluster);
+    for (const auto& [flag, path] : {std::pair{"plan", output.out_file}, std::pair{"Gantt chart", output.gantt_file},
+                                     std::pair{"tree", output.dot_file}}) {
+      if (!path.empty()) std::cout << fmt::format("wrote {} to {}\n", flag, path);
+    }
+  }
+}
+
+int run_makespan(Operation operation, const MakespanOptions& options) {
+  LoadedCluster loaded = load_cluster(options.platform);
+  const Cluster& cluster = loaded.cluster;
+  MakespanRequest request;
+  request.operation = operation;
+  const char* processor_option =
+      (operation == Operation::reduce || operation == Operation::allreduce) ? "--root" : "--source";
+  request.root = resolve_processor(cluster, options.processor, processor_option,
+                                   operation == Operation::allreduce ? kNoProcessor : 0);
+  if (operation == Operation::multicast) {
+    if (options.targets.empty()) throw InputError("--targets: required for multicast (P,P,...)");
+    request.targets = resolve_processor_list(cluster, options.targets, "--targets");
+  }
+  if (!options.order.empty()) request.order = resolve_processor_list(cluster, options.order, "--order");
+  if (options.time_limit > 0) request.time_limit_seconds = options.time_limit;
+  if (options.node_limit > 0) request.node_limit = options.node_limit;
+  request.eps = options.eps;
+  if (options.eps_prime > 0) request.eps_prime = options.eps_prime;
+  request.progress = progress_printer(options.output.quiet || options.output.json);
+  if (!options.output.quiet) {
+    request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
+  }
+
+  MakespanPlan plan = plan_makespan(cluster, request, options.algorithm);
+  plan.notes.insert(plan.notes.end(), loaded.notes.begin(), loaded.notes.end());
+  VerifyReport report = verify(cluster, plan);
+  write_outputs(plan, cluster, report, options.output);
+  if (!report.valid) {
+    std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
+    return static_cast<int>(ExitCode::internal_error);
+  }
+  return static_cast<int>(plan.limit_reached ? ExitCode::limit_reached : ExitCode::success);
+}
+
+CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operation, MakespanOptions& options,
+                               const std::string& description, int& result,
+                               std::shared_ptr<void> keep_alive) {
+  CLI::App* command = app.add_subcommand(name, description);
+  add_platform_options(command, options.platform);
+  const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
+  command->add_option(is_reduce ? "--root" : "--source", options.processor,
+                      is_reduce ? (operation == Operation::allreduce
+                                       ? "Root of the reduce phase (default: a fastest processor)"
+                                       : "Destination of the reduction (id or index; default: the first)")
+                                : "Source processor (id or index; default: the first)");
+  std::string algorithms;
+  for (const auto& algorithm : makespan_algorithms()) {
+    if (algorithm.operation == operation) {
+      algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
+                                algorithm.guarantee);
+    }
+  }
+  command->add_option("--algo", options.algorithm, "Algorithm; `hetcoll algorithms` lists them all:" + algorithms);
+  if (operation == Operation::reduce) {
+    command->add_option("--order", options.order, "With --algo ep: the sender order P,P,... (all but the root)");
+  }
+  if (operation == Operation::multicast) {
+    command->add_option("--targets", options.targets, "The processors that must receive: P,P,...")->required();
+  }
+  command->add_option("--eps", options.eps, "PTAS precision epsilon (default 0.5)")->check(CLI::PositiveNumber);
+  command->add_option("--eps-prime", options.eps_prime, "PTAS fast/slow split epsilon' (default: --eps)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--time-limit", options.time_limit,
+                      "Stop searches after S seconds and print the best plan so far (exit code 4)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--node-limit", options.node_limit, "Stop searches after N nodes (exit code 4)");
+  add_output_options(command, options.output);
+  command->callback([&result, operation, &options, keep_alive] { result = run_makespan(operation, options); });
+  return command;
+}
+
+}  // namespace
+
+void add_makespan_commands(CLI::App& app, int& result) {
+  struct AllOptions {
+    MakespanOptions broadcast, multicast, reduce, allreduce;
+  };
+  auto options = std::make_shared<AllOptions>();
+  add_makespan_command(app, "broadcast", Operation::broadcast, options->broadcast,
+                       "One source sends a message to every processor (minimum makespan)", result, options);
+  add_makespan_command(app, "multicast", Operation::multicast, options->multicast,
+                       "One source sends a message to a group; other processors may help", result, options);
+  add_makespan_command(app, "reduce", Operation::reduce, options->reduce,
+                       "Combine every processor's value at a root (associative, commutative operator)", result, options);
+  add_makespan_command(app, "allreduce", Operation::allreduce, options->allreduce,
+                       "Combine every processor's value and give the result to all", result, options);
+}
+
+}  // namespace hetcoll::cli

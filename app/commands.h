@@ -1,0 +1,19 @@
+// The hetcoll subcommands. Each app/cmd_*.cpp adds one group of subcommands
+// to the command line; main.cpp only wires them together and maps exceptions
+// to exit codes. A new command is a new cmd_*.cpp plus one line in main.cpp.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace hetcoll::cli {
+
+// Each function adds its subcommand(s) to `app`; their callbacks store the
+// process exit code in `result`.
+void add_makespan_commands(CLI::App& app, int& result);  // broadcast, multicast, reduce, allreduce
+void add_validate_command(CLI::App& app, int& result);
+void add_algorithms_command(CLI::App& app, int& result);
+void add_experiment_command(CLI::App& app, int& result);
+void add_generate_command(CLI::App& app, int& result);
+void add_demo_command(CLI::App& app, int& result);
+
+}  // namespace hetcoll::cli
