@@ -66,7 +66,7 @@ void add_platform_options(CLI::App* command, PlatformOptions& options) {
 }
 
 void add_output_options(CLI::App* command, OutputOptions& options) {
-  command->add_flag("--json", options.json, "Print the plan as JSON on stdout (CONTRACT.md)");
+  command->add_flag("--json", options.json, "Print the plan as JSON on stdout (docs/FORMATS.md)");
   command->add_option("--out", options.out_file, "Write the plan (JSON, with every transfer) to this file");
   command->add_option("--gantt", options.gantt_file, "Write a Gantt chart (SVG): one row per processor");
   command->add_option("--dot", options.dot_file,

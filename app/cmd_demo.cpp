@@ -20,7 +20,7 @@
 namespace hetcoll::cli {
 namespace {
 
-// seed 000 sec. 6.1: four fast Xeon 3.2 GHz and four slow Athlon MP 2 GHz
+// Liu, Kuo, Wang 2009 sec. 6.1: four fast Xeon 3.2 GHz and four slow Athlon MP 2 GHz
 // processors on fast Ethernet; send times in proportion to the clocks.
 Cluster demo_cluster() {
   return Cluster({"xeon0", "xeon1", "xeon2", "xeon3", "athlon0", "athlon1", "athlon2", "athlon3"},
@@ -32,7 +32,7 @@ int run_demo(const std::string& out_dir) {
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
   if (error) throw InputError(fmt::format("--out: cannot create directory \"{}\": {}", out_dir, error.message()));
-  std::cout << "hetcoll demo — the 8-processor cluster of seed 000 sec. 6.1:\n"
+  std::cout << "hetcoll demo — the 8-processor cluster of Liu, Kuo, Wang 2009 sec. 6.1:\n"
                "  four fast processors (xeon0..3, t = 1.0 ms per message) and four slow ones\n"
                "  (athlon0..3, t = 1.6 ms). Planning the three collectives, checking every plan.\n\n";
   std::vector<std::string> written;

@@ -41,7 +41,7 @@ void add_generate_command(CLI::App& app, int& result) {
   auto options = std::make_shared<GenerateOptions>();
   CLI::App* generate = app.add_subcommand("generate", "Generate a random platform file");
   generate->require_subcommand(1);
-  CLI::App* cluster = generate->add_subcommand("cluster", "A k-class sender-speed cluster (seeds' experiments)");
+  CLI::App* cluster = generate->add_subcommand("cluster", "A k-class sender-speed cluster (papers' experiments)");
   cluster->add_option("--processors,-n", options->cluster.processors, "Number of processors (default 16)");
   cluster->add_option("--classes", options->cluster.classes, "Number of distinct times (default 3)");
   cluster->add_option("--min-time", options->cluster.min_time, "Fastest time (default 1)");

@@ -1,7 +1,7 @@
 // Optimal broadcast search (optimal_search.h) and the seed's generic
 // branch-and-bound (generic_search.h) against the independent brute forces
 // of tests/support, each other, the verifier, and the FNF optimality claims
-// of fnf.cpp (seed 004 Thms 4.4, 4.5, sec. 4.4).
+// of fnf.cpp (Liu 2002 Thms 4.4, 4.5, sec. 4.4).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -161,7 +161,7 @@ TEST(BroadcastSearch, LargerClustersAgreeWithGenericAndBounds) {
   }
 }
 
-// Seed 004 Fig. 2: FNF sends to the only 2 first and needs 5; the optimum is 4.
+// Liu 2002 Fig. 2: FNF sends to the only 2 first and needs 5; the optimum is 4.
 TEST(BroadcastSearch, SeedFigure2) {
   Cluster cluster = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
   EXPECT_DOUBLE_EQ(plan_broadcast_fnf(cluster, 0).makespan, 5);
@@ -233,7 +233,7 @@ TEST(BroadcastSearch, FastestFirstFailsFromASlowSource) {
   EXPECT_DOUBLE_EQ(plan_broadcast_optimal(cluster, 0).makespan, 11);
 }
 
-// fnf.cpp claims FNF optimal from any source on power-2 clusters (seed 004
+// fnf.cpp claims FNF optimal from any source on power-2 clusters (Liu 2002
 // sec. 4.4, Lemmas 4.7-4.8): check it against brute force and the search.
 TEST(BroadcastSearch, FnfOptimalOnPowerOfTwoClustersFromAnySource) {
   std::mt19937_64 rng(17);

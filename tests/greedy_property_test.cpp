@@ -86,7 +86,7 @@ TEST(FnfProperty, TwoBruteForcesAgree) {
 }
 
 TEST(FnfGolden, Seed004Figure2FnfIsNotOptimal) {
-  // Seed 004 Fig. 2: the t = 2 processor served first costs one time unit.
+  // Liu 2002 Fig. 2: the t = 2 processor served first costs one time unit.
   Cluster cluster = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
   MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
   expect_valid(cluster, plan);
@@ -113,7 +113,7 @@ TEST(FnfGolden, SlowSourceSendsToFastestFirst) {
   EXPECT_EQ(plan.transfers.front().to, 1);
   EXPECT_FALSE(plan.optimal);  // three classes, slow source: no theorem applies
   EXPECT_DOUBLE_EQ(plan.guarantee.ratio, 2.0);
-  // A power-2 cluster with a given slow source is covered by seed 004 sec. 4.4.
+  // A power-2 cluster with a given slow source is covered by Liu 2002 sec. 4.4.
   EXPECT_TRUE(plan_broadcast_fnf(Cluster::from_times({4, 1, 1, 1, 2}), 0).optimal);
 }
 
@@ -196,7 +196,7 @@ TEST(SnfProperty, EpOrdersCoverEverySchedule) {
   }
 }
 
-// Seed 000 Fig. 8: 8 fast (t = 1) and 4 slow (t = x) processors, the root one
+// Liu, Kuo, Wang 2009 Fig. 8: 8 fast (t = 1) and 4 slow (t = x) processors, the root one
 // of the slow ones. SNF takes x + 3; the optimum is 4 for 1 < x < 1.5 and
 // 2x + 1 for 1.5 <= x < 2. Identical processors are interchangeable, so the
 // best EP order is the best placement of the 3 slow senders among the 11.

@@ -1,4 +1,4 @@
-// Multicast with helpers (seed 003 sec. 4): plans are valid, helpers never
+// Multicast with helpers (Khuller, Kim, Woeginger 2003 sec. 4): plans are valid, helpers never
 // hurt, `optimal` matches a brute force written here (every subset of
 // non-members as helpers, each broadcast by brute force — so it also checks
 // the "k fastest helpers" theorem and the k <= |targets| - 1 bound), and the
@@ -103,7 +103,7 @@ TEST(MulticastTest, MatchesBruteForceAndHelpersNeverHurt) {
   RecordProperty("instances_with_helpers", with_helpers);
 }
 
-// Seed 003 sec. 4: m processors of time t1, m of time t2 > t1, multicast to
+// Khuller, Kim, Woeginger 2003 sec. 4: m processors of time t1, m of time t2 > t1, multicast to
 // the slow ones. Within the slow group alone it takes t2 log m; from a fast
 // source with the fast processors helping, t1 (log m + 1).
 TEST(MulticastTest, SeedExampleFastHelpersForASlowGroup) {

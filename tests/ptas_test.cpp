@@ -1,4 +1,4 @@
-// The broadcast PTAS (seed 003 sec. 3): every plan is valid, within its
+// The broadcast PTAS (Khuller, Kim, Woeginger 2003 sec. 3): every plan is valid, within its
 // printed guarantee of the brute-force optimum, and its lower bound is a
 // true lower bound; bad parameters are refused.
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Two-class and k-class reduce DPs (dp_two_class.h, dp_k_class.h): the
-// three DPs of seed 000 and our capacity DP agree everywhere; the `dp`
+// three DPs of Liu, Kuo, Wang 2009 and our capacity DP agree everywhere; the `dp`
 // plans are optimal (brute force, search), verified, and SNF meets the
-// optimum exactly where seed 000's theorems say (snf_optimality()).
+// optimum exactly where Liu, Kuo, Wang 2009's theorems say (snf_optimality()).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -83,7 +83,7 @@ TEST(TwoClassDp, NaiveCountIsEveryBuddyPair) {
 }
 
 TEST(TwoClassDp, Fig8Counterexample) {
-  // Seed 000 Fig. 8: 8 fast (t = 1), 4 slow (t = x), destination slow:
+  // Liu, Kuo, Wang 2009 Fig. 8: 8 fast (t = 1), 4 slow (t = x), destination slow:
   // T(8, 3) = 4 for 1 < x < 1.5, 2x + 1 for 1.5 <= x < 2; SNF takes x + 3.
   for (double x : {1.0625, 1.25, 1.4375, 1.5, 1.625, 1.75, 1.9375}) {
     const double expected = x < 1.5 ? 4.0 : 2 * x + 1;
@@ -183,7 +183,7 @@ TEST(ReduceDp, RefusesHugeStateSpaces) {
 }
 
 TEST(SnfOptimality, TheoremsHoldAgainstTheOptimum) {
-  // Seed 000 Thm 4 (two classes, ratio >= 2) and Thm 1 / sec. 1
+  // Liu, Kuo, Wang 2009 Thm 4 (two classes, ratio >= 2) and Thm 1 / sec. 1
   // (divisibility chains): SNF is optimal, and snf_optimality() says so.
   std::mt19937_64 rng(2024);
   const std::vector<std::vector<double>> provable = {

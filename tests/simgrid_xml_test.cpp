@@ -19,12 +19,8 @@
 namespace hetcoll {
 namespace {
 
-// The original sits in shared/ beside the repository; the fuzz corpus keeps a copy.
-std::string small_platform_path() {
-  std::string shared = testing::source_path("../shared/platforms/small_platform.xml");
-  if (std::ifstream(shared).good()) return shared;
-  return testing::source_path("fuzz/corpus/xml/small_platform.xml");
-}
+// SimGrid's example platform, shipped in examples/ (LGPL-2.1, see examples/README.md).
+std::string small_platform_path() { return testing::source_path("examples/small_platform.xml"); }
 
 const PlatformEdge* find_edge(const Platform& platform, std::string_view from, std::string_view to) {
   auto from_index = platform.find(from);

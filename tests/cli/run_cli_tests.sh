@@ -89,13 +89,11 @@ check "demo" 0 "$hetcoll" demo --out "$work/demo"
 check "help" 0 "$hetcoll" --help
 check "broadcast help" 0 "$hetcoll" broadcast --help
 expect_in "help explains algo" "$work/out" "--algo"
-if [ -f "$source_dir/../shared/platforms/small_platform.xml" ]; then
-  check "simgrid platform" 0 "$hetcoll" broadcast --platform "$source_dir/../shared/platforms/small_platform.xml" \
-    --message-size 1e6 --json
-  expect_in "simgrid note" "$work/out" "sender-speed view"
-  check "simgrid needs a size" 2 "$hetcoll" broadcast --platform "$source_dir/../shared/platforms/small_platform.xml"
-  expect_in "simgrid size message" "$work/err" "--message-size"
-fi
+check "simgrid platform" 0 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml" \
+  --message-size 1e6 --json
+expect_in "simgrid note" "$work/out" "sender-speed view"
+check "simgrid needs a size" 2 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml"
+expect_in "simgrid size message" "$work/err" "--message-size"
 check "ptas announces its work" 0 "$hetcoll" broadcast --times 1,1,2,3,3,4,5 --algo ptas --eps 0.5
 expect_in "ptas work" "$work/err" "PTAS work"
 check "multicast" 0 "$hetcoll" multicast --times 1,1,1,1,8,8,8,8 --source p4 --targets p5,p6,p7 --json

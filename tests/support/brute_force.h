@@ -3,14 +3,14 @@
 // claims against them.
 //
 // Two formulations each, so they also check each other:
-//  * broadcast_by_sequences: every order of the receivers (seed 004 eq. 1:
+//  * broadcast_by_sequences: every order of the receivers (Liu 2002 eq. 1:
 //    the i-th receiver is served by the sender that can finish earliest);
 //    exact by Thm 4.1 (no-delay trees). (n - 1)! orders; n <= 9.
 //  * broadcast_by_pairs: depth-first over every (holder, non-holder) choice,
 //    each message starting when its sender is free; covers every schedule.
 //    n <= 7.
 //  * reduce_by_ep_orders: every order of the senders through an EP timing
-//    written here from seed 000 Fig. 2; n <= 9.
+//    written here from Liu, Kuo, Wang 2009 Fig. 2; n <= 9.
 //  * reduce_by_pairs: depth-first over every (sender, receiver) choice among
 //    the processors still holding unsent data, each message starting when
 //    both are free; covers every schedule. n <= 7.

@@ -1,4 +1,4 @@
-// Experiment `bcast-search` — seed 004 sec. 5, Table 1: optimal broadcast by
+// Experiment `bcast-search` — Liu 2002 sec. 5, Table 1: optimal broadcast by
 // our branch-and-bound (optimal_search.h) against the seed's generic
 // branch-and-bound (generic_search.h), side by side in one run, then beyond
 // the seed's sizes with 3 and with 5 classes.
@@ -8,7 +8,7 @@
 // over every source, which by Thm 4.2 is reached from a fastest processor,
 // so the source is a fastest processor (the lowest index among them).
 // The seed does not give its three times. We use 1, 2, 3 (the times of
-// seed 004 Fig. 2, where FNF is not optimal) and, for 5 classes, 1..5; a
+// Liu 2002 Fig. 2, where FNF is not optimal) and, for 5 classes, 1..5; a
 // second series draws the class times of each cluster uniformly from
 // [1, 4) (no ties between classes beyond chance, no common quantum).
 // N is the size of the seed's search tree: the number of prefixes (root
@@ -46,7 +46,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Seed 004 Table 1 (Pentium III 450 MHz): P, N, L, n and seconds of the FNF
+// Liu 2002 Table 1 (Pentium III 450 MHz): P, N, L, n and seconds of the FNF
 // search, n and seconds of the generic branch-and-bound.
 struct SeedRow {
   int p;
@@ -190,7 +190,7 @@ ExperimentResult run_bcast_search(const ExperimentOptions& options) {
                    "fnf_optimal_fraction", "fnf_gap_avg_percent", "agree", "seed_N", "seed_L", "seed_ours_n",
                    "seed_ours_seconds", "seed_generic_n", "seed_generic_seconds"};
   PlotSpec nodes_plot;
-  nodes_plot.title = "Optimal broadcast search: nodes examined (seed 004 Table 1 set-up)";
+  nodes_plot.title = "Optimal broadcast search: nodes examined (Liu 2002 Table 1 set-up)";
   nodes_plot.x_label = "P (processors)";
   nodes_plot.y_label = "nodes examined + 1 (average over the clusters)";
   nodes_plot.log_y = true;
@@ -202,10 +202,10 @@ ExperimentResult run_bcast_search(const ExperimentOptions& options) {
   time_plot.log_y = true;
   time_plot.log_x = true;
   PlotSeries tree_series{"N: whole search tree (3 classes {1,2,3})", {}, {}, true};
-  PlotSeries seed_ours{"seed 004 FNF search (Table 1)", {}, {}, true};
-  PlotSeries seed_generic{"seed 004 generic B&B (Table 1)", {}, {}, true};
-  PlotSeries seed_ours_time{"seed 004 FNF search (Table 1, Pentium III)", {}, {}, true};
-  PlotSeries seed_generic_time{"seed 004 generic B&B (Table 1, Pentium III)", {}, {}, true};
+  PlotSeries seed_ours{"Liu 2002 FNF search (Table 1)", {}, {}, true};
+  PlotSeries seed_generic{"Liu 2002 generic B&B (Table 1)", {}, {}, true};
+  PlotSeries seed_ours_time{"Liu 2002 FNF search (Table 1, Pentium III)", {}, {}, true};
+  PlotSeries seed_generic_time{"Liu 2002 generic B&B (Table 1, Pentium III)", {}, {}, true};
   std::vector<PlotSeries> ours_nodes_series, generic_nodes_series, ours_time_series, generic_time_series;
   std::string summary;
   const auto experiment_started = Clock::now();
@@ -408,7 +408,7 @@ void register_bcast_search_experiment(std::vector<Experiment>& list) {
   list.push_back({"bcast-search",
                   "optimal broadcast: our branch-and-bound vs the seed's generic one (nodes, seconds, N), 3 and 5 "
                   "classes, P up to 5000, and an ablation of the techniques",
-                  "seed 004 sec. 5, Table 1", run_bcast_search});
+                  "Liu 2002 sec. 5, Table 1", run_bcast_search});
 }
 
 }  // namespace hetcoll

@@ -1,4 +1,4 @@
-// Experiment `dp-references` — seed 000 sec. 6.3, Tables 2-4: table
+// Experiment `dp-references` — Liu, Kuo, Wang 2009 sec. 6.3, Tables 2-4: table
 // references of the three two-class DPs (dp_two_class.h) for c_s = 2 and
 // f, s <= 150 in steps of 10, next to the seed's numbers; then the whole
 // T(f, s) table for f, s <= 1000 computed by our capacity DP, timed, for
@@ -22,7 +22,7 @@ namespace hetcoll {
 
 namespace {
 
-// Seed 000 Tables 2-4 (c_s = 2), transcribed from the OCR text.
+// Liu, Kuo, Wang 2009 Tables 2-4 (c_s = 2), transcribed from the OCR text.
 constexpr int kSeedTable2[16][16] = {  // [s / 10][f / 10]
     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     {0, 50, 100, 150, 200, 250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750},
@@ -109,7 +109,7 @@ ExperimentResult run_dp_references(const ExperimentOptions& options) {
   references.columns = {"f", "s", "T", "naive", "lemma4", "lemma5", "seed_table2", "seed_table3", "seed_table4",
                         "seed_text_formula_ceil_s(f-1)/2", "pairs_ceil_f(s+1)/2"};
   PlotSpec plot;
-  plot.title = fmt::format("Two-class DP references per cell, s = {}, c_s = 2 (seed 000 Tables 2-4)", table_max);
+  plot.title = fmt::format("Two-class DP references per cell, s = {}, c_s = 2 (Liu, Kuo, Wang 2009 Tables 2-4)", table_max);
   plot.x_label = "f (fast senders)";
   plot.y_label = "table references for T(f, s)";
   plot.log_y = true;
@@ -203,7 +203,7 @@ ExperimentResult run_dp_references(const ExperimentOptions& options) {
 void register_dp_references_experiment(std::vector<Experiment>& list) {
   list.push_back({"dp-references",
                   "two-class reduce DP: table references of the naive, Lemma 4 and Lemma 4+5 DPs; whole T(f, s) table timed",
-                  "seed 000 sec. 6.3, Tables 2-4", run_dp_references});
+                  "Liu, Kuo, Wang 2009 sec. 6.3, Tables 2-4", run_dp_references});
 }
 
 }  // namespace hetcoll

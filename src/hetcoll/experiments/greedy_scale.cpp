@@ -90,7 +90,7 @@ ExperimentResult run_greedy_scale(const ExperimentOptions& options) {
 
 void register_greedy_experiments(std::vector<Experiment>& list) {
   list.push_back({"greedy-scale", "plan + verify time of FNF, SNF and all-reduce from 10^3 to 10^6 processors",
-                  "issue 2 scale target; seeds 000 and 004", run_greedy_scale});
+                  "issue 2 scale target; Liu, Kuo, Wang 2009 and Liu 2002", run_greedy_scale});
 }
 
 }  // namespace hetcoll

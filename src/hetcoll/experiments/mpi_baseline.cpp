@@ -1,6 +1,6 @@
 // Experiment `mpi-baseline`: how much the heterogeneity-aware greedy plans
 // (FNF broadcast, SNF reduce, SNF+FNF all-reduce) gain over the binomial
-// trees MPI libraries use, in the sender-speed model. Seed 000 sec. 6.1
+// trees MPI libraries use, in the sender-speed model. Liu, Kuo, Wang 2009 sec. 6.1
 // measures SNF against MPI_Reduce on a real 8-processor cluster (four 3.2 GHz
 // Xeons, four 2 GHz Athlons); we model that cluster (t = 1.0 and 1.6) and then
 // random 3-class clusters (times 1, 2, 4 and 1, 4, 16) of 8 to 4096
@@ -61,7 +61,7 @@ ExperimentResult run_mpi_baseline(const ExperimentOptions& options) {
                            mean.binomial_allreduce / mean.snf_fnf);
   };
 
-  // Seed 000 sec. 6.1, two rank orders.
+  // Liu, Kuo, Wang 2009 sec. 6.1, two rank orders.
   {
     Cluster fast_first({"xeon0", "xeon1", "xeon2", "xeon3", "athlon0", "athlon1", "athlon2", "athlon3"},
                        {1, 1, 1, 1, 1.6, 1.6, 1.6, 1.6});
@@ -131,7 +131,7 @@ ExperimentResult run_mpi_baseline(const ExperimentOptions& options) {
 void register_baseline_experiments(std::vector<Experiment>& list) {
   list.push_back({"mpi-baseline",
                   "binomial trees (what MPI libraries use) vs FNF / SNF / SNF+FNF: makespan ratios",
-                  "seed 000 sec. 6.1 (SNF vs MPI_Reduce), in the model", run_mpi_baseline});
+                  "Liu, Kuo, Wang 2009 sec. 6.1 (SNF vs MPI_Reduce), in the model", run_mpi_baseline});
 }
 
 }  // namespace hetcoll

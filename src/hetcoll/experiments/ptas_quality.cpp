@@ -1,4 +1,4 @@
-// Experiment `ptas-quality` — seed 003 secs. 3-4 (Khuller, Kim, Woeginger).
+// Experiment `ptas-quality` — Khuller, Kim, Woeginger 2003 secs. 3-4 (Khuller, Kim, Woeginger).
 //
 // The paper proves a PTAS for broadcast and warns it "is not practical due
 // to its high running time". We measure how good and how slow it is:
@@ -337,7 +337,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
 void register_ptas_experiments(std::vector<Experiment>& list) {
   list.push_back({"ptas-quality",
                   "broadcast PTAS vs FNF vs optimum (ratio, time, time vs eps'); multicast speed-up from helpers",
-                  "seed 003 secs. 3-4", run_ptas_quality});
+                  "Khuller, Kim, Woeginger 2003 secs. 3-4", run_ptas_quality});
 }
 
 }  // namespace hetcoll

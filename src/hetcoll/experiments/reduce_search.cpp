@@ -1,4 +1,4 @@
-// Experiment `reduce-search` — seed 000 sec. 6.2, Table 1: optimal reduce by
+// Experiment `reduce-search` — Liu, Kuo, Wang 2009 sec. 6.2, Table 1: optimal reduce by
 // our branch-and-bound (optimal_search.h) against the seed's generic
 // branch-and-bound (generic_search.h), side by side in one run, then beyond
 // the seed's sizes, with 3 and with 5 classes; the k-class DP (Thm 6) is
@@ -30,7 +30,7 @@ namespace hetcoll {
 
 namespace {
 
-// Seed 000 Table 1 (Pentium III 450 MHz): P, N, n and seconds of the SNF
+// Liu, Kuo, Wang 2009 Table 1 (Pentium III 450 MHz): P, N, n and seconds of the SNF
 // search, n and seconds of the generic branch-and-bound.
 struct SeedRow {
   int p;
@@ -108,7 +108,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
                    "speedup_time", "speedup_nodes", "dp_seconds_avg", "snf_gap_avg_percent", "agree",
                    "seed_N", "seed_ours_n", "seed_ours_seconds", "seed_generic_n", "seed_generic_seconds"};
   PlotSpec plot;
-  plot.title = "Optimal reduce search: nodes examined (seed 000 Table 1 set-up)";
+  plot.title = "Optimal reduce search: nodes examined (Liu, Kuo, Wang 2009 Table 1 set-up)";
   plot.x_label = "P (senders)";
   plot.y_label = "nodes examined (average of the clusters)";
   plot.log_y = true;
@@ -116,8 +116,8 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
   PlotSeries ours3{"ours, 3 classes", {}, {}};
   PlotSeries ours5{"ours, 5 classes", {}, {}};
   PlotSeries generic3{"generic B&B (this run), 3 classes", {}, {}};
-  PlotSeries seed_ours{"seed 000 SNF search (Table 1)", {}, {}, true};
-  PlotSeries seed_generic{"seed 000 generic B&B (Table 1)", {}, {}, true};
+  PlotSeries seed_ours{"Liu, Kuo, Wang 2009 SNF search (Table 1)", {}, {}, true};
+  PlotSeries seed_generic{"Liu, Kuo, Wang 2009 generic B&B (Table 1)", {}, {}, true};
   std::string summary;
 
   for (const auto& series : all_series) {
@@ -225,7 +225,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
 void register_reduce_search_experiment(std::vector<Experiment>& list) {
   list.push_back({"reduce-search",
                   "optimal reduce: our branch-and-bound vs the seed's generic one (nodes, seconds, N), 3 and 5 classes",
-                  "seed 000 sec. 6.2, Table 1", run_reduce_search});
+                  "Liu, Kuo, Wang 2009 sec. 6.2, Table 1", run_reduce_search});
 }
 
 }  // namespace hetcoll

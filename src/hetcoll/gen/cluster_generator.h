@@ -1,5 +1,5 @@
-// Random sender-speed clusters, as in the seeds' experiments (seed 004
-// sec. 5, seed 000 sec. 6.2: "for each processor we randomly assigned a
+// Random sender-speed clusters, as in the papers' experiments (Liu 2002
+// sec. 5, Liu, Kuo, Wang 2009 sec. 6.2: "for each processor we randomly assigned a
 // communication speed from the three possible values").
 //
 // k-class clusters: `classes` distinct transmission times spread

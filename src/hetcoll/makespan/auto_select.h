@@ -1,5 +1,5 @@
 // The default algorithm selector (`--algo auto`): "the best guaranteed
-// algorithm that finishes quickly" (CONTRACT.md).
+// algorithm that finishes quickly" (docs/FORMATS.md).
 //
 // Broadcast and reduce: run the greedy planner (FNF / SNF, O(n log n)). If a
 // theorem proves it optimal, that is the answer. Otherwise run the exact
@@ -10,7 +10,7 @@
 // machine. A finished search gives a proven optimum; an unfinished one
 // still returns the better of the two plans, with the greedy guarantee.
 // All-reduce: the same selection for each phase (reduce into a fastest
-// processor, then broadcast of the result from it, seed 000 Thm 3). The
+// processor, then broadcast of the result from it, Liu, Kuo, Wang 2009 Thm 3). The
 // guarantee adds the phases' factors: reduce 1 (exact) or 2 (SNF);
 // broadcast from a fastest root 1 or 1.5, from another root 2 or 4 (see
 // makespan/allreduce/reduce_broadcast.h).

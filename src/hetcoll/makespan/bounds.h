@@ -16,7 +16,7 @@
 // must send once.
 //
 // All-reduce: at least a fastest broadcast from any source and a fastest
-// reduce into any destination (seed 000 sec. 5.2), so the max of the
+// reduce into any destination (Liu, Kuo, Wang 2009 sec. 5.2), so the max of the
 // smallest of each bound over all sources / roots.
 #pragma once
 

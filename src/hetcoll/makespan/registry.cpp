@@ -43,7 +43,7 @@ std::vector<MakespanAlgorithm> build_registry() {
       "fnf", Operation::broadcast,
       "<= 2 x optimal; <= 1.5 x from a fastest source; optimal from a fastest source for 2 classes or a divisibility chain",
       "O(n log n)",
-      "seed 004 sec. 3, Thms 4.4-4.7; seed 003 sec. 1",
+      "Liu 2002 sec. 3, Thms 4.4-4.7; Khuller, Kim, Woeginger 2003 sec. 1",
       "fastest-node-first: the earliest-finishing sender serves the fastest uninformed processor", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_fnf(cluster, root_or_first(request));
@@ -51,7 +51,7 @@ std::vector<MakespanAlgorithm> build_registry() {
   algorithms.push_back({
       "ptas", Operation::broadcast, "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor)",
       "O(log_{1+eps}(n) (n log n + P |U| k)), P = prod(s_i+1) count vectors; refused beyond --time-limit",
-      "seed 003 sec. 3, Thms 2-3",
+      "Khuller, Kim, Woeginger 2003 sec. 3, Thms 2-3",
       "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (--eps, --eps-prime)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
@@ -70,7 +70,7 @@ std::vector<MakespanAlgorithm> build_registry() {
   algorithms.push_back({
       "optimal", Operation::broadcast, "exact (when the search finishes; else best so far, never worse than FNF)",
       "exponential worst case; O(k + holders) per node plus an O(slot times x holders) bound",
-      "seed 004 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
+      "Liu 2002 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
       "branch-and-bound over slot groups of receiver classes: exchange rule, relaxation/fluid/partial bounds, "
       "target passes, memo, FNF incumbent (--time-limit, --node-limit)",
       false,
@@ -79,7 +79,7 @@ std::vector<MakespanAlgorithm> build_registry() {
       }});
   algorithms.push_back({
       "generic-bnb", Operation::broadcast, "exact (when the search finishes)", "O(N) nodes, N = class-sequence prefixes",
-      "seed 004 sec. 5, Table 1 (generic column)",
+      "Liu 2002 sec. 5, Table 1 (generic column)",
       "the seed's plain branch-and-bound over eq. 1 class sequences (baseline for `optimal`)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_generic_bnb(cluster, root_or_first(request), SearchLimits::from_request(request));
@@ -87,13 +87,13 @@ std::vector<MakespanAlgorithm> build_registry() {
   register_multicast_algorithms(algorithms);
   algorithms.push_back({
       "snf", Operation::reduce, "<= 2 x optimal; optimal for 2 classes with ratio >= 2", "O(n log n)",
-      "seed 000 secs. 3-5, Thms 1, 2, 4",
+      "Liu, Kuo, Wang 2009 secs. 3-5, Thms 1, 2, 4",
       "slowest-node-first: EP schedule of the senders, slowest first", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_snf(cluster, root_or_first(request));
       }});
   algorithms.push_back({
-      "ep", Operation::reduce, "none (depends on the order)", "O(n log n)", "seed 000 sec. 3, Fig. 2, Lemma 1",
+      "ep", Operation::reduce, "none (depends on the order)", "O(n log n)", "Liu, Kuo, Wang 2009 sec. 3, Fig. 2, Lemma 1",
       "earliest-possible schedule of a given sender order (--order P,P,...)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         if (!request.order) throw InputError("--algo ep needs --order P,P,... (every processor but the root)");
@@ -102,7 +102,7 @@ std::vector<MakespanAlgorithm> build_registry() {
   algorithms.push_back({
       "optimal", Operation::reduce, "exact (when the search finishes; else best so far, <= 2 x optimal)",
       "exponential worst case; O(k x open slots) per node",
-      "seed 000 secs. 3, 5.3.1, 6.2 (Cor. 1, Obs. 1, Table 1)",
+      "Liu, Kuo, Wang 2009 secs. 3, 5.3.1, 6.2 (Cor. 1, Obs. 1, Table 1)",
       "branch-and-bound over heap-ordered MCP trees (EP sequences read backwards), SNF incumbent, class "
       "symmetry, capacity bound, memo (--time-limit, --node-limit)",
       false,
@@ -111,14 +111,14 @@ std::vector<MakespanAlgorithm> build_registry() {
       }});
   algorithms.push_back({
       "generic-bnb", Operation::reduce, "exact (when the search finishes)", "O(N) nodes, N = class-sequence prefixes",
-      "seed 000 sec. 6.2, Table 1 (generic column)",
+      "Liu, Kuo, Wang 2009 sec. 6.2, Table 1 (generic column)",
       "the seed's plain branch-and-bound over EP class sequences (baseline for `optimal`)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_generic_bnb(cluster, root_or_first(request), request);
       }});
   algorithms.push_back({
       "dp", Operation::reduce, "exact", "2 classes: O(L f^2) (L lattice deadlines); k classes: O(n^(2k-1) log n)",
-      "seed 000 secs. 5.3.2-5.3.5, eqs. 2-4, Lemmas 4-5, Thms 5-6",
+      "Liu, Kuo, Wang 2009 secs. 5.3.2-5.3.5, eqs. 2-4, Lemmas 4-5, Thms 5-6",
       "dynamic programming over class counts: two-class capacity DP, else the k-class DP (refuses huge tables)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
@@ -126,7 +126,7 @@ std::vector<MakespanAlgorithm> build_registry() {
       }});
   algorithms.push_back({
       "snf+fnf", Operation::allreduce, "<= 3.5 x optimal (root a fastest processor)", "O(n log n)",
-      "seed 000 sec. 5.2, Thm 3", "SNF reduce to the root, then FNF broadcast of the result from it", false,
+      "Liu, Kuo, Wang 2009 sec. 5.2, Thm 3", "SNF reduce to the root, then FNF broadcast of the result from it", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_allreduce_snf_fnf(cluster, request.root);
       }});
@@ -142,7 +142,7 @@ std::vector<MakespanAlgorithm> build_registry() {
                             : operation == Operation::reduce  ? "optimal when the search finishes, else <= 2 x"
                                                               : "<= 3.5 x optimal; <= 2 x when both phases are exact";
     algorithms.push_back({"auto", operation, guarantee, "O(n log n) + a bounded search",
-                          "selector over seeds 000, 004 (makespan/auto_select.h)", summary, true,
+                          "selector over Liu, Kuo, Wang 2009 and Liu 2002 (makespan/auto_select.h)", summary, true,
                           [operation](const Cluster& cluster, const MakespanRequest& request) {
                             switch (operation) {
                               case Operation::broadcast: return plan_broadcast_auto(cluster, root_or_first(request), request);
@@ -154,14 +154,14 @@ std::vector<MakespanAlgorithm> build_registry() {
   // Baselines: what MPI libraries do (binomial trees in rank order).
   algorithms.push_back({
       "binomial", Operation::broadcast, "none (ignores speeds; MPI's binomial tree)", "O(n log n)",
-      "MPICH MPIR_Bcast binomial; baseline for seed 004",
+      "MPICH MPIR_Bcast binomial; baseline for Liu 2002",
       "binomial tree in rank order from the source, as MPI libraries build it", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_binomial(cluster, root_or_first(request));
       }});
   algorithms.push_back({
       "binomial", Operation::reduce, "none (ignores speeds; MPI's binomial tree)", "O(n log n)",
-      "MPICH MPIR_Reduce binomial; seed 000 sec. 6.1 compares SNF with it",
+      "MPICH MPIR_Reduce binomial; Liu, Kuo, Wang 2009 sec. 6.1 compares SNF with it",
       "binomial tree in rank order into the root, as MPI libraries build it", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_binomial(cluster, root_or_first(request));

@@ -11,12 +11,12 @@ namespace hetcoll {
 // Distinct values (merged up to the tolerance), ascending.
 std::vector<double> distinct_time_classes(std::vector<double> times);
 
-// Every slower time is an integer multiple of every faster one (seed 004
-// Thm 4.5; seed 000 sec. 1). True for a single class.
+// Every slower time is an integer multiple of every faster one (Liu 2002
+// Thm 4.5; Liu, Kuo, Wang 2009 sec. 1). True for a single class.
 bool is_divisibility_chain(const std::vector<double>& times);
 
-// Every time is t_min * 2^k (a "power 2 cluster", seed 004 sec. 4.3,
-// seed 000 Thm 1).
+// Every time is t_min * 2^k (a "power 2 cluster", Liu 2002 sec. 4.3,
+// Liu, Kuo, Wang 2009 Thm 1).
 bool is_power_of_two_cluster(const std::vector<double>& times);
 
 // At most two classes, and (when two) slow >= ratio * fast.

@@ -1,4 +1,4 @@
-// The sender-speed cluster model (seeds 000, 003, 004).
+// The sender-speed cluster model (Liu, Kuo, Wang 2009, Khuller, Kim, Woeginger 2003 and Liu 2002).
 //
 // n processors, every pair can talk; processor p has a transmission time t(p):
 // one message from p to anyone occupies both ends for t(p). One-port: a

@@ -1,10 +1,10 @@
-// The platform-graph model (seeds 001, 002).
+// The platform-graph model (Legrand, Marchal, Robert 2003 and Beaumont, Marchal, Robert 2004).
 //
 // A directed graph G = (V, E). An edge carries the time to send one message
 // over it: a fixed `cost`, or an affine `latency + message_size / bandwidth`
 // (SimGrid style, seconds and bytes/second). A node may have a compute
 // `speed` (reduction operations per unit of time; absent = computing is free)
-// and a `send_overhead` (multi-port model of seed 002). Steady-state tools
+// and a `send_overhead` (multi-port model of Beaumont, Marchal, Robert 2004). Steady-state tools
 // use the bidirectional one-port model: at most one send and one receive at a
 // time per node, computation overlapped.
 #pragma once

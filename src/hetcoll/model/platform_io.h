@@ -1,4 +1,4 @@
-// Reading and writing platform files (CONTRACT.md "Platform files").
+// Reading and writing platform files (docs/FORMATS.md "Platform files").
 //
 // A platform file is JSON with "model": "cluster" (sender-speed model) or
 // "model": "graph" (platform graph), or a SimGrid XML platform (by the
@@ -36,7 +36,7 @@ LoadedPlatform load_platform_file(const std::string& path);
 // "1,1,2.5,4" -> a cluster p0..p3. Whitespace around numbers is allowed.
 Cluster parse_times_list(std::string_view list);
 
-// Writes the CONTRACT.md JSON form (ids, times / nodes, edges; every number
+// Writes the docs/FORMATS.md JSON form (ids, times / nodes, edges; every number
 // printed so that it reads back exactly).
 void write_cluster_json(std::ostream& out, const Cluster& cluster);
 void write_platform_json(std::ostream& out, const Platform& platform);

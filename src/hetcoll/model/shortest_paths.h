@@ -1,6 +1,6 @@
 // Shortest paths on a platform graph, for routing a transfer between two
 // nodes that are not adjacent (the graph planners, the steady-state LPs'
-// routed trees, the binomial tree of seed 002 Alg. 4).
+// routed trees, the binomial tree of Beaumont, Marchal, Robert 2004 Alg. 4).
 //
 // Dijkstra with a binary heap: O(m log n) time, O(n) space per tree. Edge
 // costs are given per edge (Platform::edge_costs for a message size), must be

@@ -66,7 +66,7 @@ struct MakespanPlan {
   ProcessorIndex root = kNoProcessor;
   // Multicast: the processors that must receive (helpers may receive too).
   std::vector<ProcessorIndex> targets;
-  // Multicast: the non-targets that receive and forward (seed 003 sec. 4).
+  // Multicast: the non-targets that receive and forward (Khuller, Kim, Woeginger 2003 sec. 4).
   std::vector<ProcessorIndex> helpers;
   std::vector<Transfer> transfers;
 

@@ -1,4 +1,4 @@
-// Plans as JSON (CONTRACT.md "Output"). Writing streams: a plan with a
+// Plans as JSON (docs/FORMATS.md). Writing streams: a plan with a
 // million transfers is written transfer by transfer, never built as one
 // giant string or document.
 #pragma once

@@ -1,4 +1,4 @@
-// All-reduce as a reduce followed by a broadcast — seed 000 sec. 5.2, Thm 3.
+// All-reduce as a reduce followed by a broadcast — Liu, Kuo, Wang 2009 sec. 5.2, Thm 3.
 //
 // Phase 1: SNF reduce (makespan/reduce/snf.h) to a root r. Phase 2: FNF
 // broadcast (makespan/broadcast/fnf.h) of the result from r, starting when
@@ -8,7 +8,7 @@
 // from a fastest source <= 1.5 x the optimal broadcast, and an all-reduce
 // costs at least each of these). With a root chosen by the user that is not
 // a fastest processor: <= 6 x optimal — the reduce part is unchanged, and
-// FNF from r is <= 2 x the optimal broadcast from r (seed 004 Thm 4.7),
+// FNF from r is <= 2 x the optimal broadcast from r (Liu 2002 Thm 4.7),
 // which is <= t(r) + the optimal broadcast from a fastest processor
 // (r first sends to it) <= 2 x the optimal all-reduce, since r must send
 // its own contribution at least once.

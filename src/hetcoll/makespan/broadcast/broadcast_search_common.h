@@ -23,7 +23,7 @@ struct ClassProblem {
   double tolerance = 0;
   bool source_is_fastest = false;  // t(source) <= every receiver's time (up to the tolerance)
   // The source belongs to the fastest receiver class (equal times): the
-  // case in which seed 004 Thm 4.3 orders that class first. (A source
+  // case in which Liu 2002 Thm 4.3 orders that class first. (A source
   // strictly faster than every receiver is the only fastest processor, and
   // the theorem says nothing about the receivers.)
   bool source_in_fastest_class = false;

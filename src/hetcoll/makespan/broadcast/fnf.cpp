@@ -66,15 +66,15 @@ std::string fnf_optimality(const Cluster& cluster, ProcessorIndex source) {
   const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
   if (source_is_fastest) {
     if (distinct_time_classes(times).size() <= 2) {
-      return "seed 004 Thm 4.4: two classes of processors, source a fastest processor";
+      return "Liu 2002 Thm 4.4: two classes of processors, source a fastest processor";
     }
     if (is_divisibility_chain(times)) {
-      return "seed 004 Thm 4.5: every slower time is a multiple of every faster one, source a fastest processor";
+      return "Liu 2002 Thm 4.5: every slower time is a multiple of every faster one, source a fastest processor";
     }
     return "";
   }
   if (is_power_of_two_cluster(times)) {
-    return "seed 004 sec. 4.4 (Lemmas 4.7, 4.8): power-2 cluster, any given source";
+    return "Liu 2002 sec. 4.4 (Lemmas 4.7, 4.8): power-2 cluster, any given source";
   }
   return "";
 }
@@ -98,7 +98,7 @@ MakespanPlan plan_broadcast_fnf(const Cluster& cluster, ProcessorIndex source) {
   plan.optimal = !plan.optimality_proof.empty();
   if (plan.optimal) plan.guarantee = Guarantee::exact();
   if (!source_is_fastest) {
-    plan.notes.push_back("the source is not a fastest processor: FNF is within 2 x optimal (seed 004 Thm 4.7), "
+    plan.notes.push_back("the source is not a fastest processor: FNF is within 2 x optimal (Liu 2002 Thm 4.7), "
                          "not the 1.5 of a fastest source");
   }
   return plan;

@@ -1,5 +1,5 @@
-// Fastest-node-first (FNF) broadcast — seed 004 sec. 3 (Banikazemi et al.),
-// seed 003 sec. 1.
+// Fastest-node-first (FNF) broadcast — Liu 2002 sec. 3 (Banikazemi et al.),
+// Khuller, Kim, Woeginger 2003 sec. 1.
 //
 // Problem: sender-speed cluster, a source holding one message; every other
 // processor must receive it; minimise the last receive time.
@@ -8,9 +8,9 @@
 // Ties: senders whose finish times agree within the cluster tolerance
 // (core/ids.h) form one group; within a group, faster senders (then lower
 // index) take the faster receivers; receivers of equal time go by index.
-// Guarantee: <= 2 x optimal for any source (seed 004 Thms 4.6, 4.7);
+// Guarantee: <= 2 x optimal for any source (Liu 2002 Thms 4.6, 4.7);
 // <= 1.5 x optimal when the source is a fastest processor (Khuller–Kim,
-// quoted in seed 003 sec. 1). Optimal when the source is a fastest processor
+// quoted in Khuller, Kim, Woeginger 2003 sec. 1). Optimal when the source is a fastest processor
 // and there are at most two classes (Thm 4.4) or the times form a
 // divisibility chain (Thm 4.5); with any source on a power-2 cluster
 // (sec. 4.4, Lemmas 4.7–4.8). See fnf_optimality() for what we claim.

@@ -1,11 +1,11 @@
-// The seed's generic branch-and-bound for broadcast — seed 004 sec. 5, the
+// The seed's generic branch-and-bound for broadcast — Liu 2002 sec. 5, the
 // "generic branch-and-bound" columns of Table 1 — kept as the baseline the
 // optimal search (optimal_search.h) is measured against, side by side.
 //
 // Problem: optimal broadcast from a given source to a set of receivers
 // (sender-speed model). Search: depth-first over the sequences of receiver
 // *classes* (distinct transmission times, equal up to the cluster
-// tolerance), each prefix timed by seed 004 eq. 1 (the next receiver is
+// tolerance), each prefix timed by Liu 2002 eq. 1 (the next receiver is
 // served by the holder whose next send ends first); classes are tried
 // fastest first, so the first leaf is the FNF sequence. The only pruning is
 // the incumbent: a prefix whose next ready time already reaches the best

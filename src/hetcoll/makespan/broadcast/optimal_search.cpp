@@ -941,7 +941,7 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
     plan.lower_bound = plan.makespan;
     plan.guarantee = Guarantee::exact();
     plan.optimality_proof = fmt::format(
-        "branch-and-bound finished ({} nodes): seed 004 eq. 1 / Thm 4.1 sequences, exchange rule, {}proven "
+        "branch-and-bound finished ({} nodes): Liu 2002 eq. 1 / Thm 4.1 sequences, exchange rule, {}proven "
         "lower bounds",
         result.stats.nodes, result.used_fastest_first ? "Thm 4.3, " : "");
   } else {

@@ -1,4 +1,4 @@
-// Exact optimal broadcast by branch-and-bound — seed 004 sec. 5 (Table 1),
+// Exact optimal broadcast by branch-and-bound — Liu 2002 sec. 5 (Table 1),
 // with a stronger (proven) exchange rule, relaxation and fluid bounds,
 // target passes and memoisation.
 //
@@ -7,7 +7,7 @@
 // a broadcast; any subset for exact multicast); minimise the time the last
 // receiver has the message.
 //
-// Search space (seed 004 eq. 1, Thm 4.1): an optimal schedule is a no-delay
+// Search space (Liu 2002 eq. 1, Thm 4.1): an optimal schedule is a no-delay
 // tree, i.e. a sequence of receivers in ready-time order, the i-th served by
 // the holder whose next send ends first. Every holder p sends without pause
 // from its ready time r(p): its "slots" are r(p) + k t(p), k >= 1. We branch
@@ -24,7 +24,7 @@
 // receiver". The lexicographically smallest optimal sequence therefore
 // breaks none of them, so pruning every sequence that breaks one (any
 // combination) keeps an optimum.
-//  * Exchange rule (our generalisation of seed 004 Lemmas 4.2-4.4). Let q
+//  * Exchange rule (our generalisation of Liu 2002 Lemmas 4.2-4.4). Let q
 //    be a receiver (never the source) of time b informed at r(q), and p a
 //    later receiver of a faster time a < b informed at r(p) = r(q) + d,
 //    d > 0. If floor(d / a) >= ceil(d / b), exchanging p and q in the
@@ -48,12 +48,12 @@
 //    contains Lemma 4.2's step (d = t_min).
 //    The source is not a receiver: its slots may serve anyone, so a slow
 //    given source is allowed to send to faster processors (sec. 4.4).
-//  * Fastest first (seed 004 Thm 4.3): the receivers of the fastest time
+//  * Fastest first (Liu 2002 Thm 4.3): the receivers of the fastest time
 //    come before all others — applied only when the source has that same
 //    time (then it is a fastest processor of {s} ∪ R, as Lemma 4.1 needs:
 //    a fastest root sending at every multiple of t_min). A source strictly
 //    faster than every receiver is the only fastest processor, and the
-//    theorem says nothing about the order of the receivers (seed 004 Fig. 2
+//    theorem says nothing about the order of the receivers (Liu 2002 Fig. 2
 //    is such a case: the 2 must not go first). For a slower given source
 //    Thm 4.3 is FALSE (brute force: times 4 | 3 4 3.5 3.5 3 4 from the
 //    first: 11, but 11.5 with the 3s first; tests/broadcast_search_test.cpp),
@@ -94,7 +94,7 @@
 //    Completions are translation invariant, so a finished subtree's value
 //    "every completion ends >= tau + v" prunes the same state reached at
 //    any time (memo_megabytes budget, then no more insertions).
-//  The Khuller–Kim fractional-blocks argument (seed 003 Thm 1) is stated
+//  The Khuller–Kim fractional-blocks argument (Khuller, Kim, Woeginger 2003 Thm 1) is stated
 //  for a whole FNF broadcast from a fastest source, not from an arbitrary
 //  partial schedule; we do not prune with it (the fluid bound is our
 //  proven stand-in).
@@ -188,7 +188,7 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
 MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex source, const SearchLimits& limits = {},
                                     const OptimalBroadcastOptions& options = {});
 
-// The no-delay schedule of a receiver sequence (seed 004 eq. 1): the i-th
+// The no-delay schedule of a receiver sequence (Liu 2002 eq. 1): the i-th
 // receiver is served by the holder whose next send ends first (ties: faster
 // sender, then lower index). Shared by the searches to rebuild their plans.
 std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,

@@ -1,7 +1,7 @@
 // Ordered broadcast trees and their no-delay schedules (sender-speed model).
 //
 // An ordered tree gives, for every processor, the list of processors it sends
-// to, in order. Its no-delay schedule (seed 004 Thm 4.1; seed 003 sec. 1):
+// to, in order. Its no-delay schedule (Liu 2002 Thm 4.1; Khuller, Kim, Woeginger 2003 sec. 1):
 // the j-th child of p receives at r(p) + j * t(p), p sending back to back
 // from the moment it holds the message. Shortening any transmission time
 // never delays any receive in such a schedule, which is why planners may

@@ -829,14 +829,14 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
     }
     if (largest_infeasible > 0 && fastest_source) {
       plan.notes.push_back(fmt::format(
-          "guess T = {:g} is infeasible, so OPT > {:g} (contrapositive of seed 003 Thm 2)", largest_infeasible,
+          "guess T = {:g} is infeasible, so OPT > {:g} (contrapositive of Khuller, Kim, Woeginger 2003 Thm 2)", largest_infeasible,
           largest_infeasible));
     }
   }
   if (fastest_source) {
     if (scheme_done) {
       plan.guarantee = Guarantee::at_most(ratio);
-      plan.guarantee.text = fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (seed 003 Thm 3)", ratio);
+      plan.guarantee.text = fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thm 3)", ratio);
     } else {
       // Stopped before any guess was feasible: FNF is what we have.
       MakespanPlan fallback = fnf_fallback(instance);
@@ -853,8 +853,8 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
   } else {
     MakespanPlan fallback = fnf_fallback(instance);
     plan.notes.push_back(fmt::format(
-        "the source is not a fastest processor: seed 003's guarantee (Lemma 1) does not apply; the scheme gave {}, "
-        "FNF gives {:g}; the better is kept, with FNF's <= 2 x optimal (seed 004 Thm 4.7)",
+        "the source is not a fastest processor: Khuller, Kim, Woeginger 2003's guarantee (Lemma 1) does not apply; the scheme gave {}, "
+        "FNF gives {:g}; the better is kept, with FNF's <= 2 x optimal (Liu 2002 Thm 4.7)",
         scheme_done ? fmt::format("{:g}", scheme_makespan) : std::string("no plan"), fallback.makespan));
     if (!scheme_done || fallback.makespan < scheme_makespan) {
       plan.transfers = std::move(fallback.transfers);

@@ -1,4 +1,4 @@
-// Approximation scheme for broadcast — seed 003 (Khuller, Kim, Woeginger),
+// Approximation scheme for broadcast — Khuller, Kim, Woeginger 2003 (Khuller, Kim, Woeginger),
 // sec. 3, Lemmas 1-3, Theorems 2-3.
 //
 // Problem: sender-speed cluster, a source holding one message at time 0;
@@ -33,7 +33,7 @@
 //    argument: a tree can always move to an earlier free point).
 //    The guess is feasible when the FNF part ends by D and J(s) <= #points.
 //
-// Reading taken where seed 003 is ambiguous:
+// Reading taken where Khuller, Kim, Woeginger 2003 is ambiguous:
 //  * the DP must test the deadline D = (1+eps')(1+3eps') T, not T: Lemma 2
 //    only shows an F-first schedule within (1+3eps') T, and Theorem 2's
 //    rounding adds the (1+eps'); testing T itself would not make Theorem 2
@@ -53,7 +53,7 @@
 // largest infeasible guess is a lower bound (together with bounds.h).
 // For a source that is not a fastest processor, Lemma 1 (via Khuller–Kim's
 // Theorem 1) does not apply: we still run the scheme, also run FNF, keep the
-// better, and claim only FNF's <= 2 x optimal (seed 004 Thm 4.7).
+// better, and claim only FNF's <= 2 x optimal (Liu 2002 Thm 4.7).
 //
 // Complexity per guess: FNF O(n log n); tree table O(V k |U|); DP O(P |U| k),
 // where k = number of non-empty classes, V = count vectors of at most N_max

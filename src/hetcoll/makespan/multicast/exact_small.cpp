@@ -1,5 +1,5 @@
-// Exact multicast for small groups — seed 003 sec. 4 (the k fastest
-// helpers), seed 004 eq. 1 and Thm 4.1 (an optimal schedule is a receive
+// Exact multicast for small groups — Khuller, Kim, Woeginger 2003 sec. 4 (the k fastest
+// helpers), Liu 2002 eq. 1 and Thm 4.1 (an optimal schedule is a receive
 // order, each receiver served by the holder that can finish first).
 // Contract in multicast.h.
 //
@@ -254,7 +254,7 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
     plan.optimal = true;
     plan.guarantee = Guarantee::exact();
     plan.optimality_proof = fmt::format(
-        "optimal broadcast search (optimal_search.h, seed 004 sec. 5) for every k <= {} fastest helpers (seed 003 sec. 4)",
+        "optimal broadcast search (optimal_search.h, Liu 2002 sec. 5) for every k <= {} fastest helpers (Khuller, Kim, Woeginger 2003 sec. 4)",
         k_max);
     plan.lower_bound = plan.makespan;
   } else if (complete) {

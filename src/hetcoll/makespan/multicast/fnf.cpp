@@ -1,5 +1,5 @@
-// Multicast by FNF with the k fastest helpers, every k — seed 003 sec. 4
-// (which helpers), seed 004 sec. 3 (FNF). Contract in multicast.h.
+// Multicast by FNF with the k fastest helpers, every k — Khuller, Kim, Woeginger 2003 sec. 4
+// (which helpers), Liu 2002 sec. 3 (FNF). Contract in multicast.h.
 // Every k in 0..min(#non-members, |targets|) is tried while that costs at
 // most kFullScanWork steps; beyond, k runs over 0, 1, 2, 3, 4, 6, 9, ... and
 // the plan then claims no ratio (the optimum's k may not have been tried).
@@ -55,10 +55,10 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
   const bool all_useful_tried = full_scan && k_max >= group.max_useful_helpers;
   if (all_useful_tried && multicast_detail::source_fastest_for_helpers(cluster, group, group.max_useful_helpers)) {
     plan.guarantee = Guarantee::at_most(1.5);
-    plan.guarantee.text = "<= 1.5 x optimal (FNF from a fastest source on the optimum's helper set; seed 003 secs. 1, 4)";
+    plan.guarantee.text = "<= 1.5 x optimal (FNF from a fastest source on the optimum's helper set; Khuller, Kim, Woeginger 2003 secs. 1, 4)";
   } else if (all_useful_tried) {
     plan.guarantee = Guarantee::at_most(2.0);
-    plan.guarantee.text = "<= 2 x optimal (FNF, any source, on the optimum's helper set; seed 004 Thm 4.7, seed 003 sec. 4)";
+    plan.guarantee.text = "<= 2 x optimal (FNF, any source, on the optimum's helper set; Liu 2002 Thm 4.7, Khuller, Kim, Woeginger 2003 sec. 4)";
   } else {
     plan.guarantee = Guarantee::none();
     plan.guarantee.text = "none: not every helper count was tried";

@@ -1,11 +1,11 @@
-// Multicast with helper processors — seed 003 sec. 4 (Khuller, Kim, Woeginger).
+// Multicast with helper processors — Khuller, Kim, Woeginger 2003 sec. 4 (Khuller, Kim, Woeginger).
 //
 // Problem: sender-speed cluster, a source holding one message; only the
 // targets must receive it, but any other processor may receive and forward
 // (a "helper"); minimise the last receive time of a target.
 //
 // Facts we build on:
-//  * seed 003 sec. 4 (proof of Thm 4): if an optimal multicast uses k
+//  * Khuller, Kim, Woeginger 2003 sec. 4 (proof of Thm 4): if an optimal multicast uses k
 //    non-members, they may be taken to be the k fastest ones (a faster
 //    processor in the same place of the tree never delays anything). So
 //    OPT = min over k of OPT_broadcast(source ∪ targets ∪ H_k), H_k = the k
@@ -22,18 +22,18 @@
 //  * fnf: FNF over source ∪ targets ∪ H_k for every k in 0..min(#non-members,
 //    |targets|), keep the best. <= 1.5 x optimal when the source is a
 //    fastest processor among the targets and the helpers it may use
-//    (Khuller–Kim via seed 003 sec. 1, applied to the optimum's k), else
-//    <= 2 x optimal (seed 004 Thm 4.7). O(|targets| g log g), g = group size.
+//    (Khuller–Kim via Khuller, Kim, Woeginger 2003 sec. 1, applied to the optimum's k), else
+//    <= 2 x optimal (Liu 2002 Thm 4.7). O(|targets| g log g), g = group size.
 //  * ptas: the broadcast PTAS (broadcast/ptas.h) for every k; the ratio
-//    (1+eps)(1+eps')(1+3eps') of the best k carries over (seed 003 Thm 4).
+//    (1+eps)(1+eps')(1+3eps') of the best k carries over (Khuller, Kim, Woeginger 2003 Thm 4).
 //  * optimal: exact. For every k, the optimal broadcast search of
-//    broadcast/optimal_search.h over source ∪ targets ∪ H_k (seed 004 sec. 5:
+//    broadcast/optimal_search.h over source ∪ targets ∪ H_k (Liu 2002 sec. 5:
 //    receive orders by class, dominance rules, memoisation), all k sharing
 //    one incumbent (the FNF multicast, then the best found). Exponential:
 //    refused beyond kExactMulticastMaxReceivers receivers per k (targets +
 //    helpers); --time-limit / node limit return the best plan so far.
 //    exact_subset_broadcast below is a second, simpler exact search (branch
-//    and bound over receive orders by class, seed 004 eq. 1 / Thm 4.1,
+//    and bound over receive orders by class, Liu 2002 eq. 1 / Thm 4.1,
 //    bounded by making every remaining receiver as fast as the fastest one),
 //    kept as an independent cross-check.
 #pragma once

@@ -1,5 +1,5 @@
 // Multicast by the broadcast PTAS with the k fastest helpers, every k —
-// seed 003 sec. 4, Thm 4. Contract in multicast.h; the scheme in
+// Khuller, Kim, Woeginger 2003 sec. 4, Thm 4. Contract in multicast.h; the scheme in
 // broadcast/ptas.h. The work of all runs is predicted together and refused
 // together; each run's lower bound is valid for its own k, so the plan's
 // lower bound is the minimum over k (OPT = min over k of OPT_k).
@@ -106,11 +106,11 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
       multicast_detail::source_fastest_for_helpers(cluster, group, group.max_useful_helpers)) {
     plan.guarantee = Guarantee::at_most(ratio);
     plan.guarantee.text =
-        fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (seed 003 Thms 3-4, every helper count)", ratio);
+        fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thms 3-4, every helper count)", ratio);
   } else if (every_k) {
     plan.guarantee = Guarantee::at_most(2.0);
     plan.guarantee.text =
-        "<= 2 x optimal (the source is slower than a processor it may use: FNF's bound, seed 004 Thm 4.7)";
+        "<= 2 x optimal (the source is slower than a processor it may use: FNF's bound, Liu 2002 Thm 4.7)";
   } else {
     plan.guarantee = Guarantee::none();
     plan.guarantee.text = stopped ? "none: stopped before every helper count was tried"

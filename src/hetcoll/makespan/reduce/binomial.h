@@ -1,6 +1,6 @@
 // Binomial-tree reduce, as MPI libraries do it (MPICH's MPIR_Reduce
 // binomial algorithm), evaluated in the sender-speed model — the baseline
-// that ignores how different the processors are (seed 000 sec. 6.1 compares
+// that ignores how different the processors are (Liu, Kuo, Wang 2009 sec. 6.1 compares
 // SNF with MPI_Reduce on a real cluster).
 //
 // Ranks are the processor indices rotated so that the root is rank 0. Rank r

@@ -174,7 +174,7 @@ MakespanPlan plan_reduce_dp_k_class(const Cluster& cluster, ProcessorIndex root)
     references = dp.references();
   }
   MakespanPlan plan = plan_from_optimal_mcp_tree(cluster, root, tree, classes, optimum, "k-class DP");
-  plan.optimality_proof = fmt::format("k-class DP finished (seed 000 Thm 6) over {} sender classes", classes.times.size());
+  plan.optimality_proof = fmt::format("k-class DP finished (Liu, Kuo, Wang 2009 Thm 6) over {} sender classes", classes.times.size());
   plan.stats.table_references = references;
   return plan;
 }

@@ -1,5 +1,5 @@
 // Exact reduce for senders of k classes by dynamic programming over class
-// counts — seed 000 sec. 5.3.5, Theorem 6 — and the `--algo dp` dispatcher.
+// counts — Liu, Kuo, Wang 2009 sec. 5.3.5, Theorem 6 — and the `--algo dp` dispatcher.
 //
 // Problem: T(c) = the optimal reduce time (minimum critical path of a binary
 // tree, mcp_tree.h) of a multiset of senders with c_i senders of class i

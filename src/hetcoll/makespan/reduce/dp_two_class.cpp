@@ -248,7 +248,7 @@ MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex roo
     references = capacity.references();
   }
   MakespanPlan plan = plan_from_optimal_mcp_tree(cluster, root, tree, classes, optimum, "two-class DP");
-  plan.optimality_proof = fmt::format("two-class DP finished (seed 000 eqs. 2-4): T({}, {}) = {}",
+  plan.optimality_proof = fmt::format("two-class DP finished (Liu, Kuo, Wang 2009 eqs. 2-4): T({}, {}) = {}",
                                       classes.times.size() == 2 ? classes.members[0].size() : 0,
                                       classes.times.empty() ? 0 : classes.members.back().size(), optimum);
   plan.stats.table_references = references;

@@ -1,4 +1,4 @@
-// Exact reduce for two classes of senders by dynamic programming — seed 000
+// Exact reduce for two classes of senders by dynamic programming — Liu, Kuo, Wang 2009
 // secs. 5.3.2-5.3.4: eqs. (2)-(4), Lemma 4, Lemma 5, Theorem 5, Figs. 12-16,
 // and the reference counts of Tables 2-4.
 //

@@ -1,4 +1,4 @@
-// Earliest-possible (EP) reduce schedule — seed 000 sec. 3 (Fig. 2) and the
+// Earliest-possible (EP) reduce schedule — Liu, Kuo, Wang 2009 sec. 3 (Fig. 2) and the
 // destination assignment of sec. 3.1 (Lemma 1).
 //
 // Problem: sender-speed cluster, every processor holds one value; combine

@@ -1,4 +1,4 @@
-// The seeds' generic branch-and-bound for reduce — seed 000 sec. 6.2, the
+// The papers' generic branch-and-bound for reduce — Liu, Kuo, Wang 2009 sec. 6.2, the
 // "generic branch-and-bound" columns of Table 1 — kept as the baseline the
 // optimal search (optimal_search.h) is measured against.
 //

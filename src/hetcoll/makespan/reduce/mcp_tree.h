@@ -1,5 +1,5 @@
 // The binary "minimum critical path" (MCP) view of a reduce schedule —
-// seed 000 sec. 5.3.1 (Figs. 9-11) — shared by the exact reduce solvers.
+// Liu, Kuo, Wang 2009 sec. 5.3.1 (Figs. 9-11) — shared by the exact reduce solvers.
 //
 // Problem: the n - 1 senders of a reduce to root d (d never sends, so its
 // own time is irrelevant). Read backwards in time, an EP schedule is a
@@ -10,7 +10,7 @@
 // senders is a valid schedule (each node starts when its children end; the
 // token count of EP, n initial free processors, two consumed and one left
 // per send, works out for any shape) and its start-time order, fed to EP,
-// is no longer (seed 000 sec. 3: moving windows earlier never hurts). So
+// is no longer (Liu, Kuo, Wang 2009 sec. 3: moving windows earlier never hurts). So
 //     optimal reduce = min over binary trees of the heaviest path,
 // and by Observation 1 (= Corollary 1) some optimal tree is heap-ordered:
 // every node is at least as fast as its children.
@@ -62,7 +62,7 @@ double mcp_length(const McpTree& tree, const std::vector<double>& class_times);
 // Senders in the start-time order of the tree's schedule (every node starts
 // when its last child ends; the root ends at the tree length); class members
 // are assigned in index order. The EP schedule of this order is no longer
-// than the tree (seed 000 sec. 3).
+// than the tree (Liu, Kuo, Wang 2009 sec. 3).
 std::vector<ProcessorIndex> ep_order_from_mcp_tree(const McpTree& tree, const SenderClasses& classes);
 
 // A reduce plan from a sender order: ep_transfers() (Lemma 1 receivers),
@@ -79,8 +79,8 @@ MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex r
                                         const SenderClasses& classes, double optimum, const char* dp_name);
 
 // Number of distinct prefixes (the empty one included) of the sequences of
-// a multiset with these class counts: the size N of the seeds' search tree
-// over class sequences (seed 000 Table 1). As a long double: it overflows
+// a multiset with these class counts: the size N of the papers' search tree
+// over class sequences (Liu, Kuo, Wang 2009 Table 1). As a long double: it overflows
 // 64 bits for P ~ 40.
 long double class_sequence_tree_size(const std::vector<int>& counts);
 

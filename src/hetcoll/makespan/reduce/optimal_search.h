@@ -1,4 +1,4 @@
-// Optimal reduce by branch-and-bound — seed 000 sec. 6.2 (Table 1), made
+// Optimal reduce by branch-and-bound — Liu, Kuo, Wang 2009 sec. 6.2 (Table 1), made
 // exact and much faster by working on the MCP view of sec. 5.3.1.
 //
 // Problem: the reduce of mcp_tree.h — find a binary tree on the senders

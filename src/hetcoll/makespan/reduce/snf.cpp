@@ -27,10 +27,10 @@ std::string snf_optimality(const Cluster& cluster, ProcessorIndex root) {
     if (p != root) sender_times.push_back(cluster.transmission_time(p));
   }
   if (is_divisibility_chain(sender_times)) {
-    return "seed 000 sec. 1 / Thm 1: every slower sender's time is a multiple of every faster one";
+    return "Liu, Kuo, Wang 2009 sec. 1 / Thm 1: every slower sender's time is a multiple of every faster one";
   }
   if (has_two_classes_with_ratio_at_least(sender_times, 2.0)) {
-    return "seed 000 Thm 4: two classes of senders with speed ratio >= 2";
+    return "Liu, Kuo, Wang 2009 Thm 4: two classes of senders with speed ratio >= 2";
   }
   return "";
 }
