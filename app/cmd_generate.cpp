@@ -13,6 +13,8 @@
 #include "hetcoll/core/error.h"
 
 #include "hetcoll/gen/cluster_generator.h"
+#include "hetcoll/gen/random_platform.h"
+#include "hetcoll/gen/tiers_platform.h"
 #include "hetcoll/model/platform_io.h"
 
 namespace hetcoll::cli {
@@ -29,6 +31,34 @@ int run_generate_cluster(const ClusterGeneratorOptions& options, const std::stri
     std::cout << fmt::format("wrote a {}-processor cluster to {}\n", cluster.size(), out_file);
   }
   return 0;
+}
+
+// Platform graphs go to stdout as JSON, or to --out with a one-line summary.
+int write_generated_platform(const Platform& platform, const std::string& out_file) {
+  if (out_file.empty()) {
+    write_platform_json(std::cout, platform);
+    return 0;
+  }
+  std::ostringstream text;
+  write_platform_json(text, platform);
+  write_file(out_file, text.str(), "--out");
+  const double n = platform.size();
+  const double links = static_cast<double>(platform.edges().size()) / 2;
+  std::cout << fmt::format("wrote a {}-node platform with {} links (density {:.3f}) to {}\n", platform.size(), links,
+                           n > 1 ? links / (n * (n - 1) / 2) : 0.0, out_file);
+  return 0;
+}
+
+// Options both platform-graph generators share (link_draws.h).
+void add_link_draw_options(CLI::App* command, LinkDrawOptions& links) {
+  command->add_option("--bandwidth-mean", links.bandwidth_mean,
+                      "Mean link bandwidth, bytes/s (default 1e8 = 100 MB/s, Gaussian)");
+  command->add_option("--bandwidth-deviation", links.bandwidth_deviation,
+                      "Standard deviation of link bandwidths, bytes/s (default 2e7)");
+  command->add_option("--send-overhead-fraction", links.send_overhead_fraction,
+                      "Multi-port send overhead of a node = this fraction x the time of its fastest link (default 0.8)");
+  command->add_option("--slice-size", links.slice_size,
+                      "Slice size, bytes, at which send overheads are computed (default 1e6)");
 }
 
 }  // namespace
@@ -54,6 +84,73 @@ void add_generate_command(CLI::App& app, int& result) {
       options->cluster.class_times = parse_times_list(options->class_times).transmission_times();
     }
     result = run_generate_cluster(options->cluster, options->out);
+  });
+
+  auto random_options = std::make_shared<RandomPlatformOptions>();
+  CLI::App* random = generate->add_subcommand(
+      "random", "A random platform graph (Beaumont, Marchal, Robert 2004, Table 2): each pair of nodes is linked with "
+                "probability --density; a disconnected draw is repaired with the fewest extra links");
+  random->add_option("--nodes,-n", random_options->nodes, "Number of nodes (default 30; the paper uses 10..50)");
+  random->add_option("--density", random_options->density,
+                     "Probability of a link between two nodes (default 0.1; the paper uses 0.04..0.20)");
+  random->add_option("--latency", random_options->latency, "Latency of every link, seconds (default 0)");
+  random->add_option("--seed", random_options->seed, "Random seed (default 1)");
+  random->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_link_draw_options(random, random_options->links);
+  random->callback([&result, options, random_options] {
+    result = write_generated_platform(generate_random_platform(*random_options), options->out);
+  });
+
+  struct TiersCommandOptions {
+    int nodes = 65;
+    TiersPlatformOptions tiers;
+  };
+  auto tiers_options = std::make_shared<TiersCommandOptions>();
+  CLI::App* tiers = generate->add_subcommand(
+      "tiers", "A three-level WAN/MAN/LAN platform in the style of the Tiers generator (Doar 1996): spanning trees "
+               "plus redundancy links inside WAN and MANs, LANs as stars, MANs hung off WAN nodes and LANs off MAN "
+               "nodes. --nodes 30 or 65 picks the paper's sizes; the other options override the preset");
+  tiers->add_option("--nodes,-n", tiers_options->nodes, "Preset size: 30 or 65 (default 65)");
+  auto& t = tiers_options->tiers;
+  tiers->add_option("--wan-nodes", t.wan_nodes, "Nodes in the WAN");
+  tiers->add_option("--mans", t.mans, "Number of MANs (each hung off a WAN node)");
+  tiers->add_option("--man-nodes", t.man_nodes, "Nodes per MAN");
+  tiers->add_option("--lans-per-man", t.lans_per_man, "LANs per MAN (each hung off a MAN node)");
+  tiers->add_option("--lan-nodes", t.lan_nodes, "Nodes per LAN (a star on its first node)");
+  tiers->add_option("--wan-redundancy", t.wan_redundancy, "Degree each WAN node reaches inside the WAN (default 3)");
+  tiers->add_option("--man-redundancy", t.man_redundancy, "Degree each MAN node reaches inside its MAN (default 3)");
+  tiers->add_option("--lan-redundancy", t.lan_redundancy, "Degree each LAN leaf reaches inside its LAN (default 1: a star)");
+  tiers->add_option("--man-wan-links", t.man_wan_links, "Links between a MAN and the WAN (default 2)");
+  tiers->add_option("--lan-man-links", t.lan_man_links, "Links between a LAN and its MAN (default 2)");
+  tiers->add_option("--wan-latency", t.wan_latency, "Latency of WAN links and MAN-WAN links, seconds (default 0)");
+  tiers->add_option("--man-latency", t.man_latency, "Latency of MAN links and LAN-MAN links, seconds (default 0)");
+  tiers->add_option("--lan-latency", t.lan_latency, "Latency of LAN links, seconds (default 0)");
+  tiers->add_option("--seed", t.seed, "Random seed (default 1)");
+  tiers->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_link_draw_options(tiers, t.links);
+  tiers->callback([&result, options, tiers_options, tiers] {
+    // The preset fills every size option the user did not give.
+    TiersPlatformOptions chosen = tiers_preset(tiers_options->nodes);
+    const auto& given = tiers_options->tiers;
+    auto take = [&](const char* flag, auto& field, const auto& value) {
+      if (tiers->count(flag) > 0) field = value;
+    };
+    take("--wan-nodes", chosen.wan_nodes, given.wan_nodes);
+    take("--mans", chosen.mans, given.mans);
+    take("--man-nodes", chosen.man_nodes, given.man_nodes);
+    take("--lans-per-man", chosen.lans_per_man, given.lans_per_man);
+    take("--lan-nodes", chosen.lan_nodes, given.lan_nodes);
+    take("--wan-redundancy", chosen.wan_redundancy, given.wan_redundancy);
+    take("--man-redundancy", chosen.man_redundancy, given.man_redundancy);
+    take("--lan-redundancy", chosen.lan_redundancy, given.lan_redundancy);
+    take("--man-wan-links", chosen.man_wan_links, given.man_wan_links);
+    take("--lan-man-links", chosen.lan_man_links, given.lan_man_links);
+    chosen.wan_latency = given.wan_latency;
+    chosen.man_latency = given.man_latency;
+    chosen.lan_latency = given.lan_latency;
+    chosen.seed = given.seed;
+    chosen.links = given.links;
+    result = write_generated_platform(generate_tiers_platform(chosen), options->out);
   });
 }
 

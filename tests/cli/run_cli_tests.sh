@@ -9,33 +9,7 @@ trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 
-check() {  # check NAME EXPECTED_EXIT COMMAND...
-  local name="$1" expected="$2"
-  shift 2
-  "$@" >"$work/out" 2>"$work/err"
-  local status=$?
-  if [ "$status" -eq "$expected" ]; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $name: exit $status, expected $expected"
-    head -5 "$work/out" "$work/err"
-  fi
-}
-
-expect_in() {  # expect_in NAME FILE TEXT
-  if grep -qF -- "$3" "$2"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $1: \"$3\" not in $2:"
-    head -5 "$2"
-  fi
-}
-
-json_field() {  # json_field FILE EXPRESSION  (python3 evaluates d[...])
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
-}
+source "$(dirname "$0")/cli_test_lib.sh"
 
 cat >"$work/cluster.json" <<'JSON'
 {"model": "cluster",
