@@ -1,0 +1,306 @@
+#include "hetcoll/steady/lp/linear_program.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "hetcoll/steady/lp/backends_internal.h"
+#include "hetcoll/steady/lp/exact_basis.h"
+
+namespace hetcoll::lp {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string row_description(const Model& model, int row) {
+  const auto& label = model.label(row);
+  std::string text = "row " + std::to_string(row);
+  if (!label.kind.empty()) {
+    text += " (" + label.kind;
+    for (const auto& key : label.keys) text += " " + key;
+    text += ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+int Model::add_column(const Rational& objective, std::string name) {
+  objective_.push_back(objective);
+  column_names_.push_back(std::move(name));
+  columns_.emplace_back();
+  return static_cast<int>(objective_.size()) - 1;
+}
+
+int Model::add_row(RowSense sense, const Rational& rhs, RowLabel label) {
+  rhs_.push_back(rhs);
+  sense_.push_back(sense);
+  labels_.push_back(std::move(label));
+  return static_cast<int>(rhs_.size()) - 1;
+}
+
+void Model::add_entry(int row, int column, const Rational& value) {
+  if (row < 0 || row >= row_count() || column < 0 || column >= column_count()) {
+    throw std::logic_error("lp::Model::add_entry: index out of range");
+  }
+  if (value == 0) return;
+  columns_[static_cast<std::size_t>(column)].emplace_back(row, value);
+  normalized_ = false;
+}
+
+void Model::normalize() const {
+  if (normalized_) return;
+  for (auto& entries : columns_) {
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::pair<int, Rational>> merged;
+    merged.reserve(entries.size());
+    for (auto& entry : entries) {
+      if (!merged.empty() && merged.back().first == entry.first) {
+        merged.back().second += entry.second;
+      } else {
+        merged.push_back(std::move(entry));
+      }
+    }
+    std::erase_if(merged, [](const auto& entry) { return entry.second == 0; });
+    entries = std::move(merged);
+  }
+  normalized_ = true;
+}
+
+const std::vector<std::pair<int, Rational>>& Model::column(int column) const {
+  normalize();
+  return columns_[static_cast<std::size_t>(column)];
+}
+
+std::size_t Model::nonzero_count() const {
+  normalize();
+  std::size_t count = 0;
+  for (const auto& entries : columns_) count += entries.size();
+  return count;
+}
+
+const char* to_string(SolveStatus status) {
+  switch (status) {
+    case SolveStatus::optimal: return "optimal";
+    case SolveStatus::infeasible: return "infeasible";
+    case SolveStatus::unbounded: return "unbounded";
+    case SolveStatus::failed: return "failed";
+  }
+  return "?";
+}
+
+bool dual_feasible(const Model& model, const std::vector<Rational>& dual, std::string* failure) {
+  const auto fail = [&](std::string text) {
+    if (failure) *failure = std::move(text);
+    return false;
+  };
+  if (dual.size() != static_cast<std::size_t>(model.row_count())) return fail("dual has the wrong length");
+  for (int i = 0; i < model.row_count(); ++i) {
+    const auto& y = dual[static_cast<std::size_t>(i)];
+    if (model.sense(i) == RowSense::less_equal && y < 0) return fail("dual of " + row_description(model, i) + " is negative");
+    if (model.sense(i) == RowSense::greater_equal && y > 0) return fail("dual of " + row_description(model, i) + " is positive");
+  }
+  Rational reduced;
+  for (int j = 0; j < model.column_count(); ++j) {
+    reduced = 0;
+    for (const auto& [row, value] : model.column(j)) {
+      const auto& y = dual[static_cast<std::size_t>(row)];
+      if (y != 0) reduced += value * y;
+    }
+    if (reduced < model.objective(j)) {
+      return fail("column " + std::to_string(j) + (model.column_name(j).empty() ? "" : " (" + model.column_name(j) + ")") +
+                  ": A^T y = " + hetcoll::to_string(reduced) + " < c = " + hetcoll::to_string(model.objective(j)));
+    }
+  }
+  return true;
+}
+
+OptimalityCheck check_optimality(const Model& model, const std::vector<Rational>& primal,
+                                 const std::vector<Rational>& dual) {
+  OptimalityCheck check;
+  const auto rows = static_cast<std::size_t>(model.row_count());
+  const auto columns = static_cast<std::size_t>(model.column_count());
+  if (primal.size() != columns) {
+    check.failure = "primal has the wrong length";
+    return check;
+  }
+  // Primal: x >= 0 and every row.
+  check.primal_feasible = true;
+  std::vector<Rational> activity(rows);
+  for (std::size_t j = 0; j < columns; ++j) {
+    const auto& x = primal[j];
+    if (x < 0) {
+      check.primal_feasible = false;
+      check.failure = "column " + std::to_string(j) + " is negative";
+      break;
+    }
+    if (x == 0) continue;
+    for (const auto& [row, value] : model.column(static_cast<int>(j))) activity[static_cast<std::size_t>(row)] += value * x;
+    check.primal_objective += model.objective(static_cast<int>(j)) * x;
+  }
+  for (std::size_t i = 0; i < rows && check.primal_feasible; ++i) {
+    const auto row = static_cast<int>(i);
+    const bool satisfied = model.sense(row) == RowSense::less_equal   ? activity[i] <= model.rhs(row)
+                           : model.sense(row) == RowSense::equal      ? activity[i] == model.rhs(row)
+                                                                      : activity[i] >= model.rhs(row);
+    if (!satisfied) {
+      check.primal_feasible = false;
+      check.failure = row_description(model, row) + " is violated: " + hetcoll::to_string(activity[i]) + " against " +
+                      hetcoll::to_string(model.rhs(row));
+    }
+  }
+  std::string dual_failure;
+  check.dual_feasible = dual_feasible(model, dual, &dual_failure);
+  if (check.dual_feasible) {
+    for (std::size_t i = 0; i < rows; ++i) check.dual_objective += model.rhs(static_cast<int>(i)) * dual[i];
+  } else if (check.failure.empty()) {
+    check.failure = dual_failure;
+  }
+  check.objectives_equal = check.primal_feasible && check.dual_feasible && check.primal_objective == check.dual_objective;
+  if (check.primal_feasible && check.dual_feasible && !check.objectives_equal) {
+    check.failure = "objectives differ: primal " + hetcoll::to_string(check.primal_objective) + ", dual " +
+                    hetcoll::to_string(check.dual_objective);
+  }
+  return check;
+}
+
+namespace {
+
+// The exact re-solve of Clp's final basis (see the header). Returns false
+// with a reason when the basis is not square, singular, or not optimal.
+bool exact_from_basis(const Model& model, const detail::FloatingResult& floating, Solution& solution,
+                      std::string& reason) {
+  const auto rows = static_cast<std::size_t>(model.row_count());
+  const auto columns = static_cast<std::size_t>(model.column_count());
+  std::vector<int> basic_columns;
+  std::vector<int> tight_rows;
+  for (std::size_t j = 0; j < columns; ++j) {
+    if (floating.column_status[j] == detail::BasisStatus::basic) {
+      basic_columns.push_back(static_cast<int>(j));
+    } else if (floating.column_status[j] != detail::BasisStatus::at_bound) {
+      reason = "Clp left column " + std::to_string(j) + " neither basic nor at its bound";
+      return false;
+    }
+  }
+  for (std::size_t i = 0; i < rows; ++i) {
+    if (floating.row_status[i] == detail::BasisStatus::at_bound) {
+      tight_rows.push_back(static_cast<int>(i));
+    } else if (floating.row_status[i] != detail::BasisStatus::basic) {
+      reason = "Clp left row " + std::to_string(i) + " neither basic nor tight";
+      return false;
+    }
+  }
+  if (basic_columns.size() != tight_rows.size()) {
+    reason = "basis is not square (" + std::to_string(basic_columns.size()) + " basic columns, " +
+             std::to_string(tight_rows.size()) + " tight rows)";
+    return false;
+  }
+  const auto size = basic_columns.size();
+  std::vector<int> local_row(rows, -1);
+  for (std::size_t r = 0; r < size; ++r) local_row[static_cast<std::size_t>(tight_rows[r])] = static_cast<int>(r);
+  std::vector<SparseRationalLu::SparseRow> matrix(size);
+  for (std::size_t c = 0; c < size; ++c) {
+    for (const auto& [row, value] : model.column(basic_columns[c])) {
+      const int r = local_row[static_cast<std::size_t>(row)];
+      if (r >= 0) matrix[static_cast<std::size_t>(r)].emplace_back(static_cast<int>(c), value);
+    }
+  }
+  auto lu = SparseRationalLu::factor(static_cast<int>(size), std::move(matrix));
+  if (!lu) {
+    reason = "basis matrix is singular in exact arithmetic";
+    return false;
+  }
+  std::vector<Rational> rhs(size);
+  std::vector<Rational> costs(size);
+  for (std::size_t r = 0; r < size; ++r) rhs[r] = model.rhs(tight_rows[r]);
+  for (std::size_t c = 0; c < size; ++c) costs[c] = model.objective(basic_columns[c]);
+  const auto basic_values = lu->solve(std::move(rhs));
+  const auto tight_duals = lu->solve_transposed(std::move(costs));
+  solution.primal.assign(columns, Rational(0));
+  solution.dual.assign(rows, Rational(0));
+  for (std::size_t c = 0; c < size; ++c) solution.primal[static_cast<std::size_t>(basic_columns[c])] = basic_values[c];
+  for (std::size_t r = 0; r < size; ++r) solution.dual[static_cast<std::size_t>(tight_rows[r])] = tight_duals[r];
+  const auto check = check_optimality(model, solution.primal, solution.dual);
+  if (!check.ok()) {
+    reason = "Clp's basis is not exactly optimal: " + check.failure;
+    return false;
+  }
+  solution.objective = check.primal_objective;
+  return true;
+}
+
+}  // namespace
+
+Solution solve(const Model& model, const SolveOptions& options) {
+  Solution solution;
+  const auto algorithm_name = options.algorithm == SimplexAlgorithm::dual ? std::string("dual") : std::string("primal");
+  if (!options.exact_solver_only) {
+    const auto float_start = std::chrono::steady_clock::now();
+    const auto floating = detail::solve_with_clp(model, options.algorithm);
+    solution.floating_seconds = seconds_since(float_start);
+    solution.simplex_iterations = floating.iterations;
+    solution.floating_objective = floating.objective;
+    const auto exact_start = std::chrono::steady_clock::now();
+    if (floating.outcome == detail::FloatingResult::Outcome::optimal) {
+      std::string reason;
+      if (exact_from_basis(model, floating, solution, reason)) {
+        solution.status = SolveStatus::optimal;
+        solution.method = "clp-" + algorithm_name + " + exact basis";
+        solution.exact_seconds = seconds_since(exact_start);
+        return solution;
+      }
+      solution.fallback_reason = reason;
+    } else {
+      solution.fallback_reason = floating.message;
+    }
+    solution.exact_seconds = seconds_since(exact_start);
+    if (!options.allow_fallback) {
+      solution.status = SolveStatus::failed;
+      solution.failure = solution.fallback_reason;
+      return solution;
+    }
+  }
+  const auto exact_start = std::chrono::steady_clock::now();
+  const auto exact = detail::solve_with_qsopt_ex(model, options.algorithm);
+  solution.method = "qsopt_ex";
+  switch (exact.outcome) {
+    case detail::ExactResult::Outcome::optimal: {
+      solution.primal = exact.primal;
+      solution.dual = exact.dual;
+      auto check = check_optimality(model, solution.primal, solution.dual);
+      if (!check.ok()) {
+        // QSopt_ex reports duals of a maximisation with the opposite sign
+        // convention in some versions; accept the negated vector only if it
+        // passes the same exact check.
+        std::vector<Rational> negated(solution.dual.size());
+        for (std::size_t i = 0; i < negated.size(); ++i) negated[i] = -solution.dual[i];
+        auto retry = check_optimality(model, solution.primal, negated);
+        if (retry.ok()) {
+          solution.dual = std::move(negated);
+          check = std::move(retry);
+        }
+      }
+      if (check.ok()) {
+        solution.status = SolveStatus::optimal;
+        solution.objective = check.primal_objective;
+      } else {
+        solution.status = SolveStatus::failed;
+        solution.failure = "QSopt_ex's answer failed the exact check: " + check.failure;
+      }
+      break;
+    }
+    case detail::ExactResult::Outcome::infeasible: solution.status = SolveStatus::infeasible; break;
+    case detail::ExactResult::Outcome::unbounded: solution.status = SolveStatus::unbounded; break;
+    case detail::ExactResult::Outcome::failed:
+      solution.status = SolveStatus::failed;
+      solution.failure = exact.message;
+      break;
+  }
+  solution.exact_seconds += seconds_since(exact_start);
+  return solution;
+}
+
+}  // namespace hetcoll::lp

@@ -1,0 +1,152 @@
+// Linear programs with exact, certified answers — the one LP interface of the
+// steady-state layer (scatter, gossip, reduce, pipelined broadcast).
+//
+// STABLE INTERFACE (other layers build on it): Model, RowSense, RowLabel,
+// SolveOptions, Solution, SolveStatus, solve(), check_optimality(). New
+// fields and options may be added; existing ones keep their meaning.
+//
+// Problem form (every model is in this form):
+//
+//     maximize    c^T x
+//     subject to  a_i^T x  (<=, =, >=)  b_i     for every row i
+//                 x >= 0                       (every column; no upper bounds)
+//
+// All coefficients are exact rationals. Upper bounds such as the one-port
+// fractions s <= 1 are implied by the port rows, so columns need none; this
+// keeps the dual simple: minimize b^T y subject to A^T y >= c, with y_i >= 0
+// on <= rows, y_i <= 0 on >= rows and y_i free on = rows. A primal x and a
+// dual y that are both feasible with c^T x == b^T y prove, exactly, that x is
+// optimal and that no feasible point does better than b^T y (weak duality).
+//
+// How solve() gets an exact answer:
+//  1. Clp (COIN-OR) solves the model in floating point (dual simplex by
+//     default, primal on request).
+//  2. The optimal basis Clp ends on is re-solved in exact rational arithmetic
+//     (a sparse LU with Markowitz pivoting in GMP rationals,
+//     steady/lp/exact_basis.h): B x_B = b for the primal, B^T y = c_B for the
+//     dual, every nonbasic column at zero.
+//  3. check_optimality() tests primal feasibility, dual feasibility and equal
+//     objectives exactly. Only then is the status `optimal`.
+//  4. If Clp's basis is not exactly optimal (or Clp failed), QSopt_ex — an
+//     exact rational simplex — solves the model from scratch, and its answer
+//     goes through the same exact check. `Solution::method` says which path
+//     produced the answer and `fallback_reason` why a fallback was needed.
+//
+// Errors: solve() never throws for what the solve found (infeasible,
+// unbounded, failed are statuses); it throws std::logic_error only for a
+// malformed model (a row or column index out of range).
+//
+// Complexity: the floating solve is Clp's simplex; the exact re-solve is a
+// sparse rational LU of the m' x m' tight part of the basis, fast on the
+// network-like matrices of the steady-state LPs (measured in docs/RESULTS.md);
+// the exact check is one pass over the nonzeros.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hetcoll/core/rational.h"
+
+namespace hetcoll::lp {
+
+enum class RowSense { less_equal, equal, greater_equal };
+
+// What a row means, for certificates a plan file carries: a kind such as
+// "send_port" and the keys that identify it (node ids, message types), so a
+// checker can re-derive the constraint from the platform alone.
+struct RowLabel {
+  std::string kind;
+  std::vector<std::string> keys;
+};
+
+class Model {
+ public:
+  // A new column x_j >= 0 with objective coefficient `objective`; returns j.
+  int add_column(const Rational& objective = 0, std::string name = {});
+  // A new empty row `(sense) rhs`; returns i. Coefficients come from add_entry.
+  int add_row(RowSense sense, const Rational& rhs, RowLabel label = {});
+  // A(row, column) += value. Zero values are ignored.
+  void add_entry(int row, int column, const Rational& value);
+
+  int column_count() const { return static_cast<int>(objective_.size()); }
+  int row_count() const { return static_cast<int>(rhs_.size()); }
+  std::size_t nonzero_count() const;
+
+  const Rational& objective(int column) const { return objective_[static_cast<std::size_t>(column)]; }
+  const Rational& rhs(int row) const { return rhs_[static_cast<std::size_t>(row)]; }
+  RowSense sense(int row) const { return sense_[static_cast<std::size_t>(row)]; }
+  const RowLabel& label(int row) const { return labels_[static_cast<std::size_t>(row)]; }
+  const std::string& column_name(int column) const { return column_names_[static_cast<std::size_t>(column)]; }
+  // The nonzeros of a column as (row, value), merged and without zeros.
+  const std::vector<std::pair<int, Rational>>& column(int column) const;
+
+ private:
+  void normalize() const;
+
+  std::vector<Rational> objective_;
+  std::vector<std::string> column_names_;
+  std::vector<Rational> rhs_;
+  std::vector<RowSense> sense_;
+  std::vector<RowLabel> labels_;
+  mutable std::vector<std::vector<std::pair<int, Rational>>> columns_;
+  mutable bool normalized_ = true;
+};
+
+enum class SolveStatus {
+  optimal,     // exact primal and dual solutions, checked
+  infeasible,  // no x satisfies the rows
+  unbounded,   // the objective has no upper bound
+  failed,      // neither backend produced a checked answer (see `failure`)
+};
+
+const char* to_string(SolveStatus status);
+using hetcoll::to_string;  // keeps the Rational overloads visible inside lp::
+
+enum class SimplexAlgorithm { dual, primal };
+
+struct SolveOptions {
+  SimplexAlgorithm algorithm = SimplexAlgorithm::dual;
+  // Skip Clp and solve with QSopt_ex directly (for tests and cross-checks).
+  bool exact_solver_only = false;
+  // Allow the QSopt_ex fallback when Clp's basis is not exactly optimal.
+  bool allow_fallback = true;
+};
+
+struct Solution {
+  SolveStatus status = SolveStatus::failed;
+  Rational objective;              // c^T x == b^T y when optimal
+  std::vector<Rational> primal;    // x, one per column
+  std::vector<Rational> dual;      // y, one per row (sign convention above)
+  double floating_objective = 0;   // Clp's value (0 when Clp did not run)
+  std::string method;              // "clp-dual + exact basis", "qsopt_ex", ...
+  std::string fallback_reason;     // why the exact basis re-solve was not used
+  std::string failure;             // why status is `failed`
+  double floating_seconds = 0;     // Clp
+  double exact_seconds = 0;        // rational re-solve, QSopt_ex and the check
+  int simplex_iterations = 0;      // Clp's iterations
+};
+
+Solution solve(const Model& model, const SolveOptions& options = {});
+
+// The exact optimality test behind `optimal`: x >= 0 satisfies every row, y
+// has the right sign on every row and A^T y >= c, and c^T x == b^T y.
+struct OptimalityCheck {
+  bool primal_feasible = false;
+  bool dual_feasible = false;
+  bool objectives_equal = false;
+  Rational primal_objective;
+  Rational dual_objective;
+  std::string failure;  // the first violated condition, in words
+  bool ok() const { return primal_feasible && dual_feasible && objectives_equal; }
+};
+
+OptimalityCheck check_optimality(const Model& model, const std::vector<Rational>& primal,
+                                 const std::vector<Rational>& dual);
+
+// Only the dual half: y has the right signs and A^T y >= c. Then b^T y is an
+// upper bound on every feasible c^T x (weak duality).
+bool dual_feasible(const Model& model, const std::vector<Rational>& dual, std::string* failure = nullptr);
+
+}  // namespace hetcoll::lp
