@@ -68,13 +68,38 @@ TEST(PlatformJsonErrors, NonPositiveAndNonFiniteNumbers) {
   expect_error(graph(R"({"id": "A", "speed": 1e999}, {"id": "B"})", ""), {"1e999"});
   expect_error(graph(R"({"id": "A", "send_overhead": -1}, {"id": "B"})", ""),
                {"nodes[0].send_overhead: must be a non-negative"});
-  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": -1})"), {"edges[0].cost: must be a positive"});
-  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": 0})"), {"edges[0].cost: must be a positive"});
+  // A cost of 0 is a wire (imported networks join links by wires); a negative one is bad.
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "cost": -1})"), {"edges[0].cost: must be a non-negative"});
   expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": -1, "bandwidth": 1})"),
                {"edges[0].latency: must be a non-negative"});
   expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 1, "bandwidth": 0})"),
                {"edges[0].bandwidth: must be a positive"});
   expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 1, "bandwidth": 1e999})"), {"1e999"});
+}
+
+TEST(PlatformJsonErrors, KindsPortsAndRoutes) {
+  expect_error(graph(R"({"id": "A", "kind": "switch"}, {"id": "B"})", ""), {"nodes[0].kind: must be", "\"switch\""});
+  expect_error(graph(R"({"id": "A", "kind": "link", "router": false}, {"id": "B"})", ""),
+               {"nodes[0].router: a link is always a router"});
+  expect_error(graph(R"({"id": "A", "ports": "many"}, {"id": "B"})", ""), {"nodes[0].ports: must be"});
+  const std::string nodes = R"({"id": "A"}, {"id": "R", "router": true}, {"id": "B"})";
+  const std::string edges = R"({"from": "A", "to": "R", "cost": 1}, {"from": "R", "to": "B", "cost": 1})";
+  auto with_routes = [&](const std::string& routes) {
+    return R"({"model": "graph", "nodes": [)" + nodes + R"(], "edges": [)" + edges + R"(], "routes": )" + routes + "}";
+  };
+  expect_error(with_routes("{}"), {"routes: must be an array"});
+  expect_error(with_routes(R"([{"from": "A", "to": "B"}])"), {"routes[0].path: missing"});
+  expect_error(with_routes(R"([{"from": "A", "to": "B", "path": ["A", "B"]}])"),
+               {"routes[0].path[1]: no edge from \"A\" to \"B\""});
+  expect_error(with_routes(R"([{"from": "A", "to": "B", "path": ["A", "R"]}])"),
+               {"routes[0].path: must start at \"from\" and end at \"to\""});
+  expect_error(with_routes(R"([{"from": "A", "to": "Z", "path": ["A", "R"]}])"), {"routes[0].to: unknown node \"Z\""});
+  expect_error(with_routes(R"([{"from": "A", "to": "A", "path": ["A", "A"]}])"), {"routes[0].to: a route joins two"});
+  expect_error(with_routes(R"([{"from": "A", "to": "B", "path": ["A", "R", "B"]},
+                               {"from": "A", "to": "B", "path": ["A", "R", "B"]}])"),
+               {"routes[1]: a route from \"A\" to \"B\" is already given"});
+  expect_error(with_routes(R"([{"from": "A", "to": "B", "path": ["A", "R", "B"], "via": 1}])"),
+               {"routes[0].via: unknown field"});
 }
 
 TEST(PlatformJsonErrors, EdgesNamingUnknownNodes) {

@@ -1,13 +1,32 @@
 #include "hetcoll/model/platform.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/shortest_paths.h"
 
 namespace hetcoll {
+
+std::string_view to_string(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::host:
+      return "host";
+    case NodeKind::router:
+      return "router";
+    case NodeKind::link:
+      return "link";
+  }
+  return "host";
+}
+
+std::string_view to_string(PortModel ports) {
+  return ports == PortModel::unlimited ? "unlimited" : "one-port";
+}
 
 double PlatformEdge::message_time(std::optional<double> message_size) const {
   if (cost) return *cost;
@@ -30,12 +49,17 @@ void require_positive(std::optional<double> value, std::string_view source, Fiel
                                  allow_zero ? "non-negative" : "positive", *value));
   }
 }
+
+std::uint64_t pair_key(ProcessorIndex from, ProcessorIndex to) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
+}
 }  // namespace
 
-Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> edges,
-                   std::string_view source_name)
-    : nodes_(std::move(nodes)), edges_(std::move(edges)) {
+Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> edges, std::string_view source_name,
+                   std::shared_ptr<const PlatformRouting> routing)
+    : nodes_(std::move(nodes)), edges_(std::move(edges)), routing_(std::move(routing)) {
   if (nodes_.empty()) throw InputError(fmt::format("{}: nodes: the platform has no nodes", source_name));
+  index_of_.reserve(nodes_.size());
   for (size_t v = 0; v < nodes_.size(); ++v) {
     const auto& node = nodes_[v];
     if (node.id.empty()) throw InputError(fmt::format("{}: nodes[{}].id: must not be empty", source_name, v));
@@ -43,6 +67,10 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
     if (!inserted) {
       throw InputError(fmt::format("{}: nodes[{}].id: duplicate id \"{}\" (also nodes[{}])", source_name,
                                    v, node.id, it->second));
+    }
+    if (node.kind != NodeKind::host && !node.router) {
+      throw InputError(fmt::format("{}: nodes[{}]: a {} is a network element and must be a router", source_name, v,
+                                   to_string(node.kind)));
     }
     require_positive(node.speed, source_name, [&] { return fmt::format("nodes[{}].speed", v); });
     require_positive(node.send_overhead, source_name, [&] { return fmt::format("nodes[{}].send_overhead", v); }, true);
@@ -59,7 +87,7 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
       throw InputError(fmt::format("{}: edges[{}]: a node cannot send to itself ({})", source_name, e,
                                    nodes_[static_cast<size_t>(edge.from)].id));
     }
-    require_positive(edge.cost, source_name, [&] { return fmt::format("edges[{}].cost", e); });
+    require_positive(edge.cost, source_name, [&] { return fmt::format("edges[{}].cost", e); }, true);
     require_positive(edge.latency, source_name, [&] { return fmt::format("edges[{}].latency", e); }, true);
     require_positive(edge.bandwidth, source_name, [&] { return fmt::format("edges[{}].bandwidth", e); });
     if (!edge.cost && !edge.bandwidth) {
@@ -114,6 +142,117 @@ std::vector<ProcessorIndex> Platform::participants() const {
     if (!node(v).router) result.push_back(v);
   }
   return result;
+}
+
+// ---------------------------------------------------------------- routing ---
+
+namespace {
+// The cheapest edge from -> to under `edge_costs`; ties keep the first listed.
+std::optional<std::size_t> cheapest_direct_edge(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
+                                                const std::vector<double>& edge_costs) {
+  std::optional<std::size_t> best;
+  for (std::size_t e : platform.out_edges(from)) {
+    if (platform.edges()[e].to != to) continue;
+    if (!(edge_costs[e] < std::numeric_limits<double>::infinity())) continue;
+    if (!best || edge_costs[e] < edge_costs[*best]) best = e;
+  }
+  return best;
+}
+}  // namespace
+
+std::optional<Route> Platform::declared_route(ProcessorIndex from, ProcessorIndex to) const {
+  if (!routing_ || from == to) return std::nullopt;
+  return routing_->declared_route(from, to);
+}
+
+std::optional<Route> Platform::route(ProcessorIndex from, ProcessorIndex to,
+                                     const std::vector<double>& edge_costs) const {
+  if (from == to) return Route{};
+  if (auto declared = declared_route(from, to)) return declared;
+  if (auto direct = cheapest_direct_edge(*this, from, to, edge_costs)) return Route{*direct};
+  ShortestPathTree tree = shortest_paths_from(*this, from, edge_costs);
+  if (!tree.reaches(to)) return std::nullopt;
+  return tree.path(*this, to);
+}
+
+std::vector<std::optional<Route>> Platform::routes_from(ProcessorIndex from,
+                                                        const std::vector<double>& edge_costs) const {
+  std::vector<ProcessorIndex> everyone(nodes_.size());
+  for (ProcessorIndex v = 0; v < size(); ++v) everyone[static_cast<size_t>(v)] = v;
+  return routes_from(from, edge_costs, everyone);
+}
+
+std::vector<std::optional<Route>> Platform::routes_from(ProcessorIndex from, const std::vector<double>& edge_costs,
+                                                        const std::vector<ProcessorIndex>& targets) const {
+  std::vector<std::optional<Route>> routes(targets.size());
+  std::optional<ShortestPathTree> tree;  // computed when a pair needs it
+  for (size_t k = 0; k < targets.size(); ++k) {
+    ProcessorIndex to = targets[k];
+    if (to == from) {
+      routes[k] = Route{};
+    } else if (auto declared = declared_route(from, to)) {
+      routes[k] = std::move(declared);
+    } else if (auto direct = cheapest_direct_edge(*this, from, to, edge_costs)) {
+      routes[k] = Route{*direct};
+    } else {
+      if (!tree) tree = shortest_paths_from(*this, from, edge_costs);
+      if (tree->reaches(to)) routes[k] = tree->path(*this, to);
+    }
+  }
+  return routes;
+}
+
+double Platform::route_time(const Route& route, std::optional<double> message_size) const {
+  double fixed = 0, latency = 0;
+  double narrowest = std::numeric_limits<double>::infinity();
+  for (std::size_t e : route) {
+    const PlatformEdge& edge = edges_[e];
+    if (edge.cost) {
+      fixed += *edge.cost;
+    } else {
+      latency += edge.latency.value_or(0.0);
+      narrowest = std::min(narrowest, *edge.bandwidth);
+    }
+  }
+  if (narrowest == std::numeric_limits<double>::infinity()) return fixed + latency;
+  if (!message_size) {
+    throw InputError("edges with latency/bandwidth need --message-size BYTES to become costs");
+  }
+  return fixed + latency + *message_size / narrowest;
+}
+
+void RouteTable::set(ProcessorIndex from, ProcessorIndex to, Route route) {
+  auto [it, inserted] = routes_.insert_or_assign(pair_key(from, to), std::move(route));
+  if (inserted) order_.emplace_back(from, to);
+}
+
+bool RouteTable::contains(ProcessorIndex from, ProcessorIndex to) const {
+  return routes_.count(pair_key(from, to)) > 0;
+}
+
+std::optional<Route> RouteTable::declared_route(ProcessorIndex from, ProcessorIndex to) const {
+  auto it = routes_.find(pair_key(from, to));
+  if (it == routes_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::pair<ProcessorIndex, ProcessorIndex>> RouteTable::declared_pairs() const { return order_; }
+
+std::optional<std::string> route_problem(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
+                                         const Route& route) {
+  ProcessorIndex at = from;
+  for (std::size_t step = 0; step < route.size(); ++step) {
+    std::size_t e = route[step];
+    if (e >= platform.edges().size()) return fmt::format("step {} names no edge", step);
+    const PlatformEdge& edge = platform.edges()[e];
+    if (edge.from != at) {
+      return fmt::format("step {} leaves \"{}\", not \"{}\" where the route is", step, platform.id(edge.from),
+                         platform.id(at));
+    }
+    at = edge.to;
+  }
+  if (at != to) return fmt::format("the route ends at \"{}\", not at \"{}\"", platform.id(at), platform.id(to));
+  return std::nullopt;
 }
 
 }  // namespace hetcoll

@@ -11,6 +11,9 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/simgrid_xml.h"
 
+#include <memory>
+#include <unordered_map>
+
 namespace hetcoll {
 
 using nlohmann::json;
@@ -126,8 +129,91 @@ Cluster parse_cluster(const json& document, std::string_view source) {
   return Cluster(std::move(ids), std::move(times), source);
 }
 
+// The first edge listed from `from` to `to`, if any.
+std::optional<size_t> first_edge(const Platform& graph, ProcessorIndex from, ProcessorIndex to) {
+  for (size_t e : graph.out_edges(from)) {
+    if (graph.edges()[e].to == to) return e;
+  }
+  return std::nullopt;
+}
+
+// "routes": [{"from": "A", "to": "C", "path": ["A", "R", "C"]}]: each step of
+// a path follows the first edge listed between its two nodes.
+std::shared_ptr<RouteTable> parse_routes(const json& routes_json, const Platform& graph,
+                                         const std::unordered_map<std::string, ProcessorIndex>& index_of,
+                                         bool symmetric, std::string_view source) {
+  if (!routes_json.is_array()) {
+    throw InputError(fmt::format("{}: routes: must be an array, got {}", source, type_name(routes_json)));
+  }
+  auto node_of = [&](const json& value, const std::string& field) {
+    std::string id = read_id(value, source, field);
+    auto found = index_of.find(id);
+    if (found == index_of.end()) throw InputError(fmt::format("{}: {}: unknown node \"{}\"", source, field, id));
+    return found->second;
+  };
+  auto table = std::make_shared<RouteTable>();
+  std::vector<std::pair<ProcessorIndex, std::vector<ProcessorIndex>>> given;  // for the symmetric reverses
+  for (size_t r = 0; r < routes_json.size(); ++r) {
+    const json& route_json = routes_json[r];
+    std::string where = fmt::format("routes[{}].", r);
+    if (!route_json.is_object()) {
+      throw InputError(fmt::format("{}: routes[{}]: must be an object, got {}", source, r, type_name(route_json)));
+    }
+    reject_unknown_keys(route_json, {"from", "to", "path", "description"}, source, where);
+    ProcessorIndex from = node_of(require_field(route_json, "from", source, where), where + "from");
+    ProcessorIndex to = node_of(require_field(route_json, "to", source, where), where + "to");
+    if (from == to) throw InputError(fmt::format("{}: {}to: a route joins two different nodes", source, where));
+    const json& path_json = require_field(route_json, "path", source, where);
+    if (!path_json.is_array() || path_json.size() < 2) {
+      throw InputError(fmt::format("{}: {}path: must be an array of node ids from \"from\" to \"to\"", source,
+                                   where));
+    }
+    std::vector<ProcessorIndex> path;
+    for (size_t k = 0; k < path_json.size(); ++k) {
+      path.push_back(node_of(path_json[k], fmt::format("{}path[{}]", where, k)));
+    }
+    if (path.front() != from || path.back() != to) {
+      throw InputError(fmt::format("{}: {}path: must start at \"from\" and end at \"to\"", source, where));
+    }
+    Route route;
+    for (size_t k = 1; k < path.size(); ++k) {
+      auto edge = first_edge(graph, path[k - 1], path[k]);
+      if (!edge) {
+        throw InputError(fmt::format("{}: {}path[{}]: no edge from \"{}\" to \"{}\"", source, where, k,
+                                     graph.id(path[k - 1]), graph.id(path[k])));
+      }
+      route.push_back(*edge);
+    }
+    if (table->contains(from, to)) {
+      throw InputError(fmt::format("{}: {}: a route from \"{}\" to \"{}\" is already given", source,
+                                   where.substr(0, where.size() - 1), graph.id(from), graph.id(to)));
+    }
+    table->set(from, to, std::move(route));
+    given.emplace_back(r, std::move(path));
+  }
+  if (symmetric) {
+    // The reverse of a route, unless the file gives that pair its own; the
+    // reverse edges exist because "symmetric" added them.
+    for (auto& [r, path] : given) {
+      ProcessorIndex from = path.back(), to = path.front();
+      if (table->contains(from, to)) continue;
+      Route route;
+      for (size_t k = path.size() - 1; k > 0; --k) {
+        auto edge = first_edge(graph, path[k], path[k - 1]);
+        if (!edge) {
+          throw InputError(fmt::format("{}: routes[{}]: its reverse has no edge from \"{}\" to \"{}\"", source, r,
+                                       graph.id(path[k]), graph.id(path[k - 1])));
+        }
+        route.push_back(*edge);
+      }
+      table->set(from, to, std::move(route));
+    }
+  }
+  return table;
+}
+
 Platform parse_graph(const json& document, std::string_view source) {
-  reject_unknown_keys(document, {"model", "symmetric", "nodes", "edges", "description", "units"}, source, "");
+  reject_unknown_keys(document, {"model", "symmetric", "nodes", "edges", "routes", "description", "units"}, source, "");
   bool symmetric = false;
   if (auto it = document.find("symmetric"); it != document.end()) {
     if (!it->is_boolean()) {
@@ -148,16 +234,48 @@ Platform parse_graph(const json& document, std::string_view source) {
     if (!node_json.is_object()) {
       throw InputError(fmt::format("{}: nodes[{}]: must be an object, got {}", source, v, type_name(node_json)));
     }
-    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "router", "description"}, source, where);
+    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "router", "kind", "ports", "description"}, source,
+                        where);
     PlatformNode node;
     node.id = read_id(require_field(node_json, "id", source, where), source, where + "id");
     node.speed = optional_number(node_json, "speed", source, where);
     node.send_overhead = optional_number(node_json, "send_overhead", source, where);
-    if (auto router = node_json.find("router"); router != node_json.end()) {
-      if (!router->is_boolean()) {
-        throw InputError(fmt::format("{}: {}router: must be true or false, got {}", source, where, type_name(*router)));
+    std::optional<bool> router;
+    if (auto found = node_json.find("router"); found != node_json.end()) {
+      if (!found->is_boolean()) {
+        throw InputError(fmt::format("{}: {}router: must be true or false, got {}", source, where, type_name(*found)));
       }
-      node.router = router->get<bool>();
+      router = found->get<bool>();
+    }
+    if (auto found = node_json.find("kind"); found != node_json.end()) {
+      std::string kind = found->is_string() ? found->get<std::string>() : std::string();
+      if (kind == "host") {
+        node.kind = NodeKind::host;
+      } else if (kind == "router") {
+        node.kind = NodeKind::router;
+      } else if (kind == "link") {
+        node.kind = NodeKind::link;
+      } else {
+        throw InputError(fmt::format("{}: {}kind: must be \"host\", \"router\" or \"link\", got {}", source, where,
+                                     found->dump()));
+      }
+      if (node.kind != NodeKind::host && router == false) {
+        throw InputError(fmt::format("{}: {}router: a {} is always a router", source, where, kind));
+      }
+    } else if (router == true) {
+      node.kind = NodeKind::router;
+    }
+    node.router = router.value_or(node.kind != NodeKind::host);
+    if (auto found = node_json.find("ports"); found != node_json.end()) {
+      std::string ports = found->is_string() ? found->get<std::string>() : std::string();
+      if (ports == "one-port") {
+        node.ports = PortModel::one_port;
+      } else if (ports == "unlimited") {
+        node.ports = PortModel::unlimited;
+      } else {
+        throw InputError(fmt::format("{}: {}ports: must be \"one-port\" or \"unlimited\", got {}", source, where,
+                                     found->dump()));
+      }
     }
     index_of.emplace(node.id, static_cast<ProcessorIndex>(v));
     nodes.push_back(std::move(node));
@@ -202,7 +320,12 @@ Platform parse_graph(const json& document, std::string_view source) {
       edges.push_back(reverse);
     }
   }
-  return Platform(std::move(nodes), std::move(edges), source);
+  std::shared_ptr<RouteTable> routes;
+  if (auto it = document.find("routes"); it != document.end()) {
+    Platform graph(nodes, edges, source);  // checks nodes and edges before routes refer to them
+    routes = parse_routes(*it, graph, index_of, symmetric, source);
+  }
+  return Platform(std::move(nodes), std::move(edges), source, std::move(routes));
 }
 
 }  // namespace
@@ -315,6 +438,8 @@ void write_platform_json(std::ostream& out, const Platform& platform) {
     if (node.speed) object["speed"] = *node.speed;
     if (node.send_overhead) object["send_overhead"] = *node.send_overhead;
     if (node.router) object["router"] = true;
+    if (node.kind != NodeKind::host) object["kind"] = std::string(to_string(node.kind));
+    if (node.ports != PortModel::one_port) object["ports"] = std::string(to_string(node.ports));
     out << (v ? ",\n  " : "\n  ") << object.dump();
   }
   out << "\n ],\n \"edges\": [";
@@ -327,34 +452,75 @@ void write_platform_json(std::ostream& out, const Platform& platform) {
     out << (first ? "\n  " : ",\n  ") << object.dump();
     first = false;
   }
-  out << "\n]}\n";
+  out << "\n ]";
+  if (platform.has_declared_routes()) {
+    auto pairs = platform.routing()->declared_pairs();
+    if (pairs.empty()) {
+      // Every ordered pair of hosts: SimGrid routing computes routes on demand.
+      std::vector<ProcessorIndex> hosts;
+      for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+        if (platform.node(v).kind == NodeKind::host) hosts.push_back(v);
+      }
+      if (hosts.size() * hosts.size() > kMaxWrittenRoutes) {
+        throw InputError(fmt::format("the platform routes {} hosts: writing a route for each of their {} pairs "
+                                     "exceeds {} routes",
+                                     hosts.size(), hosts.size() * (hosts.size() - 1), kMaxWrittenRoutes));
+      }
+      for (ProcessorIndex from : hosts) {
+        for (ProcessorIndex to : hosts) {
+          if (from != to) pairs.emplace_back(from, to);
+        }
+      }
+    }
+    out << ",\n \"routes\": [";
+    first = true;
+    for (auto [from, to] : pairs) {
+      auto route = platform.declared_route(from, to);
+      if (!route) continue;
+      json path = json::array({platform.id(from)});
+      for (size_t e : *route) path.push_back(platform.id(platform.edges()[e].to));
+      json object = {{"from", platform.id(from)}, {"to", platform.id(to)}, {"path", std::move(path)}};
+      out << (first ? "\n  " : ",\n  ") << object.dump();
+      first = false;
+    }
+    out << "\n ]";
+  }
+  out << "}\n";
 }
 
 Cluster cluster_from_platform(const Platform& platform, std::optional<double> message_size,
                               std::string_view source_name) {
-  const auto n = static_cast<size_t>(platform.size());
-  std::vector<double> worst(n, 0.0);
-  std::vector<std::vector<bool>> joined(n, std::vector<bool>(n, false));
-  for (const auto& edge : platform.edges()) {
-    double cost = edge.message_time(message_size);
-    auto from = static_cast<size_t>(edge.from);
-    worst[from] = std::max(worst[from], cost);
-    joined[from][static_cast<size_t>(edge.to)] = true;
+  std::vector<ProcessorIndex> participants = platform.participants();
+  if (participants.empty()) {
+    throw InputError(fmt::format("{}: the platform has no participants (every node is a router)", source_name));
   }
-  for (size_t a = 0; a < n; ++a) {
-    for (size_t b = 0; b < n; ++b) {
-      if (a != b && !joined[a][b]) {
+  const std::vector<double> costs = platform.edge_costs(message_size);
+  std::vector<double> slowest(participants.size(), 0.0);
+  for (size_t a = 0; a < participants.size(); ++a) {
+    auto routes = platform.routes_from(participants[a], costs, participants);
+    for (size_t b = 0; b < participants.size(); ++b) {
+      if (a == b) continue;
+      if (!routes[b]) {
         throw InputError(fmt::format(
-            "{}: the sender-speed model needs every pair of nodes joined, but there is no edge or route "
+            "{}: the sender-speed model needs every pair of participants joined, but there is no edge or route "
             "from \"{}\" to \"{}\"",
-            source_name, platform.id(static_cast<ProcessorIndex>(a)), platform.id(static_cast<ProcessorIndex>(b))));
+            source_name, platform.id(participants[a]), platform.id(participants[b])));
       }
+      slowest[a] = std::max(slowest[a], platform.route_time(*routes[b], message_size));
     }
   }
-  if (n == 1) worst[0] = 1.0;  // a lone node never sends; any positive time will do
   std::vector<std::string> ids;
-  for (const auto& node : platform.nodes()) ids.push_back(node.id);
-  return Cluster(std::move(ids), std::move(worst), source_name);
+  for (size_t a = 0; a < participants.size(); ++a) {
+    ids.push_back(platform.id(participants[a]));
+    if (participants.size() == 1) {
+      slowest[a] = 1.0;  // a lone participant never sends; any positive time will do
+    } else if (!(slowest[a] > 0)) {
+      throw InputError(fmt::format("{}: every route from \"{}\" costs 0 (wires only): the sender-speed model needs a "
+                                   "positive transmission time",
+                                   source_name, ids.back()));
+    }
+  }
+  return Cluster(std::move(ids), std::move(slowest), source_name);
 }
 
 }  // namespace hetcoll

@@ -7,6 +7,7 @@
 // or column.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -41,11 +42,18 @@ Cluster parse_times_list(std::string_view list);
 void write_cluster_json(std::ostream& out, const Cluster& cluster);
 void write_platform_json(std::ostream& out, const Platform& platform);
 
-// The sender-speed view of a platform graph, for makespan planners: t(p) =
-// the largest cost of p's outgoing edges for a message of `message_size`
-// bytes (an upper bound on any send of p). Requires every ordered pair of
-// nodes to be joined by an edge (a complete graph, as a SimGrid platform
-// with full routing is); throws InputError naming a missing pair otherwise.
+// write_platform_json writes the declared routes of a platform whose routing
+// cannot list them (SimGrid) for every ordered pair of hosts; above this many
+// pairs it throws InputError instead.
+inline constexpr std::size_t kMaxWrittenRoutes = 4'000'000;
+
+// The sender-speed view of a platform graph, for makespan planners: one
+// processor per participant (Platform::participants(), in index order), whose
+// transmission time t(p) is its slowest route to another participant,
+// max_q Platform::route_time(route(p, q)), for a message of `message_size`
+// bytes (an upper bound on any send of p when p sends alone). Routes are the
+// platform's (declared, else direct edge, else cheapest path). Throws
+// InputError naming a pair that has no route.
 Cluster cluster_from_platform(const Platform& platform, std::optional<double> message_size,
                               std::string_view source_name);
 
