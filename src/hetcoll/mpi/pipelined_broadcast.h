@@ -1,0 +1,128 @@
+// Pipelined broadcast of a large message along one spanning tree or a
+// weighted family of trees, cut into slices (Beaumont, Marchal, Robert 2004,
+// sec. 2-4: single-tree (STP) and multi-tree (MTP) pipelines).
+//
+// Problem: broadcast `count` elements from the root; the message is cut
+// into slices of `slice_bytes` (whole elements, at least one per slice) and
+// every slice travels down one tree of the family. Slice j goes to the tree
+// whose weight is most behind its share after j slices (smooth weighted
+// round robin: tree i accumulates weight_i per slice, the largest
+// accumulated credit wins, ties to the lowest index, the winner pays the
+// total weight), so over any prefix each tree carries its weight's share
+// of slices within one slice.
+//
+// Execution on each rank: for slice j = 0, 1, ... in order: unless it is
+// the root, wait for slice j from its parent in slice j's tree; then send
+// slice j to its children in that tree, one after the other, in the tree's
+// child order. Receives for the next few slices are posted ahead so a rank
+// receives slice j+1 while it forwards slice j (bidirectional one-port).
+//
+// Why it cannot deadlock: every rank handles slices in the same order
+// (0, 1, ...) and, within a slice, the transfers form a tree. Suppose all
+// transfers of slices < j have completed. Every rank has then posted its
+// receive for slice j (receives are posted in slice order, and a rank's
+// earlier steps are done); the root sends slice j down, and each child,
+// having received it, sends it further: by induction on depth every
+// transfer of slice j completes. Receives posted early only let messages
+// land sooner. Between two ranks, slices are sent and received in slice
+// order on one tag, so MPI's non-overtaking rule matches them right.
+//
+// Prediction (predict_pipelined_broadcast): the same execution replayed in
+// the bidirectional one-port model with per-transfer costs cost(u, v,
+// bytes): a transfer starts when the sender holds the slice, has finished
+// its previous send, and the receiver has finished its previous receive.
+// O(S · n) time for S slices and n processors.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hetcoll/core/ids.h"
+#include "hetcoll/mpi/executable_plan.h"
+#include "hetcoll/mpi/mpi_include.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll::mpi {
+
+struct BroadcastTree {
+  ProcessorIndex root = kNoProcessor;
+  // children[p]: the processors p sends to, in the order it serves them.
+  std::vector<std::vector<ProcessorIndex>> children;
+
+  // From parent pointers (kNoProcessor for the root): children by index.
+  static BroadcastTree from_parents(ProcessorIndex root, const std::vector<ProcessorIndex>& parent);
+  // The tree of a broadcast plan: children in the order the plan serves them.
+  static BroadcastTree from_plan(const MakespanPlan& plan, ProcessorIndex processor_count);
+  // The binomial tree MPI libraries use, on processors in index order.
+  static BroadcastTree binomial(ProcessorIndex processor_count, ProcessorIndex root);
+  // A chain root -> order[0] -> order[1] -> ... (order excludes the root).
+  static BroadcastTree chain(ProcessorIndex root, const std::vector<ProcessorIndex>& order);
+
+  ProcessorIndex size() const { return static_cast<ProcessorIndex>(children.size()); }
+  std::vector<ProcessorIndex> parents() const;
+};
+
+struct WeightedTree {
+  double weight = 1;
+  BroadcastTree tree;
+};
+
+struct PipelinedBroadcastPlan {
+  std::vector<WeightedTree> trees;  // one tree: a single-tree pipeline
+  std::size_t slice_bytes = 65536;  // rounded down to whole elements, at least one
+  std::string algorithm;            // what made it ("fnf-tree", "multi-tree", ...)
+};
+
+// Throws InputError (naming `source_name`) unless every tree spans
+// processors 0..processor_count-1 from the same root with each processor
+// reached once, weights are positive and finite, and slice_bytes > 0.
+void check_pipelined_plan(const PipelinedBroadcastPlan& plan, ProcessorIndex processor_count,
+                          std::string_view source_name);
+
+// The tree index of each of `slices` slices (smooth weighted round robin).
+std::vector<std::size_t> slice_trees(const PipelinedBroadcastPlan& plan, std::size_t slices);
+
+// Elements per slice for a datatype of `type_size` bytes.
+std::size_t slice_elements(const PipelinedBroadcastPlan& plan, int type_size);
+
+using TransferCost = std::function<double(ProcessorIndex from, ProcessorIndex to, double bytes)>;
+
+// The predicted time of broadcasting `message_bytes` (see above).
+double predict_pipelined_broadcast(const PipelinedBroadcastPlan& plan, double message_bytes, int type_size,
+                                   const TransferCost& cost);
+
+// A pipelined plan bound to a communicator (collective; like ExecutablePlan:
+// every rank checks, a hash makes sure all hold the same plan, mismatches
+// are MismatchError on every rank).
+class ExecutablePipeline {
+ public:
+  static ExecutablePipeline prepare(MPI_Comm comm, const PipelinedBroadcastPlan& plan,
+                                    const std::vector<std::string>& processor_ids, const RankMapping& mapping = {},
+                                    const RuntimeOptions& options = {}, std::string_view source_name = "pipeline");
+
+  int root_rank() const { return root_rank_; }
+  int rank() const { return communicator_->rank(); }
+  MPI_Comm communicator() const { return communicator_->get(); }
+  MPI_Comm user_communicator() const { return communicator_->user(); }
+  const PipelinedBroadcastPlan& plan() const { return plan_; }
+  // Per tree: this rank's parent rank (-1 at the root) and children ranks.
+  const std::vector<int>& parent_rank() const { return parent_rank_; }
+  const std::vector<std::vector<int>>& children_ranks() const { return children_ranks_; }
+  const RuntimeOptions& options() const { return options_; }
+
+ private:
+  std::shared_ptr<PrivateCommunicator> communicator_;
+  PipelinedBroadcastPlan plan_;
+  int root_rank_ = 0;
+  std::vector<int> parent_rank_;
+  std::vector<std::vector<int>> children_ranks_;
+  RuntimeOptions options_;
+};
+
+// MPI_Bcast along the pipelined plan (root must be the plan's root).
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan);
+
+}  // namespace hetcoll::mpi

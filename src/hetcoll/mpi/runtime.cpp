@@ -1,0 +1,173 @@
+#include "hetcoll/mpi/runtime.h"
+
+#include <bit>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/mpi/collectives.h"
+
+namespace hetcoll::mpi {
+
+MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, ProcessorIndex root,
+                              const std::string& algorithm) {
+  MakespanRequest request;
+  request.operation = operation;
+  request.root = root;
+  return plan_makespan(cluster, request, algorithm);
+}
+
+Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
+                               double message_bytes) {
+  if (platform.is_cluster()) {
+    const auto& cluster = platform.cluster();
+    std::vector<std::string> ids;
+    std::vector<double> times;
+    for (auto p : processors) {
+      ids.push_back(cluster.id(p));
+      times.push_back(cluster.transmission_time(p));
+    }
+    return Cluster(std::move(ids), std::move(times), platform.source_name);
+  }
+  const auto& graph = platform.graph();
+  std::vector<ProcessorIndex> index_in_subset(static_cast<size_t>(graph.size()), kNoProcessor);
+  std::vector<PlatformNode> nodes;
+  for (auto p : processors) {
+    index_in_subset[static_cast<size_t>(p)] = static_cast<ProcessorIndex>(nodes.size());
+    nodes.push_back(graph.node(p));
+    nodes.back().router = false;
+  }
+  std::vector<PlatformEdge> edges;
+  for (const auto& edge : graph.edges()) {
+    auto from = index_in_subset[static_cast<size_t>(edge.from)];
+    auto to = index_in_subset[static_cast<size_t>(edge.to)];
+    if (from == kNoProcessor || to == kNoProcessor) continue;
+    auto copy = edge;
+    copy.from = from;
+    copy.to = to;
+    edges.push_back(copy);
+  }
+  Platform subset(std::move(nodes), std::move(edges), platform.source_name);
+  std::optional<double> size;
+  if (!subset.has_fixed_costs()) size = message_bytes;
+  return cluster_from_platform(subset, size, platform.source_name);
+}
+
+Runtime::Runtime(MPI_Comm comm, const std::string& platform_path, const RankMapping& mapping,
+                 const RuntimeOptions& options, const PlanningOptions& planning)
+    : communicator_(std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds)), options_(options), planning_(planning) {
+  std::string local_error;
+  try {
+    platform_ = load_platform_file(platform_path);
+  } catch (const std::exception& error) {
+    local_error = error.what();
+  }
+  initialise(local_error, mapping);
+}
+
+Runtime::Runtime(MPI_Comm comm, LoadedPlatform platform, const RankMapping& mapping, const RuntimeOptions& options,
+                 const PlanningOptions& planning)
+    : communicator_(std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds)),
+      platform_(std::move(platform)),
+      options_(options),
+      planning_(planning) {
+  initialise("", mapping);
+}
+
+void Runtime::initialise(const std::string& read_error, const RankMapping& mapping) {
+  MPI_Comm comm = communicator_->get();
+  auto names = gather_processor_names(comm, options_.timeout_seconds);
+  std::string local_error = read_error;
+  if (local_error.empty()) {
+    try {
+      ProcessorIndex count = platform_.is_cluster() ? platform_.cluster().size() : platform_.graph().size();
+      auto find = [&](std::string_view text) -> std::optional<ProcessorIndex> {
+        return platform_.is_cluster() ? platform_.cluster().find(text) : platform_.graph().find(text);
+      };
+      processor_of_rank_ = mapping.resolve(communicator_->size(), count, find, names, platform_.source_name);
+      if (!platform_.is_cluster()) {
+        for (size_t rank = 0; rank < processor_of_rank_.size(); ++rank) {
+          if (platform_.graph().node(processor_of_rank_[rank]).router) {
+            throw InputError(fmt::format("{}: rank {} is mapped to router {}, which takes no part in collectives",
+                                         platform_.source_name, rank, platform_.graph().id(processor_of_rank_[rank])));
+          }
+        }
+        size_dependent_ = !platform_.graph().has_fixed_costs();
+      }
+      // Planning for the communicator must work before any call relies on it.
+      (void)rank_cluster(planned_message_bytes(size_class(8)));
+    } catch (const std::exception& error) {
+      local_error = error.what();
+    }
+  }
+  agree_on_outcome(comm, local_error, "hetcoll::mpi::Runtime", options_.timeout_seconds);
+}
+
+int Runtime::size_class(std::size_t message_bytes) const {
+  if (!size_dependent_) return 0;
+  return static_cast<int>(std::bit_width(message_bytes));
+}
+
+double Runtime::planned_message_bytes(int size_class) const {
+  if (size_class <= 0) return 1;
+  // [2^(k-1), 2^k): the geometric middle.
+  return std::ldexp(std::sqrt(2.0), size_class - 1);
+}
+
+Cluster Runtime::rank_cluster(double message_bytes) const {
+  return restrict_to_processors(platform_, processor_of_rank_, message_bytes);
+}
+
+const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size_t message_bytes) {
+  int size_class_of_message = size_class(message_bytes);
+  auto key = std::make_tuple(operation, root, size_class_of_message);
+  auto found = plans_.find(key);
+  if (found != plans_.end()) return *found->second;
+
+  MakespanPlan plan;
+  std::vector<std::string> ids;
+  std::string local_error;
+  try {
+    auto cluster = rank_cluster(planned_message_bytes(size_class_of_message));
+    ids = cluster.ids();
+    if (operation != Operation::allreduce && (root < 0 || root >= cluster.size())) {
+      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, cluster.size()));
+    }
+    const std::string& algorithm = operation == Operation::broadcast ? planning_.broadcast_algorithm
+                                   : operation == Operation::reduce  ? planning_.reduce_algorithm
+                                                                     : planning_.allreduce_algorithm;
+    plan = plan_for_cluster(cluster, operation, operation == Operation::allreduce && root < 0 ? kNoProcessor : root,
+                            algorithm);
+  } catch (const std::exception& error) {
+    local_error = error.what();
+  }
+  agree_on_outcome(communicator_->get(), local_error, fmt::format("hetcoll::mpi: planning the {}", to_string(operation)),
+                   options_.timeout_seconds);
+  auto prepared = std::make_unique<ExecutablePlan>(ExecutablePlan::prepare(
+      communicator_, plan, ids, RankMapping::by_order(), options_, platform_.source_name));
+  return *plans_.emplace(key, std::move(prepared)).first->second;
+}
+
+int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root) {
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  const auto& plan = plan_for(Operation::reduce, root, static_cast<size_t>(count) * static_cast<size_t>(type_size));
+  return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user(), plan);
+}
+
+int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  const auto& plan = plan_for(Operation::broadcast, root, static_cast<size_t>(count) * static_cast<size_t>(type_size));
+  return mpi::bcast(buffer, count, datatype, root, communicator_->user(), plan);
+}
+
+int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  const auto& plan = plan_for(Operation::allreduce, -1, static_cast<size_t>(count) * static_cast<size_t>(type_size));
+  return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user(), plan);
+}
+
+}  // namespace hetcoll::mpi

@@ -1,0 +1,99 @@
+// hetcoll::mpi::Runtime: plans computed in-process from a platform file, one
+// per (operation, root, message-size class), cached, and run with the
+// collectives of collectives.h. What the PMPI library (pmpi.cpp) uses, and
+// the shortest way for a program to swap its collectives:
+//
+//     hetcoll::mpi::Runtime hetcoll_runtime(MPI_COMM_WORLD, "cluster.json");   // collective
+//     hetcoll_runtime.reduce(send, recv, n, MPI_INT, MPI_MAX, /*root=*/0);       // was MPI_Reduce
+//
+// The platform: a sender-speed cluster (JSON), a platform graph (JSON) or a
+// SimGrid XML file. Ranks play processors by the rank mapping (by order by
+// default); a communicator may use a subset of the platform's processors.
+// Plans: the registry's algorithm for the operation (default "auto": FNF /
+// SNF, then a bounded exact search; makespan/auto_select.h) on the
+// sender-speed view of the communicator's processors. On a cluster the
+// message size does not change the plan (one time per message), so there is
+// one size class; on a graph with latency and bandwidth the times depend on
+// the size, and each power-of-two range of sizes [2^(k-1), 2^k) bytes is
+// planned once, for its geometric middle. Every rank computes the same plan
+// (the planners are deterministic: node budgets, not time budgets) and the
+// first use of a class checks that with ExecutablePlan::prepare.
+//
+// Every call is collective and must be made by every rank with matching
+// arguments, as MPI requires; the first call of a class prepares its plan
+// (two small collectives).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/mpi/executable_plan.h"
+#include "hetcoll/mpi/mpi_include.h"
+
+namespace hetcoll::mpi {
+
+struct PlanningOptions {
+  // Registry names (hetcoll algorithms); empty = the default ("auto").
+  std::string broadcast_algorithm;
+  std::string reduce_algorithm;
+  std::string allreduce_algorithm;
+};
+
+class Runtime {
+ public:
+  // Collective over `comm`: reads the platform on every rank and resolves
+  // the mapping; a failure on any rank is a MismatchError on every rank.
+  Runtime(MPI_Comm comm, const std::string& platform_path, const RankMapping& mapping = {},
+          const RuntimeOptions& options = {}, const PlanningOptions& planning = {});
+  Runtime(MPI_Comm comm, LoadedPlatform platform, const RankMapping& mapping = {}, const RuntimeOptions& options = {},
+          const PlanningOptions& planning = {});
+
+  // The plan for an operation, root rank and message size (bytes); prepared
+  // on first use (collective) and cached.
+  const ExecutablePlan& plan_for(Operation operation, int root, std::size_t message_bytes);
+
+  int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
+  int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
+  int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
+
+  // The size class of a message and the size its plan is made for.
+  int size_class(std::size_t message_bytes) const;
+  double planned_message_bytes(int size_class) const;
+  // The sender-speed cluster of the communicator's ranks (processor i =
+  // rank i, named by the platform ids) for a message size.
+  Cluster rank_cluster(double message_bytes) const;
+  // The platform processor each rank plays.
+  const std::vector<ProcessorIndex>& processor_of_rank() const { return processor_of_rank_; }
+  MPI_Comm communicator() const { return communicator_->user(); }
+  const RuntimeOptions& options() const { return options_; }
+  const std::string& platform_name() const { return platform_.source_name; }
+
+ private:
+  void initialise(const std::string& local_error, const RankMapping& mapping);
+
+  std::shared_ptr<PrivateCommunicator> communicator_;
+  LoadedPlatform platform_;
+  RuntimeOptions options_;
+  PlanningOptions planning_;
+  std::vector<ProcessorIndex> processor_of_rank_;
+  bool size_dependent_ = false;  // a graph with latency/bandwidth
+  std::map<std::tuple<Operation, int, int>, std::unique_ptr<ExecutablePlan>> plans_;
+};
+
+// The plan the Runtime would run, computed without MPI (for tests, the
+// benchmark's predictions and `hetcoll` itself): `algorithm` empty = default.
+MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, ProcessorIndex root,
+                              const std::string& algorithm);
+
+// The sub-cluster of `processors` (in that order) of a platform for a
+// message size: the sender-speed view restricted to those processors
+// (t(p) = the slowest of p's routes to the others for a graph).
+Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
+                               double message_bytes);
+
+}  // namespace hetcoll::mpi

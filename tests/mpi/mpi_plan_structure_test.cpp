@@ -1,0 +1,203 @@
+// The MPI runtime's parts that need no running MPI: which plans it accepts
+// (every registered algorithm's plans on random clusters, none of the broken
+// ones), rank mappings, the slice-to-tree assignment, the pipelined
+// broadcast's prediction, and the communicator's sub-cluster.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/mpi/executable_plan.h"
+#include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/runtime.h"
+
+namespace hetcoll::mpi {
+namespace {
+
+Cluster random_cluster(std::mt19937& rng, int n) {
+  std::uniform_int_distribution<int> cls(1, 4);
+  std::vector<double> times;
+  for (int i = 0; i < n; ++i) times.push_back(cls(rng) * 0.5);
+  return Cluster::from_times(times);
+}
+
+TEST(ExecutableStructure, AcceptsEveryRegisteredAlgorithmsPlans) {
+  std::mt19937 rng(7);
+  int plans = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    auto cluster = random_cluster(rng, 2 + trial % 9);
+    for (const auto& algorithm : makespan_algorithms()) {
+      if (algorithm.operation == Operation::multicast) continue;
+      if (algorithm.name == "ptas" && cluster.size() > 6) continue;
+      MakespanRequest request;
+      request.operation = algorithm.operation;
+      request.root = static_cast<ProcessorIndex>(trial % cluster.size());
+      request.node_limit = 20000;
+      if (algorithm.name == "ep") {  // EP takes the sender order: every processor but the root
+        std::vector<ProcessorIndex> order;
+        for (ProcessorIndex p = cluster.size() - 1; p >= 0; --p) {
+          if (p != request.root) order.push_back(p);
+        }
+        request.order = order;
+      }
+      auto plan = algorithm.run(cluster, request);
+      EXPECT_NO_THROW(check_executable_structure(plan, cluster.size(), algorithm.name)) << algorithm.name;
+      ++plans;
+    }
+  }
+  EXPECT_GT(plans, 200);
+}
+
+TEST(ExecutableStructure, AcceptsMulticastPlans) {
+  MakespanRequest request;
+  request.operation = Operation::multicast;
+  request.root = 4;
+  request.targets = {5, 6, 7};
+  auto plan = plan_makespan(Cluster::from_times({1, 1, 1, 1, 8, 8, 8, 8}), request, "");
+  EXPECT_NO_THROW(check_executable_structure(plan, 8, "multicast"));
+}
+
+MakespanPlan reduce_plan() {
+  return plan_for_cluster(Cluster::from_times({1, 1, 2, 2, 3}), Operation::reduce, 0, "snf");
+}
+
+TEST(ExecutableStructure, RejectsBrokenReduces) {
+  auto twice = reduce_plan();
+  auto extra = twice.transfers.back();
+  extra.start = extra.end = 1e9;
+  twice.transfers.push_back(extra);
+  EXPECT_THROW(check_executable_structure(twice, 5, "twice"), InputError);
+
+  auto missing = reduce_plan();
+  missing.transfers.pop_back();
+  EXPECT_THROW(check_executable_structure(missing, 5, "missing"), InputError);
+
+  auto root_sends = reduce_plan();
+  root_sends.transfers.push_back({0, 1, 1e9, 1e9 + 1, Payload::partial_reduction});
+  EXPECT_THROW(check_executable_structure(root_sends, 5, "root sends"), InputError);
+
+  auto out_of_range = reduce_plan();
+  out_of_range.transfers[0].to = 9;
+  EXPECT_THROW(check_executable_structure(out_of_range, 5, "range"), InputError);
+
+  // A processor that sends before it has received what it combines would
+  // lose a contribution: rejected.
+  auto early = reduce_plan();
+  for (auto& t : early.transfers) {
+    if (t.to != 0) {
+      // find the sender of its receiver and move that send before this one
+      for (auto& u : early.transfers) {
+        if (u.from == t.to) u.start = t.start - 1;
+      }
+      break;
+    }
+  }
+  bool has_inner = false;
+  for (const auto& t : reduce_plan().transfers) has_inner = has_inner || t.to != 0;
+  if (has_inner) {
+    EXPECT_THROW(check_executable_structure(early, 5, "early"), InputError);
+  }
+}
+
+TEST(ExecutableStructure, RejectsBrokenBroadcasts) {
+  auto plan = plan_for_cluster(Cluster::from_times({1, 2, 2, 3}), Operation::broadcast, 0, "fnf");
+  auto forward_first = plan;
+  // Everyone else forwards before receiving: move every non-source send to time -1.
+  for (auto& t : forward_first.transfers) {
+    if (t.from != 0) t.start = -1;
+  }
+  bool forwards = false;
+  for (const auto& t : plan.transfers) forwards = forwards || t.from != 0;
+  if (forwards) {
+    EXPECT_THROW(check_executable_structure(forward_first, 4, "forward"), InputError);
+  }
+  auto missing = plan;
+  missing.transfers.pop_back();
+  EXPECT_THROW(check_executable_structure(missing, 4, "missing"), InputError);
+  auto to_source = plan;
+  to_source.transfers.push_back({1, 0, 1e9, 1e9 + 2, Payload::broadcast_value});
+  EXPECT_THROW(check_executable_structure(to_source, 4, "source"), InputError);
+}
+
+TEST(ExecutableStructure, OrderIsByStartThenPosition) {
+  MakespanPlan plan;
+  plan.transfers = {{0, 1, 2, 3}, {0, 2, 1, 2}, {1, 3, 2, 4}, {2, 3, 0, 1}};
+  EXPECT_EQ(execution_order(plan), (std::vector<std::size_t>{3, 1, 0, 2}));
+}
+
+TEST(RankMappingTest, ResolvesEachKind) {
+  auto cluster = Cluster(std::vector<std::string>{"a", "b", "c"}, {1, 2, 3});
+  auto find = [&](std::string_view text) { return cluster.find(text); };
+  EXPECT_EQ(RankMapping::by_order().resolve(3, 3, find, {}, "x"), (std::vector<ProcessorIndex>{0, 1, 2}));
+  EXPECT_EQ(RankMapping::parse("c, a,1").resolve(3, 3, find, {}, "x"), (std::vector<ProcessorIndex>{2, 0, 1}));
+  EXPECT_EQ(RankMapping::by_processor_name().resolve(2, 3, find, {"b", "c"}, "x"), (std::vector<ProcessorIndex>{1, 2}));
+  EXPECT_THROW(RankMapping::parse("a,a,b").resolve(3, 3, find, {}, "x"), InputError);
+  EXPECT_THROW(RankMapping::parse("a,zz,b").resolve(3, 3, find, {}, "x"), InputError);
+  EXPECT_THROW(RankMapping::parse("a,b").resolve(3, 3, find, {}, "x"), InputError);
+  EXPECT_THROW(RankMapping::by_order().resolve(4, 3, find, {}, "x"), InputError);
+  EXPECT_THROW(RankMapping::by_processor_name().resolve(2, 3, find, {"b", "b"}, "x"), InputError);
+  EXPECT_TRUE(RankMapping::parse("  ").kind() == RankMapping::Kind::by_order);
+}
+
+TEST(PipelinedBroadcast, SlicesFollowTheWeights) {
+  PipelinedBroadcastPlan plan;
+  plan.trees = {{1.0, BroadcastTree::chain(0, {1, 2})}, {2.0, BroadcastTree::chain(0, {2, 1})},
+                {3.0, BroadcastTree::binomial(3, 0)}};
+  auto tree_of = slice_trees(plan, 600);
+  std::vector<int> count(3, 0);
+  for (std::size_t j = 0; j < tree_of.size(); ++j) {
+    ++count[tree_of[j]];
+    // Every prefix is within one slice of its share.
+    for (int i = 0; i < 3; ++i) {
+      double share = static_cast<double>(j + 1) * plan.trees[static_cast<size_t>(i)].weight / 6.0;
+      EXPECT_LE(std::abs(count[static_cast<size_t>(i)] - share), 1.0 + 1e-9);
+    }
+  }
+  EXPECT_EQ(count, (std::vector<int>{100, 200, 300}));
+}
+
+TEST(PipelinedBroadcast, BinomialTreeIsMpichs) {
+  auto tree = BroadcastTree::binomial(8, 0);
+  EXPECT_EQ(tree.children[0], (std::vector<ProcessorIndex>{4, 2, 1}));
+  EXPECT_EQ(tree.children[4], (std::vector<ProcessorIndex>{6, 5}));
+  EXPECT_EQ(tree.children[6], (std::vector<ProcessorIndex>{7}));
+  auto rotated = BroadcastTree::binomial(5, 3);
+  EXPECT_EQ(rotated.children[3], (std::vector<ProcessorIndex>{2, 0, 4}));  // 3+4, 3+2, 3+1 mod 5
+  EXPECT_NO_THROW(check_pipelined_plan({{{1.0, rotated}}, 10, "b"}, 5, "x"));
+}
+
+TEST(PipelinedBroadcast, PredictionOfAChainIsTheTextbookFormula) {
+  // A chain of n nodes, S slices, each hop costs c: (S + n - 2) * c.
+  PipelinedBroadcastPlan plan{{{1.0, BroadcastTree::chain(0, {1, 2, 3, 4})}}, 100, "chain"};
+  auto cost = [](ProcessorIndex, ProcessorIndex, double bytes) { return 0.5 + bytes / 100.0; };
+  double predicted = predict_pipelined_broadcast(plan, 1000, 1, cost);  // 10 slices of 100 bytes, 1.5 each
+  EXPECT_DOUBLE_EQ(predicted, (10 + 5 - 2) * 1.5);
+  // A star: the root sends every slice to 4 children one after the other.
+  PipelinedBroadcastPlan star{{{1.0, BroadcastTree::from_parents(0, {kNoProcessor, 0, 0, 0, 0})}}, 100, "star"};
+  EXPECT_DOUBLE_EQ(predict_pipelined_broadcast(star, 1000, 1, cost), 10 * 4 * 1.5);
+}
+
+TEST(PipelinedBroadcast, RejectsTreesThatDoNotSpan) {
+  PipelinedBroadcastPlan plan{{{1.0, BroadcastTree::from_parents(0, {kNoProcessor, 0, 1, kNoProcessor})}}, 8, "x"};
+  EXPECT_THROW(check_pipelined_plan(plan, 4, "x"), InputError);
+  PipelinedBroadcastPlan twice{{{1.0, BroadcastTree{0, {{1, 2}, {2}, {}}}}}, 8, "x"};
+  EXPECT_THROW(check_pipelined_plan(twice, 3, "x"), InputError);
+  PipelinedBroadcastPlan zero_weight{{{0.0, BroadcastTree::binomial(3, 0)}}, 8, "x"};
+  EXPECT_THROW(check_pipelined_plan(zero_weight, 3, "x"), InputError);
+}
+
+TEST(RuntimePlanning, SubClusterKeepsTheMappedProcessors) {
+  LoadedPlatform platform{Cluster(std::vector<std::string>{"a", "b", "c", "d"}, {1, 2, 3, 4}), "p.json"};
+  auto sub = restrict_to_processors(platform, {3, 1}, 100);
+  EXPECT_EQ(sub.ids(), (std::vector<std::string>{"d", "b"}));
+  EXPECT_EQ(sub.transmission_times(), (std::vector<double>{4, 2}));
+  auto graph = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
+  auto view = restrict_to_processors(graph, {0, 2, 4}, 1e6);
+  EXPECT_EQ(view.size(), 3);
+  EXPECT_EQ(view.id(1), graph.graph().id(2));
+}
+
+}  // namespace
+}  // namespace hetcoll::mpi

@@ -1,0 +1,592 @@
+// The MPI runtime under a real MPI (Open MPI: `mpirun -np 8`, see
+// tests/mpi/run_mpi_test.sh): hetcoll::mpi's reduce, allreduce, bcast,
+// multicast and pipelined broadcast give the same results as MPI_Reduce,
+// MPI_Allreduce and MPI_Bcast, for predefined and user-defined operations
+// (commutative and not), several datatypes (derived ones with holes too),
+// counts 1..4096, every root, plans computed in-process or read from a plan
+// file, rank mappings by order, explicit and on a sub-communicator; and
+// mismatches are errors on every rank.
+//
+// Usage: mpi_runtime_test SUITE PLATFORM_DIR WORK_DIR
+//   SUITE: results | pipeline | mismatch | timeout-transfer | timeout-prepare
+// Prints "PASS name" / "FAIL name: why" (rank 0) and exits 0 only when every
+// check passed on every rank.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/runtime.h"
+#include "hetcoll/plan/plan_json.h"
+
+namespace {
+
+using namespace hetcoll;
+using namespace hetcoll::mpi;
+
+int world_rank = 0;
+int world_size = 1;
+int failures = 0;
+int checks = 0;
+
+// Every rank reports; rank 0 prints one line per check.
+void report(const std::string& name, bool ok, const std::string& why = "") {
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!ok) std::fprintf(stderr, "rank %d: FAIL %s: %s\n", world_rank, name.c_str(), why.c_str());
+  ++checks;
+  if (!all) ++failures;
+  if (world_rank == 0 && !all) std::printf("FAIL %s\n", name.c_str());
+  if (world_rank == 0 && all && std::getenv("HETCOLL_TEST_VERBOSE")) std::printf("PASS %s\n", name.c_str());
+}
+
+std::uint32_t mix(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// Greatest common divisor, elementwise (commutative, user-defined).
+void gcd_int_function(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<int*>(in);
+  auto* b = static_cast<int*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = std::gcd(a[i], b[i]);
+}
+void gcd_long_long_function(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<long long*>(in);
+  auto* b = static_cast<long long*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = std::gcd(a[i], b[i]);
+}
+
+// Affine maps x -> a x + b modulo 2^32, composed left then right: not
+// commutative. One element = two uint32 (a derived contiguous datatype).
+void compose_affine(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* left = static_cast<std::uint32_t*>(in);
+  auto* right = static_cast<std::uint32_t*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    std::uint32_t a1 = left[2 * i], b1 = left[2 * i + 1], a2 = right[2 * i], b2 = right[2 * i + 1];
+    right[2 * i] = a1 * a2;
+    right[2 * i + 1] = a2 * b1 + b2;
+  }
+}
+
+// One element = ints at offsets 0 and 2 of a 4-int extent (holes at 1, 3):
+// a derived datatype with holes; the operation sums the two ints.
+constexpr int kStridedExtentInts = 4;
+void sum_strided_function(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<int*>(in);
+  auto* b = static_cast<int*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    b[kStridedExtentInts * i] += a[kStridedExtentInts * i];
+    b[kStridedExtentInts * i + 2] += a[kStridedExtentInts * i + 2];
+  }
+}
+
+struct Datatypes {
+  MPI_Datatype affine = MPI_DATATYPE_NULL;   // 2 x uint32, contiguous
+  MPI_Datatype strided = MPI_DATATYPE_NULL;  // ints 0 and 2 of 4
+  MPI_Op gcd_int = MPI_OP_NULL, gcd_long_long = MPI_OP_NULL, compose = MPI_OP_NULL, sum_strided = MPI_OP_NULL;
+
+  Datatypes() {
+    MPI_Type_contiguous(2, MPI_UINT32_T, &affine);
+    MPI_Type_commit(&affine);
+    MPI_Datatype vector;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vector);
+    MPI_Type_create_resized(vector, 0, kStridedExtentInts * static_cast<MPI_Aint>(sizeof(int)), &strided);
+    MPI_Type_commit(&strided);
+    MPI_Type_free(&vector);
+    MPI_Op_create(gcd_int_function, 1, &gcd_int);
+    MPI_Op_create(gcd_long_long_function, 1, &gcd_long_long);
+    MPI_Op_create(compose_affine, 0, &compose);
+    MPI_Op_create(sum_strided_function, 1, &sum_strided);
+  }
+};
+
+// A case: a datatype, an operation, how to fill one rank's buffer, and how
+// many bytes make one element's data (for comparisons through holes).
+struct Case {
+  std::string name;
+  MPI_Datatype datatype;
+  MPI_Op op;
+  std::function<void(std::vector<unsigned char>&, int count, int rank, int salt)> fill;
+  std::function<bool(const std::vector<unsigned char>&, const std::vector<unsigned char>&, int count)> equal;
+  std::size_t extent;
+};
+
+template <typename T>
+Case make_case(std::string name, MPI_Datatype datatype, MPI_Op op, std::function<T(std::uint32_t)> value) {
+  Case c;
+  c.name = std::move(name);
+  c.datatype = datatype;
+  c.op = op;
+  c.extent = sizeof(T);
+  c.fill = [value](std::vector<unsigned char>& buffer, int count, int rank, int salt) {
+    buffer.assign(static_cast<size_t>(count) * sizeof(T), 0);
+    auto* data = reinterpret_cast<T*>(buffer.data());
+    for (int i = 0; i < count; ++i) data[i] = value(mix(static_cast<std::uint32_t>(rank * 7919 + i * 31 + salt * 131)));
+  };
+  c.equal = [](const std::vector<unsigned char>& a, const std::vector<unsigned char>& b, int count) {
+    return std::memcmp(a.data(), b.data(), static_cast<size_t>(count) * sizeof(T)) == 0;
+  };
+  return c;
+}
+
+std::vector<Case> cases(const Datatypes& types) {
+  std::vector<Case> all;
+  all.push_back(make_case<int>("sum/int", MPI_INT, MPI_SUM, [](std::uint32_t x) { return static_cast<int>(x % 2001) - 1000; }));
+  // Small integers in doubles: every order of summation gives the same result.
+  all.push_back(make_case<double>("sum/double", MPI_DOUBLE, MPI_SUM, [](std::uint32_t x) { return static_cast<double>(x % 1001) - 500.0; }));
+  all.push_back(make_case<long long>("max/long long", MPI_LONG_LONG, MPI_MAX, [](std::uint32_t x) { return static_cast<long long>(x) * 977 - (1LL << 40); }));
+  all.push_back(make_case<int>("max/int", MPI_INT, MPI_MAX, [](std::uint32_t x) { return static_cast<int>(x); }));
+  all.push_back(make_case<double>("max/double", MPI_DOUBLE, MPI_MAX, [](std::uint32_t x) { return static_cast<double>(x) / 7.0; }));
+  all.push_back(make_case<int>("gcd/int", MPI_INT, types.gcd_int, [](std::uint32_t x) { return static_cast<int>(12 * (1 + x % 50)); }));
+  all.push_back(make_case<long long>("gcd/long long", MPI_LONG_LONG, types.gcd_long_long, [](std::uint32_t x) { return 30LL * (1 + x % 97); }));
+  {
+    Case c;
+    c.name = "affine composition (non-commutative)/2 x uint32";
+    c.datatype = types.affine;
+    c.op = types.compose;
+    c.extent = 2 * sizeof(std::uint32_t);
+    c.fill = [](std::vector<unsigned char>& buffer, int count, int rank, int salt) {
+      buffer.assign(static_cast<size_t>(count) * 8, 0);
+      auto* data = reinterpret_cast<std::uint32_t*>(buffer.data());
+      for (int i = 0; i < 2 * count; ++i) data[i] = mix(static_cast<std::uint32_t>(rank * 104729 + i * 17 + salt)) | 1u;
+    };
+    c.equal = [](const std::vector<unsigned char>& a, const std::vector<unsigned char>& b, int count) {
+      return std::memcmp(a.data(), b.data(), static_cast<size_t>(count) * 8) == 0;
+    };
+    all.push_back(c);
+  }
+  {
+    Case c;
+    c.name = "sum of a strided type with holes (user op)";
+    c.datatype = types.strided;
+    c.op = types.sum_strided;
+    c.extent = kStridedExtentInts * sizeof(int);
+    c.fill = [](std::vector<unsigned char>& buffer, int count, int rank, int salt) {
+      buffer.assign(static_cast<size_t>(count) * kStridedExtentInts * sizeof(int), 0);
+      auto* data = reinterpret_cast<int*>(buffer.data());
+      for (int i = 0; i < count * kStridedExtentInts; ++i) {
+        // The holes (odd offsets) hold a marker that must survive untouched.
+        data[i] = i % 2 ? -7 : static_cast<int>(mix(static_cast<std::uint32_t>(rank * 31 + i + salt)) % 1000);
+      }
+    };
+    c.equal = [](const std::vector<unsigned char>& a, const std::vector<unsigned char>& b, int count) {
+      const auto* x = reinterpret_cast<const int*>(a.data());
+      const auto* y = reinterpret_cast<const int*>(b.data());
+      for (int i = 0; i < count * kStridedExtentInts; i += 2) {
+        if (x[i] != y[i]) return false;
+      }
+      for (int i = 1; i < count * kStridedExtentInts; i += 2) {
+        if (y[i] != -7) return false;  // hetcoll's buffer: holes untouched
+      }
+      return true;
+    };
+    all.push_back(c);
+  }
+  return all;
+}
+
+const std::vector<int> kCounts = {1, 2, 3, 17, 64, 1000, 4096};
+
+// Reduce and all-reduce through `runtime`, against MPI_Reduce / MPI_Allreduce.
+void check_reductions(Runtime& runtime, MPI_Comm comm, const std::vector<Case>& all, const std::string& label,
+                      const std::vector<int>& counts, bool every_root) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (const auto& c : all) {
+    bool ok = true;
+    std::string why;
+    for (int count : counts) {
+      std::vector<unsigned char> mine, ours, theirs;
+      c.fill(mine, count, rank, count);
+      for (int root = 0; root < size; ++root) {
+        if (!every_root && root != (count % size)) continue;
+        ours.assign(mine.size(), 0);
+        theirs.assign(mine.size(), 0);
+        c.fill(ours, count, -1, 0);  // recv buffers start as garbage of the right shape
+        // Holes of the strided type must keep what the buffer had.
+        if (c.datatype != MPI_INT && c.extent == kStridedExtentInts * sizeof(int)) {
+          auto* data = reinterpret_cast<int*>(ours.data());
+          for (int i = 1; i < count * kStridedExtentInts; i += 2) data[i] = -7;
+        }
+        runtime.reduce(mine.data(), ours.data(), count, c.datatype, c.op, root);
+        MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, comm);
+        if (rank == root && !c.equal(theirs, ours, count)) {
+          ok = false;
+          why = fmt::format("reduce count {} root {} differs from MPI_Reduce", count, root);
+        }
+      }
+      // MPI_IN_PLACE at the root.
+      int root = count % size;
+      ours = mine;
+      theirs.assign(mine.size(), 0);
+      runtime.reduce(rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), count, c.datatype, c.op, root);
+      MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, comm);
+      if (rank == root && !c.equal(theirs, ours, count)) {
+        ok = false;
+        why = fmt::format("reduce MPI_IN_PLACE count {} root {}", count, root);
+      }
+      // All-reduce, plain and in place.
+      ours.assign(mine.size(), 0);
+      if (c.extent == kStridedExtentInts * sizeof(int)) {
+        auto* data = reinterpret_cast<int*>(ours.data());
+        for (int i = 1; i < count * kStridedExtentInts; i += 2) data[i] = -7;
+      }
+      theirs.assign(mine.size(), 0);
+      runtime.allreduce(mine.data(), ours.data(), count, c.datatype, c.op);
+      MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, comm);
+      if (!c.equal(theirs, ours, count)) {
+        ok = false;
+        why = fmt::format("allreduce count {}", count);
+      }
+      ours = mine;
+      runtime.allreduce(MPI_IN_PLACE, ours.data(), count, c.datatype, c.op);
+      if (!c.equal(theirs, ours, count)) {
+        ok = false;
+        why = fmt::format("allreduce MPI_IN_PLACE count {}", count);
+      }
+    }
+    report(fmt::format("{}: reduce + allreduce, {}", label, c.name), ok, why);
+  }
+}
+
+void check_broadcasts(Runtime& runtime, MPI_Comm comm, const std::vector<Case>& all, const std::string& label) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  for (const auto& c : all) {
+    if (c.op != MPI_SUM && c.op != MPI_MAX && c.extent != kStridedExtentInts * sizeof(int) && c.extent != 8) continue;
+    bool ok = true;
+    std::string why;
+    for (int count : kCounts) {
+      for (int root = 0; root < size; ++root) {
+        std::vector<unsigned char> ours, theirs;
+        c.fill(ours, count, rank == root ? 1000 : rank, 5);
+        c.fill(theirs, count, rank == root ? 1000 : rank, 5);
+        runtime.bcast(ours.data(), count, c.datatype, root);
+        MPI_Bcast(theirs.data(), count, c.datatype, root, comm);
+        if (ours != theirs) {
+          ok = false;
+          why = fmt::format("bcast count {} root {}", count, root);
+        }
+      }
+    }
+    report(fmt::format("{}: bcast, {}", label, c.name), ok, why);
+  }
+}
+
+std::string platform_path(const std::string& dir) { return dir + "/seed000-sec6.1.json"; }
+
+void suite_results(const std::string& platform_dir, const std::string& work_dir) {
+  Datatypes types;
+  auto all = cases(types);
+  auto platform = load_platform_file(platform_path(platform_dir));
+  const auto& cluster = platform.cluster();
+
+  // 1. Plans computed in-process, ranks by order, every root.
+  {
+    Runtime runtime(MPI_COMM_WORLD, platform_path(platform_dir));
+    check_reductions(runtime, MPI_COMM_WORLD, all, "in-process plans, by order", kCounts, true);
+    check_broadcasts(runtime, MPI_COMM_WORLD, all, "in-process plans, by order");
+  }
+  // 2. An explicit mapping (ranks play the processors in reverse, interleaving
+  //    fast and slow) and the binomial algorithm for contrast.
+  {
+    std::vector<std::string> reversed;
+    for (int r = 0; r < world_size; ++r) reversed.push_back(cluster.id(static_cast<ProcessorIndex>(world_size - 1 - r)));
+    PlanningOptions planning;
+    planning.reduce_algorithm = "snf";
+    planning.broadcast_algorithm = "fnf";
+    Runtime runtime(MPI_COMM_WORLD, platform_path(platform_dir), RankMapping::explicit_list(reversed), {}, planning);
+    check_reductions(runtime, MPI_COMM_WORLD, all, "snf/fnf, ranks in reverse", {1, 64, 4096}, true);
+    check_broadcasts(runtime, MPI_COMM_WORLD, {all[0]}, "snf/fnf, ranks in reverse");
+  }
+  // 3. A sub-communicator (odd and even ranks), mapped by order onto the
+  //    processors the ranks of the world play.
+  {
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &half);
+    int half_size = 0;
+    MPI_Comm_size(half, &half_size);
+    std::vector<std::string> ids;
+    for (int r = world_rank % 2; r < world_size; r += 2) ids.push_back(cluster.id(static_cast<ProcessorIndex>(r)));
+    Runtime runtime(half, platform_path(platform_dir), RankMapping::explicit_list(ids));
+    check_reductions(runtime, half, {all[1], all[5], all[7]}, "sub-communicator", {1, 100}, true);
+    MPI_Comm_free(&half);
+  }
+  // 4. A plan read from a plan file (written by rank 0 as `hetcoll reduce
+  //    --json` would), run with ExecutablePlan directly.
+  for (auto operation : {Operation::reduce, Operation::allreduce, Operation::broadcast}) {
+    std::string path = fmt::format("{}/plan-{}.json", work_dir, to_string(operation));
+    int root = 3;
+    if (world_rank == 0) {
+      auto plan = plan_for_cluster(cluster, operation, operation == Operation::allreduce ? kNoProcessor : root, "");
+      std::ofstream out(path);
+      write_plan_json(out, plan, cluster);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    auto plan = ExecutablePlan::from_files(MPI_COMM_WORLD, path, platform_path(platform_dir));
+    bool ok = true;
+    for (int count : {1, 333}) {
+      for (const auto& c : {all[0], all[5], all[7]}) {
+        std::vector<unsigned char> mine, ours, theirs;
+        c.fill(mine, count, world_rank, 9);
+        ours.assign(mine.size(), 0);
+        theirs.assign(mine.size(), 0);
+        if (operation == Operation::reduce) {
+          reduce(mine.data(), ours.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD, plan);
+          MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+          if (world_rank == root) ok = ok && c.equal(theirs, ours, count);
+        } else if (operation == Operation::allreduce) {
+          allreduce(mine.data(), ours.data(), count, c.datatype, c.op, MPI_COMM_WORLD, plan);
+          MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
+          ok = ok && c.equal(theirs, ours, count);
+        } else {
+          ours = mine;
+          theirs = mine;
+          bcast(ours.data(), count, c.datatype, root, MPI_COMM_WORLD, plan);
+          MPI_Bcast(theirs.data(), count, c.datatype, root, MPI_COMM_WORLD);
+          ok = ok && ours == theirs;
+        }
+      }
+    }
+    report(fmt::format("plan file: {} (algorithm {})", to_string(operation), plan.algorithm()), ok);
+  }
+  // 5. Multicast: targets receive the source's buffer, helpers and others keep theirs.
+  {
+    MakespanRequest request;
+    request.operation = Operation::multicast;
+    request.root = 4;
+    request.targets = {5, 6, 7};
+    auto plan = plan_makespan(Cluster::from_times({1, 1, 1, 1, 8, 8, 8, 8}), request, "");
+    auto executable = ExecutablePlan::prepare(MPI_COMM_WORLD, plan, Cluster::from_times({1, 1, 1, 1, 8, 8, 8, 8}).ids());
+    std::vector<int> buffer(100, world_rank), expected(100, world_rank);
+    if (world_rank >= 4) std::fill(expected.begin(), expected.end(), 4);
+    multicast(buffer.data(), 100, MPI_INT, 4, MPI_COMM_WORLD, executable);
+    bool helpers_used = plan.helpers.size() > 0;
+    report(fmt::format("multicast to 5,6,7 from 4 ({} helpers)", plan.helpers.size()), buffer == expected,
+           fmt::format("rank {} got {}", world_rank, buffer[0]));
+    (void)helpers_used;
+  }
+}
+
+void suite_pipeline(const std::string& platform_dir) {
+  (void)platform_dir;
+  Datatypes types;
+  std::vector<std::string> ids;
+  for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
+  std::vector<ProcessorIndex> others;
+  struct Family {
+    std::string name;
+    PipelinedBroadcastPlan plan;
+  };
+  for (int root = 0; root < world_size; ++root) {
+    std::vector<ProcessorIndex> order;
+    for (int p = 0; p < world_size; ++p) {
+      if (p != root) order.push_back(p);
+    }
+    std::vector<ProcessorIndex> reversed(order.rbegin(), order.rend());
+    std::vector<Family> families;
+    families.push_back({"binomial tree, 400-byte slices", {{{1.0, BroadcastTree::binomial(world_size, root)}}, 400, "binomial"}});
+    families.push_back({"chain, 12-byte slices", {{{1.0, BroadcastTree::chain(root, order)}}, 12, "chain"}});
+    families.push_back({"three trees weighted 1:2:3, 200-byte slices",
+                        {{{1.0, BroadcastTree::binomial(world_size, root)},
+                          {2.0, BroadcastTree::chain(root, order)},
+                          {3.0, BroadcastTree::chain(root, reversed)}},
+                         200,
+                         "multi-tree"}});
+    for (const auto& family : families) {
+      auto executable = ExecutablePipeline::prepare(MPI_COMM_WORLD, family.plan, ids);
+      bool ok = true;
+      std::string why;
+      for (int count : {1, 7, 100, 1001, family.plan.slice_bytes < 100 ? 300 : 20000}) {
+        std::vector<int> ours(static_cast<size_t>(count)), theirs;
+        for (int i = 0; i < count; ++i) ours[static_cast<size_t>(i)] = world_rank == root ? i * 3 + root : -1;
+        theirs = ours;
+        bcast(ours.data(), count, MPI_INT, root, MPI_COMM_WORLD, executable);
+        MPI_Bcast(theirs.data(), count, MPI_INT, root, MPI_COMM_WORLD);
+        if (ours != theirs) {
+          ok = false;
+          why = fmt::format("count {}", count);
+        }
+      }
+      // A datatype with holes, sliced by elements.
+      {
+        int count = 300;
+        std::vector<int> ours(static_cast<size_t>(count * kStridedExtentInts), -7), theirs;
+        for (int i = 0; i < count * kStridedExtentInts; i += 2) ours[static_cast<size_t>(i)] = world_rank == root ? i : -1;
+        theirs = ours;
+        bcast(ours.data(), count, types.strided, root, MPI_COMM_WORLD, executable);
+        MPI_Bcast(theirs.data(), count, types.strided, root, MPI_COMM_WORLD);
+        if (ours != theirs) {
+          ok = false;
+          why = "strided datatype";
+        }
+      }
+      if (root == 0 || root == world_size - 1) report(fmt::format("pipelined bcast, {}, root {}", family.name, root), ok, why);
+      else if (!ok) report(fmt::format("pipelined bcast, {}, root {}", family.name, root), ok, why);
+    }
+  }
+}
+
+// Each case must throw MismatchError on every rank (and nothing may hang).
+void expect_mismatch_everywhere(const std::string& name, const std::string& expected_text,
+                                const std::function<void()>& action) {
+  std::string message;
+  bool thrown = false;
+  try {
+    action();
+  } catch (const MismatchError& error) {
+    thrown = true;
+    message = error.what();
+  }
+  bool ok = thrown && message.find(expected_text) != std::string::npos;
+  report("mismatch: " + name, ok, thrown ? "message: " + message : "no MismatchError");
+  if (world_rank == 0 && std::getenv("HETCOLL_TEST_VERBOSE")) std::printf("  rank 0 said: %s\n", message.c_str());
+}
+
+void suite_mismatch(const std::string& platform_dir, const std::string& work_dir) {
+  auto platform = load_platform_file(platform_path(platform_dir));
+  const auto& cluster = platform.cluster();
+  auto reduce_plan = plan_for_cluster(cluster, Operation::reduce, 0, "snf");
+  auto six = Cluster::from_times({1, 1, 1, 2, 2, 2});
+  expect_mismatch_everywhere("plan for 6 processors on 8 ranks", "the plan has 6 processors but the communicator 8 ranks", [&] {
+    ExecutablePlan::prepare(MPI_COMM_WORLD, plan_for_cluster(six, Operation::reduce, 0, ""), six.ids());
+  });
+  expect_mismatch_everywhere("rank 3 holds another plan", "the ranks hold different plans", [&] {
+    auto plan = world_rank == 3 ? plan_for_cluster(cluster, Operation::reduce, 1, "snf") : reduce_plan;
+    ExecutablePlan::prepare(MPI_COMM_WORLD, plan, cluster.ids());
+  });
+  expect_mismatch_everywhere("unknown processor in the mapping (rank 2's view)", "no such processor", [&] {
+    std::vector<std::string> ids = cluster.ids();
+    if (world_rank == 2) ids[5] = "no-such-host";
+    ExecutablePlan::prepare(MPI_COMM_WORLD, reduce_plan, cluster.ids(), RankMapping::explicit_list(ids));
+  });
+  expect_mismatch_everywhere("processor played twice", "both play processor", [&] {
+    std::vector<std::string> ids = cluster.ids();
+    ids[1] = ids[0];
+    ExecutablePlan::prepare(MPI_COMM_WORLD, reduce_plan, cluster.ids(), RankMapping::explicit_list(ids));
+  });
+  expect_mismatch_everywhere("a reduce where a processor sends twice", "already sent its partial result", [&] {
+    auto broken = reduce_plan;
+    auto extra = broken.transfers.front();
+    extra.start += 100;
+    extra.end += 100;
+    extra.to = extra.to == 0 ? 1 : 0;
+    broken.transfers.push_back(extra);
+    ExecutablePlan::prepare(MPI_COMM_WORLD, broken, cluster.ids());
+  });
+  expect_mismatch_everywhere("plan file missing on rank 5 only", "rank 5 reports", [&] {
+    std::string path = work_dir + "/mismatch-plan.json";
+    if (world_rank == 0) {
+      std::ofstream out(path);
+      write_plan_json(out, reduce_plan, cluster);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    ExecutablePlan::from_files(MPI_COMM_WORLD, world_rank == 5 ? path + ".missing" : path, platform_path(platform_dir));
+  });
+  expect_mismatch_everywhere("platform with fewer processors than ranks (Runtime)", "ranks but the platform only", [&] {
+    std::string path = work_dir + "/four.json";
+    if (world_rank == 0) std::ofstream(path) << R"({"model": "cluster", "processors": [{"id": "a", "t": 1}, {"id": "b", "t": 2}, {"id": "c", "t": 1}, {"id": "d", "t": 3}]})";
+    MPI_Barrier(MPI_COMM_WORLD);
+    Runtime runtime(MPI_COMM_WORLD, path);
+  });
+  {
+    auto plan = ExecutablePlan::prepare(MPI_COMM_WORLD, reduce_plan, cluster.ids());
+    int value = 1, result = 0;
+    expect_mismatch_everywhere("reduce called with another root than the plan's", "but the plan's root is rank 0", [&] {
+      reduce(&value, &result, 1, MPI_INT, MPI_SUM, 2, MPI_COMM_WORLD, plan);
+    });
+    expect_mismatch_everywhere("a reduce plan used for a bcast", "the plan is for a reduce, not a broadcast", [&] {
+      bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD, plan);
+    });
+    MPI_Comm copy;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, world_size - world_rank, &copy);
+    expect_mismatch_everywhere("another communicator", "prepared on another communicator", [&] {
+      reduce(&value, &result, 1, MPI_INT, MPI_SUM, 0, copy, plan);
+    });
+    MPI_Comm_free(&copy);
+    // And the plan still works after all that.
+    reduce(&value, &result, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, plan);
+    report("plan usable after the refused calls", world_rank != 0 || result == world_size);
+  }
+}
+
+// Rank 0, the source, skips a broadcast; the others must abort after their
+// timeout with a message (checked by run_mpi_test.sh), not hang. With
+// `prepared`, the plan was prepared by everyone before, so the others wait
+// for a message; without, they wait for rank 0 to join the preparation.
+void suite_timeout_victim(const std::string& platform_dir, bool prepared) {
+  RuntimeOptions options;
+  options.timeout_seconds = 2;
+  Runtime runtime(MPI_COMM_WORLD, platform_path(platform_dir), {}, options);
+  if (prepared) runtime.plan_for(Operation::broadcast, 0, sizeof(int));
+  int value = 1;
+  if (world_rank != 0) runtime.bcast(&value, 1, MPI_INT, 0);
+  if (world_rank == 0) {
+    // Wait for the others to give up (they abort the job).
+    double start = MPI_Wtime();
+    while (MPI_Wtime() - start < 30) {
+      struct timespec pause{0, 50'000'000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+  std::printf("rank %d: not aborted\n", world_rank);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  if (argc < 4) {
+    if (world_rank == 0) std::fprintf(stderr, "usage: %s results|pipeline|mismatch|timeout-transfer|timeout-prepare PLATFORM_DIR WORK_DIR\n", argv[0]);
+    MPI_Finalize();
+    return 2;
+  }
+  std::string suite = argv[1], platform_dir = argv[2], work_dir = argv[3];
+  if (world_size != 8 && suite != "pipeline") {
+    if (world_rank == 0) std::fprintf(stderr, "run with 8 ranks (mpirun -np 8)\n");
+    MPI_Finalize();
+    return 2;
+  }
+  double start = MPI_Wtime();
+  try {
+    if (suite == "results") suite_results(platform_dir, work_dir);
+    else if (suite == "pipeline") suite_pipeline(platform_dir);
+    else if (suite == "mismatch") suite_mismatch(platform_dir, work_dir);
+    else if (suite == "timeout-transfer") suite_timeout_victim(platform_dir, true);
+    else if (suite == "timeout-prepare") suite_timeout_victim(platform_dir, false);
+    else {
+      if (world_rank == 0) std::fprintf(stderr, "unknown suite %s\n", suite.c_str());
+      MPI_Finalize();
+      return 2;
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "rank %d: unexpected exception: %s\n", world_rank, error.what());
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (world_rank == 0) {
+    std::printf("%s: %d checks, %d failed (%.1f s)\n", suite.c_str(), checks, failures, MPI_Wtime() - start);
+  }
+  MPI_Finalize();
+  return failures == 0 ? 0 : 1;
+}
