@@ -30,7 +30,7 @@
 #pragma once
 
 #include "hetcoll/mpi/executable_plan.h"
-#include "hetcoll/mpi/mpi_include.h"
+#include <mpi.h>
 
 namespace hetcoll::mpi {
 

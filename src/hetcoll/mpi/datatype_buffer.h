@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <memory>
 
-#include "hetcoll/mpi/mpi_include.h"
+#include <mpi.h>
 
 namespace hetcoll::mpi {
 

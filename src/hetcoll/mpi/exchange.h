@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "hetcoll/mpi/executable_plan.h"
-#include "hetcoll/mpi/mpi_include.h"
+#include <mpi.h>
 
 namespace hetcoll::mpi {
 

@@ -55,7 +55,7 @@
 #include <vector>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/mpi/mpi_include.h"
+#include <mpi.h>
 #include "hetcoll/mpi/rank_mapping.h"
 #include "hetcoll/plan/plan.h"
 

@@ -42,7 +42,7 @@
 
 #include "hetcoll/core/ids.h"
 #include "hetcoll/mpi/executable_plan.h"
-#include "hetcoll/mpi/mpi_include.h"
+#include <mpi.h>
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll::mpi {

@@ -33,7 +33,7 @@
 
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/executable_plan.h"
-#include "hetcoll/mpi/mpi_include.h"
+#include <mpi.h>
 
 namespace hetcoll::mpi {
 
