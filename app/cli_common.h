@@ -52,6 +52,12 @@ void add_output_options(CLI::App* command, OutputOptions& options);
 // Prints search progress on stderr about once a second (nothing when quiet).
 ProgressCallback progress_printer(bool quiet);
 
+// A platform graph from --platform (a cluster file becomes its complete
+// graph) or --times; for the graph commands (tree, steady broadcast).
+Platform load_platform_graph(const PlatformOptions& options);
+// A node by id or index; empty = the first participant. `option` names the flag.
+ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option);
+
 // Writes text to a file, InputError naming the option and path on failure.
 void write_file(const std::string& path, const std::string& text, const char* option);
 

@@ -15,5 +15,6 @@ void add_algorithms_command(CLI::App& app, int& result);
 void add_experiment_command(CLI::App& app, int& result);
 void add_generate_command(CLI::App& app, int& result);
 void add_demo_command(CLI::App& app, int& result);
+void add_tree_command(CLI::App& app, int& result);  // pipelined broadcast trees (cmd_tree.cpp)
 
 }  // namespace hetcoll::cli

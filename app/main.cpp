@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add_experiment_command(app, result);
   add_generate_command(app, result);
   add_demo_command(app, result);
+  add_tree_command(app, result);
 
   try {
     app.parse(argc, argv);

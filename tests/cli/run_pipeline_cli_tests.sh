@@ -26,5 +26,31 @@ expect_in "density named" "$work/err" "density"
 check "generate tiers bad size" 2 "$hetcoll" generate tiers --nodes 40
 expect_in "tiers presets named" "$work/err" "30 and 65"
 
+# --- tree ------------------------------------------------------------------
+for heuristic in simple-prune refined-prune grow binomial multiport-grow multiport-prune improve; do
+  check "tree $heuristic" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic "$heuristic" --json
+  expect_true "tree $heuristic valid" "$work/out" "d['valid'] and d['heuristic'] == '$heuristic'"
+  expect_true "tree $heuristic spans" "$work/out" "len(d['edges']) == 29 and abs(d['throughput'] * d['period'] - 1) < 1e-9"
+done
+check "tree multi-port" 0 "$hetcoll" tree --platform "$work/random.json" --slice-size 1e6 --model multi-port --json
+expect_true "tree multi-port model" "$work/out" "d['model'] == 'multi-port' and d['trees'][0]['weight'] == d['throughput']"
+check "tree best slice" 0 "$hetcoll" tree --platform "$work/random.json" --message-size 1e8 --json
+expect_true "tree slice chosen" "$work/out" "d['slice_size_chosen'] and d['predicted_makespan'] > 0"
+check "tree optimal small" 0 "$hetcoll" tree --times 1,2,3,4,5 --heuristic optimal --json --out "$work/tree.json"
+expect_true "tree optimal proven" "$work/tree.json" "d['optimal'] is True"
+check "tree human" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic binomial
+expect_in "tree human routed" "$work/out" "routed:"
+check "tree needs slice" 2 "$hetcoll" tree --platform "$work/tiers30.json"
+expect_in "tree slice named" "$work/err" "--slice-size"
+check "tree unknown heuristic" 2 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic magic
+expect_in "tree heuristics listed" "$work/err" "refined-prune"
+check "tree bad model" 2 "$hetcoll" tree --times 1,2 --model two-port
+check "tree unknown source" 2 "$hetcoll" tree --times 1,2 --source nobody
+cat >"$work/split.json" <<'JSON'
+{"model": "graph", "nodes": [{"id": "a"}, {"id": "b"}, {"id": "c"}],
+ "edges": [{"from": "a", "to": "b", "cost": 1}, {"from": "c", "to": "b", "cost": 1}]}
+JSON
+check "tree unreachable" 3 "$hetcoll" tree --platform "$work/split.json"
+
 echo "pipeline cli: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,150 @@
+// tree: a pipelined broadcast along one spanning tree of a platform graph
+// (Beaumont, Marchal, Robert 2004).
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "hetcoll/core/error.h"
+#include "hetcoll/plan/pipelined_plan_json.h"
+#include "hetcoll/steady/broadcast/tree_heuristics.h"
+
+namespace hetcoll::cli {
+
+Platform load_platform_graph(const PlatformOptions& options) {
+  if (!options.times.empty()) {
+    if (!options.platform_file.empty()) throw InputError("--platform and --times: give only one");
+    return Platform::from_cluster(parse_times_list(options.times));
+  }
+  if (options.platform_file.empty()) throw InputError("--platform: required (a graph JSON or SimGrid XML file)");
+  auto loaded = load_platform_file(options.platform_file);
+  if (loaded.is_cluster()) return Platform::from_cluster(loaded.cluster());
+  return loaded.graph();
+}
+
+ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option) {
+  if (name.empty()) {
+    auto participants = platform.participants();
+    if (participants.empty()) throw InputError(fmt::format("{}: the platform has only routers", option));
+    return participants.front();
+  }
+  auto found = platform.find(name);
+  if (!found) throw InputError(fmt::format("{}: no node \"{}\" in the platform", option, name));
+  return *found;
+}
+
+PortModel parse_port_model(const std::string& name) {
+  if (name == "one-port") return PortModel::one_port;
+  if (name == "multi-port") return PortModel::multi_port;
+  throw InputError(fmt::format("--model: \"{}\" is not one-port or multi-port", name));
+}
+
+namespace {
+
+struct TreeCommandOptions {
+  PlatformOptions platform;
+  std::string source, heuristic = "improve", model = "one-port", out;
+  std::optional<double> slice_size;
+  bool json = false, quiet = false;
+};
+
+void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan, bool quiet) {
+  const auto& evaluation = plan.evaluation;
+  std::cout << fmt::format("pipelined broadcast from {} along one tree ({}, {} model)\n", platform.id(plan.source),
+                           plan.heuristic, port_model_name(plan.model));
+  if (plan.slice_size) {
+    std::cout << fmt::format("slice size: {:.6g} bytes{}\n", *plan.slice_size,
+                             plan.slice_size_chosen ? " (chosen to minimise the predicted makespan)" : "");
+  }
+  std::cout << fmt::format("period: {:.6g} per slice, throughput {:.6g} slices per time unit (bottleneck {})\n",
+                           evaluation.period, evaluation.throughput, platform.id(evaluation.bottleneck));
+  if (plan.optimal_throughput) {
+    std::cout << fmt::format("multi-tree optimum (SSB LP): {:.6g}; this tree reaches {:.1f}% of it\n",
+                             *plan.optimal_throughput, 100 * evaluation.throughput / *plan.optimal_throughput);
+  }
+  if (plan.search_finished) {
+    std::cout << (*plan.search_finished ? fmt::format("optimal single tree: proven ({} search nodes)\n", plan.search_nodes)
+                                        : fmt::format("search stopped at its node limit ({} nodes): best tree found, "
+                                                      "not proven optimal\n",
+                                                      plan.search_nodes));
+  }
+  if (plan.makespan) {
+    const auto& m = *plan.makespan;
+    std::cout << fmt::format("message {:.6g} bytes in {} slices: first slice {:.6g}, predicted makespan {:.6g}\n",
+                             *plan.message_size, m.slices, m.first_slice, m.makespan);
+  }
+  std::cout << (plan.valid ? "valid: spans every participant, period re-checked\n" : "INVALID:\n" + plan.violations);
+  if (quiet) return;
+  std::cout << "tree edges:\n";
+  for (const auto& edge : plan.tree.edges) {
+    std::cout << "  " << platform.id(edge.from) << " -> " << platform.id(edge.to);
+    if (edge.route.size() > 1) {
+      std::cout << "  (routed: " << platform.id(edge.from);
+      for (auto e : edge.route) std::cout << " -> " << platform.id(platform.edges()[e].to);
+      std::cout << ")";
+    }
+    std::cout << "\n";
+  }
+}
+
+int run_tree(const TreeCommandOptions& options) {
+  Platform platform = load_platform_graph(options.platform);
+  PipelinedTreeRequest request;
+  request.source = resolve_node(platform, options.source, "--source");
+  request.heuristic = options.heuristic;
+  request.model = parse_port_model(options.model);
+  request.slice_size = options.slice_size;
+  request.message_size = options.platform.message_size;
+  if (!request.slice_size && !request.message_size && !platform.has_fixed_costs()) {
+    throw InputError("--slice-size: the platform's edges give latency/bandwidth; give --slice-size BYTES, or "
+                     "--message-size BYTES to have the best slice size chosen");
+  }
+  PipelinedTreePlan plan = plan_pipelined_tree(platform, request);
+  std::ostringstream json;
+  write_pipelined_tree_json(json, platform, plan);
+  if (!options.out.empty()) write_file(options.out, json.str(), "--out");
+  if (options.json) {
+    std::cout << json.str();
+  } else {
+    print_tree_summary(platform, plan, options.quiet);
+  }
+  if (!plan.valid) return static_cast<int>(ExitCode::internal_error);
+  if (plan.search_finished && !*plan.search_finished) return static_cast<int>(ExitCode::limit_reached);
+  return 0;
+}
+
+}  // namespace
+
+void add_tree_command(CLI::App& app, int& result) {
+  auto options = std::make_shared<TreeCommandOptions>();
+  std::string names;
+  for (const auto& heuristic : tree_heuristics()) {
+    names += fmt::format("\n  {:16} {} ({})", heuristic.name, heuristic.summary, heuristic.reference);
+  }
+  names += fmt::format("\n  {:16} {}", "optimal", "exact branch-and-bound search for the best single tree (small platforms)");
+  CLI::App* tree = app.add_subcommand(
+      "tree", "Pipelined broadcast along one spanning tree: the slices of a long message follow the same tree; "
+              "prints the tree, its period and throughput (Beaumont, Marchal, Robert 2004)");
+  tree->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
+  tree->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph c(i,j) = t(i))");
+  tree->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
+  tree->add_option("--heuristic", options->heuristic, "How to build the tree (default improve):" + names);
+  tree->add_option("--model", options->model,
+                   "one-port (default: a node sends one slice and receives one at a time) or multi-port "
+                   "(sends overlap; each costs the node's send_overhead)");
+  tree->add_option("--slice-size", options->slice_size,
+                   "Slice size in bytes: turns latency/bandwidth edges into slice times")
+      ->check(CLI::PositiveNumber);
+  tree->add_option("--message-size", options->platform.message_size,
+                   "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
+                   "minimises it when --slice-size is not given")
+      ->check(CLI::PositiveNumber);
+  tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
+  tree->add_option("--out", options->out, "Write the plan JSON to this file");
+  tree->add_flag("--quiet", options->quiet, "Summary only, no tree edges");
+  tree->callback([&result, options] { result = run_tree(*options); });
+}
+
+}  // namespace hetcoll::cli

@@ -1,0 +1,48 @@
+// The makespan of a whole pipelined broadcast and the best slice size, with
+// affine link costs (Beaumont, Marchal, Robert 2004, sec. 2.1: a slice of L
+// bytes takes latency + L / bandwidth on a link).
+//
+// A message of M bytes is cut into k = ceil(M / L) slices. Along one tree
+// the predicted makespan is (k - 1) x period(L) + first_slice(L): the first
+// slice's broadcast time through the tree (each node forwards to its
+// children one after the other, deepest subtree first, one-port; or starts
+// one send every send_u, multi-port; routed edges store and forward at each
+// hop) plus one period per further slice. This is the usual pipelining
+// estimate (start-up + steady state), not a bound proven for every
+// schedule; the simulator measures the real thing.
+// best_slice_count() minimises it over k = 1..min(M, 10^7): a geometric scan
+// of 200 counts, then an integer search around the best one. O(200 (n + m)).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include "hetcoll/steady/broadcast/broadcast_tree.h"
+
+namespace hetcoll {
+
+// Time for one slice to reach every node of the tree (routers included).
+double first_slice_time(const Platform& platform, const BroadcastTree& tree, const TreeCosts& costs);
+
+struct SliceMakespan {
+  double slice_size = 0;        // bytes
+  std::int64_t slices = 0;      // ceil(message / slice)
+  double period = 0;            // per slice
+  double first_slice = 0;       // start-up: the first slice's broadcast time
+  double makespan = 0;          // (slices - 1) period + first_slice
+};
+
+// For a message of `message_size` bytes in slices of `slice_size` bytes.
+SliceMakespan tree_makespan(const Platform& platform, const BroadcastTree& tree, PortModel model,
+                            double message_size, double slice_size);
+
+// The slice size (M / k for an integer k) that minimises tree_makespan.
+SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tree, PortModel model,
+                              double message_size);
+
+// Minimises `makespan_of_count(k)` over k = 1..max_count (geometric scan,
+// then integer refinement around the best); shared with the multi-tree
+// schedule's slice choice.
+std::int64_t best_slice_count(std::int64_t max_count, const std::function<double(std::int64_t)>& makespan_of_count);
+
+}  // namespace hetcoll
