@@ -35,9 +35,9 @@ ProcessorIndex resolve_node(const Platform& platform, const std::string& name, c
   return *found;
 }
 
-PortModel parse_port_model(const std::string& name) {
-  if (name == "one-port") return PortModel::one_port;
-  if (name == "multi-port") return PortModel::multi_port;
+BroadcastModel parse_broadcast_model(const std::string& name) {
+  if (name == "one-port") return BroadcastModel::one_port;
+  if (name == "multi-port") return BroadcastModel::multi_port;
   throw InputError(fmt::format("--model: \"{}\" is not one-port or multi-port", name));
 }
 
@@ -94,7 +94,7 @@ int run_tree(const TreeCommandOptions& options) {
   PipelinedTreeRequest request;
   request.source = resolve_node(platform, options.source, "--source");
   request.heuristic = options.heuristic;
-  request.model = parse_port_model(options.model);
+  request.model = parse_broadcast_model(options.model);
   request.slice_size = options.slice_size;
   request.message_size = options.platform.message_size;
   if (!request.slice_size && !request.message_size && !platform.has_fixed_costs()) {

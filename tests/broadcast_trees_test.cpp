@@ -43,7 +43,7 @@ Platform make_platform(std::vector<std::string> ids, const std::vector<Link>& li
   return Platform(std::move(nodes), std::move(edges), "test");
 }
 
-TreeProblem problem_for(const Platform& platform, PortModel model = PortModel::one_port,
+TreeProblem problem_for(const Platform& platform, BroadcastModel model = BroadcastModel::one_port,
                         std::optional<double> slice = std::nullopt) {
   TreeProblem problem;
   problem.platform = &platform;
@@ -147,7 +147,7 @@ TEST(BroadcastTrees, MultiPortEvaluationAndGrowth) {
   std::vector<PlatformNode> nodes = platform.nodes();
   for (auto& node : nodes) node.send_overhead = 0.5;
   Platform with_overhead(nodes, platform.edges(), "test");
-  auto problem = problem_for(with_overhead, PortModel::multi_port);
+  auto problem = problem_for(with_overhead, BroadcastModel::multi_port);
   auto star = find_tree_heuristic("simple-prune")->build(problem);
   EXPECT_DOUBLE_EQ(period(problem, star), 1.5);
   // Multi-port growth: S->A (max(0.5, 1) = 1), S->B (max(1, 1) = 1), then
@@ -156,7 +156,7 @@ TEST(BroadcastTrees, MultiPortEvaluationAndGrowth) {
   auto grown = find_tree_heuristic("multiport-grow")->build(problem);
   EXPECT_EQ(edge_names(with_overhead, grown), (std::set<std::string>{"S>A", "S>B", "S>C"}));
   // Without send_overhead the rule is 0.8 x the fastest link.
-  auto default_costs = make_tree_costs(platform, std::nullopt, PortModel::multi_port);
+  auto default_costs = make_tree_costs(platform, std::nullopt, BroadcastModel::multi_port);
   EXPECT_DOUBLE_EQ(default_costs.send_time[0], 0.8);
 }
 
@@ -236,7 +236,7 @@ double brute_force_best_period(const TreeProblem& problem) {
 
 TEST(BroadcastTrees, OptimalSearchMatchesBruteForce) {
   for (std::uint64_t seed = 1; seed <= 25; ++seed) {
-    for (auto model : {PortModel::one_port, PortModel::multi_port}) {
+    for (auto model : {BroadcastModel::one_port, BroadcastModel::multi_port}) {
       auto platform = generate_random_platform({7, 0.5, 0.0, seed, {}});
       auto problem = problem_for(platform, model, 1e6);
       auto start = find_tree_heuristic("grow")->build(problem);
@@ -260,7 +260,7 @@ TEST(BroadcastTrees, EveryHeuristicPassesVerifyOnGeneratedPlatforms) {
     platforms.push_back(generate_tiers_platform(tiers));
   }
   for (const auto& platform : platforms) {
-    for (auto model : {PortModel::one_port, PortModel::multi_port}) {
+    for (auto model : {BroadcastModel::one_port, BroadcastModel::multi_port}) {
       auto problem = problem_for(platform, model, 1e6);
       // Stand-in edge rates (the LP's come in the SSB tests): the inverse slice time.
       for (double t : problem.costs.edge_time) problem.lp_edge_rates.push_back(1 / t);

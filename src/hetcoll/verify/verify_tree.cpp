@@ -97,7 +97,7 @@ VerifyReport verify_broadcast_tree(const Platform& platform, const BroadcastTree
   }
 
   // The period from per-edge use counts.
-  std::vector<double> sent(n, 0.0), received(n, 0.0), busiest_link(n, 0.0);
+  std::vector<double> sent(n, 0.0), received(n, 0.0), busiest_link(n, 0.0), busiest_in(n, 0.0);
   std::vector<long long> sends(n, 0);
   for (std::size_t e = 0; e < m; ++e) {
     if (uses[e] == 0) continue;
@@ -108,10 +108,14 @@ VerifyReport verify_broadcast_tree(const Platform& platform, const BroadcastTree
     received[to] += busy;
     sends[from] += uses[e];
     busiest_link[from] = std::max(busiest_link[from], busy);
+    busiest_in[to] = std::max(busiest_in[to], busy);
   }
   double period = 0;
   for (std::size_t v = 0; v < n; ++v) {
-    double node = costs.model == PortModel::one_port
+    // A node with unlimited ports (a switch) serialises nothing: only its links.
+    bool unlimited = platform.node(static_cast<ProcessorIndex>(v)).ports == PortModel::unlimited;
+    double node = unlimited ? std::max(busiest_link[v], busiest_in[v])
+                : costs.model == BroadcastModel::one_port
                       ? std::max(sent[v], received[v])
                       : std::max(static_cast<double>(sends[v]) * costs.send_time[v], busiest_link[v]);
     period = std::max(period, node);

@@ -10,7 +10,8 @@
 //    participant (routers may be left out) and never revisits a node;
 //  * claims: the claimed period equals the period recomputed here from the
 //    number of times each platform edge is used (one-port: a node's busiest
-//    direction; multi-port: max(sends x send overhead, the busiest link)),
+//    direction; multi-port: max(sends x send overhead, the busiest link);
+//    a node with unlimited ports: its busiest link),
 //    to a relative 1e-9.
 // Complexity: O(n + m + total route length).
 #pragma once

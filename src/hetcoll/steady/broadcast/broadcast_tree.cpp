@@ -10,11 +10,11 @@
 
 namespace hetcoll {
 
-std::string_view port_model_name(PortModel model) {
-  return model == PortModel::one_port ? "one-port" : "multi-port";
+std::string_view port_model_name(BroadcastModel model) {
+  return model == BroadcastModel::one_port ? "one-port" : "multi-port";
 }
 
-TreeCosts make_tree_costs(const Platform& platform, std::optional<double> slice_size, PortModel model) {
+TreeCosts make_tree_costs(const Platform& platform, std::optional<double> slice_size, BroadcastModel model) {
   if (slice_size && !(*slice_size > 0 && std::isfinite(*slice_size))) {
     throw InputError(fmt::format("slice_size: must be a positive number of bytes, got {}", *slice_size));
   }
@@ -26,7 +26,9 @@ TreeCosts make_tree_costs(const Platform& platform, std::optional<double> slice_
   costs.slice_size = slice_size;
   costs.edge_time = platform.edge_costs(slice_size);
   costs.send_time.assign(static_cast<size_t>(platform.size()), 0.0);
+  costs.unlimited_ports.assign(static_cast<size_t>(platform.size()), 0);
   for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    costs.unlimited_ports[static_cast<size_t>(v)] = platform.node(v).ports == PortModel::unlimited;
     if (auto overhead = platform.node(v).send_overhead) {
       costs.send_time[static_cast<size_t>(v)] = *overhead;
       continue;
@@ -38,40 +40,41 @@ TreeCosts make_tree_costs(const Platform& platform, std::optional<double> slice_
   return costs;
 }
 
+double node_period(const TreeCosts& costs, ProcessorIndex v, const NodeLoad& load) {
+  auto vi = static_cast<size_t>(v);
+  if (costs.unlimited_ports[vi]) return std::max(load.out_longest, load.in_longest);
+  if (costs.model == BroadcastModel::one_port) return std::max(load.out_sum, load.in_sum);
+  return std::max(load.out_count * costs.send_time[vi], load.out_longest);
+}
+
 TreeEvaluation evaluate_tree(const Platform& platform, const BroadcastTree& tree, const TreeCosts& costs) {
   const auto n = static_cast<size_t>(platform.size());
+  std::vector<NodeLoad> load(n);
+  std::vector<double> link_busy(platform.edges().size(), 0.0);
+  for (const auto& edge : tree.edges) {
+    for (auto e : edge.route) {
+      const auto& link = platform.edges()[e];
+      double time = costs.edge_time[e];
+      link_busy[e] += time;
+      auto& from = load[static_cast<size_t>(link.from)];
+      auto& to = load[static_cast<size_t>(link.to)];
+      from.out_sum += time;
+      from.out_longest = std::max(from.out_longest, link_busy[e]);
+      ++from.out_count;
+      to.in_sum += time;
+      to.in_longest = std::max(to.in_longest, link_busy[e]);
+    }
+  }
   TreeEvaluation result;
   result.node_period.assign(n, 0.0);
-  if (costs.model == PortModel::one_port) {
-    std::vector<double> out_load(n, 0.0), in_load(n, 0.0);
-    for (const auto& edge : tree.edges) {
-      for (auto e : edge.route) {
-        const auto& link = platform.edges()[e];
-        out_load[static_cast<size_t>(link.from)] += costs.edge_time[e];
-        in_load[static_cast<size_t>(link.to)] += costs.edge_time[e];
-      }
-    }
-    for (size_t v = 0; v < n; ++v) result.node_period[v] = std::max(out_load[v], in_load[v]);
-  } else {
-    std::vector<int> sends(n, 0);
-    std::vector<double> longest(n, 0.0);
-    std::vector<double> link_busy(platform.edges().size(), 0.0);
-    for (const auto& edge : tree.edges) {
-      for (auto e : edge.route) {
-        auto from = static_cast<size_t>(platform.edges()[e].from);
-        ++sends[from];
-        link_busy[e] += costs.edge_time[e];
-        longest[from] = std::max(longest[from], link_busy[e]);
-      }
-    }
-    for (size_t v = 0; v < n; ++v) result.node_period[v] = std::max(sends[v] * costs.send_time[v], longest[v]);
-  }
   for (size_t v = 0; v < n; ++v) {
+    result.node_period[v] = node_period(costs, static_cast<ProcessorIndex>(v), load[v]);
     if (result.node_period[v] > result.period) {
       result.period = result.node_period[v];
       result.bottleneck = static_cast<ProcessorIndex>(v);
     }
   }
+  if (result.bottleneck == kNoProcessor) result.bottleneck = tree.source;
   result.throughput = result.period > 0 ? 1.0 / result.period : std::numeric_limits<double>::infinity();
   return result;
 }

@@ -19,6 +19,10 @@
 //    outgoing edge (the paper's rule, Table 2).
 // Throughput = 1 / period slices per time unit.
 //
+// A node whose `ports` is unlimited (a SimGrid router or switch) is not
+// serialised in either model: its period is its busiest single link, in or
+// out (uses x c(e)).
+//
 // Routers (PlatformNode::router) forward but need not receive: a tree must
 // reach every participant; it may pass through routers.
 //
@@ -36,9 +40,9 @@
 
 namespace hetcoll {
 
-enum class PortModel { one_port, multi_port };
+enum class BroadcastModel { one_port, multi_port };
 
-std::string_view port_model_name(PortModel model);  // "one-port", "multi-port"
+std::string_view port_model_name(BroadcastModel model);  // "one-port", "multi-port"
 
 struct TreeEdge {
   ProcessorIndex from = kNoProcessor;
@@ -53,15 +57,37 @@ struct BroadcastTree {
 
 // Per-slice times of every platform edge and the multi-port send overheads.
 struct TreeCosts {
-  PortModel model = PortModel::one_port;
+  BroadcastModel model = BroadcastModel::one_port;
   std::optional<double> slice_size;  // bytes; absent when every edge has a fixed cost
   std::vector<double> edge_time;     // per platform edge, one slice
   std::vector<double> send_time;     // per node, multi-port send overhead of one slice
+  std::vector<char> unlimited_ports; // per node: PortModel::unlimited (not serialised)
 };
+
+// What a node's period is made of, over the routed uses of its edges.
+struct NodeLoad {
+  double out_sum = 0;       // summed slice times of uses leaving the node
+  double out_longest = 0;   // busiest outgoing link (uses x c(e))
+  int out_count = 0;        // uses leaving the node
+  double in_sum = 0;        // summed slice times of uses entering it
+  double in_longest = 0;    // busiest incoming link
+
+  // One more use of an outgoing edge taking `time` (a link used once).
+  NodeLoad with_send(double time) const {
+    NodeLoad next = *this;
+    next.out_sum += time;
+    next.out_longest = out_longest > time ? out_longest : time;
+    ++next.out_count;
+    return next;
+  }
+};
+
+// The node's period under costs.model (see above).
+double node_period(const TreeCosts& costs, ProcessorIndex v, const NodeLoad& load);
 
 // Throws InputError (naming `slice_size`) when the platform has
 // latency/bandwidth edges and no slice size is given.
-TreeCosts make_tree_costs(const Platform& platform, std::optional<double> slice_size, PortModel model);
+TreeCosts make_tree_costs(const Platform& platform, std::optional<double> slice_size, BroadcastModel model);
 
 struct TreeEvaluation {
   double period = 0;       // time units per slice

@@ -49,15 +49,10 @@ class TreeState {
   // Period of node v with these children edges and parent edge.
   double node_period(size_t v, const std::vector<size_t>& children, size_t parent_edge) const {
     const auto& time = problem_->costs.edge_time;
-    double in = parent_edge == kNoEdge ? 0.0 : time[parent_edge];
-    if (problem_->costs.model == PortModel::one_port) {
-      double out = 0;
-      for (auto e : children) out += time[e];
-      return std::max(out, in);
-    }
-    double longest = 0;
-    for (auto e : children) longest = std::max(longest, time[e]);
-    return std::max(static_cast<double>(children.size()) * problem_->costs.send_time[v], longest);
+    NodeLoad load;
+    if (parent_edge != kNoEdge) load.in_sum = load.in_longest = time[parent_edge];
+    for (auto e : children) load = load.with_send(time[e]);
+    return hetcoll::node_period(problem_->costs, static_cast<ProcessorIndex>(v), load);
   }
 
   bool in_subtree(ProcessorIndex u, ProcessorIndex v) const {  // is u in v's subtree?

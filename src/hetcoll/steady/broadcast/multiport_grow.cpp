@@ -8,21 +8,13 @@ BroadcastTree multiport_grow_tree(const TreeProblem& problem) {
   require_all_reachable(problem);
   const auto& platform = problem.graph();
   const auto& time = problem.costs.edge_time;
-  const auto n = static_cast<size_t>(platform.size());
-  std::vector<int> children(n, 0);
-  std::vector<double> longest(n, 0.0);
-  auto from = [&](size_t e) { return static_cast<size_t>(platform.edges()[e].from); };
+  TreeCosts multi_port = problem.costs;
+  multi_port.model = BroadcastModel::multi_port;
+  std::vector<NodeLoad> load(static_cast<size_t>(platform.size()));
+  auto with_edge = [&](size_t e) { return load[static_cast<size_t>(platform.edges()[e].from)].with_send(time[e]); };
   return grow_tree_by_key(
-      problem,
-      [&](size_t e) {
-        auto u = from(e);
-        return std::max((children[u] + 1) * problem.costs.send_time[u], std::max(longest[u], time[e]));
-      },
-      [&](size_t e) {
-        auto u = from(e);
-        ++children[u];
-        longest[u] = std::max(longest[u], time[e]);
-      });
+      problem, [&](size_t e) { return node_period(multi_port, platform.edges()[e].from, with_edge(e)); },
+      [&](size_t e) { load[static_cast<size_t>(platform.edges()[e].from)] = with_edge(e); });
 }
 
 }  // namespace hetcoll

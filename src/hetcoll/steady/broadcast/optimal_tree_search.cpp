@@ -54,11 +54,15 @@ class TreeSearch {
   }
 
  private:
-  double period_of(size_t u) const {
-    double in = parent_edge_[u] == kNoEdge ? 0.0 : problem_.costs.edge_time[parent_edge_[u]];
-    if (problem_.costs.model == PortModel::one_port) return std::max(out_sum_[u], in);
-    return std::max(children_[u] * problem_.costs.send_time[u], longest_[u]);
+  NodeLoad load_of(size_t u) const {
+    NodeLoad load;
+    if (parent_edge_[u] != kNoEdge) load.in_sum = load.in_longest = problem_.costs.edge_time[parent_edge_[u]];
+    load.out_sum = out_sum_[u];
+    load.out_longest = longest_[u];
+    load.out_count = children_[u];
+    return load;
   }
+  double period_of(size_t u) const { return node_period(problem_.costs, static_cast<ProcessorIndex>(u), load_of(u)); }
 
   // Would u's ancestor chain (as far as assigned) run into v?
   bool closes_cycle(ProcessorIndex u, ProcessorIndex v) const {
@@ -92,9 +96,7 @@ class TreeSearch {
     for (auto e : platform_.in_edges(v)) {
       auto u = static_cast<size_t>(platform_.edges()[e].from);
       if (absent_[u]) continue;
-      double period = problem_.costs.model == PortModel::one_port
-                          ? out_sum_[u] + time[e]
-                          : std::max((children_[u] + 1) * problem_.costs.send_time[u], std::max(longest_[u], time[e]));
+      double period = node_period(problem_.costs, static_cast<ProcessorIndex>(u), load_of(u).with_send(time[e]));
       choices.push_back({e, std::max(period, time[e])});
     }
     std::stable_sort(choices.begin(), choices.end(), [](const Choice& a, const Choice& b) { return a.period < b.period; });

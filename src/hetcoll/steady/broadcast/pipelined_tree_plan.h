@@ -21,7 +21,7 @@ namespace hetcoll {
 struct PipelinedTreeRequest {
   ProcessorIndex source = 0;
   std::string heuristic = "improve";  // a tree_heuristics() name, or "optimal"
-  PortModel model = PortModel::one_port;
+  BroadcastModel model = BroadcastModel::one_port;
   std::optional<double> slice_size;    // bytes
   std::optional<double> message_size;  // bytes
   std::vector<double> lp_edge_rates;   // for lp-prune / lp-grow
@@ -32,7 +32,7 @@ struct PipelinedTreeRequest {
 struct PipelinedTreePlan {
   std::string heuristic;
   std::string heuristic_reference;
-  PortModel model = PortModel::one_port;
+  BroadcastModel model = BroadcastModel::one_port;
   ProcessorIndex source = kNoProcessor;
   std::optional<double> slice_size;
   bool slice_size_chosen = false;      // picked by best_slice_size, not given

@@ -20,16 +20,11 @@ BroadcastTree refined_prune_tree(const TreeProblem& problem) {
     std::stable_sort(edges.begin(), edges.end(), [&](size_t a, size_t b) { return time[a] > time[b]; });
   }
   auto load = [&](size_t v) {
-    double sum = 0, longest = 0;
-    int count = 0;
+    NodeLoad surviving;
     for (auto e : out[v]) {
-      if (!pruner.alive(e)) continue;
-      sum += time[e];
-      longest = std::max(longest, time[e]);
-      ++count;
+      if (pruner.alive(e)) surviving = surviving.with_send(time[e]);
     }
-    if (problem.costs.model == PortModel::one_port) return sum;
-    return std::max(count * problem.costs.send_time[v], longest);
+    return node_period(problem.costs, static_cast<ProcessorIndex>(v), surviving);
   };
   std::vector<double> node_load(n);
   for (size_t v = 0; v < n; ++v) node_load[v] = load(v);

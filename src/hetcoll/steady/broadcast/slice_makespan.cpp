@@ -46,7 +46,7 @@ double first_slice_time(const Platform& platform, const BroadcastTree& tree, con
     double clock = arrival[u];
     for (auto i : kids) {
       double start = clock;
-      clock = costs.model == PortModel::one_port ? clock + costs.edge_time[tree.edges[i].route.front()]
+      clock = costs.model == BroadcastModel::one_port ? clock + costs.edge_time[tree.edges[i].route.front()]
                                                  : clock + costs.send_time[u];
       double at = start;
       for (auto e : tree.edges[i].route) at += costs.edge_time[e];
@@ -58,7 +58,7 @@ double first_slice_time(const Platform& platform, const BroadcastTree& tree, con
   return last;
 }
 
-SliceMakespan tree_makespan(const Platform& platform, const BroadcastTree& tree, PortModel model,
+SliceMakespan tree_makespan(const Platform& platform, const BroadcastTree& tree, BroadcastModel model,
                             double message_size, double slice_size) {
   if (!(message_size > 0) || !std::isfinite(message_size)) {
     throw InputError(fmt::format("message_size: must be a positive number of bytes, got {}", message_size));
@@ -106,7 +106,7 @@ std::int64_t best_slice_count(std::int64_t max_count, const std::function<double
   return best;
 }
 
-SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tree, PortModel model,
+SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tree, BroadcastModel model,
                               double message_size) {
   auto max_count = static_cast<std::int64_t>(std::min(std::floor(message_size), 1e7));
   auto count = best_slice_count(max_count, [&](std::int64_t k) {

@@ -33,11 +33,11 @@ struct SliceMakespan {
 };
 
 // For a message of `message_size` bytes in slices of `slice_size` bytes.
-SliceMakespan tree_makespan(const Platform& platform, const BroadcastTree& tree, PortModel model,
+SliceMakespan tree_makespan(const Platform& platform, const BroadcastTree& tree, BroadcastModel model,
                             double message_size, double slice_size);
 
 // The slice size (M / k for an integer k) that minimises tree_makespan.
-SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tree, PortModel model,
+SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tree, BroadcastModel model,
                               double message_size);
 
 // Minimises `makespan_of_count(k)` over k = 1..max_count (geometric scan,

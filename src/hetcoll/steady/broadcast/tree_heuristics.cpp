@@ -12,7 +12,7 @@
 namespace hetcoll {
 namespace {
 
-TreeProblem with_model(const TreeProblem& problem, PortModel model) {
+TreeProblem with_model(const TreeProblem& problem, BroadcastModel model) {
   TreeProblem copy = problem;
   copy.costs.model = model;
   return copy;
@@ -23,7 +23,7 @@ TreeProblem with_model(const TreeProblem& problem, PortModel model) {
 BroadcastTree best_single_tree(const TreeProblem& problem) {
   std::vector<BroadcastTree> starts{grow_tree(problem), refined_prune_tree(problem),
                                     multiport_grow_tree(problem),
-                                    refined_prune_tree(with_model(problem, PortModel::multi_port))};
+                                    refined_prune_tree(with_model(problem, BroadcastModel::multi_port))};
   if (problem.lp_edge_rates.size() == problem.graph().edges().size()) {
     starts.push_back(lp_grow_tree(problem));
     starts.push_back(lp_prune_tree(problem));
@@ -46,7 +46,7 @@ const std::vector<TreeHeuristic>& tree_heuristics() {
        "Prim-like growth minimising the sender's multi-port period", false, multiport_grow_tree},
       {"multiport-prune", "Multiport-Prune-Degree", "Beaumont, Marchal, Robert 2004, sec. 5.2.2",
        "refined pruning with the multi-port period as the node load", false,
-       [](const TreeProblem& problem) { return refined_prune_tree(with_model(problem, PortModel::multi_port)); }},
+       [](const TreeProblem& problem) { return refined_prune_tree(with_model(problem, BroadcastModel::multi_port)); }},
       {"lp-prune", "LP-Prune", "Beaumont, Marchal, Robert 2004, Alg. 6",
        "delete the edges carrying the fewest slices in the SSB LP", true, lp_prune_tree},
       {"lp-grow", "LP-Grow-Tree", "Beaumont, Marchal, Robert 2004, Alg. 7",
