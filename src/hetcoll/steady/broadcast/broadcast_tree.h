@@ -44,7 +44,7 @@ enum class BroadcastModel { one_port, multi_port };
 
 std::string_view port_model_name(BroadcastModel model);  // "one-port", "multi-port"
 
-struct TreeEdge {
+struct RoutedTreeEdge {
   ProcessorIndex from = kNoProcessor;
   ProcessorIndex to = kNoProcessor;
   std::vector<std::size_t> route;  // platform edge indices, from -> to in order
@@ -52,7 +52,7 @@ struct TreeEdge {
 
 struct BroadcastTree {
   ProcessorIndex source = kNoProcessor;
-  std::vector<TreeEdge> edges;  // in the order the algorithm added them
+  std::vector<RoutedTreeEdge> edges;  // in the order the algorithm added them
 };
 
 // Per-slice times of every platform edge and the multi-port send overheads.

@@ -140,7 +140,7 @@ class TreeState {
 };
 
 bool physical(const BroadcastTree& tree) {
-  return std::all_of(tree.edges.begin(), tree.edges.end(), [](const TreeEdge& e) { return e.route.size() == 1; });
+  return std::all_of(tree.edges.begin(), tree.edges.end(), [](const RoutedTreeEdge& e) { return e.route.size() == 1; });
 }
 
 }  // namespace

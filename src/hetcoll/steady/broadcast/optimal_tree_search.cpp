@@ -177,7 +177,7 @@ OptimalTreeResult optimal_tree_search(const TreeProblem& problem, const Broadcas
   require_all_reachable(problem);
   TreeSearch search(problem, node_limit);
   bool physical = std::all_of(initial.edges.begin(), initial.edges.end(),
-                              [](const TreeEdge& e) { return e.route.size() == 1; });
+                              [](const RoutedTreeEdge& e) { return e.route.size() == 1; });
   if (physical && initial.source == problem.source && !initial.edges.empty()) {
     search.set_incumbent(initial, evaluate_tree(problem.graph(), initial, problem.costs).period);
   }

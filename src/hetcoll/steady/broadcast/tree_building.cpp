@@ -91,7 +91,7 @@ BroadcastTree trim_router_leaves(const Platform& platform, BroadcastTree tree) {
     changed = false;
     std::vector<int> children(static_cast<size_t>(platform.size()), 0);
     for (const auto& edge : tree.edges) ++children[static_cast<size_t>(edge.from)];
-    std::vector<TreeEdge> kept;
+    std::vector<RoutedTreeEdge> kept;
     for (auto& edge : tree.edges) {
       if (platform.node(edge.to).router && children[static_cast<size_t>(edge.to)] == 0) {
         changed = true;
