@@ -29,7 +29,7 @@ allowed_public_includes=(mpi.h gmpxx.h)
 libdir=$(cd "$prefix" && ls -d lib lib64 lib/*-linux-gnu 2>/dev/null | while read -r d; do
   [ -e "$d/pkgconfig/hetcoll.pc" ] && echo "$d"; done | head -1)
 [ -n "$libdir" ] || fail "no pkgconfig/hetcoll.pc under $prefix/lib*"
-for file in bin/hetcoll "$libdir/cmake/hetcoll/hetcollConfig.cmake" \
+for file in bin/hetcoll include/hetcoll/hetcoll.h "$libdir/cmake/hetcoll/hetcollConfig.cmake" \
             "$libdir/cmake/hetcoll/hetcollConfigVersion.cmake" "$libdir/pkgconfig/hetcoll.pc"; do
   [ -e "$prefix/$file" ] || fail "not installed: $file"
 done
@@ -66,7 +66,12 @@ if "$cmake" -S "$source_dir/examples/cpp" -B "$work/example" -G "$generator" -DC
      -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" 2>&1; then
   if "$cmake" --build "$work/example" >"$work/build.log" 2>&1; then
     if "$work/example/plan_example" "$source_dir/examples/cluster.json" >"$work/run.log" 2>&1; then
-      grep -q "makespan" "$work/run.log" || { cat "$work/run.log"; fail "plan_example printed no makespan"; }
+      # Liu 2002 Fig. 2: FNF takes 5, the optimum is 4.
+      for expected in "broadcast from p0: makespan 4, lower bound 4, guarantee optimal, optimal yes" \
+                      "fnf alone: makespan 5" "reduce on $source_dir/examples/cluster.json into fast0" \
+                      'error: parameter "source": source: no processor "p9"'; do
+        grep -qF -- "$expected" "$work/run.log" || { cat "$work/run.log"; fail "plan_example did not print: $expected"; }
+      done
     else
       cat "$work/run.log"; fail "plan_example (find_package build) failed"
     fi

@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace hetcoll {
 
@@ -21,9 +22,22 @@ enum class ExitCode : int {
 
 // Malformed user input. The message names the file, the field or line, and
 // what is wrong, e.g. `cluster.json: processors[2].t: must be positive, got -1`.
+//
+// An error about one argument of a library call carries its name
+// (`parameter()`: "source", "algorithm", "eps", ...), and what() starts with
+// it: `source: no processor "x" (give an id or an index 0..6)`. The command
+// line maps parameter names to its flags; errors about a file name the file
+// instead and have an empty parameter().
 class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  InputError(std::string parameter, const std::string& problem)
+      : std::runtime_error(parameter + ": " + problem), parameter_(std::move(parameter)) {}
+
+  const std::string& parameter() const noexcept { return parameter_; }
+
+ private:
+  std::string parameter_;
 };
 
 // A well-formed request that has no solution (exit code 3), e.g. a node that
