@@ -95,4 +95,26 @@ void write_file(const std::string& path, const std::string& text, const char* op
   if (!out) throw InputError(fmt::format("{}: cannot write \"{}\"", option, path));
 }
 
+Platform load_platform_graph(const PlatformOptions& options) {
+  if (!options.times.empty()) {
+    if (!options.platform_file.empty()) throw InputError("--platform and --times: give only one");
+    return Platform::from_cluster(parse_times_list(options.times));
+  }
+  if (options.platform_file.empty()) throw InputError("--platform: required (a graph JSON or SimGrid XML file)");
+  auto loaded = load_platform_file(options.platform_file);
+  if (loaded.is_cluster()) return Platform::from_cluster(loaded.cluster());
+  return loaded.graph();
+}
+
+ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option) {
+  if (name.empty()) {
+    auto participants = platform.participants();
+    if (participants.empty()) throw InputError(fmt::format("{}: the platform has only routers", option));
+    return participants.front();
+  }
+  auto found = platform.find(name);
+  if (!found) throw InputError(fmt::format("{}: no node \"{}\" in the platform", option, name));
+  return *found;
+}
+
 }  // namespace hetcoll::cli

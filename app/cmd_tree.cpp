@@ -9,31 +9,10 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
+#include "hetcoll/steady/broadcast/ssb_lp.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 
 namespace hetcoll::cli {
-
-Platform load_platform_graph(const PlatformOptions& options) {
-  if (!options.times.empty()) {
-    if (!options.platform_file.empty()) throw InputError("--platform and --times: give only one");
-    return Platform::from_cluster(parse_times_list(options.times));
-  }
-  if (options.platform_file.empty()) throw InputError("--platform: required (a graph JSON or SimGrid XML file)");
-  auto loaded = load_platform_file(options.platform_file);
-  if (loaded.is_cluster()) return Platform::from_cluster(loaded.cluster());
-  return loaded.graph();
-}
-
-ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option) {
-  if (name.empty()) {
-    auto participants = platform.participants();
-    if (participants.empty()) throw InputError(fmt::format("{}: the platform has only routers", option));
-    return participants.front();
-  }
-  auto found = platform.find(name);
-  if (!found) throw InputError(fmt::format("{}: no node \"{}\" in the platform", option, name));
-  return *found;
-}
 
 BroadcastModel parse_broadcast_model(const std::string& name) {
   if (name == "one-port") return BroadcastModel::one_port;
@@ -47,7 +26,7 @@ struct TreeCommandOptions {
   PlatformOptions platform;
   std::string source, heuristic = "improve", model = "one-port", out;
   std::optional<double> slice_size;
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, skip_lp = false;
 };
 
 void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan, bool quiet) {
@@ -101,7 +80,24 @@ int run_tree(const TreeCommandOptions& options) {
     throw InputError("--slice-size: the platform's edges give latency/bandwidth; give --slice-size BYTES, or "
                      "--message-size BYTES to have the best slice size chosen");
   }
+  const auto* heuristic = find_tree_heuristic(request.heuristic);
+  if (!options.skip_lp || (heuristic && heuristic->needs_lp)) {
+    // The one-port multi-tree optimum, at the slice size the tree will use
+    // (given, or chosen for the message: the LP is solved at that size).
+    std::optional<double> slice = request.slice_size;
+    if (!slice && request.message_size && !platform.has_fixed_costs()) {
+      PipelinedTreeRequest probe = request;
+      probe.heuristic = heuristic && heuristic->needs_lp ? "grow" : request.heuristic;
+      slice = plan_pipelined_tree(platform, probe).slice_size;
+      request.slice_size = slice;
+    }
+    auto times = make_tree_costs(platform, slice, BroadcastModel::one_port).edge_time;
+    SsbSolution optimum = solve_ssb(platform, request.source, times);
+    request.optimal_throughput = optimum.throughput_value();
+    request.lp_edge_rates = optimum.edge_rate_values();
+  }
   PipelinedTreePlan plan = plan_pipelined_tree(platform, request);
+  plan.slice_size_chosen = !options.slice_size && request.message_size && !platform.has_fixed_costs();
   std::ostringstream json;
   write_pipelined_tree_json(json, platform, plan);
   if (!options.out.empty()) write_file(options.out, json.str(), "--out");
@@ -144,6 +140,8 @@ void add_tree_command(CLI::App& app, int& result) {
   tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
   tree->add_option("--out", options->out, "Write the plan JSON to this file");
   tree->add_flag("--quiet", options->quiet, "Summary only, no tree edges");
+  tree->add_flag("--skip-lp", options->skip_lp,
+                 "Do not solve the SSB linear program (no optimal_throughput / ratio; not for lp-prune, lp-grow)");
   tree->callback([&result, options] { result = run_tree(*options); });
 }
 

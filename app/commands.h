@@ -15,6 +15,10 @@ void add_algorithms_command(CLI::App& app, int& result);
 void add_experiment_command(CLI::App& app, int& result);
 void add_generate_command(CLI::App& app, int& result);
 void add_demo_command(CLI::App& app, int& result);
-void add_tree_command(CLI::App& app, int& result);  // pipelined broadcast trees (cmd_tree.cpp)
+// Pipelined broadcast (built with HETCOLL_WITH_LP): `tree` (cmd_tree.cpp) and
+// `steady broadcast` (cmd_steady_broadcast.cpp; joins the `steady` group,
+// creating it if no other file has).
+void add_tree_command(CLI::App& app, int& result);
+void add_steady_broadcast_command(CLI::App& app, int& result);
 
 }  // namespace hetcoll::cli

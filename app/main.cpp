@@ -25,7 +25,10 @@ int main(int argc, char** argv) {
   add_experiment_command(app, result);
   add_generate_command(app, result);
   add_demo_command(app, result);
+#ifdef HETCOLL_WITH_LP
   add_tree_command(app, result);
+  add_steady_broadcast_command(app, result);
+#endif
 
   try {
     app.parse(argc, argv);

@@ -26,12 +26,29 @@ expect_in "density named" "$work/err" "density"
 check "generate tiers bad size" 2 "$hetcoll" generate tiers --nodes 40
 expect_in "tiers presets named" "$work/err" "30 and 65"
 
-# --- tree ------------------------------------------------------------------
+# --- tree (built with the steady-state layer, HETCOLL_WITH_LP) --------------
+if ! "$hetcoll" tree --help >/dev/null 2>&1; then
+  echo "pipeline cli: $passed passed, $failed failed (tree and steady broadcast not built: HETCOLL_WITH_LP off)"
+  [ "$failed" -eq 0 ]
+  exit
+fi
 for heuristic in simple-prune refined-prune grow binomial multiport-grow multiport-prune improve; do
   check "tree $heuristic" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic "$heuristic" --json
   expect_true "tree $heuristic valid" "$work/out" "d['valid'] and d['heuristic'] == '$heuristic'"
   expect_true "tree $heuristic spans" "$work/out" "len(d['edges']) == 29 and abs(d['throughput'] * d['period'] - 1) < 1e-9"
 done
+for heuristic in lp-prune lp-grow; do
+  check "tree $heuristic" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic "$heuristic" --json
+  expect_true "tree $heuristic ratio" "$work/out" "d['valid'] and 0 < d['ratio'] <= 1 + 1e-9"
+done
+check "tree lp needs lp" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic lp-grow --skip-lp --json
+check "tree skip lp" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --skip-lp --json
+expect_true "tree skip lp no ratio" "$work/out" "d['ratio'] is None"
+check "steady broadcast" 0 "$hetcoll" steady broadcast --platform "$work/tiers30.json" --slice-size 1e6 --json
+expect_true "steady broadcast exact" "$work/out" "d['valid'] and '/' in d['throughput'] and d['certificate']['bound'] == d['throughput']"
+check "steady broadcast times" 0 "$hetcoll" steady broadcast --times 1,2,3
+expect_in "steady broadcast 5/7" "$work/out" "5/7"
+check "steady broadcast needs slice" 2 "$hetcoll" steady broadcast --platform "$work/tiers30.json"
 check "tree multi-port" 0 "$hetcoll" tree --platform "$work/random.json" --slice-size 1e6 --model multi-port --json
 expect_true "tree multi-port model" "$work/out" "d['model'] == 'multi-port' and d['trees'][0]['weight'] == d['throughput']"
 check "tree best slice" 0 "$hetcoll" tree --platform "$work/random.json" --message-size 1e8 --json

@@ -1,0 +1,113 @@
+// steady broadcast: the multi-tree optimum of a pipelined broadcast (the SSB
+// linear program of Beaumont, Marchal, Robert 2004, eq. 2).
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "hetcoll/core/error.h"
+#include "hetcoll/plan/plan_json.h"
+#include "hetcoll/steady/broadcast/ssb_lp.h"
+
+namespace hetcoll::cli {
+namespace {
+
+struct SteadyBroadcastOptions {
+  PlatformOptions platform;
+  std::string source, out;
+  std::optional<double> slice_size;
+  bool json = false, quiet = false;
+};
+
+int run_steady_broadcast(const SteadyBroadcastOptions& options) {
+  Platform platform = load_platform_graph(options.platform);
+  ProcessorIndex source = resolve_node(platform, options.source, "--source");
+  if (!options.slice_size && !platform.has_fixed_costs()) {
+    throw InputError("--slice-size: the platform's edges give latency/bandwidth; give the slice size in bytes");
+  }
+  auto times = make_tree_costs(platform, options.slice_size, BroadcastModel::one_port).edge_time;
+  SsbSolution solution = solve_ssb(platform, source, times);
+  std::string failure = check_ssb_solution(platform, source, times, solution);
+  std::ostringstream json;
+  json << "{\"operation\": \"broadcast\", \"algorithm\": \"ssb-lp\", \"source\": " << json_quote(platform.id(source))
+       << ", \"slice_size\": " << (options.slice_size ? fmt::format("{}", *options.slice_size) : "null")
+       << ", \"throughput\": \"" << to_string(solution.throughput) << "\", \"throughput_value\": "
+       << fmt::format("{}", solution.throughput_value()) << ", \"valid\": " << (failure.empty() ? "true" : "false")
+       << ",\n \"lp\": {\"rows\": " << solution.lp_rows << ", \"columns\": " << solution.lp_columns
+       << ", \"cuts\": " << solution.targets_in_lp << ", \"rounds\": " << solution.rounds
+       << ", \"method\": " << json_quote(solution.lp_method) << ", \"seconds\": " << fmt::format("{}", solution.seconds)
+       << "},\n \"edge_rates\": [";
+  bool first = true;
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    if (sgn(solution.edge_rates[e]) == 0) continue;
+    const auto& edge = platform.edges()[e];
+    json << (first ? "" : ",\n   ") << "{\"from\": " << json_quote(platform.id(edge.from))
+         << ", \"to\": " << json_quote(platform.id(edge.to)) << ", \"rate\": \"" << to_string(solution.edge_rates[e])
+         << "\"}";
+    first = false;
+  }
+  json << "],\n \"certificate\": {\"formulation\": " << json_quote(solution.certificate.formulation)
+       << ", \"bound\": \"" << to_string(solution.certificate.bound) << "\", \"duals\": [";
+  for (size_t i = 0; i < solution.certificate.duals.size(); ++i) {
+    const auto& dual = solution.certificate.duals[i];
+    json << (i ? ", " : "") << "{\"row\": " << json_quote(dual.row.kind) << ", \"keys\": [";
+    for (size_t k = 0; k < dual.row.keys.size(); ++k) json << (k ? ", " : "") << json_quote(dual.row.keys[k]);
+    json << "], \"value\": \"" << to_string(dual.value) << "\"}";
+  }
+  json << "]}}\n";
+  if (!options.out.empty()) write_file(options.out, json.str(), "--out");
+  if (options.json) {
+    std::cout << json.str();
+  } else {
+    std::cout << fmt::format("pipelined broadcast from {}: multi-tree optimum (SSB LP, one-port)\n", platform.id(source));
+    std::cout << fmt::format("throughput: {} = {:.6g} slices per time unit (period {:.6g} per slice)\n",
+                             to_string(solution.throughput), solution.throughput_value(),
+                             1 / solution.throughput_value());
+    std::cout << fmt::format("proof: dual certificate with {} cut rows, checked exactly; every target receives TP by "
+                             "max-flow under the edge rates: {}\n",
+                             solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
+    std::cout << fmt::format("LP: {} rows x {} columns, {} rounds of cut generation, {}, {:.3f} s\n", solution.lp_rows,
+                             solution.lp_columns, solution.rounds, solution.lp_method, solution.seconds);
+    if (!options.quiet) {
+      std::cout << "slices per time unit on each used edge:\n";
+      for (size_t e = 0; e < platform.edges().size(); ++e) {
+        if (sgn(solution.edge_rates[e]) == 0) continue;
+        const auto& edge = platform.edges()[e];
+        std::cout << fmt::format("  {} -> {}: {:.6g}\n", platform.id(edge.from), platform.id(edge.to),
+                                 to_double(solution.edge_rates[e]));
+      }
+    }
+  }
+  return failure.empty() ? 0 : static_cast<int>(ExitCode::internal_error);
+}
+
+}  // namespace
+
+void add_steady_broadcast_command(CLI::App& app, int& result) {
+  CLI::App* steady = nullptr;
+  for (auto* command : app.get_subcommands({})) {
+    if (command->get_name() == "steady") steady = command;
+  }
+  if (!steady) {
+    steady = app.add_subcommand("steady", "Steady-state throughput of a long series of operations on a platform graph");
+    steady->require_subcommand(1);
+  }
+  auto options = std::make_shared<SteadyBroadcastOptions>();
+  CLI::App* broadcast = steady->add_subcommand(
+      "broadcast", "The best throughput of a pipelined broadcast using any number of trees: the SSB linear program "
+                   "(Beaumont, Marchal, Robert 2004, eq. 2), exact, with a dual certificate");
+  broadcast->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
+  broadcast->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph)");
+  broadcast->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
+  broadcast->add_option("--slice-size", options->slice_size,
+                        "Slice size in bytes (needed when edges give latency/bandwidth)")
+      ->check(CLI::PositiveNumber);
+  broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
+  broadcast->add_option("--out", options->out, "Write the JSON to this file");
+  broadcast->add_flag("--quiet", options->quiet, "Summary only");
+  broadcast->callback([&result, options] { result = run_steady_broadcast(*options); });
+}
+
+}  // namespace hetcoll::cli

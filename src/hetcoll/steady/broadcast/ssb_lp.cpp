@@ -1,0 +1,419 @@
+#include "hetcoll/steady/broadcast/ssb_lp.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/model/shortest_paths.h"
+#include "hetcoll/steady/broadcast/tree_building.h"
+
+namespace hetcoll {
+namespace {
+
+constexpr const char* kFormulation = "ssb-broadcast";
+constexpr size_t kTargetsPerRound = 3;
+
+std::string edge_key(size_t e) { return fmt::format("{}", e); }
+
+struct SsbColumns {
+  int throughput = -1;
+  std::vector<int> rate;                // per edge
+  std::vector<std::vector<int>> flow;   // per target in the model, per edge
+};
+
+SsbColumns build_model(lp::Model& model, const Platform& platform, ProcessorIndex source,
+                       const std::vector<double>& slice_times, const std::vector<ProcessorIndex>& targets) {
+  const auto m = platform.edges().size();
+  SsbColumns columns;
+  columns.throughput = model.add_column(1, "TP");
+  for (size_t e = 0; e < m; ++e) columns.rate.push_back(model.add_column(0, "n" + edge_key(e)));
+  std::vector<Rational> time(m);
+  for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
+  for (ProcessorIndex u = 0; u < platform.size(); ++u) {
+    const auto& id = platform.id(u);
+    if (platform.node(u).ports == PortModel::unlimited) continue;
+    if (!platform.out_edges(u).empty()) {
+      int row = model.add_row(lp::RowSense::less_equal, 1, {"send_port", {id}});
+      for (auto e : platform.out_edges(u)) model.add_entry(row, columns.rate[e], time[e]);
+    }
+    if (!platform.in_edges(u).empty()) {
+      int row = model.add_row(lp::RowSense::less_equal, 1, {"receive_port", {id}});
+      for (auto e : platform.in_edges(u)) model.add_entry(row, columns.rate[e], time[e]);
+    }
+  }
+  for (size_t e = 0; e < m; ++e) {
+    const auto& edge = platform.edges()[e];
+    if (platform.node(edge.from).ports == PortModel::unlimited || platform.node(edge.to).ports == PortModel::unlimited) {
+      int row = model.add_row(lp::RowSense::less_equal, 1,
+                              {"link", {platform.id(edge.from), platform.id(edge.to), edge_key(e)}});
+      model.add_entry(row, columns.rate[e], time[e]);
+    }
+  }
+  for (auto w : targets) {
+    const auto& target = platform.id(w);
+    std::vector<int> flow(m);
+    for (size_t e = 0; e < m; ++e) flow[e] = model.add_column(0, fmt::format("x{}_{}", target, e));
+    for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+      if (v == source) continue;
+      int row = model.add_row(lp::RowSense::equal, 0, {"conservation", {target, platform.id(v)}});
+      for (auto e : platform.in_edges(v)) model.add_entry(row, flow[e], 1);
+      for (auto e : platform.out_edges(v)) model.add_entry(row, flow[e], -1);
+      if (v == w) model.add_entry(row, columns.throughput, -1);
+    }
+    for (size_t e = 0; e < m; ++e) {
+      const auto& edge = platform.edges()[e];
+      // A flow to w never needs to leave w or enter the source.
+      if (edge.from == w || edge.to == source) continue;
+      int row = model.add_row(lp::RowSense::less_equal, 0,
+                              {"copy", {target, platform.id(edge.from), platform.id(edge.to), edge_key(e)}});
+      model.add_entry(row, flow[e], 1);
+      model.add_entry(row, columns.rate[e], -1);
+    }
+    columns.flow.push_back(std::move(flow));
+  }
+  return columns;
+}
+
+}  // namespace
+
+std::vector<double> SsbSolution::edge_rate_values() const {
+  std::vector<double> values;
+  values.reserve(edge_rates.size());
+  for (const auto& rate : edge_rates) values.push_back(to_double(rate));
+  return values;
+}
+
+lp::Model build_ssb_model(const Platform& platform, ProcessorIndex source, const std::vector<double>& slice_times,
+                          const std::vector<ProcessorIndex>& targets) {
+  lp::Model model;
+  build_model(model, platform, source, slice_times, targets);
+  return model;
+}
+
+Rational exact_max_flow(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                        const std::vector<Rational>& capacity) {
+  const auto m = platform.edges().size();
+  std::vector<Rational> flow(m, 0);
+  Rational total = 0;
+  const auto n = static_cast<size_t>(platform.size());
+  for (;;) {
+    // Breadth-first search in the residual graph: forward edges with spare
+    // capacity, backward edges with flow. parent = (edge, forward?).
+    std::vector<std::pair<size_t, bool>> parent(n, {kNoEdge, true});
+    std::vector<char> seen(n, 0);
+    std::deque<ProcessorIndex> queue{source};
+    seen[static_cast<size_t>(source)] = 1;
+    while (!queue.empty() && !seen[static_cast<size_t>(target)]) {
+      auto u = queue.front();
+      queue.pop_front();
+      for (auto e : platform.out_edges(u)) {
+        auto v = platform.edges()[e].to;
+        if (!seen[static_cast<size_t>(v)] && flow[e] < capacity[e]) {
+          seen[static_cast<size_t>(v)] = 1;
+          parent[static_cast<size_t>(v)] = {e, true};
+          queue.push_back(v);
+        }
+      }
+      for (auto e : platform.in_edges(u)) {
+        auto v = platform.edges()[e].from;
+        if (!seen[static_cast<size_t>(v)] && sgn(flow[e]) > 0) {
+          seen[static_cast<size_t>(v)] = 1;
+          parent[static_cast<size_t>(v)] = {e, false};
+          queue.push_back(v);
+        }
+      }
+    }
+    if (!seen[static_cast<size_t>(target)]) return total;
+    Rational bottleneck = -1;
+    for (auto v = target; v != source;) {
+      auto [e, forward] = parent[static_cast<size_t>(v)];
+      Rational spare = forward ? Rational(capacity[e] - flow[e]) : flow[e];
+      if (bottleneck < 0 || spare < bottleneck) bottleneck = spare;
+      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
+    }
+    for (auto v = target; v != source;) {
+      auto [e, forward] = parent[static_cast<size_t>(v)];
+      if (forward) {
+        flow[e] += bottleneck;
+      } else {
+        flow[e] -= bottleneck;
+      }
+      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
+    }
+    total += bottleneck;
+  }
+}
+
+namespace {
+
+// A node set X not holding the source: TP <= sum of n(e) over edges entering X.
+using Cut = std::vector<ProcessorIndex>;  // sorted node indices
+
+void add_port_rows(lp::Model& model, const Platform& platform, const std::vector<Rational>& time,
+                   const std::vector<int>& rate) {
+  for (ProcessorIndex u = 0; u < platform.size(); ++u) {
+    const auto& id = platform.id(u);
+    if (platform.node(u).ports == PortModel::unlimited) continue;
+    if (!platform.out_edges(u).empty()) {
+      int row = model.add_row(lp::RowSense::less_equal, 1, {"send_port", {id}});
+      for (auto e : platform.out_edges(u)) model.add_entry(row, rate[e], time[e]);
+    }
+    if (!platform.in_edges(u).empty()) {
+      int row = model.add_row(lp::RowSense::less_equal, 1, {"receive_port", {id}});
+      for (auto e : platform.in_edges(u)) model.add_entry(row, rate[e], time[e]);
+    }
+  }
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    const auto& edge = platform.edges()[e];
+    if (platform.node(edge.from).ports == PortModel::unlimited || platform.node(edge.to).ports == PortModel::unlimited) {
+      int row = model.add_row(lp::RowSense::less_equal, 1,
+                              {"link", {platform.id(edge.from), platform.id(edge.to), edge_key(e)}});
+      model.add_entry(row, rate[e], time[e]);
+    }
+  }
+}
+
+struct CutModel {
+  lp::Model model;
+  int throughput = -1;
+  std::vector<int> rate;
+};
+
+CutModel build_cut_model(const Platform& platform, const std::vector<double>& slice_times, const std::vector<Cut>& cuts) {
+  CutModel built;
+  const auto m = platform.edges().size();
+  built.throughput = built.model.add_column(1, "TP");
+  for (size_t e = 0; e < m; ++e) built.rate.push_back(built.model.add_column(0, "n" + edge_key(e)));
+  std::vector<Rational> time(m);
+  for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
+  add_port_rows(built.model, platform, time, built.rate);
+  std::vector<char> inside(static_cast<size_t>(platform.size()));
+  for (const auto& cut : cuts) {
+    std::fill(inside.begin(), inside.end(), 0);
+    std::vector<std::string> keys;
+    for (auto v : cut) {
+      inside[static_cast<size_t>(v)] = 1;
+      keys.push_back(platform.id(v));
+    }
+    int row = built.model.add_row(lp::RowSense::less_equal, 0, {"cut", keys});
+    built.model.add_entry(row, built.throughput, 1);
+    for (auto v : cut) {
+      for (auto e : platform.in_edges(v)) {
+        if (!inside[static_cast<size_t>(platform.edges()[e].from)]) built.model.add_entry(row, built.rate[e], -1);
+      }
+    }
+  }
+  return built;
+}
+
+// Max-flow in doubles (Edmonds-Karp) returning the flow value and the sink
+// side of a minimum cut (nodes not reachable from the source in the residual
+// graph). Only used to find violated cuts; every claim is re-checked exactly.
+std::pair<double, Cut> float_min_cut(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                                     const std::vector<double>& capacity, double tolerance) {
+  const auto n = static_cast<size_t>(platform.size());
+  std::vector<double> flow(platform.edges().size(), 0.0);
+  double total = 0;
+  std::vector<char> seen(n);
+  for (;;) {
+    std::vector<std::pair<size_t, bool>> parent(n, std::pair<size_t, bool>{kNoEdge, true});
+    std::fill(seen.begin(), seen.end(), 0);
+    std::deque<ProcessorIndex> queue{source};
+    seen[static_cast<size_t>(source)] = 1;
+    while (!queue.empty()) {
+      auto u = queue.front();
+      queue.pop_front();
+      for (auto e : platform.out_edges(u)) {
+        auto v = static_cast<size_t>(platform.edges()[e].to);
+        if (!seen[v] && capacity[e] - flow[e] > tolerance) {
+          seen[v] = 1;
+          parent[v] = {e, true};
+          queue.push_back(platform.edges()[e].to);
+        }
+      }
+      for (auto e : platform.in_edges(u)) {
+        auto v = static_cast<size_t>(platform.edges()[e].from);
+        if (!seen[v] && flow[e] > tolerance) {
+          seen[v] = 1;
+          parent[v] = {e, false};
+          queue.push_back(platform.edges()[e].from);
+        }
+      }
+    }
+    if (!seen[static_cast<size_t>(target)]) break;
+    double bottleneck = std::numeric_limits<double>::infinity();
+    for (auto v = target; v != source;) {
+      auto [e, forward] = parent[static_cast<size_t>(v)];
+      bottleneck = std::min(bottleneck, forward ? capacity[e] - flow[e] : flow[e]);
+      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
+    }
+    for (auto v = target; v != source;) {
+      auto [e, forward] = parent[static_cast<size_t>(v)];
+      flow[e] += forward ? bottleneck : -bottleneck;
+      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
+    }
+    total += bottleneck;
+  }
+  // The minimal sink side: nodes that reach the target in the residual graph
+  // (local cuts around the target bind more often than the far ones).
+  std::vector<char> reaches(n, 0);
+  std::deque<ProcessorIndex> back{target};
+  reaches[static_cast<size_t>(target)] = 1;
+  while (!back.empty()) {
+    auto v = back.front();
+    back.pop_front();
+    for (auto e : platform.in_edges(v)) {
+      auto u = static_cast<size_t>(platform.edges()[e].from);
+      if (!reaches[u] && capacity[e] - flow[e] > tolerance) {
+        reaches[u] = 1;
+        back.push_back(platform.edges()[e].from);
+      }
+    }
+    for (auto e : platform.out_edges(v)) {
+      auto u = static_cast<size_t>(platform.edges()[e].to);
+      if (!reaches[u] && flow[e] > tolerance) {
+        reaches[u] = 1;
+        back.push_back(platform.edges()[e].to);
+      }
+    }
+  }
+  Cut sink_side;
+  for (size_t v = 0; v < n; ++v) {
+    if (reaches[v]) sink_side.push_back(static_cast<ProcessorIndex>(v));
+  }
+  return {total, sink_side};
+}
+
+// The exact minimum cut's sink side, for a target found short exactly.
+Cut exact_min_cut(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                  const std::vector<Rational>& capacity) {
+  // Scaled doubles locate a cut; if it is not exactly short, fall back to the
+  // singleton {target} (always a valid cut).
+  std::vector<double> approximate;
+  for (const auto& c : capacity) approximate.push_back(to_double(c));
+  auto [value, cut] = float_min_cut(platform, source, target, approximate, 0.0);
+  (void)value;
+  if (std::find(cut.begin(), cut.end(), target) == cut.end()) return {target};
+  return cut;
+}
+
+}  // namespace
+
+SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std::vector<double>& slice_times) {
+  auto start = std::chrono::steady_clock::now();
+  TreeProblem reach;
+  reach.platform = &platform;
+  reach.source = source;
+  require_all_reachable(reach);
+  SsbSolution solution;
+  for (auto v : platform.participants()) {
+    if (v != source) solution.targets.push_back(v);
+  }
+  if (solution.targets.empty()) throw InputError("source: the platform has no other participant to broadcast to");
+
+  // Row generation over cuts: start with every target's in-cut {w}, add the
+  // minimum cut of each target whose max-flow under n falls short of TP.
+  std::set<Cut> known;
+  std::vector<Cut> cuts;
+  auto add_cut = [&](Cut cut) {
+    std::sort(cut.begin(), cut.end());
+    if (known.insert(cut).second) {
+      cuts.push_back(std::move(cut));
+      return true;
+    }
+    return false;
+  };
+  for (auto w : solution.targets) add_cut({w});
+  for (;;) {
+    ++solution.rounds;
+    CutModel built = build_cut_model(platform, slice_times, cuts);
+    lp::Solution result = lp::solve(built.model);
+    if (result.status != lp::SolveStatus::optimal) {
+      throw std::runtime_error(fmt::format("the SSB linear program was not solved: {} {}", lp::to_string(result.status),
+                                           result.failure));
+    }
+    solution.throughput = result.primal[static_cast<size_t>(built.throughput)];
+    solution.edge_rates.assign(platform.edges().size(), 0);
+    std::vector<double> rates(platform.edges().size());
+    for (size_t e = 0; e < platform.edges().size(); ++e) {
+      solution.edge_rates[e] = result.primal[static_cast<size_t>(built.rate[e])];
+      rates[e] = to_double(solution.edge_rates[e]);
+    }
+    const double tp = to_double(solution.throughput);
+    bool added = false;
+    for (auto w : solution.targets) {
+      auto [flow, cut] = float_min_cut(platform, source, w, rates, 1e-12 * tp);
+      if (flow < tp * (1 - 1e-9)) added |= add_cut(std::move(cut));
+    }
+    if (!added) {
+      // Exact confirmation: every target receives TP under the exact rates.
+      for (auto w : solution.targets) {
+        if (exact_max_flow(platform, source, w, solution.edge_rates) < solution.throughput) {
+          added |= add_cut(exact_min_cut(platform, source, w, solution.edge_rates));
+        }
+      }
+    }
+    if (!added) {
+      solution.certificate = lp::make_certificate(built.model, result, kFormulation);
+      solution.lp_rows = built.model.row_count();
+      solution.lp_columns = built.model.column_count();
+      solution.lp_method = result.method;
+      solution.targets_in_lp = static_cast<int>(cuts.size());
+      break;
+    }
+    if (solution.rounds > 10000) throw std::runtime_error("the SSB cut generation did not converge");
+  }
+  solution.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return solution;
+}
+
+std::string check_ssb_solution(const Platform& platform, ProcessorIndex source, const std::vector<double>& slice_times,
+                               const SsbSolution& solution) {
+  if (solution.certificate.formulation != kFormulation) return "the certificate is not for the SSB program";
+  if (solution.certificate.bound != solution.throughput) return "the certificate's bound is not the throughput";
+  // The cuts the certificate uses, each a valid inequality of eq. (2): a set
+  // X without the source that holds a target receives TP over its in-edges.
+  std::vector<Cut> cuts;
+  for (const auto& dual : solution.certificate.duals) {
+    if (dual.row.kind != "cut") continue;
+    Cut cut;
+    bool has_target = false;
+    for (const auto& id : dual.row.keys) {
+      auto v = platform.find(id);
+      if (!v) return fmt::format("the certificate's cut names an unknown node {}", id);
+      if (*v == source) return "a certificate cut holds the source";
+      has_target |= !platform.node(*v).router;
+      cut.push_back(*v);
+    }
+    if (!has_target) return "a certificate cut holds no target";
+    std::sort(cut.begin(), cut.end());
+    cuts.push_back(std::move(cut));
+  }
+  auto model = build_cut_model(platform, slice_times, cuts).model;
+  if (auto failure = lp::check_certificate(model, solution.certificate); !failure.empty()) return failure;
+  // The primal side, by a second method: the rates respect every port and
+  // carry TP to every target (max-flow >= TP is the LP's (a)-(d) by max-flow
+  // min-cut).
+  if (solution.edge_rates.size() != platform.edges().size()) return "edge rates do not match the platform";
+  for (ProcessorIndex u = 0; u < platform.size(); ++u) {
+    if (platform.node(u).ports == PortModel::unlimited) continue;
+    Rational out = 0, in = 0;
+    for (auto e : platform.out_edges(u)) out += solution.edge_rates[e] * rational_from_double(slice_times[e]);
+    for (auto e : platform.in_edges(u)) in += solution.edge_rates[e] * rational_from_double(slice_times[e]);
+    if (out > 1 || in > 1) return fmt::format("node {} is busy more than one time unit per time unit", platform.id(u));
+  }
+  for (auto w : solution.targets) {
+    if (exact_max_flow(platform, source, w, solution.edge_rates) < solution.throughput) {
+      return fmt::format("target {} cannot receive TP slices per time unit under the edge rates", platform.id(w));
+    }
+  }
+  return "";
+}
+
+}  // namespace hetcoll
