@@ -9,7 +9,10 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/plan_json.h"
+#include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/plan/pipelined_plan_json.h"
+#include "hetcoll/verify/verify_tree.h"
 
 namespace hetcoll::cli {
 namespace {
@@ -30,6 +33,11 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   auto times = make_tree_costs(platform, options.slice_size, BroadcastModel::one_port).edge_time;
   SsbSolution solution = solve_ssb(platform, source, times);
   std::string failure = check_ssb_solution(platform, source, times, solution);
+  MultiTreePacking packing = pack_broadcast_trees(platform, source, times, solution);
+  PeriodicPlan schedule = multi_tree_schedule(platform, source, times, solution, packing);
+  VerifyReport schedule_report = verify_multi_tree_plan(platform, schedule, times);
+  if (!packing.reaches_optimum) failure += (failure.empty() ? "" : "; ") + std::string("the tree packing fell short");
+  if (!schedule_report.valid) failure += (failure.empty() ? "" : "; ") + schedule_report.summary();
   std::ostringstream json;
   json << "{\"operation\": \"broadcast\", \"algorithm\": \"ssb-lp\", \"source\": " << json_quote(platform.id(source))
        << ", \"slice_size\": " << (options.slice_size ? fmt::format("{}", *options.slice_size) : "null")
@@ -48,7 +56,17 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
          << "\"}";
     first = false;
   }
-  json << "],\n \"certificate\": {\"formulation\": " << json_quote(solution.certificate.formulation)
+  json << "],\n \"multi_tree\": {\"reaches_optimum\": " << (packing.reaches_optimum ? "true" : "false")
+       << ", \"tree_count\": " << packing.trees.size() << ", \"period\": \"" << to_string(schedule.period)
+       << "\", \"matchings\": " << schedule.slots.size() << ", \"seconds\": " << fmt::format("{}", packing.seconds)
+       << ",\n  \"trees\": [";
+  for (size_t i = 0; i < packing.trees.size(); ++i) {
+    json << (i ? ",\n   " : "") << "{\"weight\": \"" << to_string(packing.trees[i].weight) << "\", \"weight_value\": "
+         << fmt::format("{}", to_double(packing.trees[i].weight)) << ", \"edges\": ";
+    write_tree_edges_json(json, platform, packing.trees[i].tree);
+    json << "}";
+  }
+  json << "]},\n \"certificate\": {\"formulation\": " << json_quote(solution.certificate.formulation)
        << ", \"bound\": \"" << to_string(solution.certificate.bound) << "\", \"duals\": [";
   for (size_t i = 0; i < solution.certificate.duals.size(); ++i) {
     const auto& dual = solution.certificate.duals[i];
@@ -70,7 +88,20 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
                              solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
     std::cout << fmt::format("LP: {} rows x {} columns, {} rounds of cut generation, {}, {:.3f} s\n", solution.lp_rows,
                              solution.lp_columns, solution.rounds, solution.lp_method, solution.seconds);
+    std::cout << fmt::format("multi-tree schedule: {} trees whose weights sum to {} ({}), a period of {} time units "
+                             "({} digits) in {} one-port matchings, {:.3f} s\n",
+                             packing.trees.size(), to_string(packing.total_weight),
+                             packing.reaches_optimum ? "the optimum" : "SHORT of the optimum",
+                             schedule.period.get_str().size() > 12 ? "a large integer" : to_string(schedule.period),
+                             schedule.period.get_str().size(), schedule.slots.size(), packing.seconds);
     if (!options.quiet) {
+      for (size_t i = 0; i < packing.trees.size(); ++i) {
+        std::cout << fmt::format("  tree {}: weight {:.6g}:", i, to_double(packing.trees[i].weight));
+        for (const auto& edge : packing.trees[i].tree.edges) {
+          std::cout << " " << platform.id(edge.from) << "->" << platform.id(edge.to);
+        }
+        std::cout << "\n";
+      }
       std::cout << "slices per time unit on each used edge:\n";
       for (size_t e = 0; e < platform.edges().size(); ++e) {
         if (sgn(solution.edge_rates[e]) == 0) continue;

@@ -46,9 +46,15 @@ check "tree skip lp" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-s
 expect_true "tree skip lp no ratio" "$work/out" "d['ratio'] is None"
 check "steady broadcast" 0 "$hetcoll" steady broadcast --platform "$work/tiers30.json" --slice-size 1e6 --json
 expect_true "steady broadcast exact" "$work/out" "d['valid'] and '/' in d['throughput'] and d['certificate']['bound'] == d['throughput']"
+expect_true "steady broadcast multi-tree" "$work/out" "d['multi_tree']['reaches_optimum'] and d['multi_tree']['tree_count'] >= 1 and d['multi_tree']['matchings'] >= 1"
 check "steady broadcast times" 0 "$hetcoll" steady broadcast --times 1,2,3
 expect_in "steady broadcast 5/7" "$work/out" "5/7"
 check "steady broadcast needs slice" 2 "$hetcoll" steady broadcast --platform "$work/tiers30.json"
+check "experiment bcast-trees quick" 0 "$hetcoll" experiment bcast-trees --quick --out "$work"
+expect_in "bcast-trees table 3" "$work/out" "Table 3"
+for file in bcast-trees.csv bcast-trees-fig4a.svg bcast-trees-fig4b.svg bcast-trees-fig5.svg; do
+  [ -s "$work/$file" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL bcast-trees wrote no $file"; }
+done
 check "tree multi-port" 0 "$hetcoll" tree --platform "$work/random.json" --slice-size 1e6 --model multi-port --json
 expect_true "tree multi-port model" "$work/out" "d['model'] == 'multi-port' and d['trees'][0]['weight'] == d['throughput']"
 check "tree best slice" 0 "$hetcoll" tree --platform "$work/random.json" --message-size 1e8 --json

@@ -15,4 +15,8 @@ void register_reduce_search_experiment(std::vector<Experiment>& list);  // reduc
 void register_dp_references_experiment(std::vector<Experiment>& list);   // dp_references.cpp
 void register_bcast_search_experiment(std::vector<Experiment>& list);     // bcast_search.cpp
 
+#ifdef HETCOLL_WITH_LP
+void register_bcast_trees_experiment(std::vector<Experiment>& list);  // steady_bcast_trees.cpp
+#endif
+
 }  // namespace hetcoll

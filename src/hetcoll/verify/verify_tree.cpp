@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -123,6 +124,92 @@ VerifyReport verify_broadcast_tree(const Platform& platform, const BroadcastTree
   report.measured_makespan = period;
   if (claimed_period > 0 && std::fabs(claimed_period - period) > 1e-9 * period) {
     violations.add("the claimed period {} differs from the period of the tree, {}", claimed_period, period);
+  }
+  return report;
+}
+
+}  // namespace hetcoll
+
+namespace hetcoll {
+
+VerifyReport verify_multi_tree_plan(const Platform& platform, const PeriodicPlan& plan,
+                                    const std::vector<double>& slice_times) {
+  VerifyReport report;
+  Violations violations{report};
+  const auto m = platform.edges().size();
+  if (slice_times.size() != m) {
+    violations.add("the slice times do not match the platform");
+    return report;
+  }
+  // Edge index by (from, to): the first platform edge between them.
+  std::map<std::pair<ProcessorIndex, ProcessorIndex>, size_t> edge_of;
+  for (size_t e = 0; e < m; ++e) edge_of.emplace(std::pair{platform.edges()[e].from, platform.edges()[e].to}, e);
+  TreeCosts costs;
+  costs.edge_time = slice_times;
+  costs.send_time.assign(static_cast<size_t>(platform.size()), 0.0);
+  costs.unlimited_ports.assign(static_cast<size_t>(platform.size()), 0);
+  Rational total = 0;
+  std::vector<Rational> expected_flow(m, 0);
+  for (size_t i = 0; i < plan.trees.size(); ++i) {
+    const auto& weighted = plan.trees[i];
+    if (sgn(weighted.weight) <= 0) violations.add("tree {} has a non-positive weight", i);
+    total += weighted.weight;
+    BroadcastTree tree;
+    tree.source = plan.root;
+    for (const auto& edge : weighted.edges) {
+      auto found = edge_of.find({edge.from, edge.to});
+      if (found == edge_of.end()) {
+        violations.add("tree {} uses {} -> {}, which is not a platform edge", i, platform.id(edge.from),
+                       platform.id(edge.to));
+        continue;
+      }
+      tree.edges.push_back({edge.from, edge.to, {found->second}});
+      expected_flow[found->second] += weighted.weight * plan.period;
+    }
+    auto tree_report = verify_broadcast_tree(platform, tree, costs, 0);
+    for (const auto& line : tree_report.violations) violations.add("tree {}: {}", i, line);
+  }
+  if (total != plan.throughput) {
+    violations.add("the tree weights sum to {}, not the throughput {}", to_string(total), to_string(plan.throughput));
+  }
+  std::vector<Rational> flow(m, 0);
+  for (const auto& f : plan.flows) {
+    auto found = edge_of.find({f.from, f.to});
+    if (found == edge_of.end()) {
+      violations.add("a flow uses {} -> {}, which is not a platform edge", platform.id(f.from), platform.id(f.to));
+      continue;
+    }
+    flow[found->second] += f.messages;
+  }
+  std::vector<Rational> busy(m, 0);
+  Rational slots_total = 0;
+  for (size_t s = 0; s < plan.slots.size(); ++s) {
+    const auto& slot = plan.slots[s];
+    slots_total += slot.length;
+    std::map<ProcessorIndex, int> sends, receives;
+    for (const auto& transfer : slot.transfers) {
+      if (++sends[transfer.from] == 2) violations.add("slot {}: {} sends twice", s, platform.id(transfer.from));
+      if (++receives[transfer.to] == 2) violations.add("slot {}: {} receives twice", s, platform.id(transfer.to));
+      auto found = edge_of.find({transfer.from, transfer.to});
+      if (found == edge_of.end()) continue;
+      Rational time = transfer.messages * rational_from_double(slice_times[found->second]);
+      if (time > slot.length) violations.add("slot {}: {} -> {} does not fit in the slot", s, platform.id(transfer.from),
+                                             platform.id(transfer.to));
+      busy[found->second] += time;
+    }
+  }
+  if (slots_total > plan.period) violations.add("the slots last {}, more than the period", to_string(slots_total));
+  for (size_t e = 0; e < m; ++e) {
+    const auto& edge = platform.edges()[e];
+    if (flow[e] != expected_flow[e]) {
+      violations.add("edge {} -> {} carries {} per period, the trees need {}", platform.id(edge.from),
+                     platform.id(edge.to), to_string(flow[e]), to_string(expected_flow[e]));
+    }
+    if (busy[e] != flow[e] * rational_from_double(slice_times[e])) {
+      violations.add("edge {} -> {} is busy {} in the slots, its flow needs {}", platform.id(edge.from),
+                     platform.id(edge.to), to_string(busy[e]),
+                     to_string(Rational(flow[e] * rational_from_double(slice_times[e]))));
+    }
   }
   return report;
 }

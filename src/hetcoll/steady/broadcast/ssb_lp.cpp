@@ -215,7 +215,11 @@ CutModel build_cut_model(const Platform& platform, const std::vector<double>& sl
 // Max-flow in doubles (Edmonds-Karp) returning the flow value and the sink
 // side of a minimum cut (nodes not reachable from the source in the residual
 // graph). Only used to find violated cuts; every claim is re-checked exactly.
-std::pair<double, Cut> float_min_cut(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+struct MinCuts {
+  Cut near_target, near_source;
+};
+
+std::pair<double, MinCuts> float_min_cuts(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
                                      const std::vector<double>& capacity, double tolerance) {
   const auto n = static_cast<size_t>(platform.size());
   std::vector<double> flow(platform.edges().size(), 0.0);
@@ -283,11 +287,12 @@ std::pair<double, Cut> float_min_cut(const Platform& platform, ProcessorIndex so
       }
     }
   }
-  Cut sink_side;
+  MinCuts cuts;
   for (size_t v = 0; v < n; ++v) {
-    if (reaches[v]) sink_side.push_back(static_cast<ProcessorIndex>(v));
+    if (reaches[v]) cuts.near_target.push_back(static_cast<ProcessorIndex>(v));
+    if (!seen[v]) cuts.near_source.push_back(static_cast<ProcessorIndex>(v));
   }
-  return {total, sink_side};
+  return {total, cuts};
 }
 
 // The exact minimum cut's sink side, for a target found short exactly.
@@ -297,8 +302,7 @@ Cut exact_min_cut(const Platform& platform, ProcessorIndex source, ProcessorInde
   // singleton {target} (always a valid cut).
   std::vector<double> approximate;
   for (const auto& c : capacity) approximate.push_back(to_double(c));
-  auto [value, cut] = float_min_cut(platform, source, target, approximate, 0.0);
-  (void)value;
+  auto cut = float_min_cuts(platform, source, target, approximate, 0.0).second.near_target;
   if (std::find(cut.begin(), cut.end(), target) == cut.end()) return {target};
   return cut;
 }
@@ -348,8 +352,11 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
     const double tp = to_double(solution.throughput);
     bool added = false;
     for (auto w : solution.targets) {
-      auto [flow, cut] = float_min_cut(platform, source, w, rates, 1e-12 * tp);
-      if (flow < tp * (1 - 1e-9)) added |= add_cut(std::move(cut));
+      auto [flow, found] = float_min_cuts(platform, source, w, rates, 1e-12 * tp);
+      if (flow < tp * (1 - 1e-9)) {
+        added |= add_cut(std::move(found.near_target));
+        added |= add_cut(std::move(found.near_source));
+      }
     }
     if (!added) {
       // Exact confirmation: every target receives TP under the exact rates.

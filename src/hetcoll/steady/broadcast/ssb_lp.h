@@ -25,7 +25,8 @@
 // ("cut" rows, keys = the ids in X). The program over TP and n with port
 // rows and cut rows is solved by row generation: start with the in-cut {w}
 // of every target, solve exactly, and for every target whose max-flow under
-// n falls short of TP add the minimum cut nearest to it (found in doubles,
+// n falls short of TP add the minimum cuts nearest to it and nearest to the
+// source (found in doubles,
 // then confirmed with an exact max-flow over rationals before stopping).
 // When no target falls short, n and TP are feasible for eq. (2), so optimal;
 // the certificate's duals are on port and cut rows, and each cut row is a

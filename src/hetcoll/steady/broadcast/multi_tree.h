@@ -1,0 +1,60 @@
+// The multi-tree schedule that reaches the SSB optimum (ours; Beaumont,
+// Marchal, Robert 2004 sec. 4.1 compute only its value and call the trees
+// "too complicated" to extract).
+//
+// Packing: the LP's edge rates n(e) give every target a flow of TP from the
+// source (max-flow min-cut), so by Edmonds' branching theorem (Edmonds 1973,
+// fractional form) there are arborescences T_i with weights l_i, sum l_i =
+// TP, and sum of l_i over the trees holding e <= n(e). Construction
+// (ForestColl-style): with residual capacities c and residual requirement
+// k, grow one arborescence T from the source, admitting an edge (u, v)
+// (u in T, v not) only with a weight mu such that c - mu 1_T still gives
+// every target a max-flow >= k - mu (tested by max-flows, and mu lowered
+// along the violated minimum cut: mu <= (c(X) - k) / (edges of T entering X
+// - 1)); candidates by largest residual capacity; then take T with weight mu,
+// subtract, and repeat until k = 0. Lovász's proof of Edmonds' theorem shows
+// an admissible edge always exists. The search runs in doubles; the weights
+// are then re-solved exactly: maximise sum l_i subject to sum l_i over the
+// trees on e <= n(e) (the steady LP layer, exact), which must give TP
+// exactly. Trees of weight 0 in that solution are dropped.
+//
+// Schedule: with period P = the lcm of the denominators of every l_i c(e),
+// edge e carries l_i P slices of tree i per period and is busy
+// sum_i l_i P c(e) <= P (one-port rows of the LP); a weighted bipartite edge
+// colouring (steady/edge_colouring.h) splits the period into matchings.
+// Slices received in one period are forwarded in the next, so the schedule
+// is one-port and causal in steady state.
+// Time: O(trees x n x candidates x targets x max-flow) for the search.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hetcoll/plan/periodic_plan.h"
+#include "hetcoll/steady/broadcast/ssb_lp.h"
+
+namespace hetcoll {
+
+struct WeightedBroadcastTree {
+  Rational weight;        // slices per time unit
+  BroadcastTree tree;     // platform edges only
+};
+
+struct MultiTreePacking {
+  std::vector<WeightedBroadcastTree> trees;
+  Rational total_weight;  // == the SSB optimum when the packing reached it
+  bool reaches_optimum = false;
+  int search_trees = 0;   // trees found by the search before the exact re-solve
+  double seconds = 0;
+};
+
+MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex source,
+                                      const std::vector<double>& slice_times, const SsbSolution& optimum);
+
+// The periodic one-port schedule of a packing: slots from the bipartite edge
+// colouring, flows per edge, trees with their weights, the SSB certificate.
+PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source,
+                                 const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                 const MultiTreePacking& packing);
+
+}  // namespace hetcoll
