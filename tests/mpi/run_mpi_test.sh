@@ -2,6 +2,7 @@
 # Runs one suite of the MPI runtime tests under Open MPI with 8 ranks on
 # this machine (oversubscribed; allowed as root, as CI runs).
 # Usage: run_mpi_test.sh SUITE TEST_BINARY SOURCE_DIR
+#        run_mpi_test.sh pmpi PROGRAM_DIR SOURCE_DIR LIBHETCOLL_PMPI
 # Exit 0 pass, 1 fail, 77 skipped (no mpirun).
 set -u
 suite="$1"
@@ -42,6 +43,68 @@ case "$suite" in
       echo "timeout ($victim): the job aborted with a message after ${elapsed}s"
     done
     exit 0
+    ;;
+  pmpi)
+    # Unmodified programs give the same results with libhetcoll_pmpi.so:
+    # the tests' plain program (preloaded, and linked with it), MPICH's cpi
+    # example; and they fall back to the MPI library where no plan applies.
+    programs="$binary"
+    library="$4"
+    failed=0
+    fail() { echo "FAIL: $*"; failed=1; }
+    run() {  # run NAME PROGRAM [env assignments...]
+      local name="$1" program="$2"
+      shift 2
+      env "$@" timeout 200 mpirun -np 8 "$program" >"$work/$name.out" 2>"$work/$name.err" ||
+        { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
+    }
+    platform="HETCOLL_PLATFORM=$platforms/seed000-sec6.1.json"
+    run plain "$programs/plain_collectives"
+    run preloaded "$programs/plain_collectives" "LD_PRELOAD=$library" "$platform" HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
+    run linked "$programs/plain_collectives_linked" "$platform" HETCOLL_VERBOSE=1
+    lines=$(wc -l <"$work/plain.out")
+    [ "$lines" -gt 300 ] || fail "the plain program printed only $lines lines"
+    for variant in preloaded linked; do
+      if ! diff -q "$work/plain.out" "$work/$variant.out" >/dev/null; then
+        fail "$variant: results differ from the MPI library's"; diff "$work/plain.out" "$work/$variant.out" | head -10
+      fi
+      for call in MPI_Bcast MPI_Reduce MPI_Allreduce; do
+        grep -q "hetcoll_pmpi: $call on a communicator of 8 ranks.*hetcoll plan" "$work/$variant.err" ||
+          fail "$variant: no hetcoll plan for $call on the world"; done
+      grep -q "hetcoll_pmpi: MPI_Reduce on a communicator of 4 ranks.*hetcoll plan" "$work/$variant.err" ||
+        fail "$variant: the sub-communicator was not planned"
+    done
+    echo "plain program: $lines result lines identical with libhetcoll_pmpi.so preloaded and linked"
+    grep -m3 "hetcoll_pmpi:" "$work/preloaded.err"
+    # Fallbacks, said once each, results still identical.
+    run no_platform "$programs/plain_collectives" "LD_PRELOAD=$library" HETCOLL_VERBOSE=1
+    grep -q "MPI_Reduce falls back to the MPI library's: HETCOLL_PLATFORM is not set" "$work/no_platform.err" ||
+      fail "no fallback message without HETCOLL_PLATFORM"
+    [ "$(grep -c "MPI_Reduce falls back" "$work/no_platform.err")" -le 2 ] || fail "the fallback message is repeated"
+    printf '{"model": "cluster", "processors": [{"id": "a", "t": 1}, {"id": "b", "t": 2}, {"id": "c", "t": 1}, {"id": "d", "t": 3}]}' >"$work/four.json"
+    run too_small "$programs/plain_collectives" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/four.json" HETCOLL_VERBOSE=1
+    grep -q "falls back to the MPI library's: .*8 ranks but the platform only 4 processors" "$work/too_small.err" ||
+      fail "no fallback message for a platform smaller than the job"
+    for variant in no_platform too_small; do
+      diff -q "$work/plain.out" "$work/$variant.out" >/dev/null || fail "$variant: results differ"
+    done
+    echo "fallbacks: $(grep -m1 -o "falls back.*" "$work/too_small.err")"
+    # MPICH's own example, unmodified (Debian package mpich-doc).
+    cpi_source=/usr/share/doc/mpich/examples/cpi.c
+    if [ -f "$cpi_source" ]; then
+      mpicc -O2 "$cpi_source" -o "$work/cpi" -lm || fail "cpi.c does not build"
+      run cpi "$work/cpi"
+      run cpi_preloaded "$work/cpi" "LD_PRELOAD=$library" "$platform" HETCOLL_VERBOSE=1
+      plain_pi=$(grep "pi is approximately" "$work/cpi.out")
+      preloaded_pi=$(grep "pi is approximately" "$work/cpi_preloaded.out")
+      [ -n "$plain_pi" ] && [ "$plain_pi" = "$preloaded_pi" ] || fail "cpi: '$plain_pi' vs '$preloaded_pi'"
+      grep -q "MPI_Reduce on a communicator of 8 ranks.*hetcoll plan" "$work/cpi_preloaded.err" ||
+        fail "cpi: MPI_Reduce did not run a hetcoll plan"
+      echo "MPICH cpi example: $preloaded_pi (same without the library)"
+    else
+      fail "$cpi_source not found: install the Debian package mpich-doc (scripts/setup does)"
+    fi
+    exit $failed
     ;;
   *)
     timeout 280 mpirun -np 8 "$binary" "$suite" "$platforms" "$work"

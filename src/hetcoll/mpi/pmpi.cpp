@@ -1,0 +1,301 @@
+// libhetcoll_pmpi.so: hetcoll's plans for an unmodified MPI program, through
+// the MPI profiling interface. It defines MPI_Bcast, MPI_Reduce and
+// MPI_Allreduce (and MPI_Finalize, to release what it holds); the MPI
+// library's own versions stay reachable as PMPI_*. Use it with
+//     LD_PRELOAD=/path/libhetcoll_pmpi.so mpirun -np 8 ./program
+// (mpirun -x LD_PRELOAD=... on several hosts), or link it before the MPI
+// library (-lhetcoll_pmpi -lmpi).
+//
+// Environment (read once, at the first intercepted call):
+//   HETCOLL_PLATFORM    platform file (cluster or graph JSON, SimGrid XML).
+//                       Unset: every call goes to the MPI library.
+//   HETCOLL_RANK_MAP    processors played by MPI_COMM_WORLD's ranks, by id
+//                       or index ("xeon0,athlon0,..."); "hostname" maps by
+//                       MPI_Get_processor_name; unset: rank r plays processor r.
+//   HETCOLL_ALGORITHM_BCAST / _REDUCE / _ALLREDUCE   registry names
+//                       (hetcoll algorithms); unset: auto.
+//   HETCOLL_TIMEOUT     seconds a rank waits in one call before aborting
+//                       the job with a message (0 / unset: no limit).
+//   HETCOLL_VERBOSE=1   rank 0 of each communicator says, once per plan,
+//                       which plan it runs, and once per reason, why a call
+//                       falls back to the MPI library.
+//
+// What runs where. A communicator gets a hetcoll::mpi::Runtime at its first
+// intercepted collective (collective; cached as a communicator attribute,
+// freed with the communicator): its ranks are translated to
+// MPI_COMM_WORLD's, hence to the platform's processors, so sub-communicators
+// plan on their own processors. Each (operation, root, size class) is planned
+// once and cached (runtime.h). The MPI library's own call is used — and all
+// ranks of the communicator agree on it, so no rank is left waiting — for:
+// no HETCOLL_PLATFORM, a platform that cannot be read or does not fit the
+// job (fewer processors than ranks, an unknown id in HETCOLL_RANK_MAP),
+// intercommunicators, communicators of one rank, a count of zero, and any
+// plan that cannot be prepared. Results equal the MPI library's for
+// integer and logical operations and for every non-commutative operation;
+// floating-point sums and products may differ in the last bits wherever the
+// plan associates the terms differently (MPI fixes no order for them
+// either: the MPI library's algorithms disagree among themselves too).
+//
+// Not thread-safe beyond what MPI already requires: collectives on one
+// communicator are never called concurrently.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/runtime.h"
+
+namespace {
+
+using hetcoll::LoadedPlatform;
+using hetcoll::Operation;
+using hetcoll::mpi::Runtime;
+
+struct Settings {
+  bool read = false;
+  std::string platform_path;
+  std::string rank_map;
+  bool verbose = false;
+  hetcoll::mpi::RuntimeOptions runtime;
+  hetcoll::mpi::PlanningOptions planning;
+  // The platform, read once per process; or why it could not be.
+  std::unique_ptr<LoadedPlatform> platform;
+  std::string platform_error;
+  // Processors played by MPI_COMM_WORLD's ranks (resolved once).
+  std::vector<hetcoll::ProcessorIndex> world_processors;
+  bool world_resolved = false;
+  std::string world_error;
+};
+
+Settings& settings() {
+  static Settings values;
+  if (!values.read) {
+    values.read = true;
+    auto text = [](const char* name) {
+      const char* value = std::getenv(name);
+      return std::string(value ? value : "");
+    };
+    values.platform_path = text("HETCOLL_PLATFORM");
+    values.rank_map = text("HETCOLL_RANK_MAP");
+    values.verbose = text("HETCOLL_VERBOSE") == "1";
+    values.planning.broadcast_algorithm = text("HETCOLL_ALGORITHM_BCAST");
+    values.planning.reduce_algorithm = text("HETCOLL_ALGORITHM_REDUCE");
+    values.planning.allreduce_algorithm = text("HETCOLL_ALGORITHM_ALLREDUCE");
+    if (auto timeout = text("HETCOLL_TIMEOUT"); !timeout.empty()) {
+      values.runtime.timeout_seconds = std::strtod(timeout.c_str(), nullptr);
+    }
+    if (!values.platform_path.empty()) {
+      try {
+        values.platform = std::make_unique<LoadedPlatform>(hetcoll::load_platform_file(values.platform_path));
+      } catch (const std::exception& error) {
+        values.platform_error = error.what();
+      }
+    }
+  }
+  return values;
+}
+
+// Rank 0 of `comm` prints each distinct message once per process.
+void say_once(MPI_Comm comm, const std::string& message) {
+  if (!settings().verbose) return;
+  static std::set<std::string> said;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0 || !said.insert(message).second) return;
+  std::fprintf(stderr, "hetcoll_pmpi: %s\n", message.c_str());
+  std::fflush(stderr);
+}
+
+// What a communicator has: a runtime, or the reason it falls back.
+struct CommunicatorState {
+  std::unique_ptr<Runtime> runtime;
+  std::string fallback_reason;
+  std::set<std::tuple<Operation, int, int>> failed_plans;
+};
+
+int state_keyval = MPI_KEYVAL_INVALID;
+std::set<CommunicatorState*>& live_states() {
+  static std::set<CommunicatorState*> states;
+  return states;
+}
+
+int delete_state(MPI_Comm, int, void* attribute, void*) {
+  auto* state = static_cast<CommunicatorState*>(attribute);
+  live_states().erase(state);
+  delete state;
+  return MPI_SUCCESS;
+}
+
+// The processors of MPI_COMM_WORLD's ranks (collective over the world the
+// first time it is needed; every communicator's first call goes through it
+// on all its ranks, and the world's resolution is itself collective over the
+// world only when HETCOLL_RANK_MAP=hostname, which needs the names).
+std::string resolve_world(Settings& s) {
+  if (s.world_resolved) return s.world_error;
+  s.world_resolved = true;
+  int world_size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  try {
+    if (!s.platform) throw hetcoll::InputError(s.platform_error);
+    const auto& platform = *s.platform;
+    auto find = [&](std::string_view text) {
+      return platform.is_cluster() ? platform.cluster().find(text) : platform.graph().find(text);
+    };
+    hetcoll::ProcessorIndex count = platform.is_cluster() ? platform.cluster().size() : platform.graph().size();
+    std::vector<std::string> names;
+    auto mapping = hetcoll::mpi::RankMapping::parse(s.rank_map);
+    if (s.rank_map == "hostname") {
+      mapping = hetcoll::mpi::RankMapping::by_processor_name();
+      names = hetcoll::mpi::gather_processor_names(MPI_COMM_WORLD, s.runtime.timeout_seconds);
+    }
+    s.world_processors = mapping.resolve(world_size, count, find, names, "HETCOLL_RANK_MAP");
+  } catch (const std::exception& error) {
+    s.world_error = error.what();
+  }
+  return s.world_error;
+}
+
+CommunicatorState* state_of(MPI_Comm comm) {
+  if (state_keyval == MPI_KEYVAL_INVALID) {
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &state_keyval, nullptr);
+  }
+  void* attribute = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, state_keyval, &attribute, &found);
+  if (found) return static_cast<CommunicatorState*>(attribute);
+
+  auto state = std::make_unique<CommunicatorState>();
+  auto& s = settings();
+  int is_inter = 0, size = 0;
+  MPI_Comm_test_inter(comm, &is_inter);
+  MPI_Comm_size(comm, &size);
+  if (s.platform_path.empty()) {
+    state->fallback_reason = "HETCOLL_PLATFORM is not set";
+  } else if (is_inter) {
+    state->fallback_reason = "intercommunicators are not planned";
+  } else if (size < 2) {
+    state->fallback_reason = "a communicator of one rank";
+  } else {
+    // Every rank of `comm` takes this path (the decisions above are alike
+    // everywhere), so the Runtime's collective checks line up.
+    std::string world_error = s.rank_map == "hostname" && comm != MPI_COMM_WORLD && !s.world_resolved
+                                  ? "HETCOLL_RANK_MAP=hostname: call a collective on MPI_COMM_WORLD first"
+                                  : resolve_world(s);
+    std::vector<std::string> ids;
+    if (world_error.empty()) {
+      MPI_Group group, world_group;
+      MPI_Comm_group(comm, &group);
+      MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+      std::vector<int> ranks(static_cast<size_t>(size)), world_ranks(static_cast<size_t>(size));
+      for (int r = 0; r < size; ++r) ranks[static_cast<size_t>(r)] = r;
+      MPI_Group_translate_ranks(group, size, ranks.data(), world_group, world_ranks.data());
+      MPI_Group_free(&group);
+      MPI_Group_free(&world_group);
+      for (int world_rank : world_ranks) {
+        ids.push_back(std::to_string(s.world_processors[static_cast<size_t>(world_rank)]));
+      }
+    }
+    try {
+      auto load = [&]() -> LoadedPlatform {
+        if (!world_error.empty()) throw hetcoll::InputError(world_error);
+        return *s.platform;
+      };
+      state->runtime = std::make_unique<Runtime>(comm, load, hetcoll::mpi::RankMapping::explicit_list(ids), s.runtime,
+                                                 s.planning);
+    } catch (const std::exception& error) {
+      state->fallback_reason = error.what();
+    }
+  }
+  auto* raw = state.release();
+  live_states().insert(raw);
+  MPI_Comm_set_attr(comm, state_keyval, raw);
+  return raw;
+}
+
+const char* mpi_name(Operation operation) {
+  switch (operation) {
+    case Operation::broadcast: return "MPI_Bcast";
+    case Operation::reduce: return "MPI_Reduce";
+    default: return "MPI_Allreduce";
+  }
+}
+
+// The plan to run, or nullptr to fall back (every rank of `comm` decides alike).
+const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation operation, int root, int count,
+                                                    MPI_Datatype datatype) {
+  if (count <= 0) return nullptr;
+  auto* state = state_of(comm);
+  if (!state->runtime) {
+    say_once(comm, fmt::format("{} falls back to the MPI library's: {}", mpi_name(operation), state->fallback_reason));
+    return nullptr;
+  }
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(type_size);
+  auto key = std::make_tuple(operation, root, state->runtime->size_class(bytes));
+  if (state->failed_plans.count(key)) return nullptr;
+  try {
+    const auto& plan = state->runtime->plan_for(operation, root, bytes);
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    say_once(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, size class {}): hetcoll plan \"{}\", "
+                               "predicted makespan {:g} (platform {})",
+                               mpi_name(operation), size,
+                               operation == Operation::allreduce ? "" : fmt::format(", root {}", root), bytes,
+                               std::get<2>(key), plan.algorithm(), plan.predicted_makespan(),
+                               state->runtime->platform_name()));
+    return &plan;
+  } catch (const std::exception& error) {
+    state->failed_plans.insert(key);
+    say_once(comm, fmt::format("{} falls back to the MPI library's: {}", mpi_name(operation), error.what()));
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const auto* plan = plan_or_fallback(comm, Operation::broadcast, root, count, datatype);
+  if (!plan) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return hetcoll::mpi::bcast(buffer, count, datatype, root, comm, *plan);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  const auto* plan = plan_or_fallback(comm, Operation::reduce, root, count, datatype);
+  if (!plan) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, comm, *plan);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const auto* plan = plan_or_fallback(comm, Operation::allreduce, -1, count, datatype);
+  if (!plan) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, comm, *plan);
+}
+
+int MPI_Finalize(void) {
+  // Release the runtimes (their private communicators) while MPI still runs.
+  for (auto* state : std::set<CommunicatorState*>(live_states())) state->runtime.reset();
+  if (state_keyval != MPI_KEYVAL_INVALID) {
+    void* attribute = nullptr;
+    int found = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, state_keyval, &attribute, &found);
+    if (found) MPI_Comm_delete_attr(MPI_COMM_WORLD, state_keyval);
+    MPI_Comm_free_keyval(&state_keyval);
+  }
+  return PMPI_Finalize();
+}
+
+}  // extern "C"

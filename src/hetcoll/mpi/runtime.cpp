@@ -56,10 +56,16 @@ Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector
 
 Runtime::Runtime(MPI_Comm comm, const std::string& platform_path, const RankMapping& mapping,
                  const RuntimeOptions& options, const PlanningOptions& planning)
-    : communicator_(std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds)), options_(options), planning_(planning) {
+    : Runtime(comm, [&platform_path] { return load_platform_file(platform_path); }, mapping, options, planning) {}
+
+Runtime::Runtime(MPI_Comm comm, const std::function<LoadedPlatform()>& load, const RankMapping& mapping,
+                 const RuntimeOptions& options, const PlanningOptions& planning)
+    : communicator_(std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds)),
+      options_(options),
+      planning_(planning) {
   std::string local_error;
   try {
-    platform_ = load_platform_file(platform_path);
+    platform_ = load();
   } catch (const std::exception& error) {
     local_error = error.what();
   }

@@ -24,6 +24,7 @@
 // (two small collectives).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -52,6 +53,9 @@ class Runtime {
           const RuntimeOptions& options = {}, const PlanningOptions& planning = {});
   Runtime(MPI_Comm comm, LoadedPlatform platform, const RankMapping& mapping = {}, const RuntimeOptions& options = {},
           const PlanningOptions& planning = {});
+  // `load` runs on every rank; what it throws is a MismatchError everywhere.
+  Runtime(MPI_Comm comm, const std::function<LoadedPlatform()>& load, const RankMapping& mapping = {},
+          const RuntimeOptions& options = {}, const PlanningOptions& planning = {});
 
   // The plan for an operation, root rank and message size (bytes); prepared
   // on first use (collective) and cached.
