@@ -20,5 +20,6 @@ void add_demo_command(CLI::App& app, int& result);
 // creating it if no other file has).
 void add_tree_command(CLI::App& app, int& result);
 void add_steady_broadcast_command(CLI::App& app, int& result);
+void add_calibrate_command(CLI::App& app, int& result);  // under mpirun / smpirun
 
 }  // namespace hetcoll::cli

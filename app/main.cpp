@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   add_tree_command(app, result);
   add_steady_broadcast_command(app, result);
 #endif
+  add_calibrate_command(app, result);
 
   try {
     app.parse(argc, argv);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/participants.h"
 #include "hetcoll/mpi/collectives.h"
 
 namespace hetcoll::mpi {
@@ -30,28 +31,23 @@ Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector
     }
     return Cluster(std::move(ids), std::move(times), platform.source_name);
   }
+  // The graph's own routes between the mapped hosts (the others forward):
+  // the sender-speed view of the participants, then in rank order.
   const auto& graph = platform.graph();
-  std::vector<ProcessorIndex> index_in_subset(static_cast<size_t>(graph.size()), kNoProcessor);
-  std::vector<PlatformNode> nodes;
-  for (auto p : processors) {
-    index_in_subset[static_cast<size_t>(p)] = static_cast<ProcessorIndex>(nodes.size());
-    nodes.push_back(graph.node(p));
-    nodes.back().router = false;
-  }
-  std::vector<PlatformEdge> edges;
-  for (const auto& edge : graph.edges()) {
-    auto from = index_in_subset[static_cast<size_t>(edge.from)];
-    auto to = index_in_subset[static_cast<size_t>(edge.to)];
-    if (from == kNoProcessor || to == kNoProcessor) continue;
-    auto copy = edge;
-    copy.from = from;
-    copy.to = to;
-    edges.push_back(copy);
-  }
-  Platform subset(std::move(nodes), std::move(edges), platform.source_name);
+  std::vector<std::string> ids;
+  for (auto p : processors) ids.push_back(graph.id(p));
+  auto participating = with_participants(graph, ids, "rank mapping");
   std::optional<double> size;
-  if (!subset.has_fixed_costs()) size = message_bytes;
-  return cluster_from_platform(subset, size, platform.source_name);
+  if (!participating.has_fixed_costs()) size = message_bytes;
+  auto view = cluster_from_platform(participating, size, platform.source_name);  // participants in index order
+  std::vector<std::string> rank_ids;
+  std::vector<double> times;
+  for (auto p : processors) {
+    auto index = view.find(graph.id(p));
+    rank_ids.push_back(graph.id(p));
+    times.push_back(view.transmission_time(*index));
+  }
+  return Cluster(std::move(rank_ids), std::move(times), platform.source_name);
 }
 
 Runtime::Runtime(MPI_Comm comm, const std::string& platform_path, const RankMapping& mapping,

@@ -1,14 +1,17 @@
 // The MPI runtime's parts that need no running MPI: which plans it accepts
 // (every registered algorithm's plans on random clusters, none of the broken
 // ones), rank mappings, the slice-to-tree assignment, the pipelined
-// broadcast's prediction, and the communicator's sub-cluster.
+// broadcast's prediction, the communicator's sub-cluster, and calibration's
+// schedule and fit.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <set>
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/mpi/calibrate.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/runtime.h"
@@ -197,6 +200,53 @@ TEST(RuntimePlanning, SubClusterKeepsTheMappedProcessors) {
   auto view = restrict_to_processors(graph, {0, 2, 4}, 1e6);
   EXPECT_EQ(view.size(), 3);
   EXPECT_EQ(view.id(1), graph.graph().id(2));
+}
+
+TEST(Calibration, RoundsMeetEveryPairOnceAndKeepRanksBusyOnce) {
+  for (int n = 2; n <= 17; ++n) {
+    auto rounds = calibration_rounds(n);
+    EXPECT_EQ(static_cast<int>(rounds.size()), n % 2 ? n : n - 1) << n;
+    std::set<std::pair<int, int>> seen;
+    for (const auto& round : rounds) {
+      std::set<int> busy;
+      for (auto [u, v] : round) {
+        EXPECT_LT(u, v);
+        EXPECT_TRUE(busy.insert(u).second && busy.insert(v).second) << "rank twice in a round, n = " << n;
+        EXPECT_TRUE(seen.insert({u, v}).second) << "pair twice, n = " << n;
+      }
+    }
+    EXPECT_EQ(static_cast<int>(seen.size()), n * (n - 1) / 2);
+  }
+}
+
+TEST(Calibration, FitRecoversAffineTimesExactly) {
+  // Per-host latency l and bandwidth b: L_uv = l_u + l_v, B_uv = min(b_u, b_v).
+  std::vector<double> l{1e-4, 2e-4, 5e-5}, b{1e8, 2.5e7, 5e7};
+  std::vector<double> sizes{1000, 1e6};
+  size_t n = l.size();
+  std::vector<std::vector<std::vector<double>>> round_trip(2, std::vector<std::vector<double>>(n, std::vector<double>(n, 0)));
+  for (size_t s = 0; s < 2; ++s) {
+    for (size_t u = 0; u < n; ++u) {
+      for (size_t v = 0; v < n; ++v) {
+        if (u != v) round_trip[s][u][v] = 2 * (l[u] + l[v]) + sizes[s] / std::min(b[u], b[v]);
+      }
+    }
+  }
+  std::vector<std::vector<double>> latency, inverse_bandwidth;
+  auto warnings = fit_affine_times(sizes, round_trip, {"a", "b", "c"}, latency, inverse_bandwidth);
+  EXPECT_TRUE(warnings.empty());
+  for (size_t u = 0; u < n; ++u) {
+    for (size_t v = 0; v < n; ++v) {
+      if (u == v) continue;
+      EXPECT_NEAR(latency[u][v], l[u] + l[v], 1e-15);
+      EXPECT_NEAR(1 / inverse_bandwidth[u][v], std::min(b[u], b[v]), 1e-3);
+    }
+  }
+  // Noise that makes the larger message look faster is clamped with a warning.
+  round_trip[1][0][1] = round_trip[0][0][1] / 2;
+  warnings = fit_affine_times(sizes, round_trip, {"a", "b", "c"}, latency, inverse_bandwidth);
+  EXPECT_FALSE(warnings.empty());
+  EXPECT_GT(inverse_bandwidth[0][1], 0);
 }
 
 }  // namespace
