@@ -1,0 +1,300 @@
+// hetcoll_mpi_bench: time one collective, hetcoll's plan or the MPI
+// library's own, for a list of message sizes; print CSV (rank 0).
+//
+// Built for Open MPI (build/release) and for SimGrid SMPI (build/smpi, run
+// by smpirun); scripts/mpi-bench drives it. Under SMPI the built-in
+// algorithm is chosen by smpirun (--cfg=smpi/reduce:NAME); under Open MPI by
+// --mca coll_tuned_* options; --label says which, for the CSV.
+//
+// Timing: every repetition starts at a common instant T0 (all ranks sleep
+// until it: the clock is global under SMPI and on one machine), runs the
+// collective once, and the time is the largest end time minus T0 over all
+// ranks. The median over repetitions is reported (after one warm-up).
+//
+// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast
+//          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
+//          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
+//          [--root R] [--repetitions N] [--tree fnf|binomial|chain] [--slice-bytes B]
+//          [--synchronous-sends] [--header]
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/runtime.h"
+
+namespace {
+
+using namespace hetcoll;
+
+struct Options {
+  std::string platform;
+  std::string collective = "reduce";
+  std::string implementation = "hetcoll";
+  std::string label;
+  std::string algorithm;  // hetcoll registry name ("" = auto)
+  std::vector<long> sizes{4, 16, 64, 256, 1024, 4096};
+  std::string datatype = "int";
+  std::string op = "max";
+  int root = 0;
+  int repetitions = 5;
+  std::string tree = "fnf";
+  long slice_bytes = 0;  // 0: the slice size the prediction likes best
+  bool synchronous_sends = false;
+  bool header = false;
+  std::string rank_map;
+};
+
+void gcd_int(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<int*>(in);
+  auto* b = static_cast<int*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = std::gcd(a[i], b[i]);
+}
+void gcd_double(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<double*>(in);
+  auto* b = static_cast<double*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = static_cast<double>(std::gcd(static_cast<long long>(a[i]), static_cast<long long>(b[i])));
+}
+
+std::vector<long> parse_list(const std::string& text) {
+  std::vector<long> values;
+  size_t start = 0;
+  while (start <= text.size()) {
+    auto comma = text.find(',', start);
+    auto item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    values.push_back(std::stol(item));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw InputError(fmt::format("{} needs a value", arg));
+      return argv[++i];
+    };
+    if (arg == "--platform") options.platform = value();
+    else if (arg == "--collective") options.collective = value();
+    else if (arg == "--implementation") options.implementation = value();
+    else if (arg == "--label") options.label = value();
+    else if (arg == "--algorithm") options.algorithm = value();
+    else if (arg == "--sizes") options.sizes = parse_list(value());
+    else if (arg == "--datatype") options.datatype = value();
+    else if (arg == "--op") options.op = value();
+    else if (arg == "--root") options.root = std::stoi(value());
+    else if (arg == "--repetitions") options.repetitions = std::stoi(value());
+    else if (arg == "--tree") options.tree = value();
+    else if (arg == "--slice-bytes") options.slice_bytes = std::stol(value());
+    else if (arg == "--synchronous-sends") options.synchronous_sends = true;
+    else if (arg == "--header") options.header = true;
+    else if (arg == "--rank-map") options.rank_map = value();
+    else throw InputError(fmt::format("unknown option {}", arg));
+  }
+  if (options.platform.empty()) throw InputError("--platform is required");
+  if (options.label.empty()) options.label = options.implementation == "hetcoll" ? "hetcoll" : "default";
+  return options;
+}
+
+// Sleeps until MPI_Wtime() reaches `instant` (simulated time under SMPI:
+// nanosleep is SMPI's there).
+void sleep_until(double instant) {
+  double remaining = instant - MPI_Wtime();
+  if (remaining <= 0) return;
+  struct timespec pause;
+  pause.tv_sec = static_cast<time_t>(remaining);
+  pause.tv_nsec = static_cast<long>((remaining - static_cast<double>(pause.tv_sec)) * 1e9);
+  nanosleep(&pause, nullptr);
+  while (MPI_Wtime() < instant) {
+  }
+}
+
+// A common start shortly after now, the same on every rank.
+double common_start() {
+  double before = MPI_Wtime(), latest = 0;
+  MPI_Allreduce(&before, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double took = MPI_Wtime() - before, longest = 0;
+  MPI_Allreduce(&took, &longest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return latest + 4 * longest + 1e-4;
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  auto n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Transfer times on the platform for the pipelined broadcast's prediction.
+mpi::TransferCost platform_costs(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank) {
+  if (platform.is_cluster()) {
+    const auto& cluster = platform.cluster();
+    return [&cluster, processor_of_rank](ProcessorIndex u, ProcessorIndex, double) {
+      return cluster.transmission_time(processor_of_rank[static_cast<size_t>(u)]);
+    };
+  }
+  const auto& graph = platform.graph();
+  auto zero = graph.edge_costs(1.0);
+  return [&graph, zero, processor_of_rank](ProcessorIndex u, ProcessorIndex v, double bytes) {
+    auto route = graph.route(processor_of_rank[static_cast<size_t>(u)], processor_of_rank[static_cast<size_t>(v)], zero);
+    return route ? graph.route_time(*route, bytes) : std::numeric_limits<double>::infinity();
+  };
+}
+
+int run(const Options& options) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Datatype datatype = options.datatype == "double" ? MPI_DOUBLE : MPI_INT;
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  MPI_Op op = MPI_MAX;
+  if (options.op == "sum") op = MPI_SUM;
+  if (options.op == "gcd") MPI_Op_create(datatype == MPI_DOUBLE ? gcd_double : gcd_int, 1, &op);
+
+  auto platform = load_platform_file(options.platform);
+  mpi::RuntimeOptions runtime_options;
+  runtime_options.synchronous_sends = options.synchronous_sends;
+  mpi::PlanningOptions planning;
+  planning.broadcast_algorithm = planning.reduce_algorithm = planning.allreduce_algorithm = options.algorithm;
+  std::unique_ptr<mpi::Runtime> runtime;
+  bool use_hetcoll = options.implementation == "hetcoll";
+  if (use_hetcoll) {
+    runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, mpi::RankMapping::parse(options.rank_map),
+                                             runtime_options, planning);
+  }
+  Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ? Operation::broadcast
+                        : options.collective == "allreduce"                                        ? Operation::allreduce
+                                                                                                   : Operation::reduce;
+  if (rank == 0 && options.header) {
+    std::printf("platform,collective,implementation,algorithm,elements,bytes,measured_seconds,predicted_seconds,"
+                "repetitions,datatype,op,ranks\n");
+  }
+  for (long elements : options.sizes) {
+    int count = static_cast<int>(elements);
+    double bytes = static_cast<double>(elements) * type_size;
+    std::vector<char> send(static_cast<size_t>(bytes)), receive(static_cast<size_t>(bytes));
+    for (size_t i = 0; i < send.size(); i += static_cast<size_t>(type_size)) {
+      if (datatype == MPI_INT) {
+        int value = static_cast<int>(6 * (1 + (rank * 7 + i) % 97));
+        std::memcpy(&send[i], &value, sizeof value);
+      } else {
+        double value = static_cast<double>(6 * (1 + (rank * 7 + i) % 97));
+        std::memcpy(&send[i], &value, sizeof value);
+      }
+    }
+    double predicted = std::nan("");
+    std::string algorithm = options.label;
+    std::unique_ptr<mpi::ExecutablePipeline> pipeline;
+    const mpi::ExecutablePlan* plan = nullptr;
+    if (use_hetcoll && options.collective == "pipelined-bcast") {
+      auto cluster = runtime->rank_cluster(options.slice_bytes > 0 ? static_cast<double>(options.slice_bytes) : 65536.0);
+      mpi::BroadcastTree tree;
+      std::vector<ProcessorIndex> order;
+      for (auto p : cluster.fastest_first_order()) {
+        if (p != options.root) order.push_back(p);
+      }
+      if (options.tree == "binomial") tree = mpi::BroadcastTree::binomial(size, options.root);
+      else if (options.tree == "chain") tree = mpi::BroadcastTree::chain(options.root, order);
+      else tree = mpi::BroadcastTree::from_plan(mpi::plan_for_cluster(cluster, Operation::broadcast, options.root, "fnf"), size);
+      mpi::PipelinedBroadcastPlan pipelined{{{1.0, tree}}, 65536, "pipelined " + options.tree + " tree"};
+      auto cost = platform_costs(platform, runtime->processor_of_rank());
+      if (options.slice_bytes > 0) {
+        pipelined.slice_bytes = static_cast<size_t>(options.slice_bytes);
+      } else {
+        double best = std::numeric_limits<double>::infinity();
+        for (double slice = 1024; slice <= std::max(bytes, 1024.0); slice *= 2) {
+          pipelined.slice_bytes = static_cast<size_t>(slice);
+          double time = mpi::predict_pipelined_broadcast(pipelined, bytes, type_size, cost);
+          if (time < best) best = time;
+        }
+        for (double slice = 1024; slice <= std::max(bytes, 1024.0); slice *= 2) {
+          pipelined.slice_bytes = static_cast<size_t>(slice);
+          if (mpi::predict_pipelined_broadcast(pipelined, bytes, type_size, cost) == best) break;
+        }
+      }
+      predicted = mpi::predict_pipelined_broadcast(pipelined, bytes, type_size, cost);
+      algorithm = fmt::format("{} tree, {} B slices", options.tree, pipelined.slice_bytes);
+      std::vector<std::string> ids;
+      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
+      pipeline = std::make_unique<mpi::ExecutablePipeline>(
+          mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, pipelined, ids, {}, runtime_options));
+    } else if (use_hetcoll) {
+      int root = operation == Operation::allreduce ? -1 : options.root;
+      plan = &runtime->plan_for(operation, root, static_cast<size_t>(bytes));
+      // The prediction for this very size (the plan is made for its size class).
+      auto exact = mpi::plan_for_cluster(runtime->rank_cluster(bytes), operation,
+                                         operation == Operation::allreduce ? kNoProcessor : options.root,
+                                         options.algorithm);
+      predicted = exact.makespan;
+      algorithm = options.algorithm.empty() ? "hetcoll " + plan->algorithm() : "hetcoll " + options.algorithm;
+    }
+    auto run_once = [&] {
+      if (!use_hetcoll) {
+        if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
+        else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
+        else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+      } else if (pipeline) {
+        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *pipeline);
+      } else if (operation == Operation::reduce) {
+        mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *plan);
+      } else if (operation == Operation::allreduce) {
+        mpi::allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD, *plan);
+      } else {
+        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *plan);
+      }
+    };
+    std::vector<double> times;
+    for (int repetition = 0; repetition <= options.repetitions; ++repetition) {
+      double start = common_start();
+      sleep_until(start);
+      run_once();
+      double took = MPI_Wtime() - start, longest = 0;
+      MPI_Reduce(&took, &longest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+      if (repetition > 0) times.push_back(longest);  // the first run is a warm-up
+    }
+    if (rank == 0) {
+      std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(), options.collective.c_str(),
+                  options.implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
+                  options.repetitions, options.datatype.c_str(), options.op.c_str(), size);
+      std::fflush(stdout);
+    }
+  }
+  if (options.op == "gcd") MPI_Op_free(&op);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  try {
+    status = run(parse(argc, argv));
+  } catch (const std::exception& error) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::fprintf(stderr, "hetcoll_mpi_bench: %s\n", error.what());
+    status = 2;
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,171 @@
+// hetcoll_mpi_report RAW.csv OUT_DIR: the summary of scripts/mpi-bench.
+//
+// Reads every run (hetcoll_mpi_bench's CSV lines plus a note column) and, per
+// (platform, collective, size), compares hetcoll's time with the best
+// built-in algorithm's: prints one line each, writes OUT_DIR/
+// mpi-bench-summary.csv and one SVG per (platform, collective): time against
+// size, hetcoll (measured and predicted) and every built-in.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hetcoll/viz/line_plot_svg.h"
+
+namespace {
+
+struct Run {
+  std::string platform, collective, implementation, algorithm, note;
+  double elements = 0, bytes = 0, measured = 0, predicted = NAN;
+  int ranks = 0;
+};
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream stream(line);
+  std::string field;
+  while (std::getline(stream, field, ',')) fields.push_back(field);
+  if (!line.empty() && line.back() == ',') fields.emplace_back();
+  return fields;
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  auto name = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto dot = name.rfind(".xml");
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+double number(const std::string& text) {
+  try {
+    return text.empty() ? NAN : std::stod(text);
+  } catch (const std::exception&) {
+    return NAN;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: hetcoll_mpi_report RAW.csv OUT_DIR\n";
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  if (!in) {
+    std::cerr << "hetcoll_mpi_report: cannot read " << argv[1] << "\n";
+    return 2;
+  }
+  std::string out_dir = argv[2];
+  std::vector<Run> runs;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    auto f = split(line);
+    if (f.size() < 12) continue;
+    Run run;
+    run.platform = base_name(f[0]);
+    run.collective = f[1];
+    run.implementation = f[2];
+    run.algorithm = f[3];
+    run.elements = number(f[4]);
+    run.bytes = number(f[5]);
+    run.measured = number(f[6]);
+    run.predicted = number(f[7]);
+    run.ranks = static_cast<int>(number(f[11]));
+    run.note = f.size() > 12 ? f[12] : "";
+    if (std::isfinite(run.measured)) runs.push_back(run);
+  }
+
+  // key: platform, collective, elements
+  using Key = std::tuple<std::string, std::string, double>;
+  std::map<Key, std::vector<const Run*>> groups;
+  for (const auto& run : runs) groups[{run.platform, run.collective, run.elements}].push_back(&run);
+
+  std::ofstream summary(out_dir + "/mpi-bench-summary.csv");
+  summary << "platform,ranks,collective,elements,bytes,hetcoll_algorithm,hetcoll_seconds,predicted_seconds,"
+             "measured_over_predicted,hetcoll_synchronous_seconds,best_builtin,best_builtin_seconds,speedup\n";
+  std::printf("%-18s %-11s %9s  %-34s %11s %11s %6s  %-22s %11s %7s\n", "platform", "collective", "elements",
+              "hetcoll plan", "time (s)", "predicted", "meas/pred", "best built-in", "time (s)", "speedup");
+  for (const auto& [key, members] : groups) {
+    const Run* hetcoll = nullptr;
+    const Run* synchronous = nullptr;
+    const Run* best = nullptr;
+    for (const auto* run : members) {
+      if (run->implementation == "hetcoll") {
+        bool is_synchronous = run->note.find("synchronous") != std::string::npos;
+        auto& slot = is_synchronous ? synchronous : hetcoll;
+        if (!slot || run->measured < slot->measured) slot = run;
+      } else if (!best || run->measured < best->measured) {
+        best = run;
+      }
+    }
+    if (!hetcoll) continue;
+    double speedup = best ? best->measured / hetcoll->measured : NAN;
+    double gap = hetcoll->measured / hetcoll->predicted;
+    std::printf("%-18s %-11s %9.0f  %-34s %11.4g %11.4g %6.2f  %-22s %11.4g %6.2fx\n", std::get<0>(key).c_str(),
+                std::get<1>(key).c_str(), std::get<2>(key), hetcoll->algorithm.c_str(), hetcoll->measured,
+                hetcoll->predicted, gap, best ? best->algorithm.c_str() : "-", best ? best->measured : NAN, speedup);
+    summary << fmt::format("{},{},{},{},{},{},{:.9g},{:.9g},{:.4f},{},{},{},{}\n", std::get<0>(key), hetcoll->ranks,
+                           std::get<1>(key), std::get<2>(key), hetcoll->bytes, hetcoll->algorithm, hetcoll->measured,
+                           hetcoll->predicted, gap, synchronous ? fmt::format("{:.9g}", synchronous->measured) : "",
+                           best ? best->algorithm : "", best ? fmt::format("{:.9g}", best->measured) : "",
+                           best ? fmt::format("{:.4f}", speedup) : "");
+  }
+
+  // One picture per (platform, collective).
+  std::set<std::pair<std::string, std::string>> pictures;
+  for (const auto& run : runs) pictures.insert({run.platform, run.collective});
+  for (const auto& [platform, collective] : pictures) {
+    std::map<std::string, hetcoll::PlotSeries> series;
+    hetcoll::PlotSeries predicted{"hetcoll, model's prediction", {}, {}, true, true};
+    for (const auto& run : runs) {
+      if (run.platform != platform || run.collective != collective) continue;
+      std::string name = run.implementation == "hetcoll" ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
+                                                         : "built-in " + run.algorithm;
+      if (collective == "large-bcast" && run.implementation == "hetcoll" && run.algorithm.find("tree") != std::string::npos) {
+        name = "hetcoll " + run.algorithm.substr(0, run.algorithm.find(','));  // slice size varies with the size
+      }
+      auto& s = series[name];
+      s.name = name;
+      s.x.push_back(run.elements);
+      s.y.push_back(run.measured);
+      if (run.implementation == "hetcoll" && run.note.empty() && std::isfinite(run.predicted) &&
+          (collective != "large-bcast" || run.algorithm.rfind("fnf", 0) == 0)) {
+        predicted.x.push_back(run.elements);
+        predicted.y.push_back(run.predicted);
+      }
+    }
+    hetcoll::PlotSpec spec;
+    spec.title = fmt::format("{} on {} (SimGrid SMPI): hetcoll vs the built-in algorithms", collective, platform);
+    spec.x_label = collective == "large-bcast" ? "elements (int) broadcast" : "elements (int) per rank";
+    spec.y_label = "time (s)";
+    spec.log_x = true;
+    spec.log_y = true;
+    spec.width = 1000;
+    spec.height = 560;
+    // hetcoll first, then the built-ins.
+    for (auto& [name, s] : series) {
+      if (name.rfind("built-in", 0) != 0) spec.series.push_back(s);
+    }
+    if (!predicted.x.empty()) spec.series.push_back(predicted);
+    for (auto& [name, s] : series) {
+      if (name.rfind("built-in", 0) == 0) {
+        s.markers = false;
+        spec.series.push_back(s);
+      }
+    }
+    std::string path = fmt::format("{}/mpi-bench-{}-{}.svg", out_dir, platform, collective);
+    hetcoll::write_line_plot_svg(path, spec);
+  }
+  std::printf("wrote %s/mpi-bench.csv (every run), mpi-bench-summary.csv and mpi-bench-*.svg\n", out_dir.c_str());
+  return 0;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# SimGrid SMPI tests: `hetcoll calibrate` built with smpicxx (build/smpi)
+# and run by smpirun recovers a known platform.
+# Usage: run_smpi_test.sh calibrate SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
+# Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
+set -u
+suite="$1"
+source_dir="$2"
+smpi_build="$3"
+hetcoll="$4"
+command -v smpirun >/dev/null || { echo "skipped: smpirun not found (install libsimgrid-dev)"; exit 77; }
+smpi_hetcoll="$smpi_build/hetcoll"
+if [ ! -f "$smpi_hetcoll" ]; then
+  echo "skipped: $smpi_hetcoll not built (cmake --preset smpi && cmake --build --preset smpi; scripts/test does it when smpicxx is installed)"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:CM02 --cfg=network/crosstraffic:0)
+
+case "$suite" in
+  calibrate)
+    # Four hosts, each with its own link (latency l, bandwidth b), route
+    # u -> v through u's link and v's: latency l_u + l_v, bandwidth
+    # min(b_u, b_v), the same both ways.
+    hosts="alpha:2e-5:1.25e8 beta:5e-5:2.5e7 gamma:1e-4:1.25e7 delta:3e-5:6e7"
+    {
+      echo "<?xml version='1.0'?>"
+      echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+      echo '<platform version="4.1"><zone id="known" routing="Full">'
+      for h in $hosts; do IFS=: read -r id l b <<<"$h"; echo "<host id=\"$id\" speed=\"1Gf\"/>"; done
+      for h in $hosts; do IFS=: read -r id l b <<<"$h"; echo "<link id=\"$id-nic\" bandwidth=\"${b}Bps\" latency=\"${l}s\"/>"; done
+      for u in $hosts; do for v in $hosts; do
+        [ "$u" = "$v" ] && continue
+        echo "<route src=\"${u%%:*}\" dst=\"${v%%:*}\" symmetrical=\"NO\"><link_ctn id=\"${u%%:*}-nic\"/><link_ctn id=\"${v%%:*}-nic\"/></route>"
+      done; done
+      echo '</zone></platform>'
+    } >"$work/known.xml"
+    timeout 300 smpirun -np 4 -platform "$work/known.xml" "${cfg[@]}" "$smpi_hetcoll" calibrate --sizes 1000,1000000 \
+      --repetitions 3 --graph "$work/graph.json" --simgrid "$work/back.xml" --out "$work/cluster.json" \
+      >"$work/out" 2>"$work/err" || { echo "FAIL: calibrate under smpirun"; tail -20 "$work/err"; exit 1; }
+    grep -q "calibrate: round 3 of 3 done" "$work/err" || { echo "FAIL: no progress output"; cat "$work/err"; exit 1; }
+    python3 - "$work/graph.json" "$hosts" <<'PY' || exit 1
+import json, sys
+graph = json.load(open(sys.argv[1]))
+hosts = {h.split(':')[0]: (float(h.split(':')[1]), float(h.split(':')[2])) for h in sys.argv[2].split()}
+worst = 0.0
+for edge in graph["edges"]:
+    u, v = edge["from"], edge["to"]
+    latency = hosts[u][0] + hosts[v][0]
+    bandwidth = min(hosts[u][1], hosts[v][1])
+    for measured, expected in ((edge["latency"], latency), (edge["bandwidth"], bandwidth)):
+        error = abs(measured - expected) / expected
+        worst = max(worst, error)
+        if error > 0.01:
+            print(f"FAIL: {u} -> {v}: measured {measured:g}, platform {expected:g} ({100 * error:.2f} % off)")
+            sys.exit(1)
+print(f"calibration under SMPI recovers all {len(graph['edges'])} pairs' latency and bandwidth within {100 * worst:.3f} %")
+PY
+    # The SimGrid file it wrote reads back and plans.
+    "$hetcoll" broadcast --platform "$work/back.xml" --message-size 1e6 --quiet >"$work/plan" 2>&1 ||
+      { echo "FAIL: the calibrated SimGrid platform does not read back"; cat "$work/plan"; exit 1; }
+    "$hetcoll" reduce --platform "$work/cluster.json" --quiet >/dev/null 2>&1 ||
+      { echo "FAIL: the calibrated cluster does not read back"; exit 1; }
+    echo "the calibrated SimGrid platform and cluster read back: $(grep -m1 makespan "$work/plan")"
+    ;;
+  *) echo "unknown suite $suite"; exit 2 ;;
+esac
