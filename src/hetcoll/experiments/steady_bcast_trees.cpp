@@ -64,16 +64,27 @@ struct PlatformRun {
   double tree_count = 0;                  // trees of the multi-tree schedule
 };
 
-PlatformRun run_platform(const Platform& platform, BroadcastModel model, const std::vector<std::string>& heuristics,
-                         bool with_optimal_tree, bool with_multi_tree = false) {
+struct TimedOptimum {
+  SsbSolution solution;
+  double seconds = 0;
+};
+
+TimedOptimum solve_optimum(const Platform& platform) {
+  auto start = Clock::now();
+  auto solution = solve_ssb(platform, 0, make_tree_costs(platform, kSliceSize, BroadcastModel::one_port).edge_time);
+  return {std::move(solution), seconds_since(start)};
+}
+
+PlatformRun run_platform(const Platform& platform, const TimedOptimum& timed, BroadcastModel model,
+                         const std::vector<std::string>& heuristics, bool with_optimal_tree,
+                         bool with_multi_tree = false) {
   PlatformRun run;
   TreeProblem problem;
   problem.platform = &platform;
   problem.source = 0;
   problem.costs = make_tree_costs(platform, kSliceSize, model);
-  auto lp_start = Clock::now();
-  auto optimum = solve_ssb(platform, 0, make_tree_costs(platform, kSliceSize, BroadcastModel::one_port).edge_time);
-  run.lp_seconds = seconds_since(lp_start);
+  const auto& optimum = timed.solution;
+  run.lp_seconds = timed.seconds;
   run.optimum = optimum.throughput_value();
   problem.lp_edge_rates = optimum.edge_rate_values();
   for (const auto& name : heuristics) {
@@ -168,38 +179,7 @@ ExperimentResult run_bcast_trees(const ExperimentOptions& options) {
                           fmt::format("{:.6f}", lp.max())});
   };
 
-  // Fig. 4(a), Fig. 5: by size; Fig. 4(b): by density.
-  Curve by_size, by_density, multiport;
-  const std::vector<int> sizes = quick ? std::vector<int>{10, 20} : std::vector<int>{10, 20, 30, 40, 50};
-  const std::vector<double> densities =
-      quick ? std::vector<double>{0.04, 0.12} : std::vector<double>{0.04, 0.08, 0.12, 0.16, 0.20};
-  std::uint64_t seed = options.seed;
-  for (int nodes : sizes) {
-    auto start = Clock::now();
-    std::vector<PlatformRun> runs, multi_runs;
-    for (int k = 0; k < per_point; ++k) {
-      auto platform = generate_random_platform({nodes, 0.12, 0.0, seed++, {}});
-      runs.push_back(run_platform(platform, BroadcastModel::one_port, one_port, nodes <= 10));
-      multi_runs.push_back(run_platform(platform, BroadcastModel::multi_port, multi_port, false));
-      by_size.add(nodes, runs.back());
-      multiport.add(nodes, multi_runs.back());
-    }
-    add_rows("fig4a", "one-port", "random density 0.12", nodes, runs);
-    add_rows("fig5", "multi-port", "random density 0.12", nodes, multi_runs);
-    options.progress(fmt::format("random, {} nodes: {} platforms, {:.1f} s", nodes, per_point, seconds_since(start)));
-  }
-  for (double density : densities) {
-    auto start = Clock::now();
-    std::vector<PlatformRun> runs;
-    for (int k = 0; k < per_point; ++k) {
-      auto platform = generate_random_platform({30, density, 0.0, seed++, {}});
-      runs.push_back(run_platform(platform, BroadcastModel::one_port, one_port, false));
-      by_density.add(density, runs.back());
-    }
-    add_rows("fig4b", "one-port", "random 30 nodes", density, runs);
-    options.progress(fmt::format("random, density {}: {} platforms, {:.1f} s", density, per_point, seconds_since(start)));
-  }
-
+  std::uint64_t seed = options.seed + 1000;  // Tiers platforms: their own seeds
   // Table 3: Tiers platforms.
   std::string table3 = fmt::format("Table 3 (Tiers, one-port; mean ratio to the multi-tree optimum, (deviation)):\n"
                                    "{:>6} {:>14} {:>14} {:>14} {:>14} {:>14} {:>14} {:>14}\n",
@@ -212,7 +192,8 @@ ExperimentResult run_bcast_trees(const ExperimentOptions& options) {
     for (int k = 0; k < tiers_count; ++k) {
       auto tiers = tiers_preset(nodes);
       tiers.seed = seed++;
-      runs.push_back(run_platform(generate_tiers_platform(tiers), BroadcastModel::one_port, one_port, false, true));
+      auto platform = generate_tiers_platform(tiers);
+      runs.push_back(run_platform(platform, solve_optimum(platform), BroadcastModel::one_port, one_port, false, true));
       if ((k + 1) % 25 == 0 || k + 1 == tiers_count) {
         options.progress(fmt::format("Tiers {} nodes: {}/{} platforms, {:.1f} s", nodes, k + 1, tiers_count,
                                      seconds_since(start)));
@@ -248,7 +229,44 @@ ExperimentResult run_bcast_trees(const ExperimentOptions& options) {
                           })->first);
   }
 
+  // The Tiers rows are written at once: the random figures take longer.
   const std::string base = options.out_dir + "/bcast-trees";
+  table.write(base + ".csv");
+  options.progress(table3 + timing);
+
+  // Fig. 4(a), Fig. 5: by size; Fig. 4(b): by density.
+  Curve by_size, by_density, multiport;
+  std::uint64_t random_seed = options.seed;
+  const std::vector<int> sizes = quick ? std::vector<int>{10, 20} : std::vector<int>{10, 20, 30, 40, 50};
+  const std::vector<double> densities =
+      quick ? std::vector<double>{0.04, 0.12} : std::vector<double>{0.04, 0.08, 0.12, 0.16, 0.20};
+  for (int nodes : sizes) {
+    auto start = Clock::now();
+    std::vector<PlatformRun> runs, multi_runs;
+    for (int k = 0; k < per_point; ++k) {
+      auto platform = generate_random_platform({nodes, 0.12, 0.0, random_seed++, {}});
+      auto optimum = solve_optimum(platform);
+      runs.push_back(run_platform(platform, optimum, BroadcastModel::one_port, one_port, nodes <= 10));
+      multi_runs.push_back(run_platform(platform, optimum, BroadcastModel::multi_port, multi_port, false));
+      by_size.add(nodes, runs.back());
+      multiport.add(nodes, multi_runs.back());
+    }
+    add_rows("fig4a", "one-port", "random density 0.12", nodes, runs);
+    add_rows("fig5", "multi-port", "random density 0.12", nodes, multi_runs);
+    options.progress(fmt::format("random, {} nodes: {} platforms, {:.1f} s", nodes, per_point, seconds_since(start)));
+  }
+  for (double density : densities) {
+    auto start = Clock::now();
+    std::vector<PlatformRun> runs;
+    for (int k = 0; k < per_point; ++k) {
+      auto platform = generate_random_platform({30, density, 0.0, random_seed++, {}});
+      runs.push_back(run_platform(platform, solve_optimum(platform), BroadcastModel::one_port, one_port, false));
+      by_density.add(density, runs.back());
+    }
+    add_rows("fig4b", "one-port", "random 30 nodes", density, runs);
+    options.progress(fmt::format("random, density {}: {} platforms, {:.1f} s", density, per_point, seconds_since(start)));
+  }
+
   table.write(base + ".csv");
   write_curve_plot(base + "-fig4a.svg", "One-port heuristics on random platforms (density 0.12), Fig. 4(a)",
                    "nodes", by_size, plot_order);
