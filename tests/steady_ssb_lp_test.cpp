@@ -66,6 +66,24 @@ TEST(SsbLp, CertificateRejectsAWrongClaim) {
   EXPECT_NE(check_ssb_solution(platform, 0, times, bad_rates), "");
 }
 
+TEST(SsbLp, FullFlowCertificateIsCheckedToo) {
+  // The fallback's answer: the full flow program and its certificate.
+  auto platform = two_relays();
+  auto times = platform.edge_costs();
+  auto solution = solve_ssb(platform, 0, times);
+  auto model = build_ssb_model(platform, 0, times, solution.targets);
+  auto full = lp::solve(model);
+  ASSERT_EQ(full.status, lp::SolveStatus::optimal);
+  SsbSolution from_full = solution;
+  from_full.certificate = lp::make_certificate(model, full, solution.certificate.formulation);
+  from_full.edge_rates.assign(platform.edges().size(), 0);
+  for (size_t e = 0; e < platform.edges().size(); ++e) from_full.edge_rates[e] = full.primal[1 + e];
+  EXPECT_EQ(check_ssb_solution(platform, 0, times, from_full), "");
+  from_full.throughput += Rational(1, 10);
+  from_full.certificate.bound = from_full.throughput;
+  EXPECT_NE(check_ssb_solution(platform, 0, times, from_full), "");
+}
+
 TEST(SsbLp, RowGenerationMatchesTheFullProgramAndBoundsEveryTree) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     auto platform = seed % 2 ? generate_random_platform({12, 0.3, 0.0, seed, {}})

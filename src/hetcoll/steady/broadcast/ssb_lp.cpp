@@ -17,7 +17,7 @@ namespace hetcoll {
 namespace {
 
 constexpr const char* kFormulation = "ssb-broadcast";
-constexpr size_t kTargetsPerRound = 3;
+constexpr int kMaxCutRounds = 25;
 
 std::string edge_key(size_t e) { return fmt::format("{}", e); }
 
@@ -374,7 +374,27 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
       solution.targets_in_lp = static_cast<int>(cuts.size());
       break;
     }
-    if (solution.rounds > 10000) throw std::runtime_error("the SSB cut generation did not converge");
+    if (solution.rounds >= kMaxCutRounds) {
+      // Cut generation tails on some dense platforms: solve the full flow
+      // program instead (bounded, about 10 s for 50 nodes).
+      lp::Model full;
+      auto columns = build_model(full, platform, source, slice_times, solution.targets);
+      lp::Solution exact = lp::solve(full);
+      if (exact.status != lp::SolveStatus::optimal) {
+        throw std::runtime_error(fmt::format("the SSB linear program was not solved: {} {}",
+                                             lp::to_string(exact.status), exact.failure));
+      }
+      solution.throughput = exact.primal[static_cast<size_t>(columns.throughput)];
+      for (size_t e = 0; e < platform.edges().size(); ++e) {
+        solution.edge_rates[e] = exact.primal[static_cast<size_t>(columns.rate[e])];
+      }
+      solution.certificate = lp::make_certificate(full, exact, kFormulation);
+      solution.lp_rows = full.row_count();
+      solution.lp_columns = full.column_count();
+      solution.lp_method = exact.method + " (full flow program)";
+      solution.targets_in_lp = 0;
+      break;
+    }
   }
   solution.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return solution;
@@ -384,6 +404,13 @@ std::string check_ssb_solution(const Platform& platform, ProcessorIndex source, 
                                const SsbSolution& solution) {
   if (solution.certificate.formulation != kFormulation) return "the certificate is not for the SSB program";
   if (solution.certificate.bound != solution.throughput) return "the certificate's bound is not the throughput";
+  bool flow_rows = false;
+  for (const auto& dual : solution.certificate.duals) flow_rows |= dual.row.kind == "conservation" || dual.row.kind == "copy";
+  if (flow_rows) {
+    // Solved as the full flow program (the fallback): check against it.
+    auto full = build_ssb_model(platform, source, slice_times, solution.targets);
+    if (auto failure = lp::check_certificate(full, solution.certificate); !failure.empty()) return failure;
+  }
   // The cuts the certificate uses, each a valid inequality of eq. (2): a set
   // X without the source that holds a target receives TP over its in-edges.
   std::vector<Cut> cuts;
@@ -402,8 +429,10 @@ std::string check_ssb_solution(const Platform& platform, ProcessorIndex source, 
     std::sort(cut.begin(), cut.end());
     cuts.push_back(std::move(cut));
   }
-  auto model = build_cut_model(platform, slice_times, cuts).model;
-  if (auto failure = lp::check_certificate(model, solution.certificate); !failure.empty()) return failure;
+  if (!flow_rows) {
+    auto model = build_cut_model(platform, slice_times, cuts).model;
+    if (auto failure = lp::check_certificate(model, solution.certificate); !failure.empty()) return failure;
+  }
   // The primal side, by a second method: the rates respect every port and
   // carry TP to every target (max-flow >= TP is the LP's (a)-(d) by max-flow
   // min-cut).

@@ -32,7 +32,9 @@
 // the certificate's duals are on port and cut rows, and each cut row is a
 // valid inequality of eq. (2), which check_ssb_solution() re-derives from
 // the platform. The full flow program (build_ssb_model) is kept to
-// cross-check on small platforms. Measured: 0.2-0.5 s on 65-node Tiers
+// cross-check on small platforms, and as the fallback when cut generation
+// has not converged after 25 rounds (it tails on some dense random
+// platforms); its certificate is then checked against it. Measured: 0.2-0.5 s on 65-node Tiers
 // platforms, 10-25 rounds (docs/RESULTS.md).
 #pragma once
 
