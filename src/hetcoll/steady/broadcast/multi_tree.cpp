@@ -1,5 +1,7 @@
 #include "hetcoll/steady/broadcast/multi_tree.h"
 
+#include "hetcoll/steady/broadcast/float_max_flow.h"
+
 #include <algorithm>
 #include <chrono>
 #include <deque>
@@ -14,63 +16,6 @@
 
 namespace hetcoll {
 namespace {
-
-// Max-flow (Edmonds-Karp, doubles) and the sink side of a minimum cut
-// nearest to the source (nodes unreachable in the residual graph).
-struct FlowResult {
-  double value = 0;
-  std::vector<char> sink_side;
-};
-
-FlowResult max_flow(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
-                    const std::vector<double>& capacity, double tolerance) {
-  const auto n = static_cast<size_t>(platform.size());
-  std::vector<double> flow(platform.edges().size(), 0.0);
-  FlowResult result;
-  std::vector<char> seen(n);
-  std::vector<std::pair<size_t, bool>> parent(n);
-  for (;;) {
-    std::fill(seen.begin(), seen.end(), 0);
-    std::deque<ProcessorIndex> queue{source};
-    seen[static_cast<size_t>(source)] = 1;
-    while (!queue.empty() && !seen[static_cast<size_t>(target)]) {
-      auto u = queue.front();
-      queue.pop_front();
-      for (auto e : platform.out_edges(u)) {
-        auto v = static_cast<size_t>(platform.edges()[e].to);
-        if (!seen[v] && capacity[e] - flow[e] > tolerance) {
-          seen[v] = 1;
-          parent[v] = {e, true};
-          queue.push_back(platform.edges()[e].to);
-        }
-      }
-      for (auto e : platform.in_edges(u)) {
-        auto v = static_cast<size_t>(platform.edges()[e].from);
-        if (!seen[v] && flow[e] > tolerance) {
-          seen[v] = 1;
-          parent[v] = {e, false};
-          queue.push_back(platform.edges()[e].from);
-        }
-      }
-    }
-    if (!seen[static_cast<size_t>(target)]) break;
-    double bottleneck = std::numeric_limits<double>::infinity();
-    for (auto v = target; v != source;) {
-      auto [e, forward] = parent[static_cast<size_t>(v)];
-      bottleneck = std::min(bottleneck, forward ? capacity[e] - flow[e] : flow[e]);
-      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
-    }
-    for (auto v = target; v != source;) {
-      auto [e, forward] = parent[static_cast<size_t>(v)];
-      flow[e] += forward ? bottleneck : -bottleneck;
-      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
-    }
-    result.value += bottleneck;
-  }
-  result.sink_side.assign(n, 0);
-  for (size_t v = 0; v < n; ++v) result.sink_side[v] = !seen[v];
-  return result;
-}
 
 class TreePacker {
  public:
@@ -89,7 +34,7 @@ class TreePacker {
       for (auto e : chosen) residual[e] = std::max(0.0, residual[e] - mu);
       bool all_ok = true;
       for (auto w : targets_) {
-        auto flow = max_flow(platform_, source_, w, residual, tolerance_ * 1e-3);
+        auto flow = float_max_flow(platform_, source_, w, residual, tolerance_ * 1e-3);
         if (flow.value >= requirement_ - mu - tolerance_) continue;
         all_ok = false;
         // The violated cut X: c(X) - mu f(X) < k - mu. Lower mu to its root.
@@ -97,7 +42,8 @@ class TreePacker {
         int entering = 0;
         for (size_t e = 0; e < platform_.edges().size(); ++e) {
           const auto& edge = platform_.edges()[e];
-          if (!flow.sink_side[static_cast<size_t>(edge.from)] && flow.sink_side[static_cast<size_t>(edge.to)]) {
+          if (flow.reached_from_source[static_cast<size_t>(edge.from)] &&
+              !flow.reached_from_source[static_cast<size_t>(edge.to)]) {
             cut += capacity_[e];
             entering += in_tree[e];
           }

@@ -11,6 +11,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/shortest_paths.h"
+#include "hetcoll/steady/broadcast/float_max_flow.h"
 #include "hetcoll/steady/broadcast/tree_building.h"
 
 namespace hetcoll {
@@ -212,58 +213,20 @@ CutModel build_cut_model(const Platform& platform, const std::vector<double>& sl
   return built;
 }
 
-// Max-flow in doubles (Edmonds-Karp) returning the flow value and the sink
-// side of a minimum cut (nodes not reachable from the source in the residual
-// graph). Only used to find violated cuts; every claim is re-checked exactly.
+// The two extreme minimum cuts of a max-flow in doubles (float_max_flow.h):
+// the sink side nearest the target and the one nearest the source. Only
+// used to find violated cuts; every claim is re-checked exactly.
 struct MinCuts {
   Cut near_target, near_source;
 };
 
 std::pair<double, MinCuts> float_min_cuts(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
-                                     const std::vector<double>& capacity, double tolerance) {
+                                          const std::vector<double>& capacity, double tolerance) {
   const auto n = static_cast<size_t>(platform.size());
-  std::vector<double> flow(platform.edges().size(), 0.0);
-  double total = 0;
-  std::vector<char> seen(n);
-  for (;;) {
-    std::vector<std::pair<size_t, bool>> parent(n, std::pair<size_t, bool>{kNoEdge, true});
-    std::fill(seen.begin(), seen.end(), 0);
-    std::deque<ProcessorIndex> queue{source};
-    seen[static_cast<size_t>(source)] = 1;
-    while (!queue.empty()) {
-      auto u = queue.front();
-      queue.pop_front();
-      for (auto e : platform.out_edges(u)) {
-        auto v = static_cast<size_t>(platform.edges()[e].to);
-        if (!seen[v] && capacity[e] - flow[e] > tolerance) {
-          seen[v] = 1;
-          parent[v] = {e, true};
-          queue.push_back(platform.edges()[e].to);
-        }
-      }
-      for (auto e : platform.in_edges(u)) {
-        auto v = static_cast<size_t>(platform.edges()[e].from);
-        if (!seen[v] && flow[e] > tolerance) {
-          seen[v] = 1;
-          parent[v] = {e, false};
-          queue.push_back(platform.edges()[e].from);
-        }
-      }
-    }
-    if (!seen[static_cast<size_t>(target)]) break;
-    double bottleneck = std::numeric_limits<double>::infinity();
-    for (auto v = target; v != source;) {
-      auto [e, forward] = parent[static_cast<size_t>(v)];
-      bottleneck = std::min(bottleneck, forward ? capacity[e] - flow[e] : flow[e]);
-      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
-    }
-    for (auto v = target; v != source;) {
-      auto [e, forward] = parent[static_cast<size_t>(v)];
-      flow[e] += forward ? bottleneck : -bottleneck;
-      v = forward ? platform.edges()[e].from : platform.edges()[e].to;
-    }
-    total += bottleneck;
-  }
+  auto max_flow = float_max_flow(platform, source, target, capacity, tolerance);
+  const auto& flow = max_flow.flow;
+  const auto& seen = max_flow.reached_from_source;
+  const double total = max_flow.value;
   // The minimal sink side: nodes that reach the target in the residual graph
   // (local cuts around the target bind more often than the far ones).
   std::vector<char> reaches(n, 0);
