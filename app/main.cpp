@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int result = 0;
 
+#ifndef HETCOLL_SMPI
   add_makespan_commands(app, result);
   add_validate_command(app, result);
   add_algorithms_command(app, result);
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
   add_tree_command(app, result);
   add_steady_broadcast_command(app, result);
 #endif
+#endif
+  // The SMPI build (smpicxx, run by smpirun) has only this command.
   add_calibrate_command(app, result);
 
   try {

@@ -17,7 +17,8 @@
 // of world rank r = F_r; ranks beyond the list use the last factor), the
 // rank from OMPI_COMM_WORLD_RANK (or PMI_RANK). Unset: no delay.
 // Delays sleep (clock_nanosleep with a 1 ns timer slack), so waiting ranks
-// leave the cores to the others.
+// leave the cores to the others; HETCOLL_EMULATE_SPIN=1 spins instead, for
+// a loaded machine where a sleeping process may wait milliseconds for a core.
 #include <dlfcn.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -26,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -38,6 +40,7 @@ struct Emulation {
   double latency = 0;
   double bandwidth = 1;
   double factor = 1;
+  bool spin = false;  // HETCOLL_EMULATE_SPIN=1: hold by spinning, not sleeping
   std::vector<char> partial;  // per fd: the last write was partial
 };
 
@@ -64,20 +67,31 @@ Emulation& emulation() {
     size_t index = 2 + static_cast<size_t>(rank);
     e.factor = index < values.size() ? values[index] : values.back();
     e.active = true;
+    const char* spin = std::getenv("HETCOLL_EMULATE_SPIN");
+    e.spin = spin && std::string(spin) == "1";
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     return e;
   }();
   return state;
 }
 
-bool is_socket(int fd) {
+// TCP sockets only: Open MPI's transport between ranks. Unix-domain
+// sockets and pipes (the event loop's wake-ups, the launcher) are left alone.
+bool is_tcp_socket(int fd) {
   struct stat info;
-  return fstat(fd, &info) == 0 && S_ISSOCK(info.st_mode);
+  if (fstat(fd, &info) != 0 || !S_ISSOCK(info.st_mode)) return false;
+  struct sockaddr_storage address;
+  socklen_t length = sizeof address;
+  if (getsockname(fd, reinterpret_cast<struct sockaddr*>(&address), &length) != 0) return false;
+  if (address.ss_family != AF_INET && address.ss_family != AF_INET6) return false;
+  int type = 0;
+  socklen_t type_length = sizeof type;
+  return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_length) == 0 && type == SOCK_STREAM;
 }
 
 void hold(int fd, size_t bytes) {
   auto& e = emulation();
-  if (!e.active || bytes == 0 || fd < 0 || !is_socket(fd)) return;
+  if (!e.active || bytes == 0 || fd < 0 || !is_tcp_socket(fd)) return;
   if (static_cast<size_t>(fd) >= e.partial.size()) e.partial.resize(static_cast<size_t>(fd) + 1, 0);
   double seconds = e.factor * ((e.partial[static_cast<size_t>(fd)] ? 0 : e.latency) + static_cast<double>(bytes) / e.bandwidth);
   struct timespec now;
@@ -85,7 +99,15 @@ void hold(int fd, size_t bytes) {
   double end = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9 + seconds;
   struct timespec until;
   until.tv_sec = static_cast<time_t>(end);
-  until.tv_nsec = static_cast<long>((end - static_cast<double>(until.tv_sec)) * 1e9);
+  until.tv_nsec = std::min(999'999'999L, static_cast<long>((end - static_cast<double>(until.tv_sec)) * 1e9));
+  if (e.spin) {
+    // Busy, as a CPU that processes its sends is; wakes on time even when
+    // the machine is loaded (a sleeping process may wait for a core).
+    do {
+      clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (now.tv_sec < until.tv_sec || (now.tv_sec == until.tv_sec && now.tv_nsec < until.tv_nsec));
+    return;
+  }
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) != 0) {
   }
 }

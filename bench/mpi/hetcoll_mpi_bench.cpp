@@ -14,8 +14,10 @@
 // Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast
 //          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
-//          [--root R] [--repetitions N] [--tree fnf|binomial|chain] [--slice-bytes B]
-//          [--synchronous-sends] [--header]
+//          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
+//   (--tree tree / multi-tree: the platform-graph planners' best single tree
+//    and multi-tree packing, platform_pipelines.h; graph platforms only)
+//          [--send-mode one-port|standard|synchronous] [--header]
 #include <mpi.h>
 
 #include <algorithm>
@@ -27,6 +29,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +40,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
 
 namespace {
@@ -56,7 +60,7 @@ struct Options {
   int repetitions = 5;
   std::string tree = "fnf";
   long slice_bytes = 0;  // 0: the slice size the prediction likes best
-  bool synchronous_sends = false;
+  std::string send_mode = "one-port";
   bool header = false;
   std::string rank_map;
 };
@@ -105,7 +109,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--repetitions") options.repetitions = std::stoi(value());
     else if (arg == "--tree") options.tree = value();
     else if (arg == "--slice-bytes") options.slice_bytes = std::stol(value());
-    else if (arg == "--synchronous-sends") options.synchronous_sends = true;
+    else if (arg == "--send-mode") options.send_mode = value();
     else if (arg == "--header") options.header = true;
     else if (arg == "--rank-map") options.rank_map = value();
     else throw InputError(fmt::format("unknown option {}", arg));
@@ -159,6 +163,22 @@ mpi::TransferCost platform_costs(const LoadedPlatform& platform, const std::vect
   };
 }
 
+// --rank-map LIST, or "hostname", or (default) by host name when every rank
+// runs on its own host of the platform (SimGrid SMPI: the platform's host
+// names; smpirun places ranks on hosts in its own order), else by order.
+mpi::RankMapping rank_mapping(const Options& options, const LoadedPlatform& platform) {
+  if (options.rank_map == "hostname") return mpi::RankMapping::by_processor_name();
+  if (!options.rank_map.empty()) return mpi::RankMapping::parse(options.rank_map);
+  auto names = mpi::gather_processor_names(MPI_COMM_WORLD);
+  std::set<std::string> distinct(names.begin(), names.end());
+  bool all_found = distinct.size() == names.size();
+  for (const auto& name : names) {
+    auto found = platform.is_cluster() ? platform.cluster().find(name) : platform.graph().find(name);
+    all_found = all_found && found.has_value();
+  }
+  return all_found ? mpi::RankMapping::by_processor_name() : mpi::RankMapping::by_order();
+}
+
 int run(const Options& options) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -172,13 +192,15 @@ int run(const Options& options) {
 
   auto platform = load_platform_file(options.platform);
   mpi::RuntimeOptions runtime_options;
-  runtime_options.synchronous_sends = options.synchronous_sends;
+  runtime_options.send_mode = options.send_mode == "standard"      ? mpi::RuntimeOptions::SendMode::standard
+                             : options.send_mode == "synchronous" ? mpi::RuntimeOptions::SendMode::synchronous
+                                                                  : mpi::RuntimeOptions::SendMode::one_port;
   mpi::PlanningOptions planning;
   planning.broadcast_algorithm = planning.reduce_algorithm = planning.allreduce_algorithm = options.algorithm;
   std::unique_ptr<mpi::Runtime> runtime;
   bool use_hetcoll = options.implementation == "hetcoll";
   if (use_hetcoll) {
-    runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, mpi::RankMapping::parse(options.rank_map),
+    runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, rank_mapping(options, platform),
                                              runtime_options, planning);
   }
   Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ? Operation::broadcast
@@ -205,16 +227,73 @@ int run(const Options& options) {
     std::string algorithm = options.label;
     std::unique_ptr<mpi::ExecutablePipeline> pipeline;
     const mpi::ExecutablePlan* plan = nullptr;
-    if (use_hetcoll && options.collective == "pipelined-bcast") {
+    if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree")) {
+#ifdef HETCOLL_WITH_LP
+      if (platform.is_cluster()) throw InputError("--tree tree/multi-tree needs a platform graph (JSON graph or SimGrid XML)");
+      // Planned on rank 0 and sent to the others: the LP solvers are shared
+      // libraries with global state, which SMPI's ranks (one process) would share.
+      mpi::PlatformPipeline planned;
+      // slice bytes, predicted, then per tree: weight, root, and per rank its
+      // number of children and the children in order.
+      std::vector<double> packed;
+      if (rank == 0) {
+        planned = mpi::plan_platform_pipeline(platform.graph(), runtime->processor_of_rank(), options.root,
+                                              options.tree, bytes, type_size);
+        packed = {static_cast<double>(planned.plan.slice_bytes), planned.predicted_seconds};
+        for (const auto& [weight, tree] : planned.plan.trees) {
+          packed.push_back(weight);
+          packed.push_back(tree.root);
+          for (const auto& children : tree.children) {
+            packed.push_back(static_cast<double>(children.size()));
+            for (auto child : children) packed.push_back(child);
+          }
+        }
+      }
+      int length = static_cast<int>(packed.size());
+      MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      packed.resize(static_cast<size_t>(length));
+      MPI_Bcast(packed.data(), length, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      int description_length = static_cast<int>(planned.description.size());
+      MPI_Bcast(&description_length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      planned.description.resize(static_cast<size_t>(description_length));
+      MPI_Bcast(planned.description.data(), description_length, MPI_CHAR, 0, MPI_COMM_WORLD);
+      if (rank != 0) {
+        planned.plan.slice_bytes = static_cast<std::size_t>(packed[0]);
+        planned.predicted_seconds = packed[1];
+        for (size_t at = 2; at + 1 < packed.size();) {
+          mpi::WeightedTree weighted;
+          weighted.weight = packed[at];
+          weighted.tree.root = static_cast<ProcessorIndex>(packed[at + 1]);
+          at += 2;
+          weighted.tree.children.assign(static_cast<size_t>(size), {});
+          for (int r = 0; r < size; ++r) {
+            auto count = static_cast<size_t>(packed[at++]);
+            for (size_t c = 0; c < count; ++c) {
+              weighted.tree.children[static_cast<size_t>(r)].push_back(static_cast<ProcessorIndex>(packed[at++]));
+            }
+          }
+          planned.plan.trees.push_back(weighted);
+        }
+      }
+      predicted = planned.predicted_seconds;
+      algorithm = planned.description;
+      std::vector<std::string> ids;
+      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
+      pipeline = std::make_unique<mpi::ExecutablePipeline>(
+          mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, planned.plan, ids, {}, runtime_options));
+#else
+      throw InputError("--tree tree/multi-tree needs the steady-state layer (HETCOLL_WITH_LP)");
+#endif
+    } else if (use_hetcoll && options.collective == "pipelined-bcast") {
       auto cluster = runtime->rank_cluster(options.slice_bytes > 0 ? static_cast<double>(options.slice_bytes) : 65536.0);
-      mpi::BroadcastTree tree;
+      mpi::PipelineTree tree;
       std::vector<ProcessorIndex> order;
       for (auto p : cluster.fastest_first_order()) {
         if (p != options.root) order.push_back(p);
       }
-      if (options.tree == "binomial") tree = mpi::BroadcastTree::binomial(size, options.root);
-      else if (options.tree == "chain") tree = mpi::BroadcastTree::chain(options.root, order);
-      else tree = mpi::BroadcastTree::from_plan(mpi::plan_for_cluster(cluster, Operation::broadcast, options.root, "fnf"), size);
+      if (options.tree == "binomial") tree = mpi::PipelineTree::binomial(size, options.root);
+      else if (options.tree == "chain") tree = mpi::PipelineTree::chain(options.root, order);
+      else tree = mpi::PipelineTree::from_plan(mpi::plan_for_cluster(cluster, Operation::broadcast, options.root, "fnf"), size);
       mpi::PipelinedBroadcastPlan pipelined{{{1.0, tree}}, 65536, "pipelined " + options.tree + " tree"};
       auto cost = platform_costs(platform, runtime->processor_of_rank());
       if (options.slice_bytes > 0) {

@@ -146,8 +146,8 @@ TEST(RankMappingTest, ResolvesEachKind) {
 
 TEST(PipelinedBroadcast, SlicesFollowTheWeights) {
   PipelinedBroadcastPlan plan;
-  plan.trees = {{1.0, BroadcastTree::chain(0, {1, 2})}, {2.0, BroadcastTree::chain(0, {2, 1})},
-                {3.0, BroadcastTree::binomial(3, 0)}};
+  plan.trees = {{1.0, PipelineTree::chain(0, {1, 2})}, {2.0, PipelineTree::chain(0, {2, 1})},
+                {3.0, PipelineTree::binomial(3, 0)}};
   auto tree_of = slice_trees(plan, 600);
   std::vector<int> count(3, 0);
   for (std::size_t j = 0; j < tree_of.size(); ++j) {
@@ -162,32 +162,32 @@ TEST(PipelinedBroadcast, SlicesFollowTheWeights) {
 }
 
 TEST(PipelinedBroadcast, BinomialTreeIsMpichs) {
-  auto tree = BroadcastTree::binomial(8, 0);
+  auto tree = PipelineTree::binomial(8, 0);
   EXPECT_EQ(tree.children[0], (std::vector<ProcessorIndex>{4, 2, 1}));
   EXPECT_EQ(tree.children[4], (std::vector<ProcessorIndex>{6, 5}));
   EXPECT_EQ(tree.children[6], (std::vector<ProcessorIndex>{7}));
-  auto rotated = BroadcastTree::binomial(5, 3);
+  auto rotated = PipelineTree::binomial(5, 3);
   EXPECT_EQ(rotated.children[3], (std::vector<ProcessorIndex>{2, 0, 4}));  // 3+4, 3+2, 3+1 mod 5
   EXPECT_NO_THROW(check_pipelined_plan({{{1.0, rotated}}, 10, "b"}, 5, "x"));
 }
 
 TEST(PipelinedBroadcast, PredictionOfAChainIsTheTextbookFormula) {
   // A chain of n nodes, S slices, each hop costs c: (S + n - 2) * c.
-  PipelinedBroadcastPlan plan{{{1.0, BroadcastTree::chain(0, {1, 2, 3, 4})}}, 100, "chain"};
+  PipelinedBroadcastPlan plan{{{1.0, PipelineTree::chain(0, {1, 2, 3, 4})}}, 100, "chain"};
   auto cost = [](ProcessorIndex, ProcessorIndex, double bytes) { return 0.5 + bytes / 100.0; };
   double predicted = predict_pipelined_broadcast(plan, 1000, 1, cost);  // 10 slices of 100 bytes, 1.5 each
   EXPECT_DOUBLE_EQ(predicted, (10 + 5 - 2) * 1.5);
   // A star: the root sends every slice to 4 children one after the other.
-  PipelinedBroadcastPlan star{{{1.0, BroadcastTree::from_parents(0, {kNoProcessor, 0, 0, 0, 0})}}, 100, "star"};
+  PipelinedBroadcastPlan star{{{1.0, PipelineTree::from_parents(0, {kNoProcessor, 0, 0, 0, 0})}}, 100, "star"};
   EXPECT_DOUBLE_EQ(predict_pipelined_broadcast(star, 1000, 1, cost), 10 * 4 * 1.5);
 }
 
 TEST(PipelinedBroadcast, RejectsTreesThatDoNotSpan) {
-  PipelinedBroadcastPlan plan{{{1.0, BroadcastTree::from_parents(0, {kNoProcessor, 0, 1, kNoProcessor})}}, 8, "x"};
+  PipelinedBroadcastPlan plan{{{1.0, PipelineTree::from_parents(0, {kNoProcessor, 0, 1, kNoProcessor})}}, 8, "x"};
   EXPECT_THROW(check_pipelined_plan(plan, 4, "x"), InputError);
-  PipelinedBroadcastPlan twice{{{1.0, BroadcastTree{0, {{1, 2}, {2}, {}}}}}, 8, "x"};
+  PipelinedBroadcastPlan twice{{{1.0, PipelineTree{0, {{1, 2}, {2}, {}}}}}, 8, "x"};
   EXPECT_THROW(check_pipelined_plan(twice, 3, "x"), InputError);
-  PipelinedBroadcastPlan zero_weight{{{0.0, BroadcastTree::binomial(3, 0)}}, 8, "x"};
+  PipelinedBroadcastPlan zero_weight{{{0.0, PipelineTree::binomial(3, 0)}}, 8, "x"};
   EXPECT_THROW(check_pipelined_plan(zero_weight, 3, "x"), InputError);
 }
 

@@ -81,6 +81,9 @@ void print_line(MPI_Comm comm, const std::string& label, std::uint64_t mine) {
   if (world_rank == 0) std::printf("%s\n", line.c_str());
 }
 
+constexpr int kCounts[] = {1, 64, 4096};
+constexpr int kCountCount = 3;
+
 struct Operation {
   const char* name;
   MPI_Datatype datatype;
@@ -94,7 +97,7 @@ void run(MPI_Comm comm, const char* comm_name, const std::vector<Operation>& ope
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   for (const auto& operation : operations) {
-    for (int count : {1, 5, 64, 1000, 4096}) {
+    for (int count : kCounts) {
       std::size_t ints = static_cast<std::size_t>(count) * static_cast<std::size_t>(operation.ints_per_element);
       std::vector<int> mine(ints), result(ints);
       for (std::size_t i = 0; i < ints; ++i) {
@@ -166,7 +169,7 @@ int main(int argc, char** argv) {
   }
   if (world_rank == 0) {
     // Lines of the sub-communicator runs, sent by world rank 1.
-    int expected = 3 * 5 * (world_size / 2 + 2) + 4 * (world_size / 2);
+    int expected = 3 * kCountCount * (world_size / 2 + 2) + 4 * (world_size / 2);
     for (int i = 0; i < expected; ++i) {
       MPI_Status status;
       MPI_Probe(1, 77, MPI_COMM_WORLD, &status);

@@ -44,18 +44,21 @@ case "$suite" in
 import json, sys
 graph = json.load(open(sys.argv[1]))
 hosts = {h.split(':')[0]: (float(h.split(':')[1]), float(h.split(':')[2])) for h in sys.argv[2].split()}
-worst = 0.0
+# Bandwidths come back exactly; latencies about 1 % high: a round trip in
+# SMPI costs about 32 bytes more than its payload (at the pair's
+# bandwidth), which the fit cannot tell from latency. "A few percent": 2 %.
+worst = {"latency": 0.0, "bandwidth": 0.0}
 for edge in graph["edges"]:
     u, v = edge["from"], edge["to"]
-    latency = hosts[u][0] + hosts[v][0]
-    bandwidth = min(hosts[u][1], hosts[v][1])
-    for measured, expected in ((edge["latency"], latency), (edge["bandwidth"], bandwidth)):
-        error = abs(measured - expected) / expected
-        worst = max(worst, error)
-        if error > 0.01:
-            print(f"FAIL: {u} -> {v}: measured {measured:g}, platform {expected:g} ({100 * error:.2f} % off)")
+    expected = {"latency": hosts[u][0] + hosts[v][0], "bandwidth": min(hosts[u][1], hosts[v][1])}
+    for what, tolerance in (("latency", 0.02), ("bandwidth", 0.001)):
+        error = abs(edge[what] - expected[what]) / expected[what]
+        worst[what] = max(worst[what], error)
+        if error > tolerance:
+            print(f"FAIL: {u} -> {v}: {what} measured {edge[what]:g}, platform {expected[what]:g} ({100 * error:.2f} % off)")
             sys.exit(1)
-print(f"calibration under SMPI recovers all {len(graph['edges'])} pairs' latency and bandwidth within {100 * worst:.3f} %")
+print(f"calibration under SMPI recovers all {len(graph['edges'])} pairs: latency within "
+      f"{100 * worst['latency']:.2f} %, bandwidth within {100 * worst['bandwidth']:.4f} %")
 PY
     # The SimGrid file it wrote reads back and plans.
     "$hetcoll" broadcast --platform "$work/back.xml" --message-size 1e6 --quiet >"$work/plan" 2>&1 ||

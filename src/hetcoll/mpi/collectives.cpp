@@ -47,11 +47,14 @@ std::vector<RankStep> phase_steps(const ExecutablePlan& plan, Payload payload) {
 // Broadcast phase: receive into `buffer` (at most once), forward from it.
 void broadcast_phase(const Exchange& exchange, std::span<const RankStep> steps, void* buffer, int count,
                      MPI_Datatype datatype) {
+  std::size_t sends_left = 0;
+  for (const auto& step : steps) sends_left += step.kind == RankStep::Kind::send;
   for (const auto& step : steps) {
     if (step.kind == RankStep::Kind::receive) {
       exchange.receive(buffer, count, datatype, step.peer, MessageTag::broadcast_value);
     } else {
-      exchange.send(buffer, count, datatype, step.peer, MessageTag::broadcast_value);
+      --sends_left;
+      exchange.send(buffer, count, datatype, step.peer, MessageTag::broadcast_value, sends_left > 0);
     }
   }
 }
@@ -63,6 +66,7 @@ struct ReduceArguments {
   MPI_Datatype datatype = MPI_DATATYPE_NULL;
   MPI_Op op = MPI_OP_NULL;
   DatatypeLayout layout;
+  bool more_sends_follow = false;  // an all-reduce's broadcast comes after
 };
 
 // Commutative operations: combine each partial as it arrives (two scratch
@@ -109,7 +113,8 @@ void reduce_phase_commutative(const Exchange& exchange, std::span<const RankStep
   }
   for (const auto& step : steps) {
     if (step.kind == RankStep::Kind::send) {
-      exchange.send(outgoing, args.count, args.datatype, step.peer, MessageTag::partial_reduction);
+      exchange.send(outgoing, args.count, args.datatype, step.peer, MessageTag::partial_reduction,
+                    args.more_sends_follow);
     }
   }
 }
@@ -157,9 +162,13 @@ class RankRuns {
       header.push_back(run.first);
       header.push_back(run.last);
     }
-    exchange_.send(header.data(), static_cast<int>(header.size()), MPI_INT, peer, MessageTag::segment_list);
+    // The run list is small and always followed by the values: standard send.
+    auto request = exchange_.start_send(header.data(), static_cast<int>(header.size()), MPI_INT, peer,
+                                        MessageTag::segment_list, false);
+    exchange_.wait_send(request, peer);
     if (runs_.size() == 1) {
-      exchange_.send(runs_[0].data(), args_.count, args_.datatype, peer, MessageTag::partial_reduction);
+      exchange_.send(runs_[0].data(), args_.count, args_.datatype, peer, MessageTag::partial_reduction,
+                     args_.more_sends_follow);
       return;
     }
     ScratchBuffer packed(args_.layout, runs_.size() * static_cast<size_t>(args_.count));
@@ -168,7 +177,7 @@ class RankRuns {
                     static_cast<size_t>(args_.count), args_.datatype, args_.layout);
     }
     exchange_.send(packed.data(), static_cast<int>(runs_.size()) * args_.count, args_.datatype, peer,
-                   MessageTag::partial_reduction);
+                   MessageTag::partial_reduction, args_.more_sends_follow);
   }
 
   // At the root, after every contribution: the single run 0..n-1.
@@ -281,6 +290,10 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
   args.datatype = datatype;
   args.op = op;
   args.layout = DatatypeLayout::of(datatype);
+  for (const auto& step : plan.steps()) {
+    args.more_sends_follow = args.more_sends_follow ||
+                             (step.kind == RankStep::Kind::send && step.payload == Payload::broadcast_value);
+  }
   reduce_phase(exchange, plan, args);
   // A leaf may have sent straight from recvbuf (MPI_IN_PLACE): that send has
   // completed, so receiving the result into recvbuf now is safe.

@@ -13,7 +13,7 @@ Exchange::Exchange(MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptio
                    std::string_view operation)
     : comm_(private_comm),
       user_comm_(user_comm),
-      synchronous_sends_(options.synchronous_sends),
+      send_mode_(options.send_mode),
       timeout_seconds_(options.timeout_seconds),
       operation_(operation) {
   MPI_Comm_rank(comm_, &rank_);
@@ -36,12 +36,14 @@ void Exchange::check(int code, std::string_view call) const {
   abort(fmt::format("{} failed: {}", call, std::string_view(text, static_cast<size_t>(length))));
 }
 
-MPI_Request Exchange::start_send(const void* buffer, int count, MPI_Datatype datatype, int peer,
-                                 MessageTag tag) const {
+MPI_Request Exchange::start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
+                                 bool more_sends_follow) const {
   MPI_Request request = MPI_REQUEST_NULL;
   // MPI-2 bindings take non-const buffers on some implementations.
   void* data = const_cast<void*>(buffer);
-  int code = synchronous_sends_ ? MPI_Issend(data, count, datatype, peer, static_cast<int>(tag), comm_, &request)
+  bool synchronous = send_mode_ == RuntimeOptions::SendMode::synchronous ||
+                     (send_mode_ == RuntimeOptions::SendMode::one_port && more_sends_follow);
+  int code = synchronous ? MPI_Issend(data, count, datatype, peer, static_cast<int>(tag), comm_, &request)
                                 : MPI_Isend(data, count, datatype, peer, static_cast<int>(tag), comm_, &request);
   check(code, fmt::format("sending to rank {}", peer));
   return request;
@@ -91,8 +93,9 @@ int Exchange::wait_receive(MPI_Request& request, MPI_Datatype datatype, int peer
   return received;
 }
 
-void Exchange::send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const {
-  auto request = start_send(buffer, count, datatype, peer, tag);
+void Exchange::send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
+                    bool more_sends_follow) const {
+  auto request = start_send(buffer, count, datatype, peer, tag, more_sends_follow);
   wait_send(request, peer);
 }
 

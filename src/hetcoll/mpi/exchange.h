@@ -32,7 +32,10 @@ class Exchange {
   Exchange(MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options, std::string_view operation);
 
   // Starts a send or receive (nonblocking); complete it with wait().
-  MPI_Request start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
+  // `more_sends_follow`: another send of this rank comes later in the call
+  // (RuntimeOptions::SendMode::one_port makes this one synchronous).
+  MPI_Request start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
+                         bool more_sends_follow) const;
   MPI_Request start_receive(void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
   // Waits for a send to complete.
   void wait_send(MPI_Request& request, int peer) const;
@@ -40,7 +43,8 @@ class Exchange {
   // elements (if expected_count >= 0); returns the count received.
   int wait_receive(MPI_Request& request, MPI_Datatype datatype, int peer, int expected_count) const;
 
-  void send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
+  void send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
+            bool more_sends_follow) const;
   void receive(void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
 
   // Prints "OPERATION: rank R: WHAT" and aborts the user's communicator.
@@ -54,7 +58,7 @@ class Exchange {
   MPI_Comm comm_;
   MPI_Comm user_comm_;
   int rank_ = 0;
-  bool synchronous_sends_ = false;
+  RuntimeOptions::SendMode send_mode_ = RuntimeOptions::SendMode::one_port;
   double timeout_seconds_ = 0;
   double deadline_ = 0;
   std::string_view operation_;

@@ -72,10 +72,16 @@ struct RuntimeOptions {
   // prints which message it was waiting for and aborts the communicator.
   // 0 = wait as long as MPI does.
   double timeout_seconds = 0;
-  // Synchronous sends (MPI_Issend): a send completes only once the receiver
-  // has started receiving it, so a rank's sends never overlap — the one-port
-  // model. Standard sends (the default) let small messages leave eagerly.
-  bool synchronous_sends = false;
+  // How sends are made. one_port (the default): a send that another send of
+  // the same rank follows in the call is synchronous (MPI_Issend: it
+  // completes only once its receiver has it), so the next send starts only
+  // then, as the plan has it; the rank's last send is a standard one.
+  // Without it, small messages leave eagerly and a rank's consecutive sends
+  // run at the same time, sharing its network link: each arrives later than
+  // planned (docs/MPI.md shows it under SimGrid). standard: MPI_Isend
+  // always; synchronous: MPI_Issend always.
+  enum class SendMode { one_port, standard, synchronous };
+  SendMode send_mode = SendMode::one_port;
 };
 
 // One step of a rank's program.

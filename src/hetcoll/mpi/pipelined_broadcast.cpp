@@ -13,8 +13,8 @@
 
 namespace hetcoll::mpi {
 
-BroadcastTree BroadcastTree::from_parents(ProcessorIndex root, const std::vector<ProcessorIndex>& parent) {
-  BroadcastTree tree;
+PipelineTree PipelineTree::from_parents(ProcessorIndex root, const std::vector<ProcessorIndex>& parent) {
+  PipelineTree tree;
   tree.root = root;
   tree.children.assign(parent.size(), {});
   for (size_t p = 0; p < parent.size(); ++p) {
@@ -25,8 +25,8 @@ BroadcastTree BroadcastTree::from_parents(ProcessorIndex root, const std::vector
   return tree;
 }
 
-BroadcastTree BroadcastTree::from_plan(const MakespanPlan& plan, ProcessorIndex processor_count) {
-  BroadcastTree tree;
+PipelineTree PipelineTree::from_plan(const MakespanPlan& plan, ProcessorIndex processor_count) {
+  PipelineTree tree;
   tree.root = plan.root;
   tree.children.assign(static_cast<size_t>(processor_count), {});
   std::vector<const Transfer*> transfers;
@@ -40,11 +40,11 @@ BroadcastTree BroadcastTree::from_plan(const MakespanPlan& plan, ProcessorIndex 
   return tree;
 }
 
-BroadcastTree BroadcastTree::binomial(ProcessorIndex processor_count, ProcessorIndex root) {
+PipelineTree PipelineTree::binomial(ProcessorIndex processor_count, ProcessorIndex root) {
   // MPICH's binomial tree on ranks relative to the root: relative rank r
   // receives from r - lowbit(r) and sends to r + 2^k for the 2^k below
   // lowbit(r), largest first.
-  BroadcastTree tree;
+  PipelineTree tree;
   tree.root = root;
   tree.children.assign(static_cast<size_t>(processor_count), {});
   auto n = processor_count;
@@ -64,8 +64,8 @@ BroadcastTree BroadcastTree::binomial(ProcessorIndex processor_count, ProcessorI
   return tree;
 }
 
-BroadcastTree BroadcastTree::chain(ProcessorIndex root, const std::vector<ProcessorIndex>& order) {
-  BroadcastTree tree;
+PipelineTree PipelineTree::chain(ProcessorIndex root, const std::vector<ProcessorIndex>& order) {
+  PipelineTree tree;
   tree.root = root;
   tree.children.assign(order.size() + 1, {});
   ProcessorIndex previous = root;
@@ -76,7 +76,7 @@ BroadcastTree BroadcastTree::chain(ProcessorIndex root, const std::vector<Proces
   return tree;
 }
 
-std::vector<ProcessorIndex> BroadcastTree::parents() const {
+std::vector<ProcessorIndex> PipelineTree::parents() const {
   std::vector<ProcessorIndex> parent(children.size(), kNoProcessor);
   for (size_t p = 0; p < children.size(); ++p) {
     for (auto child : children[p]) {
@@ -253,6 +253,12 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   auto slice_count = [&](std::size_t slice) { return static_cast<int>(std::min(per_slice, total - slice * per_slice)); };
   auto slice_address = [&](std::size_t slice) { return element_address(buffer, slice * per_slice, layout); };
 
+  // The last slice this rank forwards (sends before it are synchronous in
+  // the one-port send mode).
+  std::size_t last_sending_slice = 0;
+  for (std::size_t slice = 0; slice < slices; ++slice) {
+    if (!plan.children_ranks()[tree_of[slice]].empty()) last_sending_slice = slice;
+  }
   // Receives posted ahead, in slice order: (slice, request).
   constexpr std::size_t kReceivesAhead = 4;
   std::deque<std::pair<std::size_t, MPI_Request>> posted;
@@ -275,8 +281,10 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
       (void)posted_slice;  // == slice: posted in slice order, only where a parent exists
       exchange.wait_receive(request, datatype, parent, slice_count(slice));
     }
-    for (int child : plan.children_ranks()[tree]) {
-      exchange.send(slice_address(slice), slice_count(slice), datatype, child, MessageTag::pipeline_slice);
+    const auto& children = plan.children_ranks()[tree];
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      exchange.send(slice_address(slice), slice_count(slice), datatype, children[i], MessageTag::pipeline_slice,
+                    slice < last_sending_slice || i + 1 < children.size());
     }
   }
   return MPI_SUCCESS;

@@ -47,19 +47,19 @@
 
 namespace hetcoll::mpi {
 
-struct BroadcastTree {
+struct PipelineTree {
   ProcessorIndex root = kNoProcessor;
   // children[p]: the processors p sends to, in the order it serves them.
   std::vector<std::vector<ProcessorIndex>> children;
 
   // From parent pointers (kNoProcessor for the root): children by index.
-  static BroadcastTree from_parents(ProcessorIndex root, const std::vector<ProcessorIndex>& parent);
+  static PipelineTree from_parents(ProcessorIndex root, const std::vector<ProcessorIndex>& parent);
   // The tree of a broadcast plan: children in the order the plan serves them.
-  static BroadcastTree from_plan(const MakespanPlan& plan, ProcessorIndex processor_count);
+  static PipelineTree from_plan(const MakespanPlan& plan, ProcessorIndex processor_count);
   // The binomial tree MPI libraries use, on processors in index order.
-  static BroadcastTree binomial(ProcessorIndex processor_count, ProcessorIndex root);
+  static PipelineTree binomial(ProcessorIndex processor_count, ProcessorIndex root);
   // A chain root -> order[0] -> order[1] -> ... (order excludes the root).
-  static BroadcastTree chain(ProcessorIndex root, const std::vector<ProcessorIndex>& order);
+  static PipelineTree chain(ProcessorIndex root, const std::vector<ProcessorIndex>& order);
 
   ProcessorIndex size() const { return static_cast<ProcessorIndex>(children.size()); }
   std::vector<ProcessorIndex> parents() const;
@@ -67,7 +67,7 @@ struct BroadcastTree {
 
 struct WeightedTree {
   double weight = 1;
-  BroadcastTree tree;
+  PipelineTree tree;
 };
 
 struct PipelinedBroadcastPlan {

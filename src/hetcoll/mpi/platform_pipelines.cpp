@@ -1,0 +1,114 @@
+#ifdef HETCOLL_WITH_LP
+
+#include "hetcoll/mpi/platform_pipelines.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/model/participants.h"
+#include "hetcoll/steady/broadcast/multi_tree.h"
+#include "hetcoll/steady/broadcast/pipelined_tree_plan.h"
+#include "hetcoll/steady/broadcast/ssb_lp.h"
+
+namespace hetcoll::mpi {
+
+PipelineTree rank_tree(const hetcoll::BroadcastTree& tree, const Platform& platform,
+                       const std::vector<ProcessorIndex>& processor_of_rank) {
+  auto nodes = static_cast<size_t>(platform.size());
+  std::vector<ProcessorIndex> parent(nodes, kNoProcessor);
+  std::vector<std::size_t> added_by(nodes, std::numeric_limits<std::size_t>::max());
+  for (std::size_t i = 0; i < tree.edges.size(); ++i) {
+    auto to = static_cast<size_t>(tree.edges[i].to);
+    parent[to] = tree.edges[i].from;
+    added_by[to] = i;
+  }
+  std::vector<int> rank_of(nodes, -1);
+  for (size_t r = 0; r < processor_of_rank.size(); ++r) rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<int>(r);
+  auto ranks = processor_of_rank.size();
+  PipelineTree result;
+  result.root = rank_of[static_cast<size_t>(tree.source)];
+  if (result.root < 0) throw InputError("rank tree: the tree's source is not played by a rank");
+  result.children.assign(ranks, {});
+  std::vector<std::pair<std::size_t, int>> order;  // (edge index, rank)
+  for (size_t r = 0; r < ranks; ++r) {
+    if (static_cast<int>(r) == result.root) continue;
+    auto node = processor_of_rank[r];
+    if (added_by[static_cast<size_t>(node)] == std::numeric_limits<std::size_t>::max()) {
+      throw InputError(fmt::format("rank tree: rank {} ({}) is not reached by the tree", r, platform.id(node)));
+    }
+    order.emplace_back(added_by[static_cast<size_t>(node)], static_cast<int>(r));
+  }
+  std::sort(order.begin(), order.end());
+  for (auto [edge, r] : order) {
+    auto up = parent[static_cast<size_t>(processor_of_rank[static_cast<size_t>(r)])];
+    for (std::size_t steps = 0; up != kNoProcessor && rank_of[static_cast<size_t>(up)] < 0 && steps <= nodes; ++steps) {
+      up = parent[static_cast<size_t>(up)];
+    }
+    if (up == kNoProcessor || rank_of[static_cast<size_t>(up)] < 0) {
+      throw InputError(fmt::format("rank tree: rank {} has no ancestor played by a rank", r));
+    }
+    result.children[static_cast<size_t>(rank_of[static_cast<size_t>(up)])].push_back(r);
+  }
+  return result;
+}
+
+PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                                        int root_rank, const std::string& method, double message_bytes,
+                                        int type_size) {
+  std::vector<std::string> ids;
+  for (auto p : processor_of_rank) ids.push_back(platform.id(p));
+  auto participating = with_participants(platform, ids, "rank mapping");
+  ProcessorIndex source = processor_of_rank[static_cast<size_t>(root_rank)];
+
+  PipelinedTreeRequest request;
+  request.source = source;
+  request.message_size = message_bytes;
+  auto single = plan_pipelined_tree(participating, request);
+  if (!single.slice_size || !single.makespan) throw InputError("pipelined tree: no slice size was chosen");
+  PlatformPipeline result;
+  if (method == "tree") {
+    result.plan.trees = {{1.0, rank_tree(single.tree, participating, processor_of_rank)}};
+    result.plan.slice_bytes = static_cast<std::size_t>(std::max(1.0, std::floor(*single.slice_size)));
+    result.plan.algorithm = "tree " + single.heuristic;
+    result.predicted_seconds = single.makespan->makespan;
+    result.description = fmt::format("best single tree ({}), {:.0f} B slices", single.heuristic, *single.slice_size);
+    return result;
+  }
+  if (method != "multi-tree") throw InputError(fmt::format("pipeline method \"{}\": use tree or multi-tree", method));
+  auto slice_times = participating.edge_costs(*single.slice_size);
+  auto optimum = solve_ssb(participating, source, slice_times);
+  auto packing = pack_broadcast_trees(participating, source, slice_times, optimum);
+  for (const auto& weighted : packing.trees) {
+    result.plan.trees.push_back({to_double(weighted.weight), rank_tree(weighted.tree, participating, processor_of_rank)});
+  }
+  result.plan.algorithm = "multi-tree";
+  // The slice size: the one-port replay of the runtime's order, over powers of two.
+  auto costs = participating.edge_costs(1.0);
+  TransferCost cost = [&](ProcessorIndex u, ProcessorIndex v, double bytes) {
+    auto route = participating.route(processor_of_rank[static_cast<size_t>(u)], processor_of_rank[static_cast<size_t>(v)], costs);
+    return route ? participating.route_time(*route, bytes) : std::numeric_limits<double>::infinity();
+  };
+  double best = std::numeric_limits<double>::infinity();
+  std::size_t best_slice = 65536;
+  for (double slice = 1024; slice <= std::max(message_bytes, 1024.0); slice *= 2) {
+    result.plan.slice_bytes = static_cast<std::size_t>(slice);
+    double time = predict_pipelined_broadcast(result.plan, message_bytes, type_size, cost);
+    if (time < best) {
+      best = time;
+      best_slice = result.plan.slice_bytes;
+    }
+  }
+  result.plan.slice_bytes = best_slice;
+  result.predicted_seconds = best;
+  result.description = fmt::format("{} trees (SSB optimum {:.4g} slices/s at {:.0f} B), {} B slices", packing.trees.size(),
+                                   optimum.throughput_value(), *single.slice_size, best_slice);
+  return result;
+}
+
+}  // namespace hetcoll::mpi
+
+#endif
