@@ -3,7 +3,8 @@
 // Any input must either give a platform or throw hetcoll::InputError; any
 // other exception, a crash, a sanitizer report or a slow input is a bug. What
 // was read is also written as JSON and read back (the CLI's `--out`), and
-// turned into the sender-speed view that the makespan planners use.
+// turned into the sender-speed view that the makespan planners use; every
+// declared route between two hosts must be a path of the graph.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -19,6 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Small platforms keep every input fast; the host limit itself is tested too.
   hetcoll::SimgridImportOptions options;
   options.max_hosts = 64;
+  options.max_elements = 4096;  // topo_parameters can ask for many switches and links
+  options.max_vivaldi_members = 64;
   hetcoll::Platform platform;
   try {
     platform = hetcoll::parse_simgrid_xml(text, "fuzz.xml", options);
@@ -32,6 +35,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (again.is_cluster() || again.graph().size() != platform.size() ||
       again.graph().edges().size() != platform.edges().size()) {
     std::abort();
+  }
+  for (auto from : platform.participants()) {
+    for (auto to : platform.participants()) {
+      if (from == to) continue;
+      if (auto route = platform.declared_route(from, to)) {
+        if (hetcoll::route_problem(platform, from, to, *route)) std::abort();
+      }
+    }
   }
   try {
     hetcoll::cluster_from_platform(platform, 1e6, "fuzz.xml");

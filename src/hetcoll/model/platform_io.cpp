@@ -494,6 +494,13 @@ Cluster cluster_from_platform(const Platform& platform, std::optional<double> me
   if (participants.empty()) {
     throw InputError(fmt::format("{}: the platform has no participants (every node is a router)", source_name));
   }
+  if (participants.size() > kMaxSenderSpeedParticipants) {
+    throw InputError(fmt::format("{}: the sender-speed view times a route for each ordered pair of participants; "
+                                 "{} participants make {} pairs, above the limit of {} participants (plan on the "
+                                 "graph, or choose fewer participants)",
+                                 source_name, participants.size(),
+                                 participants.size() * (participants.size() - 1), kMaxSenderSpeedParticipants));
+  }
   const std::vector<double> costs = platform.edge_costs(message_size);
   std::vector<double> slowest(participants.size(), 0.0);
   for (size_t a = 0; a < participants.size(); ++a) {
@@ -506,7 +513,13 @@ Cluster cluster_from_platform(const Platform& platform, std::optional<double> me
             "from \"{}\" to \"{}\"",
             source_name, platform.id(participants[a]), platform.id(participants[b])));
       }
-      slowest[a] = std::max(slowest[a], platform.route_time(*routes[b], message_size));
+      double time = platform.route_time(*routes[b], message_size);
+      if (!std::isfinite(time)) {
+        throw InputError(fmt::format("{}: the route from \"{}\" to \"{}\" takes an infinite time (its latencies add "
+                                     "up past the largest number)",
+                                     source_name, platform.id(participants[a]), platform.id(participants[b])));
+      }
+      slowest[a] = std::max(slowest[a], time);
     }
   }
   std::vector<std::string> ids;

@@ -47,13 +47,18 @@ void write_platform_json(std::ostream& out, const Platform& platform);
 // pairs it throws InputError instead.
 inline constexpr std::size_t kMaxWrittenRoutes = 4'000'000;
 
+// cluster_from_platform times every ordered pair of participants' route:
+// above this many participants it throws InputError instead.
+inline constexpr std::size_t kMaxSenderSpeedParticipants = 4096;
+
 // The sender-speed view of a platform graph, for makespan planners: one
 // processor per participant (Platform::participants(), in index order), whose
 // transmission time t(p) is its slowest route to another participant,
 // max_q Platform::route_time(route(p, q)), for a message of `message_size`
 // bytes (an upper bound on any send of p when p sends alone). Routes are the
 // platform's (declared, else direct edge, else cheapest path). Throws
-// InputError naming a pair that has no route.
+// InputError naming a pair that has no route or an infinite time, and above
+// kMaxSenderSpeedParticipants participants. Cost: participants^2 routes.
 Cluster cluster_from_platform(const Platform& platform, std::optional<double> message_size,
                               std::string_view source_name);
 

@@ -2,11 +2,12 @@
 //
 // The importer works in three steps: (1) walk the XML tree once, creating
 // zones, netpoints (hosts, routers, zones — SimGrid's name for anything a
-// route can start or end at) and links, and setting the route elements aside;
-// (2) resolve the routes, now that every name is known (SimGrid wants links
-// declared before use; accepting any order is harmless); (3) compute the
-// route of every ordered pair of hosts the way SimGrid's hierarchical routing
-// does, and turn it into one edge.
+// route can start or end at), links (graph nodes) and the structure of
+// clusters, and setting the route elements aside; (2) resolve the routes,
+// now that every name is known (SimGrid wants links declared before use;
+// accepting any order is harmless); (3) collect the graph's edges from every
+// route primitive and build the Platform, whose routing answers any pair by
+// SimGrid's algorithm (simgrid_routing.cpp).
 #include "hetcoll/model/simgrid_xml.h"
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include <pugixml.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/simgrid_network.h"
 
 namespace hetcoll {
 namespace {
@@ -171,97 +173,14 @@ std::string shown(std::string_view value) {
   return cut ? text + "..." : text;
 }
 
-// ------------------------------------------------------ platform model ---
+// ------------------------------------------------------------ importer ---
 
-enum class NetpointKind { host, router, zone };
+double parse_quantity(std::string_view text, std::string_view kind_name, std::string_view where, bool allow_zero);
 
-// Anything a route can start or end at (SimGrid's NetPoint).
-struct Netpoint {
-  std::string name;
-  NetpointKind kind = NetpointKind::host;
-  int zone = -1;       // the zone that contains it (-1 for the root zone)
-  int own_zone = -1;   // for a zone: the zone it stands for
-  size_t line = 0;
-  std::string element;  // the element that declared it, for messages
-};
-
-struct Link {
-  std::string name;
-  double bandwidth = 0;  // bytes per second
-  double latency = 0;    // seconds
-};
-
-// What the edge of a route needs from its links.
-struct RouteMetrics {
-  double latency = 0;
-  double bandwidth = std::numeric_limits<double>::infinity();
-  size_t link_count = 0;
-
-  void add_link(const Link& link) {
-    latency += link.latency;
-    bandwidth = std::min(bandwidth, link.bandwidth);
-    ++link_count;
-  }
-  void add(const RouteMetrics& other) {
-    latency += other.latency;
-    bandwidth = std::min(bandwidth, other.bandwidth);
-    link_count += other.link_count;
-  }
-};
-
-struct DeclaredRoute {
-  int source = -1;               // netpoints of the zone (hosts/routers, or child zones for a zoneRoute)
-  int destination = -1;
-  int gateway_source = -1;       // for a zoneRoute: netpoints inside the source / destination zones;
-  int gateway_destination = -1;  // for a route: the source and destination themselves
-  RouteMetrics metrics;
-  size_t line = 0;
-  bool is_reverse = false;  // added because the declared route is symmetrical
-};
-
-enum class RoutingKind { full, shortest_path, none, cluster };
-
-struct PrivateLinks {
-  int up = -1;
-  int down = -1;
-};
-
-struct Zone {
-  std::string id;
-  RoutingKind routing = RoutingKind::full;
-  int parent = -1;
-  int netpoint = -1;  // the zone's own netpoint
-  int depth = 0;
-  size_t line = 0;
-
-  std::vector<DeclaredRoute> routes;
-  std::unordered_map<std::uint64_t, size_t> route_index;  // (source, destination) -> routes
-
-  // Cluster routing: host i to host j = up(i) + backbone + down(j); the
-  // cluster's routers have no private link.
-  std::unordered_map<int, PrivateLinks> private_links;
-  int backbone = -1;
-  std::vector<int> hosts;  // for the check that every host of a hand-written cluster has links
-
-  // Shortest-path routing: per source netpoint, the metrics to every netpoint
-  // of the zone (by position in `members`), computed on first use.
-  bool members_indexed = false;
-  std::vector<int> members;
-  std::unordered_map<int, size_t> member_position;
-  std::vector<std::vector<size_t>> routes_from;  // by position: indices into routes
-  std::unordered_map<int, std::vector<std::optional<RouteMetrics>>> shortest_from;
-};
-
-std::uint64_t pair_key(int source, int destination) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(source)) << 32) |
-         static_cast<std::uint32_t>(destination);
-}
-
-struct LocalRoute {
-  RouteMetrics metrics;
-  int gateway_source = -1;
-  int gateway_destination = -1;
-};
+using simgrid::ElementId;
+using simgrid::kNoElement;
+using simgrid::NetpointKind;
+using simgrid::ZoneKind;
 
 bool element_is(const pugi::xml_node& element, std::string_view name) { return name == element.name(); }
 
@@ -276,16 +195,30 @@ bool is_ignored_element(std::string_view name) {
 
 // Known SimGrid elements hetcoll cannot honour; ignoring them would change the platform.
 std::optional<std::string> unsupported_element_reason(std::string_view name) {
-  if (name == "bypassRoute" || name == "bypassZoneRoute" || name == "bypassASroute") {
-    return "bypass routes are not supported (write the route in full instead)";
-  }
-  if (name == "cabinet") return "<cabinet> is not supported (use <cluster>)";
-  if (name == "peer") return "<peer> (Vivaldi zones) is not supported";
   if (name == "include") return "<include> is not supported (put the included platform inline)";
-  if (name == "AS") return "<AS> is the version 3 name of <zone>; run simgrid_update_xml on the file";
-  if (name == "ASroute") return "<ASroute> is the version 3 name of <zoneRoute>; run simgrid_update_xml on the file";
   return std::nullopt;
 }
+
+bool is_route_element(std::string_view name) {
+  return name == "route" || name == "zoneRoute" || name == "ASroute" || name == "bypassRoute" ||
+         name == "bypassZoneRoute" || name == "bypassASroute";
+}
+
+std::string lowercase(std::string_view text) {
+  std::string lowered(text);
+  std::transform(lowered.begin(), lowered.end(), lowered.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lowered;
+}
+
+// What a <link> name stands for: one link node, or a split-duplex pair.
+struct LinkName {
+  ElementId element = kNoElement;  // the link, or for a split-duplex link its UP half
+  ElementId down = kNoElement;     // a split-duplex link's DOWN half
+  bool split = false;
+  bool wifi = false;
+  size_t line = 0;
+};
 
 class SimgridImporter {
  public:
@@ -317,7 +250,12 @@ class SimgridImporter {
     }
     read_platform(root);
     resolve_pending_elements();
-    return build_platform();
+    finish_zones();
+    if (host_count_ == 0) {
+      throw InputError(fmt::format("{}: the platform declares no <host> (nor any <cluster>)", source_));
+    }
+    simgrid::EdgeSet edges = simgrid::collect_edges(*network_, layouts_, source_);
+    return simgrid::build_platform(network_, edges, source_);
   }
 
  private:
@@ -375,27 +313,39 @@ class SimgridImporter {
     return std::string_view(found.value());
   }
 
+  // An attribute that may be absent or empty (the DTD's "" default).
+  std::optional<std::string_view> given_attribute(const pugi::xml_node& element, const char* attribute) const {
+    auto value = optional_attribute(element, attribute);
+    if (!value || trim(*value).empty()) return std::nullopt;
+    return value;
+  }
+
   double quantity(const pugi::xml_node& element, const char* attribute, std::string_view kind) const {
     return parse_simgrid_quantity(required(element, attribute), kind, where(element, attribute));
   }
 
   double optional_quantity(const pugi::xml_node& element, const char* attribute, std::string_view kind,
                            double default_value) const {
-    auto value = optional_attribute(element, attribute);
+    auto value = given_attribute(element, attribute);
     if (!value) return default_value;
     return parse_simgrid_quantity(*value, kind, where(element, attribute));
   }
 
-  // "98.095Mf" or a pstate list "1Gf, 500Mf, 100Mf": the first (nominal) speed.
+  // "98.095Mf" or a pstate list "1Gf, 500Mf, 0f": the first (nominal) speed,
+  // which must be positive; later pstates may be 0 (SimGrid's way to model
+  // a host booting or off).
   double speed(const pugi::xml_node& element, const char* attribute) const {
     std::string_view list = required(element, attribute);
     std::optional<double> first;
     size_t position = 0;
     while (position <= list.size()) {
       size_t comma = std::min(list.find(',', position), list.size());
-      double value = parse_simgrid_quantity(list.substr(position, comma - position), "speed",
-                                            where(element, attribute));
-      if (!first) first = value;
+      std::string_view item = list.substr(position, comma - position);
+      if (!first) {
+        first = parse_simgrid_quantity(item, "speed", where(element, attribute));
+      } else {
+        parse_quantity(item, "speed", where(element, attribute), /*allow_zero=*/true);  // checked, not kept
+      }
       position = comma + 1;
     }
     return *first;
@@ -404,86 +354,150 @@ class SimgridImporter {
   bool symmetrical(const pugi::xml_node& element) const {
     auto value = optional_attribute(element, "symmetrical");
     if (!value) return true;
-    std::string lowered(trim(*value));
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string lowered = lowercase(trim(*value));
     if (lowered == "yes" || lowered == "true") return true;
     if (lowered == "no" || lowered == "false") return false;
     fail(element, "symmetrical", fmt::format("must be YES or NO, got \"{}\"", shown(*value)));
   }
 
+  // "x y z" (Vivaldi coordinates, in milliseconds).
+  std::optional<std::array<double, 3>> coordinates(const pugi::xml_node& element) const {
+    auto text = given_attribute(element, "coordinates");
+    if (!text) return std::nullopt;
+    std::array<double, 3> values{};
+    size_t count = 0;
+    size_t position = 0;
+    std::string_view list = trim(*text);
+    while (position < list.size()) {
+      size_t end = list.find_first_of(" \t", position);
+      if (end == std::string_view::npos) end = list.size();
+      std::string_view item = list.substr(position, end - position);
+      position = list.find_first_not_of(" \t", end);
+      if (position == std::string_view::npos) position = list.size();
+      double value = 0;
+      auto [stop, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+      if (count == 3 || error != std::errc() || stop != item.data() + item.size() || !std::isfinite(value)) {
+        fail(element, "coordinates", fmt::format("must be three numbers \"x y z\", got \"{}\"", shown(*text)));
+      }
+      values[count++] = value;
+    }
+    if (count != 3) fail(element, "coordinates", fmt::format("must be three numbers \"x y z\", got \"{}\"", shown(*text)));
+    return values;
+  }
+
   // ------------------------------------------------------ declarations ---
+
+  simgrid::Network& network() { return *network_; }
+  simgrid::Zone& zone_at(int zone) { return network_->zones[static_cast<size_t>(zone)]; }
+  const simgrid::Netpoint& netpoint_at(int netpoint) const { return network_->netpoints[static_cast<size_t>(netpoint)]; }
 
   int add_netpoint(const pugi::xml_node& element, std::string name, NetpointKind kind, int zone) {
     if (name.empty()) fail(element, "id", "must not be empty");
     if (!is_valid_utf8(name)) fail(element, "id", "is not valid UTF-8");
-    auto [it, inserted] = netpoint_index_.emplace(name, static_cast<int>(netpoints_.size()));
+    auto [it, inserted] = netpoint_index_.emplace(name, static_cast<int>(network_->netpoints.size()));
     if (!inserted) {
-      const Netpoint& other = netpoints_[static_cast<size_t>(it->second)];
+      const auto& other = declared_at_[static_cast<size_t>(it->second)];
       fail(element, "id",
            fmt::format("duplicate name \"{}\" (also <{}> at line {}; hosts, routers and zones share one "
                        "namespace)",
-                       shown(name), other.element, other.line));
+                       shown(name), other.first, other.second));
     }
-    Netpoint netpoint;
+    simgrid::Netpoint netpoint;
     netpoint.name = std::move(name);
     netpoint.kind = kind;
     netpoint.zone = zone;
-    netpoint.line = line_of(element);
-    netpoint.element = element.name();
-    netpoints_.push_back(std::move(netpoint));
+    network_->netpoints.push_back(std::move(netpoint));
+    declared_at_.emplace_back(element.name(), line_of(element));
+    if (zone >= 0) {
+      simgrid::Zone& parent = zone_at(zone);
+      parent.member_position.emplace(it->second, static_cast<int>(parent.members.size()));
+      parent.members.push_back(it->second);
+    }
     return it->second;
   }
 
   int add_host(const pugi::xml_node& element, std::string name, int zone, double flop_rate) {
-    if (host_netpoints_.size() >= options_.max_hosts) {
-      fail(element, "", fmt::format("too many hosts: hetcoll makes one edge per ordered pair of hosts and "
-                                    "stops at {} hosts",
-                                    options_.max_hosts));
+    if (host_count_ >= options_.max_hosts) {
+      fail(element, "", fmt::format("too many hosts: hetcoll stops at {} hosts", options_.max_hosts));
     }
-    int netpoint = add_netpoint(element, std::move(name), NetpointKind::host, zone);
-    host_netpoints_.push_back(netpoint);
-    host_speeds_.push_back(flop_rate);
-    zones_[static_cast<size_t>(zone)].hosts.push_back(netpoint);
+    int netpoint = add_netpoint(element, name, NetpointKind::host, zone);
+    network_->netpoints[static_cast<size_t>(netpoint)].element =
+        network_->add_element({std::move(name), NodeKind::host, PortModel::one_port, flop_rate, 0, 0});
+    ++host_count_;
     return netpoint;
   }
 
-  int add_link(const pugi::xml_node& element, std::string name, double bandwidth, double latency,
-               bool split_duplex) {
-    if (name.empty()) fail(element, "id", "must not be empty");
-    int index = static_cast<int>(links_.size());
-    links_.push_back(Link{name, bandwidth, latency});
-    std::vector<std::string> names = {name};
-    if (split_duplex) {
-      names.push_back(name + "_UP");
-      names.push_back(name + "_DOWN");
-    }
-    for (auto& link_name : names) {
-      auto [it, inserted] = link_index_.emplace(link_name, std::make_pair(index, line_of(element)));
-      if (!inserted) {
-        fail(element, "id", fmt::format("duplicate link name \"{}\" (also a link at line {})", shown(link_name),
-                                        it->second.second));
-      }
-    }
-    return index;
+  int add_router(const pugi::xml_node& element, std::string name, int zone) {
+    int netpoint = add_netpoint(element, name, NetpointKind::router, zone);
+    network_->netpoints[static_cast<size_t>(netpoint)].element = network_->add_switch(std::move(name));
+    return netpoint;
   }
 
-  int add_zone(const pugi::xml_node& element, std::string id, RoutingKind routing, int parent) {
-    int depth = parent < 0 ? 0 : zones_[static_cast<size_t>(parent)].depth + 1;
+  void register_link_name(const pugi::xml_node& element, const std::string& name, LinkName link) {
+    if (name.empty()) fail(element, "id", "must not be empty");
+    if (!is_valid_utf8(name)) fail(element, "id", "is not valid UTF-8");
+    link.line = line_of(element);
+    auto [it, inserted] = link_index_.emplace(name, link);
+    if (!inserted) {
+      fail(element, "id", fmt::format("duplicate link name \"{}\" (also a link at line {})", shown(name),
+                                      it->second.line));
+    }
+  }
+
+  ElementId add_link(const pugi::xml_node& element, const std::string& name, double bandwidth, double latency,
+                     simgrid::LinkSharing sharing) {
+    check_element_budget(element);
+    LinkName link;
+    if (sharing == simgrid::LinkSharing::split_duplex) {
+      link.split = true;
+      // Checked before creating anything, so that a clash names the right link.
+      for (const char* half : {"", "_UP", "_DOWN"}) {
+        if (auto found = link_index_.find(name + half); found != link_index_.end()) {
+          fail(element, "id", fmt::format("duplicate link name \"{}\" (also a link at line {})",
+                                          shown(name + half), found->second.line));
+        }
+      }
+      link.element = network_->add_link(name + "_UP", bandwidth, latency, PortModel::one_port);
+      link.down = network_->add_link(name + "_DOWN", bandwidth, latency, PortModel::one_port);
+      register_link_name(element, name, link);
+      register_link_name(element, name + "_UP", {link.element});
+      register_link_name(element, name + "_DOWN", {link.down});
+    } else {
+      if (auto found = link_index_.find(name); found != link_index_.end()) {
+        fail(element, "id", fmt::format("duplicate link name \"{}\" (also a link at line {})", shown(name),
+                                        found->second.line));
+      }
+      PortModel ports = sharing == simgrid::LinkSharing::fatpipe ? PortModel::unlimited : PortModel::one_port;
+      link.element = network_->add_link(name, bandwidth, latency, ports);
+      register_link_name(element, name, link);
+    }
+    return link.element;
+  }
+
+  void check_element_budget(const pugi::xml_node& element) const {
+    if (network_->elements.size() >= options_.max_elements) {
+      fail(element, "", fmt::format("the platform grows past {} nodes (hosts, routers and links)",
+                                    options_.max_elements));
+    }
+  }
+
+  int add_zone(const pugi::xml_node& element, std::string id, ZoneKind kind, int parent) {
+    int depth = parent < 0 ? 0 : zone_at(parent).depth + 1;
     if (depth >= kMaxZoneNesting) {
       fail(element, "", fmt::format("zones are nested more than {} deep", kMaxZoneNesting));
     }
-    int zone_index = static_cast<int>(zones_.size());
+    int zone_index = static_cast<int>(network_->zones.size());
     int netpoint = add_netpoint(element, id, NetpointKind::zone, parent);
-    netpoints_[static_cast<size_t>(netpoint)].own_zone = zone_index;
-    Zone zone;
+    network_->netpoints[static_cast<size_t>(netpoint)].own_zone = zone_index;
+    simgrid::Zone zone;
     zone.id = std::move(id);
-    zone.routing = routing;
+    zone.kind = kind;
     zone.parent = parent;
     zone.netpoint = netpoint;
     zone.depth = depth;
-    zone.line = line_of(element);
-    zones_.push_back(std::move(zone));
+    network_->zones.push_back(std::move(zone));
+    zone_lines_.push_back(line_of(element));
+    zone_backbones_.push_back(kNoElement);
     return zone_index;
   }
 
@@ -501,15 +515,15 @@ class SimgridImporter {
     for (pugi::xml_node child : platform.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = child.name();
-      if (name == "zone" || name == "cluster") {
+      if (name == "zone" || name == "AS" || name == "cluster") {
         if (has_root_zone) {
           fail(child, "", "a platform has a single root <zone> or <cluster>; put this one inside it");
         }
         has_root_zone = true;
-        if (name == "zone") {
-          read_zone(child, -1);
-        } else {
+        if (name == "cluster") {
           read_cluster(child, -1);
+        } else {
+          read_zone(child, -1);
         }
       } else {
         check_other_element(child);
@@ -526,56 +540,60 @@ class SimgridImporter {
     fail(element, "", fmt::format("unexpected element <{}> inside <{}>", shown(name), shown(element.parent().name())));
   }
 
-  RoutingKind routing_kind(const pugi::xml_node& zone_element) const {
-    std::string_view routing = trim(required(zone_element, "routing"));
-    if (routing == "Full") return RoutingKind::full;
-    if (routing == "Floyd" || routing == "Dijkstra" || routing == "DijkstraCache") return RoutingKind::shortest_path;
-    if (routing == "None") return RoutingKind::none;
-    if (routing == "Cluster") return RoutingKind::cluster;
-    static constexpr std::array<std::string_view, 7> kKnownElsewhere = {
-        "Vivaldi", "Star", "Wifi", "ClusterTorus", "ClusterFatTree", "ClusterDragonfly", "RuleBased"};
-    if (std::find(kKnownElsewhere.begin(), kKnownElsewhere.end(), routing) != kKnownElsewhere.end()) {
-      fail(zone_element, "routing",
-           fmt::format("routing \"{}\" is not supported (Full, Floyd, Dijkstra, DijkstraCache, None and "
-                       "Cluster are)",
-                       routing));
-    }
+  ZoneKind routing_kind(const pugi::xml_node& zone_element) const {
+    std::string routing = lowercase(trim(required(zone_element, "routing")));
+    // SimGrid compares routing names without case (sg_platf_create_zone).
+    if (routing == "full") return ZoneKind::full;
+    if (routing == "floyd") return ZoneKind::floyd;
+    if (routing == "dijkstra" || routing == "dijkstracache") return ZoneKind::dijkstra;
+    if (routing == "none") return ZoneKind::none;
+    if (routing == "cluster") return ZoneKind::star;
+    if (routing == "vivaldi") return ZoneKind::vivaldi;
+    if (routing == "wifi") return ZoneKind::wifi;
     fail(zone_element, "routing",
-         fmt::format("unknown routing \"{}\" (expected Full, Floyd, Dijkstra, DijkstraCache, None or Cluster)",
-                     shown(routing)));
+         fmt::format("unknown routing \"{}\" (expected Full, Floyd, Dijkstra, DijkstraCache, None, Cluster, "
+                     "Vivaldi or Wifi)",
+                     shown(trim(zone_element.attribute("routing").value()))));
   }
 
   void read_zone(const pugi::xml_node& element, int parent) {
     std::string id(required(element, "id"));
-    RoutingKind routing = routing_kind(element);
-    int zone = add_zone(element, std::move(id), routing, parent);
+    ZoneKind kind = routing_kind(element);
+    int zone = add_zone(element, std::move(id), kind, parent);
+    if (kind == ZoneKind::star) zone_at(zone).center = network_->add_switch(zone_at(zone).id);
     for (pugi::xml_node child : element.children()) {
       if (child.type() != pugi::node_element) continue;
       std::string_view name = child.name();
       if (name == "host") {
-        add_host(child, std::string(required(child, "id")), zone, speed(child, "speed"));
+        int host = add_host(child, std::string(required(child, "id")), zone, speed(child, "speed"));
+        set_coordinates(child, host, kind);
       } else if (name == "router") {
-        add_netpoint(child, std::string(required(child, "id")), NetpointKind::router, zone);
+        int router = add_router(child, std::string(required(child, "id")), zone);
+        set_coordinates(child, router, kind);
+      } else if (name == "peer") {
+        read_peer(child, zone);
       } else if (name == "link") {
-        read_link(child);
-      } else if (name == "zone") {
+        read_link(child, zone);
+      } else if (name == "zone" || name == "AS") {
         read_zone(child, zone);
       } else if (name == "cluster") {
         read_cluster(child, zone);
-      } else if (name == "route" || name == "zoneRoute") {
-        if (routing == RoutingKind::none || routing == RoutingKind::cluster) {
-          fail(child, "", fmt::format("a zone with routing \"{}\" takes no <{}>", trim(element.attribute("routing").value()), name));
-        }
+      } else if (name == "cabinet") {
+        if (kind != ZoneKind::star) fail(child, "", "<cabinet> belongs in a zone with routing \"Cluster\"");
+        read_cabinet(child, zone);
+      } else if (is_route_element(name)) {
         pending_routes_.push_back({child, zone});
       } else if (name == "backbone" || name == "host_link") {
-        if (routing != RoutingKind::cluster) {
-          fail(child, "", fmt::format("<{}> belongs in a zone with routing \"Cluster\"", name));
-        }
+        if (kind != ZoneKind::star) fail(child, "", fmt::format("<{}> belongs in a zone with routing \"Cluster\"", name));
         if (name == "backbone") {
-          if (zones_[static_cast<size_t>(zone)].backbone >= 0) fail(child, "", "a cluster zone has one <backbone>");
-          zones_[static_cast<size_t>(zone)].backbone = read_link(child);
+          if (zone_backbones_[static_cast<size_t>(zone)] != kNoElement) fail(child, "", "a cluster zone has one <backbone>");
+          zone_backbones_[static_cast<size_t>(zone)] = read_link(child, zone);
         } else {
           pending_host_links_.push_back({child, zone});
+        }
+      } else if (name == "prop") {
+        if (kind == ZoneKind::wifi && trim(child.attribute("id").value()) == "access_point") {
+          access_points_.push_back({child, zone});
         }
       } else {
         check_other_element(child);
@@ -583,23 +601,70 @@ class SimgridImporter {
     }
   }
 
-  int read_link(const pugi::xml_node& element) {
-    std::string id(required(element, "id"));
-    double bandwidth = quantity(element, "bandwidth", "bandwidth");
-    double latency = optional_quantity(element, "latency", "latency", 0.0);
-    bool split_duplex = false;
-    if (auto policy = optional_attribute(element, "sharing_policy")) {
-      std::string_view value = trim(*policy);
-      if (value == "SPLITDUPLEX" || value == "FULLDUPLEX") {
-        split_duplex = true;
-      } else if (value == "WIFI") {
-        fail(element, "sharing_policy", "WIFI links are not supported");
-      } else if (value != "SHARED" && value != "FATPIPE") {
-        fail(element, "sharing_policy",
-             fmt::format("unknown sharing policy \"{}\" (expected SHARED, SPLITDUPLEX or FATPIPE)", shown(value)));
-      }
+  void set_coordinates(const pugi::xml_node& element, int netpoint, ZoneKind zone_kind) {
+    auto values = coordinates(element);
+    if (!values && zone_kind == ZoneKind::vivaldi) {
+      fail(element, "coordinates", "missing: a member of a Vivaldi zone needs \"x y z\" (milliseconds)");
     }
-    return add_link(element, std::move(id), bandwidth, latency, split_duplex);
+    network_->netpoints[static_cast<size_t>(netpoint)].coordinates = values;
+  }
+
+  simgrid::LinkSharing link_sharing(const pugi::xml_node& element, const char* attribute,
+                                    simgrid::LinkSharing default_sharing, bool* wifi = nullptr) const {
+    auto policy = given_attribute(element, attribute);
+    if (!policy) return default_sharing;
+    std::string_view value = trim(*policy);
+    if (value == "SPLITDUPLEX" || value == "FULLDUPLEX") return simgrid::LinkSharing::split_duplex;
+    if (value == "SHARED") return simgrid::LinkSharing::shared;
+    if (value == "FATPIPE") return simgrid::LinkSharing::fatpipe;
+    if (value == "WIFI" && wifi) {
+      *wifi = true;
+      return simgrid::LinkSharing::shared;
+    }
+    fail(element, attribute,
+         fmt::format("unknown sharing policy \"{}\" (expected SHARED, SPLITDUPLEX{} or FATPIPE)", shown(value),
+                     wifi ? ", WIFI" : ""));
+  }
+
+  ElementId read_link(const pugi::xml_node& element, int zone) {
+    std::string id(required(element, "id"));
+    bool wifi = false;
+    simgrid::LinkSharing sharing = link_sharing(element, "sharing_policy", simgrid::LinkSharing::shared, &wifi);
+    const bool in_wifi_zone = zone_at(zone).kind == ZoneKind::wifi;
+    if (wifi && !in_wifi_zone) fail(element, "sharing_policy", "a WIFI link belongs in a zone with routing \"Wifi\"");
+    double bandwidth = 0;
+    if (in_wifi_zone) {
+      // WifiZone::do_create_link: the zone's one link is its cell, whatever
+      // its policy; its bandwidths are the stations' rates, the first is the
+      // rate of a station whose rate is not set (hetcoll uses it for all).
+      if (zone_at(zone).wifi_link != kNoElement) {
+        fail(element, "", fmt::format("zone \"{}\" is a Wifi zone and already has its link (one per zone)",
+                                      shown(zone_at(zone).id)));
+      }
+      std::string_view list = required(element, "bandwidth");
+      bandwidth = parse_simgrid_quantity(list.substr(0, list.find(',')), "bandwidth", where(element, "bandwidth"));
+      sharing = simgrid::LinkSharing::shared;
+    } else {
+      bandwidth = quantity(element, "bandwidth", "bandwidth");
+    }
+    double latency = optional_quantity(element, "latency", "latency", 0.0);
+    ElementId link = add_link(element, id, bandwidth, latency, sharing);
+    if (in_wifi_zone) zone_at(zone).wifi_link = link;
+    return link;
+  }
+
+  // <peer id speed bw_in bw_out coordinates>: a host of a Vivaldi zone with
+  // its own links, "link_<id>_UP" (bw_out) and "link_<id>_DOWN" (bw_in).
+  void read_peer(const pugi::xml_node& element, int zone) {
+    if (zone_at(zone).kind != ZoneKind::vivaldi) fail(element, "", "<peer> belongs in a zone with routing \"Vivaldi\"");
+    std::string id(required(element, "id"));
+    double bandwidth_in = quantity(element, "bw_in", "bandwidth");
+    double bandwidth_out = quantity(element, "bw_out", "bandwidth");
+    int host = add_host(element, id, zone, speed(element, "speed"));
+    set_coordinates(element, host, ZoneKind::vivaldi);
+    ElementId up = add_link(element, "link_" + id + "_UP", bandwidth_out, 0.0, simgrid::LinkSharing::shared);
+    ElementId down = add_link(element, "link_" + id + "_DOWN", bandwidth_in, 0.0, simgrid::LinkSharing::shared);
+    zone_at(zone).star[host] = simgrid::StarLinks{{up}, {down}};
   }
 
   // "0-15", "0-3,8,10-11" -> the numbers, in order.
@@ -628,11 +693,9 @@ class SimgridImporter {
         fail(element, "radical", fmt::format("the range \"{}\" is empty (its end is before its start)", shown(trim(item))));
       }
       // Checked before expanding, so that "0-99999999999" fails at once.
-      size_t room = options_.max_hosts - std::min(options_.max_hosts, host_netpoints_.size() + numbers.size());
+      size_t room = options_.max_hosts - std::min(options_.max_hosts, host_count_ + numbers.size());
       if (static_cast<unsigned long long>(last - first) >= room) {
-        fail(element, "radical", fmt::format("too many hosts: hetcoll makes one edge per ordered pair of hosts and "
-                                             "stops at {} hosts",
-                                             options_.max_hosts));
+        fail(element, "radical", fmt::format("too many hosts: hetcoll stops at {} hosts", options_.max_hosts));
       }
       for (long long number = first; number <= last; ++number) numbers.push_back(number);
       position = comma + 1;
@@ -642,34 +705,130 @@ class SimgridImporter {
 
   void read_cluster(const pugi::xml_node& element, int parent) {
     std::string id(required(element, "id"));
-    if (auto topology = optional_attribute(element, "topology"); topology && trim(*topology) != "FLAT") {
+    std::string topology = given_attribute(element, "topology") ? std::string(trim(*given_attribute(element, "topology")))
+                                                                : std::string("FLAT");
+    if (topology != "FLAT" && topology != "TORUS" && topology != "FAT_TREE" && topology != "DRAGONFLY") {
       fail(element, "topology",
-           fmt::format("topology \"{}\" is not supported (only FLAT clusters are)", shown(trim(*topology))));
+           fmt::format("unknown topology \"{}\" (expected FLAT, TORUS, FAT_TREE or DRAGONFLY)", shown(topology)));
     }
+    std::string prefix(optional_attribute(element, "prefix").value_or(""));
+    std::string suffix(optional_attribute(element, "suffix").value_or(""));
+    double flop_rate = speed(element, "speed");
+    simgrid::ClusterShape shape;
+    shape.id = id;
+    shape.bandwidth = quantity(element, "bw", "bandwidth");
+    shape.latency = optional_quantity(element, "lat", "latency", 0.0);
+    shape.sharing = link_sharing(element, "sharing_policy", simgrid::LinkSharing::split_duplex);
+    if (given_attribute(element, "limiter_link")) shape.limiter_bandwidth = quantity(element, "limiter_link", "bandwidth");
+    std::vector<long long> numbers = expand_radical(element);
+    if (topology != "FLAT") {
+      read_topology_cluster(element, parent, topology, shape, prefix, suffix, flop_rate, numbers);
+      return;
+    }
+    std::optional<double> backbone_bandwidth;
+    if (given_attribute(element, "bb_bw")) backbone_bandwidth = quantity(element, "bb_bw", "bandwidth");
+    double backbone_latency = optional_quantity(element, "bb_lat", "latency", 0.0);
+    simgrid::LinkSharing backbone_sharing = link_sharing(element, "bb_sharing_policy", simgrid::LinkSharing::shared);
+    if (backbone_sharing == simgrid::LinkSharing::split_duplex) {
+      fail(element, "bb_sharing_policy", "a backbone is SHARED or FATPIPE");
+    }
+
+    // sg_platf_new_cluster_flat: a star zone; each host reaches the centre
+    // through [limiter,] its link (up half) [, the backbone], and back.
+    int zone = add_zone(element, id, ZoneKind::star, parent);
+    zone_at(zone).center = network_->add_switch(id);
+    ElementId backbone = kNoElement;
+    if (backbone_bandwidth) {
+      backbone = add_link(element, id + "_backbone", *backbone_bandwidth, backbone_latency, backbone_sharing);
+    }
+    for (long long number : numbers) {
+      int host = add_host(element, fmt::format("{}{}{}", prefix, number, suffix), zone, flop_rate);
+      // SimGrid's names for the private links, so that routes elsewhere may name them.
+      std::string link_name = fmt::format("{}_link_{}", id, number);
+      ElementId limiter = kNoElement;
+      if (shape.limiter_bandwidth) {
+        limiter = add_link(element, link_name + "_limiter", *shape.limiter_bandwidth, 0.0, simgrid::LinkSharing::shared);
+      }
+      ElementId up = add_link(element, link_name, shape.bandwidth, shape.latency, shape.sharing);
+      ElementId down = shape.sharing == simgrid::LinkSharing::split_duplex ? up + 1 : up;
+      simgrid::StarLinks links;
+      if (limiter != kNoElement) links.up.push_back(limiter);
+      links.up.push_back(up);
+      if (backbone != kNoElement) {
+        links.up.push_back(backbone);
+        links.down.push_back(backbone);
+      }
+      links.down.push_back(down);
+      if (limiter != kNoElement) links.down.push_back(limiter);
+      zone_at(zone).star[host] = std::move(links);
+    }
+    std::string router = std::string(optional_attribute(element, "router_id").value_or(""));
+    if (trim(router).empty()) router = prefix + id + "_router" + suffix;
+    int router_netpoint = add_router(element, std::move(router), zone);
+    network_->netpoints[static_cast<size_t>(zone_at(zone).netpoint)].gateway = router_netpoint;
+  }
+
+  void read_topology_cluster(const pugi::xml_node& element, int parent, const std::string& topology,
+                             simgrid::ClusterShape shape, const std::string& prefix, const std::string& suffix,
+                             double flop_rate, const std::vector<long long>& numbers) {
+    shape.parameters = std::string(required(element, "topo_parameters"));
+    size_t count = 0;
+    try {
+      count = simgrid::topology_host_count(topology, shape.parameters);
+    } catch (const std::invalid_argument& error) {
+      fail(element, "topo_parameters", error.what());
+    }
+    if (count > numbers.size()) {
+      fail(element, "radical",
+           fmt::format("the {} topology \"{}\" has {} hosts but the radical names {}", topology,
+                       shown(shape.parameters), count, numbers.size()));
+    }
+    ZoneKind kind = topology == "TORUS"      ? ZoneKind::torus
+                    : topology == "FAT_TREE" ? ZoneKind::fat_tree
+                                             : ZoneKind::dragonfly;
+    int zone = add_zone(element, shape.id, kind, parent);
+    std::vector<ElementId> hosts;
+    // SimGrid creates one host per position of the topology, from the first radicals.
+    for (size_t rank = 0; rank < count; ++rank) {
+      int host = add_host(element, fmt::format("{}{}{}", prefix, numbers[rank], suffix), zone, flop_rate);
+      zone_at(zone).rank_of.emplace(host, static_cast<int>(rank));
+      hosts.push_back(netpoint_at(host).element);
+    }
+    simgrid::TopologyLayout layout;
+    network_->element_limit = options_.max_elements;
+    try {
+      if (kind == ZoneKind::torus) {
+        layout = simgrid::build_torus(*network_, shape, hosts);
+      } else if (kind == ZoneKind::fat_tree) {
+        layout = simgrid::build_fat_tree(*network_, shape, hosts);
+      } else {
+        layout = simgrid::build_dragonfly(*network_, shape, hosts);
+      }
+    } catch (const std::invalid_argument& error) {
+      fail(element, "topo_parameters", error.what());
+    } catch (const std::length_error& error) {
+      fail(element, "", error.what());
+    }
+    zone_at(zone).topology = layout.routing;
+    layouts_.push_back(std::move(layout));
+  }
+
+  // <cabinet id prefix suffix radical speed bw lat>: hosts of a Cluster zone
+  // with links "link_<host>_UP" and "link_<host>_DOWN" (sg_platf_build_cabinet).
+  void read_cabinet(const pugi::xml_node& element, int zone) {
+    required(element, "id");
     std::string prefix(optional_attribute(element, "prefix").value_or(""));
     std::string suffix(optional_attribute(element, "suffix").value_or(""));
     double flop_rate = speed(element, "speed");
     double bandwidth = quantity(element, "bw", "bandwidth");
     double latency = optional_quantity(element, "lat", "latency", 0.0);
-    std::optional<double> backbone_bandwidth;
-    if (optional_attribute(element, "bb_bw")) backbone_bandwidth = quantity(element, "bb_bw", "bandwidth");
-    double backbone_latency = optional_quantity(element, "bb_lat", "latency", 0.0);
-    std::vector<long long> numbers = expand_radical(element);
-
-    int zone = add_zone(element, id, RoutingKind::cluster, parent);
-    for (long long number : numbers) {
-      int host = add_host(element, fmt::format("{}{}{}", prefix, number, suffix), zone, flop_rate);
-      // SimGrid's names for the private links, so that routes elsewhere may name them.
-      int link = add_link(element, fmt::format("{}_link_{}", id, number), bandwidth, latency, true);
-      zones_[static_cast<size_t>(zone)].private_links[host] = PrivateLinks{link, link};
+    for (long long number : expand_radical(element)) {
+      std::string name = fmt::format("{}{}{}", prefix, number, suffix);
+      int host = add_host(element, name, zone, flop_rate);
+      ElementId up = add_link(element, "link_" + name + "_UP", bandwidth, latency, simgrid::LinkSharing::shared);
+      ElementId down = add_link(element, "link_" + name + "_DOWN", bandwidth, latency, simgrid::LinkSharing::shared);
+      cabinet_hosts_.push_back({zone, host, up, down});
     }
-    if (backbone_bandwidth) {
-      zones_[static_cast<size_t>(zone)].backbone =
-          add_link(element, id + "_backbone", *backbone_bandwidth, backbone_latency, false);
-    }
-    std::string router = std::string(optional_attribute(element, "router_id").value_or(""));
-    if (trim(router).empty()) router = prefix + id + "_router" + suffix;
-    add_netpoint(element, std::move(router), NetpointKind::router, zone);
   }
 
   // --------------------------------------------------------- routes ---
@@ -677,6 +836,13 @@ class SimgridImporter {
   struct PendingElement {
     pugi::xml_node element;
     int zone = -1;
+  };
+
+  struct CabinetHost {
+    int zone = -1;
+    int host = -1;
+    ElementId up = kNoElement;
+    ElementId down = kNoElement;
   };
 
   int find_netpoint(const pugi::xml_node& element, const char* attribute) const {
@@ -688,15 +854,15 @@ class SimgridImporter {
     return found->second;
   }
 
-  int find_link(const pugi::xml_node& element) const {
-    std::string name(required(element, "id"));
+  const LinkName& find_link(const pugi::xml_node& element, const char* attribute) const {
+    std::string name(required(element, attribute));
     auto found = link_index_.find(name);
-    if (found == link_index_.end()) fail(element, "id", fmt::format("unknown link \"{}\"", shown(name)));
-    return found->second.first;
+    if (found == link_index_.end()) fail(element, attribute, fmt::format("unknown link \"{}\"", shown(name)));
+    return found->second;
   }
 
   bool zone_contains(int zone, int netpoint) const {
-    for (int z = netpoints_[static_cast<size_t>(netpoint)].zone; z >= 0; z = zones_[static_cast<size_t>(z)].parent) {
+    for (int z = netpoint_at(netpoint).zone; z >= 0; z = network_->zones[static_cast<size_t>(z)].parent) {
       if (z == zone) return true;
     }
     return false;
@@ -705,37 +871,86 @@ class SimgridImporter {
   void resolve_pending_elements() {
     for (const PendingElement& pending : pending_routes_) resolve_route(pending.element, pending.zone);
     for (const PendingElement& pending : pending_host_links_) resolve_host_link(pending.element, pending.zone);
-    for (const Zone& zone : zones_) {
-      if (zone.routing != RoutingKind::cluster) continue;
-      for (int host : zone.hosts) {
-        if (!zone.private_links.count(host)) {
+    for (const CabinetHost& cabinet : cabinet_hosts_) {
+      // sg_platf_cluster_set_hostlink: up [, backbone] and [backbone,] down.
+      simgrid::StarLinks links;
+      ElementId backbone = zone_backbones_[static_cast<size_t>(cabinet.zone)];
+      links.up.push_back(cabinet.up);
+      if (backbone != kNoElement) {
+        links.up.push_back(backbone);
+        links.down.push_back(backbone);
+      }
+      links.down.push_back(cabinet.down);
+      zone_at(cabinet.zone).star[cabinet.host] = std::move(links);
+    }
+    for (size_t z = 0; z < network_->zones.size(); ++z) {
+      const simgrid::Zone& zone = network_->zones[z];
+      if (zone.kind != ZoneKind::star || zone.center == kNoElement || network_->netpoints[static_cast<size_t>(zone.netpoint)].gateway >= 0) {
+        continue;  // <cluster>s give every host its links
+      }
+      for (int member : zone.members) {
+        if (netpoint_at(member).kind == NetpointKind::host && !zone.star.count(member)) {
           throw InputError(fmt::format("{}: line {}: <zone id=\"{}\">: host \"{}\" has no <host_link>", source_,
-                                       zone.line, shown(zone.id), shown(netpoints_[static_cast<size_t>(host)].name)));
+                                       zone_lines_[z], shown(zone.id), shown(netpoint_at(member).name)));
         }
       }
     }
   }
 
+  // The link nodes of a <link_ctn>; `backwards` for the reverse of a
+  // symmetrical route (NetZoneImpl::get_link_list_impl swaps the halves).
+  ElementId resolve_link_ctn(const pugi::xml_node& child, bool backwards) const {
+    const LinkName& link = find_link(child, "id");
+    if (!link.split) return link.element;
+    std::string_view direction = "NONE";
+    if (auto given = optional_attribute(child, "direction")) direction = trim(*given);
+    if (direction == "UP") return backwards ? link.down : link.element;
+    if (direction == "DOWN") return backwards ? link.element : link.down;
+    fail(child, "direction",
+         fmt::format("\"{}\" is a SPLITDUPLEX link: give direction=\"UP\" or \"DOWN\" (or name {}_UP or {}_DOWN)",
+                     shown(child.attribute("id").value()), shown(child.attribute("id").value()),
+                     shown(child.attribute("id").value())));
+  }
+
   void resolve_route(const pugi::xml_node& element, int zone) {
-    const bool is_zone_route = element_is(element, "zoneRoute");
-    const std::string& zone_id = zones_[static_cast<size_t>(zone)].id;
-    DeclaredRoute route;
-    route.line = line_of(element);
+    std::string_view name = element.name();
+    const bool is_bypass = name.substr(0, 6) == "bypass";
+    const bool is_zone_route = name == "zoneRoute" || name == "ASroute" || name == "bypassZoneRoute" ||
+                               name == "bypassASroute";
+    const simgrid::Zone& zone_info = zone_at(zone);
+    const std::string& zone_id = zone_info.id;
+    if (!is_bypass) {
+      if (zone_info.kind == ZoneKind::none || zone_info.kind == ZoneKind::star) {
+        fail(element, "", fmt::format("a zone with routing \"{}\" takes no <{}>",
+                                      trim(element.parent().attribute("routing").value()), name));
+      }
+      if (zone_info.kind != ZoneKind::full && zone_info.kind != ZoneKind::floyd &&
+          zone_info.kind != ZoneKind::dijkstra) {
+        fail(element, "", fmt::format("zone \"{}\" routes by itself and takes no <{}>", shown(zone_id), name));
+      }
+    }
+    simgrid::DeclaredRoute route;
     route.source = find_netpoint(element, "src");
     route.destination = find_netpoint(element, "dst");
     for (const char* end : {"src", "dst"}) {
-      const Netpoint& netpoint = netpoints_[static_cast<size_t>(end[0] == 's' ? route.source : route.destination)];
-      if (netpoint.zone != zone) {
-        fail(element, end, fmt::format("\"{}\" is not declared directly in zone \"{}\" (it is a <{}> at line {})",
-                                       shown(netpoint.name), shown(zone_id), netpoint.element, netpoint.line));
+      const auto& netpoint = netpoint_at(end[0] == 's' ? route.source : route.destination);
+      const auto& declared = declared_at_[static_cast<size_t>(end[0] == 's' ? route.source : route.destination)];
+      bool inside = is_bypass && is_zone_route ? zone_contains(zone, end[0] == 's' ? route.source : route.destination) &&
+                                                     netpoint.zone >= 0 && netpoint.own_zone != zone
+                                               : netpoint.zone == zone;
+      if (!inside) {
+        fail(element, end, fmt::format("\"{}\" is not declared {} zone \"{}\" (it is a <{}> at line {})",
+                                       shown(netpoint.name), is_bypass && is_zone_route ? "inside" : "directly in",
+                                       shown(zone_id), declared.first, declared.second));
       }
       if (is_zone_route && netpoint.kind != NetpointKind::zone) {
-        fail(element, end, fmt::format("\"{}\" is a {}: a <zoneRoute> joins two zones (use <route>)",
-                                       shown(netpoint.name), netpoint.kind == NetpointKind::host ? "host" : "router"));
+        fail(element, end, fmt::format("\"{}\" is a {}: a <{}> joins two zones (use <{}>)", shown(netpoint.name),
+                                       netpoint.kind == NetpointKind::host ? "host" : "router", name,
+                                       is_bypass ? "bypassRoute" : "route"));
       }
       if (!is_zone_route && netpoint.kind == NetpointKind::zone) {
-        fail(element, end, fmt::format("\"{}\" is a zone: use <zoneRoute> with gw_src and gw_dst",
-                                       shown(netpoint.name)));
+        fail(element, end, fmt::format("\"{}\" is a zone: use <{}> with gw_src and gw_dst", shown(netpoint.name),
+                                       is_bypass ? "bypassZoneRoute" : "zoneRoute"));
       }
     }
     route.gateway_source = route.source;
@@ -743,12 +958,16 @@ class SimgridImporter {
     if (is_zone_route) {
       route.gateway_source = find_gateway(element, "gw_src", route.source);
       route.gateway_destination = find_gateway(element, "gw_dst", route.destination);
+      if (route.gateway_source == route.gateway_destination && route.source != route.destination) {
+        fail(element, "gw_dst", "the two gateways are the same");
+      }
     }
+    std::vector<pugi::xml_node> link_elements;
     for (pugi::xml_node child : element.children()) {
       if (child.type() != pugi::node_element) continue;
       if (!element_is(child, "link_ctn")) {
         if (is_ignored_element(child.name())) continue;
-        fail(child, "", fmt::format("unexpected element inside <{}> (expected <link_ctn>)", element.name()));
+        fail(child, "", fmt::format("unexpected element inside <{}> (expected <link_ctn>)", name));
       }
       if (auto direction = optional_attribute(child, "direction")) {
         std::string_view value = trim(*direction);
@@ -756,275 +975,203 @@ class SimgridImporter {
           fail(child, "direction", fmt::format("must be UP, DOWN or NONE, got \"{}\"", shown(value)));
         }
       }
-      route.metrics.add_link(links_[static_cast<size_t>(find_link(child))]);
+      link_elements.push_back(child);
     }
-    if (!is_zone_route && route.metrics.link_count == 0) {
-      fail(element, "", "a route needs at least one <link_ctn>");
+    if (link_elements.empty()) fail(element, "", "a route needs at least one <link_ctn> (SimGrid forbids empty routes)");
+    auto build_path = [&](bool backwards) {
+      simgrid::Path path;
+      path.push_back(netpoint_at(backwards ? route.gateway_destination : route.gateway_source).element);
+      for (size_t k = 0; k < link_elements.size(); ++k) {
+        const pugi::xml_node& child = link_elements[backwards ? link_elements.size() - 1 - k : k];
+        ElementId link = resolve_link_ctn(child, backwards);
+        if (link == path.back()) {
+          fail(child, "id", "the route crosses this link twice in a row (a link is one node of the graph)");
+        }
+        path.push_back(link);
+      }
+      path.push_back(netpoint_at(backwards ? route.gateway_source : route.gateway_destination).element);
+      return path;
+    };
+    // A loopback route (src == dst) serves a host talking to itself: no
+    // transfer between two nodes uses it. Its links are checked above.
+    if (route.source == route.destination) {
+      for (const pugi::xml_node& child : link_elements) resolve_link_ctn(child, false);
+      return;
     }
-    add_route(element, zone, route);
-    if (symmetrical(element) && route.source != route.destination) {
-      DeclaredRoute reverse = route;
+    route.path = build_path(false);
+    route.link_count = link_elements.size();
+    if (is_bypass) {
+      add_bypass(element, zone, std::move(route));
+      return;
+    }
+    note_dijkstra_node(zone, route.source);
+    note_dijkstra_node(zone, route.destination);
+    simgrid::DeclaredRoute reverse;
+    bool symmetric = symmetrical(element);
+    if (symmetric) {
+      reverse = route;
       std::swap(reverse.source, reverse.destination);
       std::swap(reverse.gateway_source, reverse.gateway_destination);
-      reverse.is_reverse = true;
-      add_route(element, zone, reverse);
+      reverse.path = build_path(true);
+    }
+    add_route(element, zone, std::move(route), false);
+    if (symmetric) add_route(element, zone, std::move(reverse), true);
+  }
+
+  void note_dijkstra_node(int zone, int netpoint) {
+    simgrid::Zone& z = zone_at(zone);
+    int position = z.member_position.at(netpoint);
+    if (std::find(z.dijkstra_order.begin(), z.dijkstra_order.end(), position) == z.dijkstra_order.end()) {
+      z.dijkstra_order.push_back(position);
     }
   }
 
   int find_gateway(const pugi::xml_node& element, const char* attribute, int zone_netpoint) const {
     int gateway = find_netpoint(element, attribute);
-    const Netpoint& netpoint = netpoints_[static_cast<size_t>(gateway)];
+    const auto& netpoint = netpoint_at(gateway);
     if (netpoint.kind == NetpointKind::zone) {
       fail(element, attribute, fmt::format("\"{}\" is a zone: a gateway is a host or a router", shown(netpoint.name)));
     }
-    int zone = netpoints_[static_cast<size_t>(zone_netpoint)].own_zone;
+    int zone = netpoint_at(zone_netpoint).own_zone;
     if (!zone_contains(zone, gateway)) {
       fail(element, attribute, fmt::format("\"{}\" is not inside zone \"{}\"", shown(netpoint.name),
-                                           shown(zones_[static_cast<size_t>(zone)].id)));
+                                           shown(network_->zones[static_cast<size_t>(zone)].id)));
     }
     return gateway;
   }
 
-  void add_route(const pugi::xml_node& element, int zone_index, const DeclaredRoute& route) {
-    Zone& zone = zones_[static_cast<size_t>(zone_index)];
-    auto [it, inserted] = zone.route_index.emplace(pair_key(route.source, route.destination), zone.routes.size());
+  void add_route(const pugi::xml_node& element, int zone_index, simgrid::DeclaredRoute route, bool is_reverse) {
+    simgrid::Zone& zone = zone_at(zone_index);
+    auto [it, inserted] = zone.route_index.emplace(simgrid::pair_key(route.source, route.destination), zone.routes.size());
     if (!inserted) {
-      const DeclaredRoute& earlier = zone.routes[it->second];
+      size_t earlier_line = route_lines_[static_cast<size_t>(zone_index)][it->second];
+      bool earlier_reverse = route_reversed_[static_cast<size_t>(zone_index)][it->second];
       fail(element, "",
-           fmt::format("a route from \"{}\" to \"{}\" is already given at line {}{}",
-                       shown(netpoints_[static_cast<size_t>(route.source)].name),
-                       shown(netpoints_[static_cast<size_t>(route.destination)].name), earlier.line,
-                       earlier.is_reverse || route.is_reverse
-                           ? " (routes are symmetrical unless symmetrical=\"NO\")"
-                           : ""));
+           fmt::format("a route from \"{}\" to \"{}\" is already given at line {}{}", shown(netpoint_at(route.source).name),
+                       shown(netpoint_at(route.destination).name), earlier_line,
+                       earlier_reverse || is_reverse ? " (routes are symmetrical unless symmetrical=\"NO\")" : ""));
     }
-    zone.routes.push_back(route);
+    zone.routes.push_back(std::move(route));
+    route_lines_.resize(network_->zones.size());
+    route_reversed_.resize(network_->zones.size());
+    route_lines_[static_cast<size_t>(zone_index)].push_back(line_of(element));
+    route_reversed_[static_cast<size_t>(zone_index)].push_back(is_reverse);
+  }
+
+  void add_bypass(const pugi::xml_node& element, int zone_index, simgrid::DeclaredRoute route) {
+    simgrid::Zone& zone = zone_at(zone_index);
+    auto [it, inserted] =
+        zone.bypass_index.emplace(simgrid::pair_key(route.source, route.destination), zone.bypass_routes.size());
+    if (!inserted) {
+      fail(element, "", fmt::format("a bypass route from \"{}\" to \"{}\" is already given",
+                                    shown(netpoint_at(route.source).name), shown(netpoint_at(route.destination).name)));
+    }
+    zone.bypass_routes.push_back(std::move(route));
   }
 
   void resolve_host_link(const pugi::xml_node& element, int zone_index) {
     int host = find_netpoint(element, "id");
-    const Netpoint& netpoint = netpoints_[static_cast<size_t>(host)];
+    const auto& netpoint = netpoint_at(host);
     if (netpoint.kind != NetpointKind::host || netpoint.zone != zone_index) {
       fail(element, "id", fmt::format("\"{}\" is not a host of zone \"{}\"", shown(netpoint.name),
-                                      shown(zones_[static_cast<size_t>(zone_index)].id)));
+                                      shown(network_->zones[static_cast<size_t>(zone_index)].id)));
     }
-    PrivateLinks links;
+    ElementId up = kNoElement, down = kNoElement;
     for (const char* direction : {"up", "down"}) {
-      std::string name(required(element, direction));
-      auto found = link_index_.find(name);
-      if (found == link_index_.end()) fail(element, direction, fmt::format("unknown link \"{}\"", shown(name)));
-      (direction[0] == 'u' ? links.up : links.down) = found->second.first;
+      const LinkName& link = find_link(element, direction);
+      if (link.split) {
+        fail(element, direction,
+             fmt::format("\"{}\" is a SPLITDUPLEX link: name one direction ({}_UP or {}_DOWN)",
+                         shown(element.attribute(direction).value()), shown(element.attribute(direction).value()),
+                         shown(element.attribute(direction).value())));
+      }
+      (direction[0] == 'u' ? up : down) = link.element;
     }
-    auto [it, inserted] = zones_[static_cast<size_t>(zone_index)].private_links.emplace(host, links);
+    simgrid::StarLinks links;
+    ElementId backbone = zone_backbones_[static_cast<size_t>(zone_index)];
+    links.up.push_back(up);
+    if (backbone != kNoElement) {
+      links.up.push_back(backbone);
+      links.down.push_back(backbone);
+    }
+    links.down.push_back(down);
+    auto [it, inserted] = zone_at(zone_index).star.emplace(host, std::move(links));
     if (!inserted) fail(element, "id", fmt::format("host \"{}\" already has a <host_link>", shown(netpoint.name)));
   }
 
-  // ------------------------------------------------------ route search ---
-
-  // The route between two netpoints declared directly in `zone_index`.
-  std::optional<LocalRoute> local_route(int zone_index, int source, int destination) {
-    Zone& zone = zones_[static_cast<size_t>(zone_index)];
-    switch (zone.routing) {
-      case RoutingKind::none:
-        return std::nullopt;
-      case RoutingKind::cluster:
-        return cluster_route(zone, source, destination);
-      case RoutingKind::full:
-      case RoutingKind::shortest_path:
-        break;
-    }
-    if (auto found = zone.route_index.find(pair_key(source, destination)); found != zone.route_index.end()) {
-      const DeclaredRoute& route = zone.routes[found->second];
-      if (zone.routing == RoutingKind::full || netpoints_[static_cast<size_t>(source)].kind == NetpointKind::zone ||
-          netpoints_[static_cast<size_t>(destination)].kind == NetpointKind::zone) {
-        return LocalRoute{route.metrics, route.gateway_source, route.gateway_destination};
+  void finish_zones() {
+    for (const PendingElement& pending : access_points_) {
+      std::string name(required(pending.element, "value"));
+      auto found = netpoint_index_.find(name);
+      if (found == netpoint_index_.end() || netpoint_at(found->second).kind == NetpointKind::zone) {
+        fail(pending.element, "value", fmt::format("the access point \"{}\" is no host or router", shown(name)));
       }
+      zone_at(pending.zone).access_point = found->second;
     }
-    if (zone.routing == RoutingKind::full || netpoints_[static_cast<size_t>(source)].kind == NetpointKind::zone ||
-        netpoints_[static_cast<size_t>(destination)].kind == NetpointKind::zone) {
-      return std::nullopt;
-    }
-    const auto& reachable = shortest_routes_from(zone, source);
-    auto position = zone.member_position.find(destination);
-    if (position == zone.member_position.end() || !reachable[position->second]) return std::nullopt;
-    return LocalRoute{*reachable[position->second], source, destination};
-  }
-
-  std::optional<LocalRoute> cluster_route(const Zone& zone, int source, int destination) const {
-    RouteMetrics metrics;
-    for (int end : {source, destination}) {
-      const Netpoint& netpoint = netpoints_[static_cast<size_t>(end)];
-      if (netpoint.kind == NetpointKind::zone) return std::nullopt;
-    }
-    if (netpoints_[static_cast<size_t>(source)].kind == NetpointKind::host) {
-      metrics.add_link(links_[static_cast<size_t>(zone.private_links.at(source).up)]);
-    }
-    if (zone.backbone >= 0) metrics.add_link(links_[static_cast<size_t>(zone.backbone)]);
-    if (netpoints_[static_cast<size_t>(destination)].kind == NetpointKind::host) {
-      metrics.add_link(links_[static_cast<size_t>(zone.private_links.at(destination).down)]);
-    }
-    return LocalRoute{metrics, source, destination};
-  }
-
-  // Dijkstra over the declared host/router routes of a Floyd/Dijkstra zone,
-  // one per link as SimGrid counts; ties keep the route found first.
-  const std::vector<std::optional<RouteMetrics>>& shortest_routes_from(Zone& zone, int source) {
-    if (!zone.members_indexed) index_zone_members(zone);
-    if (auto cached = zone.shortest_from.find(source); cached != zone.shortest_from.end()) return cached->second;
-    const size_t count = zone.members.size();
-    std::vector<std::optional<RouteMetrics>> metrics(count);
-    std::vector<size_t> weight(count, std::numeric_limits<size_t>::max());
-    using QueueEntry = std::pair<size_t, size_t>;  // (weight, position)
-    std::priority_queue<QueueEntry, std::vector<QueueEntry>, std::greater<>> queue;
-    size_t start = zone.member_position.at(source);
-    weight[start] = 0;
-    metrics[start] = RouteMetrics{};
-    queue.emplace(0, start);
-    while (!queue.empty()) {
-      auto [reached_weight, position] = queue.top();
-      queue.pop();
-      if (reached_weight != weight[position]) continue;
-      for (size_t route_index : zone.routes_from[position]) {
-        const DeclaredRoute& route = zone.routes[route_index];
-        size_t next = zone.member_position.at(route.destination);
-        size_t next_weight = reached_weight + route.metrics.link_count;
-        if (next_weight < weight[next]) {
-          weight[next] = next_weight;
-          RouteMetrics extended = *metrics[position];
-          extended.add(route.metrics);
-          metrics[next] = extended;
-          queue.emplace(next_weight, next);
+    for (size_t z = 0; z < network_->zones.size(); ++z) {
+      simgrid::Zone& zone = network_->zones[z];
+      if (zone.kind == ZoneKind::star) {
+        simgrid::find_shared_up_sets(zone);
+        if (zone.shared_up_sets.size() > kMaxSharedLinkSets) {
+          throw InputError(fmt::format("{}: line {}: zone \"{}\": its hosts' links are shared in {} different ways; "
+                                       "hetcoll handles at most {}",
+                                       source_, zone_lines_[z], shown(zone.id), zone.shared_up_sets.size(),
+                                       kMaxSharedLinkSets));
         }
-      }
-    }
-    return zone.shortest_from.emplace(source, std::move(metrics)).first->second;
-  }
-
-  void index_zone_members(Zone& zone) {
-    zone.members_indexed = true;
-    int zone_index = static_cast<int>(&zone - zones_.data());
-    for (size_t netpoint = 0; netpoint < netpoints_.size(); ++netpoint) {
-      const Netpoint& point = netpoints_[netpoint];
-      if (point.zone == zone_index && point.kind != NetpointKind::zone) {
-        zone.member_position.emplace(static_cast<int>(netpoint), zone.members.size());
-        zone.members.push_back(static_cast<int>(netpoint));
-      }
-    }
-    zone.routes_from.assign(zone.members.size(), {});
-    for (size_t r = 0; r < zone.routes.size(); ++r) {
-      const DeclaredRoute& route = zone.routes[r];
-      auto from = zone.member_position.find(route.source);
-      if (from == zone.member_position.end() || !zone.member_position.count(route.destination)) continue;
-      zone.routes_from[from->second].push_back(r);
-    }
-  }
-
-  // SimGrid's hierarchical routing: find the zone where the two netpoints'
-  // ancestries meet, take the route there between the two children that hold
-  // them, and recurse to and from that route's gateways. Each recursion goes
-  // strictly deeper (gateways lie inside the children, checked when reading),
-  // and results are memoised, so the work is bounded by the pairs asked for.
-  std::optional<RouteMetrics> global_route(int source, int destination) {
-    if (source == destination) return RouteMetrics{};
-    int source_child = source, destination_child = destination;
-    int source_zone = netpoints_[static_cast<size_t>(source)].zone;
-    int destination_zone = netpoints_[static_cast<size_t>(destination)].zone;
-    while (source_zone != destination_zone) {
-      if (zones_[static_cast<size_t>(source_zone)].depth >= zones_[static_cast<size_t>(destination_zone)].depth) {
-        source_child = zones_[static_cast<size_t>(source_zone)].netpoint;
-        source_zone = zones_[static_cast<size_t>(source_zone)].parent;
-      } else {
-        destination_child = zones_[static_cast<size_t>(destination_zone)].netpoint;
-        destination_zone = zones_[static_cast<size_t>(destination_zone)].parent;
-      }
-    }
-    if (source_child == destination_child) {
-      throw std::logic_error("simgrid import: two distinct netpoints met in the same child zone");
-    }
-    auto local = local_route(source_zone, source_child, destination_child);
-    if (!local) return std::nullopt;
-    RouteMetrics total;
-    if (local->gateway_source != source) {
-      auto head = memoised_global_route(source, local->gateway_source);
-      if (!head) return std::nullopt;
-      total.add(*head);
-    }
-    total.add(local->metrics);
-    if (local->gateway_destination != destination) {
-      auto tail = memoised_global_route(local->gateway_destination, destination);
-      if (!tail) return std::nullopt;
-      total.add(*tail);
-    }
-    return total;
-  }
-
-  std::optional<RouteMetrics> memoised_global_route(int source, int destination) {
-    std::uint64_t key = pair_key(source, destination);
-    if (auto cached = gateway_routes_.find(key); cached != gateway_routes_.end()) return cached->second;
-    auto route = global_route(source, destination);
-    gateway_routes_.emplace(key, route);
-    return route;
-  }
-
-  // ------------------------------------------------------------ result ---
-
-  Platform build_platform() {
-    if (host_netpoints_.empty()) {
-      throw InputError(fmt::format("{}: the platform declares no <host> (nor any <cluster>)", source_));
-    }
-    std::vector<PlatformNode> nodes;
-    nodes.reserve(host_netpoints_.size());
-    for (size_t h = 0; h < host_netpoints_.size(); ++h) {
-      nodes.push_back({netpoints_[static_cast<size_t>(host_netpoints_[h])].name, host_speeds_[h], std::nullopt});
-    }
-    std::vector<PlatformEdge> edges;
-    for (size_t from = 0; from < host_netpoints_.size(); ++from) {
-      for (size_t to = 0; to < host_netpoints_.size(); ++to) {
-        if (from == to) continue;
-        auto route = global_route(host_netpoints_[from], host_netpoints_[to]);
-        if (!route) continue;
-        const std::string& from_name = nodes[from].id;
-        const std::string& to_name = nodes[to].id;
-        if (route->link_count == 0) {
-          throw InputError(fmt::format("{}: the route from \"{}\" to \"{}\" crosses no link, so it has no bandwidth",
-                                       source_, shown(from_name), shown(to_name)));
+      } else if (zone.kind == ZoneKind::floyd || zone.kind == ZoneKind::dijkstra) {
+        simgrid::precompute_chains(zone);
+      } else if (zone.kind == ZoneKind::vivaldi) {
+        if (zone.members.size() > options_.max_vivaldi_members) {
+          throw InputError(fmt::format("{}: line {}: Vivaldi zone \"{}\" has {} members: the graph joins every pair "
+                                       "and hetcoll stops at {} members",
+                                       source_, zone_lines_[z], shown(zone.id), zone.members.size(),
+                                       options_.max_vivaldi_members));
         }
-        if (!std::isfinite(route->latency)) {
-          throw InputError(fmt::format("{}: the route from \"{}\" to \"{}\" has an infinite latency (its links' "
-                                       "latencies add up past the largest number)",
-                                       source_, shown(from_name), shown(to_name)));
+        for (int member : zone.members) {
+          auto& point = network_->netpoints[static_cast<size_t>(member)];
+          if (point.kind != NetpointKind::zone) continue;
+          // VivaldiZone::get_local_route: a child zone is reached through "router_<zone>".
+          auto found = netpoint_index_.find("router_" + point.name);
+          if (found != netpoint_index_.end() && netpoint_at(found->second).kind == NetpointKind::router &&
+              zone_contains(point.own_zone, found->second)) {
+            point.gateway = found->second;
+          }
         }
-        PlatformEdge edge;
-        edge.from = static_cast<ProcessorIndex>(from);
-        edge.to = static_cast<ProcessorIndex>(to);
-        edge.latency = route->latency;
-        edge.bandwidth = route->bandwidth;
-        edges.push_back(edge);
+      } else if (zone.kind == ZoneKind::wifi && zone.wifi_link == kNoElement) {
+        // No cell link (an ns-3 Wi-Fi description): SimGrid's routes in the
+        // zone cross no link; a free switch stands for the cell.
+        zone.wifi_link = network_->add_switch(zone.id);
       }
     }
-    return Platform(std::move(nodes), std::move(edges), source_);
   }
+
+  static constexpr size_t kMaxSharedLinkSets = 64;
 
   std::string_view text_;
   std::string source_;
   SimgridImportOptions options_;
   std::vector<size_t> line_starts_;
 
-  std::vector<Zone> zones_;
-  std::vector<Netpoint> netpoints_;
+  std::shared_ptr<simgrid::Network> network_ = std::make_shared<simgrid::Network>();
   std::unordered_map<std::string, int> netpoint_index_;
-  std::vector<Link> links_;
-  std::unordered_map<std::string, std::pair<int, size_t>> link_index_;  // name -> (link, line)
-  std::vector<int> host_netpoints_;
-  std::vector<double> host_speeds_;
+  std::vector<std::pair<std::string, size_t>> declared_at_;  // per netpoint: element name, line
+  std::unordered_map<std::string, LinkName> link_index_;
+  std::vector<size_t> zone_lines_;
+  std::vector<ElementId> zone_backbones_;
+  std::vector<std::vector<size_t>> route_lines_;
+  std::vector<std::vector<bool>> route_reversed_;
   std::vector<PendingElement> pending_routes_;
   std::vector<PendingElement> pending_host_links_;
-  std::unordered_map<std::uint64_t, std::optional<RouteMetrics>> gateway_routes_;
+  std::vector<PendingElement> access_points_;
+  std::vector<CabinetHost> cabinet_hosts_;
+  std::vector<simgrid::TopologyLayout> layouts_;
+  size_t host_count_ = 0;
 };
 
 }  // namespace
 
-double parse_simgrid_quantity(std::string_view text, std::string_view kind_name, std::string_view where) {
+namespace {
+double parse_quantity(std::string_view text, std::string_view kind_name, std::string_view where, bool allow_zero) {
   const QuantityKind kind = quantity_kind(kind_name);
   std::string_view trimmed = trim(text);
   if (trimmed.empty()) {
@@ -1051,11 +1198,16 @@ double parse_simgrid_quantity(std::string_view text, std::string_view kind_name,
   if (!std::isfinite(result)) {
     throw InputError(fmt::format("{}: \"{}\" is not a finite number", where, shown(trimmed)));
   }
-  if (kind.zero_allowed ? result < 0 : result <= 0) {
+  if (allow_zero ? result < 0 : result <= 0) {
     throw InputError(fmt::format("{}: \"{}\": must be {}", where, shown(trimmed),
-                                 kind.zero_allowed ? "non-negative" : "positive"));
+                                 allow_zero ? "non-negative" : "positive"));
   }
   return result;
+}
+}  // namespace
+
+double parse_simgrid_quantity(std::string_view text, std::string_view kind_name, std::string_view where) {
+  return parse_quantity(text, kind_name, where, quantity_kind(kind_name).zero_allowed);
 }
 
 Platform parse_simgrid_xml(std::string_view text, std::string_view source_name, const SimgridImportOptions& options) {

@@ -1,45 +1,55 @@
-// Import of SimGrid platform descriptions (XML, platform version 4.x).
+// Import of SimGrid platform descriptions (XML, platform version 4.x) as a
+// platform graph that keeps the topology.
 //
-// What becomes what:
-//   - every <host> (and every host a <cluster> expands to) is one
-//     PlatformNode, in document order, whose `speed` is its flop rate (the
-//     first value when a comma-separated pstate list is given; `core` is
-//     ignored);
-//   - every ordered pair of distinct hosts joined by a SimGrid route is one
-//     PlatformEdge with `latency` = the sum of the route's link latencies and
-//     `bandwidth` = the smallest link bandwidth (no `cost`; the caller turns
-//     them into costs with a message size). Pairs with no route get no edge.
-//     SimGrid's network-model corrections (latency/bandwidth factors, TCP
-//     window) are not applied: these are the raw numbers of the file.
+// What becomes what (docs/ALGORITHMS.md, "Platform graph model"):
+//   - every <host> (and every host a <cluster>, <cabinet> or <peer> makes) is
+//     a node of kind host, in document order and before every other node,
+//     whose `speed` is its flop rate (the first of a pstate list; later
+//     pstates may be 0; `core` is ignored);
+//   - every <router> is a node of kind router (ports unlimited: SimGrid
+//     routers add no cost and no contention);
+//   - every link is a node of kind link (one per direction for SPLITDUPLEX
+//     and FULLDUPLEX, named "<id>_UP" and "<id>_DOWN"; ports unlimited for
+//     FATPIPE, one-port otherwise); the edges entering a link carry its
+//     latency and bandwidth, the other edges are wires of cost 0 (or, in a
+//     Vivaldi zone, the distance's latency);
+//   - star zones (<cluster>, routing="Cluster", routing="Vivaldi") get a
+//     centre switch named after the zone; torus positions, fat-tree switches
+//     and dragonfly routers become switches (simgrid_topologies.cpp);
+//   - every edge is a step of some SimGrid route, so the graph has O(size of
+//     the description) edges (4 to 7 per host of a <cluster>), never one per
+//     pair of hosts (Vivaldi zones excepted: their distances join every pair
+//     of members, up to max_vivaldi_members).
+// The Platform carries SimGrid's routing: Platform::declared_route(u, v)
+// between two hosts or routers is SimGrid's route (hierarchical routing with
+// zoneRoute gateways, bypass routes, Floyd/Dijkstra chains counted in links
+// with SimGrid's tie rules, star, Vivaldi, Wi-Fi, torus, fat-tree and
+// dragonfly routing), as a path of this graph, computed on demand.
+// SimGrid's network-model corrections (latency/bandwidth factors, TCP
+// window) are not applied: these are the raw numbers of the file.
 //
-// Supported:
-//   - <platform version="4.x"> with one root <zone> or <cluster>; nested
-//     zones joined by <zoneRoute src dst gw_src gw_dst> (hierarchical routing:
-//     route to the source gateway + the zoneRoute's links + route from the
-//     destination gateway, as SimGrid does);
-//   - zone routing "Full" (only the declared routes), "Floyd", "Dijkstra" and
-//     "DijkstraCache" (the shortest chain of declared <route>s, counting one
-//     per link as SimGrid does; among equal chains the first found is kept,
-//     which may differ from SimGrid's choice; <zoneRoute>s are used as declared,
-//     never chained), "None" (no routes), and "Cluster" zones written by hand
-//     with <host_link id up down> and <backbone>;
-//   - <host id speed>, <router id>, <link id bandwidth latency sharing_policy>
-//     (SHARED, FATPIPE, SPLITDUPLEX — whose "_UP"/"_DOWN" halves may be named
-//     in <link_ctn> — and FULLDUPLEX), <route src dst symmetrical> with
-//     <link_ctn id direction>;
-//   - <cluster id prefix suffix radical speed bw lat bb_bw bb_lat router_id>
-//     with topology FLAT: hosts prefix+N+suffix for every N of the radical
-//     ("0-15", "0-3,8,10-11"), host i to host j through i's private link, the
-//     backbone when bb_bw is given, and j's private link;
-//   - routes are symmetrical unless symmetrical="NO" (SimGrid's default).
-//   - <prop>, <disk>, <trace>, <trace_connect>, <config>, <actor>, <storage>
-//     and the like are tolerated and ignored; so are unknown attributes.
-// Rejected with an InputError: other routing kinds (Vivaldi, Star, Wifi,
-// ClusterTorus/FatTree/Dragonfly, cluster topologies other than FLAT), WIFI
-// links, <bypassRoute>, <bypassZoneRoute>, <cabinet>, <peer>, <include>,
-// platform versions other than 4.x (SimGrid's simgrid_update_xml upgrades
-// them), unknown elements, unknown names in routes, duplicate ids, malformed
-// or non-positive numbers, and platforms above `max_hosts` hosts.
+// Supported: <platform version="4.x"> with one root <zone>/<AS> or
+// <cluster>; zone routing Full, Floyd, Dijkstra, DijkstraCache, None,
+// Cluster, Vivaldi, Wifi (case-insensitive, as SimGrid); <host>, <router>,
+// <link> (SHARED, FATPIPE, SPLITDUPLEX/FULLDUPLEX, WIFI in Wifi zones),
+// <route>, <zoneRoute>/<ASroute> with gw_src/gw_dst, <bypassRoute>,
+// <bypassZoneRoute>/<bypassASroute>, <link_ctn id direction> (a
+// SPLITDUPLEX link needs a direction, or its "_UP"/"_DOWN" half by name);
+// routes are symmetrical unless symmetrical="NO", the reverse crossing the
+// other half of split links; <cluster> with prefix, suffix, radical, speed,
+// bw, lat, sharing_policy, bb_bw, bb_lat, bb_sharing_policy, router_id,
+// limiter_link, topology FLAT, TORUS, FAT_TREE or DRAGONFLY with
+// topo_parameters (loopback links are not kept: no route between two
+// distinct hosts uses them); <cabinet>, <backbone> and <host_link> in
+// Cluster zones; <peer> and coordinates in Vivaldi zones; the access_point
+// property of Wifi zones. <prop>, <disk>, <trace>, <trace_connect>,
+// <config>, <actor>, <storage> and the like are tolerated and ignored; so
+// are unknown attributes.
+// Rejected with an InputError naming the file, line, element and attribute:
+// <include>, platform versions other than 4.x (SimGrid's simgrid_update_xml
+// upgrades them), unknown elements and routing kinds, unknown names,
+// duplicate names, empty routes, a route crossing one link twice in a row,
+// malformed or non-positive numbers, and platforms above the limits below.
 //
 // Units follow SimGrid (xbt/parse_units): speeds in flop/s with "f" or
 // "flops" and a decimal prefix k M G T P E Z Y ("1Gf", "98.095Mf",
@@ -49,10 +59,11 @@
 // decimal kilo; latencies with w d h m s ms us ns ps. A bare number is in the
 // base unit (flop/s, bytes/s, seconds).
 //
-// Cost: O(size of the file + hosts^2) time and memory (one edge per ordered
-// pair of hosts; routes through nested zones are memoised); Floyd/Dijkstra
-// zones add one Dijkstra run per source inside the zone. Never recursive on
-// the depth of the XML beyond kMaxZoneNesting levels of zones.
+// Cost: O(size of the description + nodes + edges) time and memory, plus
+// members^3 for Floyd zones of up to 400 members (SimGrid's Floyd-Warshall)
+// and members^2 route tables for Floyd/Dijkstra zones of up to 1024 members;
+// larger ones search per query. Never recursive on the depth of the XML
+// beyond kMaxZoneNesting levels of zones.
 #pragma once
 
 #include <cstddef>
@@ -63,10 +74,11 @@
 namespace hetcoll {
 
 struct SimgridImportOptions {
-  // The platform is a graph with one edge per ordered pair of routed hosts,
-  // so it grows as hosts^2: 2048 hosts give about 4 million edges. Larger
-  // files are rejected with an InputError rather than exhausting memory.
-  std::size_t max_hosts = 2048;
+  // Bounds that keep a hostile or mistaken file from exhausting memory.
+  std::size_t max_hosts = 1'000'000;
+  std::size_t max_elements = 20'000'000;  // graph nodes: hosts, routers, switches, links
+  // A Vivaldi zone joins every ordered pair of its members by an edge.
+  std::size_t max_vivaldi_members = 2048;
 };
 
 // Zones nested deeper than this are rejected (real platforms use 2 or 3).
