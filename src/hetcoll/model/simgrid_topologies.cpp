@@ -53,6 +53,14 @@ std::vector<unsigned long> parse_numbers(const std::string& text, char separator
   return numbers;
 }
 
+// "2;4,4;1,2;1,2" -> its ';'-separated levels.
+std::vector<std::string> split_levels(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, ';');) parts.push_back(part);
+  return parts;
+}
+
 unsigned long checked_product(const std::vector<unsigned long>& factors, std::string_view what) {
   unsigned long long product = 1;
   for (unsigned long factor : factors) {
@@ -172,10 +180,7 @@ class TorusRouting final : public TopologyRouting {
 std::size_t topology_host_count(std::string_view topology, const std::string& parameters) {
   if (topology == "TORUS") return checked_product(parse_numbers(parameters, ',', "topo_parameters"), "torus");
   if (topology == "FAT_TREE") {
-    std::vector<std::string> parts;
-    std::stringstream stream(parameters);
-    std::string part;
-    while (std::getline(stream, part, ';')) parts.push_back(part);
+    std::vector<std::string> parts = split_levels(parameters);
     if (parts.size() != 4) {
       throw std::invalid_argument(
           "a fat tree is \"levels;children per level;parents per level;links per level\", e.g. \"2;4,4;1,2;1,2\"");
@@ -188,10 +193,7 @@ std::size_t topology_host_count(std::string_view topology, const std::string& pa
     return checked_product(children, "fat tree");
   }
   if (topology == "DRAGONFLY") {
-    std::vector<std::string> parts;
-    std::stringstream stream(parameters);
-    std::string part;
-    while (std::getline(stream, part, ';')) parts.push_back(part);
+    std::vector<std::string> parts = split_levels(parameters);
     if (parts.size() != 4) {
       throw std::invalid_argument(
           "a dragonfly is \"groups,blue links;chassis,black links;routers,green links;nodes\", e.g. \"3,4;4,3;5,1;2\"");
@@ -339,12 +341,7 @@ class FatTreeRouting final : public TopologyRouting {
 }  // namespace
 
 TopologyLayout build_fat_tree(Network& network, const ClusterShape& shape, const std::vector<ElementId>& hosts) {
-  std::vector<std::string> parts;
-  {
-    std::stringstream stream(shape.parameters);
-    std::string part;
-    while (std::getline(stream, part, ';')) parts.push_back(part);
-  }
+  std::vector<std::string> parts = split_levels(shape.parameters);  // four levels, checked by topology_host_count
   auto routing = std::make_shared<FatTreeRouting>();
   routing->levels = static_cast<unsigned int>(parse_numbers(parts.at(0), ',', "the number of levels").at(0));
   auto as_uint = [](const std::vector<unsigned long>& values) {
@@ -564,12 +561,7 @@ class DragonflyRouting final : public TopologyRouting {
 }  // namespace
 
 TopologyLayout build_dragonfly(Network& network, const ClusterShape& shape, const std::vector<ElementId>& hosts) {
-  std::vector<std::string> parts;
-  {
-    std::stringstream stream(shape.parameters);
-    std::string part;
-    while (std::getline(stream, part, ';')) parts.push_back(part);
-  }
+  std::vector<std::string> parts = split_levels(shape.parameters);  // four levels, checked by topology_host_count
   auto pair = [&](std::size_t k) { return parse_numbers(parts.at(k), ',', "a dragonfly level"); };
   auto blue = pair(0), black = pair(1), green = pair(2);
   auto routing = std::make_shared<DragonflyRouting>();
