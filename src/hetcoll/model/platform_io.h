@@ -45,7 +45,7 @@ void write_platform_json(std::ostream& out, const Platform& platform);
 // write_platform_json writes the declared routes of a platform whose routing
 // cannot list them (SimGrid) for every ordered pair of hosts; above this many
 // pairs it throws InputError instead.
-inline constexpr std::size_t kMaxWrittenRoutes = 4'000'000;
+inline constexpr std::size_t kMaxWrittenRoutes = 250'000;
 
 // cluster_from_platform times every ordered pair of participants' route:
 // above this many participants it throws InputError instead.

@@ -178,7 +178,7 @@ class TorusRouting final : public TopologyRouting {
 }  // namespace
 
 std::size_t topology_host_count(std::string_view topology, const std::string& parameters) {
-  if (topology == "TORUS") return checked_product(parse_numbers(parameters, ',', "topo_parameters"), "torus");
+  if (topology == "TORUS") return checked_product(parse_numbers(parameters, ',', "the torus dimensions"), "torus");
   if (topology == "FAT_TREE") {
     std::vector<std::string> parts = split_levels(parameters);
     if (parts.size() != 4) {
@@ -214,7 +214,7 @@ std::size_t topology_host_count(std::string_view topology, const std::string& pa
 
 TopologyLayout build_torus(Network& network, const ClusterShape& shape, const std::vector<ElementId>& hosts) {
   auto routing = std::make_shared<TorusRouting>();
-  routing->dimensions = parse_numbers(shape.parameters, ',', "topo_parameters");
+  routing->dimensions = parse_numbers(shape.parameters, ',', "the torus dimensions");
   routing->hosts = hosts;
   const std::size_t count = hosts.size();
   TopologyLayout layout;
