@@ -311,7 +311,7 @@ int run(const Options& options) {
         }
       }
       predicted = mpi::predict_pipelined_broadcast(pipelined, bytes, type_size, cost);
-      algorithm = fmt::format("{} tree, {} B slices", options.tree, pipelined.slice_bytes);
+      algorithm = fmt::format("pipelined {} tree; {} B slices", options.tree, pipelined.slice_bytes);
       std::vector<std::string> ids;
       for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
       pipeline = std::make_unique<mpi::ExecutablePipeline>(
@@ -350,6 +350,7 @@ int run(const Options& options) {
       MPI_Reduce(&took, &longest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
       if (repetition > 0) times.push_back(longest);  // the first run is a warm-up
     }
+    std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(), options.collective.c_str(),
                   options.implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,

@@ -1,4 +1,6 @@
-// hetcoll_mpi_report RAW.csv OUT_DIR: the summary of scripts/mpi-bench.
+// hetcoll_mpi_report RAW.csv OUT_DIR [NAME]: the summary of scripts/mpi-bench
+// (files NAME-summary.csv and NAME-PLATFORM-COLLECTIVE.svg; NAME defaults to
+// mpi-bench).
 //
 // Reads every run (hetcoll_mpi_bench's CSV lines plus a note column) and, per
 // (platform, collective, size), compares hetcoll's time with the best
@@ -55,10 +57,11 @@ double number(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: hetcoll_mpi_report RAW.csv OUT_DIR\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: hetcoll_mpi_report RAW.csv OUT_DIR [NAME]\n";
     return 2;
   }
+  std::string name = argc == 4 ? argv[3] : "mpi-bench";
   std::ifstream in(argv[1]);
   if (!in) {
     std::cerr << "hetcoll_mpi_report: cannot read " << argv[1] << "\n";
@@ -90,7 +93,7 @@ int main(int argc, char** argv) {
   std::map<Key, std::vector<const Run*>> groups;
   for (const auto& run : runs) groups[{run.platform, run.collective, run.elements}].push_back(&run);
 
-  std::ofstream summary(out_dir + "/mpi-bench-summary.csv");
+  std::ofstream summary(out_dir + "/" + name + "-summary.csv");
   summary << "platform,ranks,collective,elements,bytes,hetcoll_algorithm,hetcoll_seconds,predicted_seconds,"
              "measured_over_predicted,hetcoll_standard_sends_seconds,best_builtin,best_builtin_seconds,speedup\n";
   std::printf("%-18s %-11s %9s  %-34s %11s %11s %6s  %-22s %11s %7s\n", "platform", "collective", "elements",
@@ -138,7 +141,7 @@ int main(int argc, char** argv) {
       std::string name = run.implementation == "hetcoll" ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
                                                          : "built-in " + run.algorithm;
       if (collective == "large-bcast" && run.implementation == "hetcoll" && run.algorithm.find("tree") != std::string::npos) {
-        name = "hetcoll " + run.algorithm.substr(0, run.algorithm.find(','));  // slice size varies with the size
+        name = "hetcoll " + run.algorithm.substr(0, run.algorithm.find(';'));  // slice size varies with the size
       }
       auto& s = series[name];
       s.name = name;
@@ -151,7 +154,8 @@ int main(int argc, char** argv) {
       }
     }
     hetcoll::PlotSpec spec;
-    spec.title = fmt::format("{} on {} (SimGrid SMPI): hetcoll vs the built-in algorithms", collective, platform);
+    spec.title = fmt::format("{} on {} ({}): hetcoll vs the built-in algorithms", collective, platform,
+                             name == "mpi-bench" ? "SimGrid SMPI" : "Open MPI, emulated speeds");
     spec.x_label = collective == "large-bcast" ? "elements (int) broadcast" : "elements (int) per rank";
     spec.y_label = "time (s)";
     spec.log_x = true;
@@ -169,9 +173,10 @@ int main(int argc, char** argv) {
         spec.series.push_back(s);
       }
     }
-    std::string path = fmt::format("{}/mpi-bench-{}-{}.svg", out_dir, platform, collective);
+    std::string path = fmt::format("{}/{}-{}-{}.svg", out_dir, name, platform, collective);
     hetcoll::write_line_plot_svg(path, spec);
   }
-  std::printf("wrote %s/mpi-bench.csv (every run), mpi-bench-summary.csv and mpi-bench-*.svg\n", out_dir.c_str());
+  std::printf("wrote %s/%s.csv (every run), %s-summary.csv and %s-*.svg\n", out_dir.c_str(), name.c_str(),
+              name.c_str(), name.c_str());
   return 0;
 }

@@ -153,9 +153,10 @@ int main(int argc, char** argv) {
   MPI_Type_contiguous(4, MPI_UINT32_T, &matrix);
   MPI_Type_commit(&matrix);
   std::vector<Operation> operations = {
-      {"MPI_SUM int", MPI_INT, MPI_SUM, 1, false},      {"MPI_MAX int", MPI_INT, MPI_MAX, 1, false},
-      {"MPI_SUM float", MPI_FLOAT, MPI_SUM, 1, true},   {"MPI_BXOR int", MPI_INT, MPI_BXOR, 1, false},
-      {"gcd int (user)", MPI_INT, gcd, 1, false},       {"matrix product (user, not commutative)", matrix, product, 4, false},
+      {"MPI_SUM int", MPI_INT, MPI_SUM, 1, false},
+      {"MPI_SUM float", MPI_FLOAT, MPI_SUM, 1, true},
+      {"gcd int (user)", MPI_INT, gcd, 1, false},
+      {"matrix product (user, not commutative)", matrix, product, 4, false},
   };
   run(MPI_COMM_WORLD, "world", operations);
   // A sub-communicator: the odd ranks. World rank 0 prints the lines that
@@ -163,13 +164,13 @@ int main(int argc, char** argv) {
   MPI_Comm odd;
   MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2 ? 0 : MPI_UNDEFINED, world_rank, &odd);
   if (world_rank % 2 == 1) {
-    std::vector<Operation> some = {operations[0], operations[4], operations[5]};
+    std::vector<Operation> some = {operations[2], operations[3]};
     run(odd, "odd ranks", some);
     MPI_Comm_free(&odd);
   }
   if (world_rank == 0) {
     // Lines of the sub-communicator runs, sent by world rank 1.
-    int expected = 3 * kCountCount * (world_size / 2 + 2) + 4 * (world_size / 2);
+    int expected = 2 * kCountCount * (world_size / 2 + 2) + 4 * (world_size / 2);
     for (int i = 0; i < expected; ++i) {
       MPI_Status status;
       MPI_Probe(1, 77, MPI_COMM_WORLD, &status);

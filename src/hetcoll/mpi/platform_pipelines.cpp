@@ -75,7 +75,7 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
     result.plan.slice_bytes = static_cast<std::size_t>(std::max(1.0, std::floor(*single.slice_size)));
     result.plan.algorithm = "tree " + single.heuristic;
     result.predicted_seconds = single.makespan->makespan;
-    result.description = fmt::format("best single tree ({}), {:.0f} B slices", single.heuristic, *single.slice_size);
+    result.description = fmt::format("pipelined best single tree ({}); {:.0f} B slices", single.heuristic, *single.slice_size);
     return result;
   }
   if (method != "multi-tree") throw InputError(fmt::format("pipeline method \"{}\": use tree or multi-tree", method));
@@ -104,7 +104,7 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
   }
   result.plan.slice_bytes = best_slice;
   result.predicted_seconds = best;
-  result.description = fmt::format("{} trees (SSB optimum {:.4g} slices/s at {:.0f} B), {} B slices", packing.trees.size(),
+  result.description = fmt::format("pipelined {} trees (SSB optimum {:.4g} slices/s at {:.0f} B); {} B slices", packing.trees.size(),
                                    optimum.throughput_value(), *single.slice_size, best_slice);
   return result;
 }
