@@ -56,9 +56,13 @@ void add_link_draw_options(CLI::App* command, LinkDrawOptions& links) {
   command->add_option("--bandwidth-deviation", links.bandwidth_deviation,
                       "Standard deviation of link bandwidths, bytes/s (default 2e7)");
   command->add_option("--send-overhead-fraction", links.send_overhead_fraction,
-                      "Multi-port send overhead of a node = this fraction x the time of its fastest link (default 0.8)");
+                      "Multi-port send overhead of a node = this fraction x the time its fastest link takes for one "
+                      "slice (default 0.8: no send_overhead is written and the planners apply this rule at the "
+                      "slice size in use; another fraction writes fixed seconds per slice, see --slice-size)");
   command->add_option("--slice-size", links.slice_size,
-                      "Slice size, bytes, at which send overheads are computed (default 1e6)");
+                      "Write each node's send_overhead as fixed seconds per slice of this many bytes (default: "
+                      "none written, the 0.8 rule applies at whatever slice size is planned; 1e6 when only "
+                      "--send-overhead-fraction is given)");
 }
 
 }  // namespace

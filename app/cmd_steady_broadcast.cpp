@@ -1,5 +1,6 @@
 // steady broadcast: the multi-tree optimum of a pipelined broadcast (the SSB
 // linear program of Beaumont, Marchal, Robert 2004, eq. 2).
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -21,8 +22,99 @@ struct SteadyBroadcastOptions {
   PlatformOptions platform;
   std::string source, out;
   std::optional<double> slice_size;
-  bool json = false, quiet = false;
+  bool json = false, quiet = false, detail = false;
 };
+
+// An exact number as text: the fraction when it is short enough to read.
+std::string readable_exact(const Rational& value) {
+  std::string exact = to_string(value);
+  if (exact.size() <= 24) return fmt::format("{} = {:.6g}", exact, to_double(value));
+  return fmt::format("{:.6g} (exact fraction of {} characters in --json)", to_double(value), exact.size());
+}
+
+// The default human output is a summary; the trees' edges and the edge rates
+// come with --detail (a 65-node platform has ~10 trees of 64 edges each).
+void print_steady_broadcast_summary(const Platform& platform, ProcessorIndex source, const std::vector<double>& times,
+                                    const SsbSolution& solution, const MultiTreePacking& packing,
+                                    const PeriodicPlan& schedule, const std::string& failure,
+                                    const SteadyBroadcastOptions& options) {
+  std::cout << fmt::format("pipelined broadcast from {}: multi-tree optimum (SSB LP, one-port)\n", platform.id(source));
+  std::cout << fmt::format("throughput: {} slices per time unit (period {:.6g} per slice)\n",
+                           readable_exact(solution.throughput), 1 / solution.throughput_value());
+  std::cout << fmt::format("proof: dual certificate with {} cut rows, checked exactly; every target receives TP by "
+                           "max-flow under the edge rates: {}\n",
+                           solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
+  std::cout << fmt::format("LP: {} rows x {} columns, {} rounds of cut generation, {}, {:.3f} s\n", solution.lp_rows,
+                           solution.lp_columns, solution.rounds, solution.lp_method, solution.seconds);
+  std::string period = to_string(schedule.period);
+  std::cout << fmt::format("multi-tree schedule: {} trees, weights sum to {:.6g} = {} of the LP bound ({}); "
+                           "one period of {} time units in {} one-port matchings, built in {:.3f} s\n",
+                           packing.trees.size(), to_double(packing.total_weight),
+                           sgn(solution.throughput) ? fmt::format("{:.4f}%", 100 * to_double(packing.total_weight /
+                                                                                             solution.throughput))
+                                                    : "100%",
+                           packing.reaches_optimum ? "exactly the optimum" : "SHORT of the optimum",
+                           period.size() > 15 ? fmt::format("{:.6g} (an integer of {} digits)", to_double(schedule.period), period.size())
+                                              : period,
+                           schedule.slots.size(), packing.seconds);
+  if (options.quiet) return;
+  std::vector<const WeightedBroadcastTree*> by_weight;
+  for (const auto& tree : packing.trees) by_weight.push_back(&tree);
+  std::stable_sort(by_weight.begin(), by_weight.end(),
+                   [](const auto* a, const auto* b) { return a->weight > b->weight; });
+  std::string weights;
+  for (size_t i = 0; i < by_weight.size() && i < 8; ++i) {
+    weights += fmt::format("{}{:.4g}", i ? ", " : "", to_double(by_weight[i]->weight));
+  }
+  if (by_weight.size() > 8) weights += fmt::format(", ... ({} more)", by_weight.size() - 8);
+  std::cout << fmt::format("tree weights (slices per time unit, heaviest first): {}\n", weights);
+  // Port utilisation: the fraction of time each port is busy at the optimum
+  // (rates x slice times); the LP's one-port rows cap it at 100%.
+  struct PortUse {
+    ProcessorIndex node;
+    const char* direction;
+    double busy;
+  };
+  std::vector<double> sending(static_cast<size_t>(platform.size()), 0.0), receiving(sending);
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    double busy = to_double(solution.edge_rates[e]) * times[e];
+    sending[static_cast<size_t>(platform.edges()[e].from)] += busy;
+    receiving[static_cast<size_t>(platform.edges()[e].to)] += busy;
+  }
+  std::vector<PortUse> ports;
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    if (platform.node(v).ports == PortModel::unlimited) continue;
+    ports.push_back({v, "send", sending[static_cast<size_t>(v)]});
+    ports.push_back({v, "receive", receiving[static_cast<size_t>(v)]});
+  }
+  std::stable_sort(ports.begin(), ports.end(), [](const PortUse& a, const PortUse& b) { return a.busy > b.busy; });
+  size_t saturated = static_cast<size_t>(
+      std::count_if(ports.begin(), ports.end(), [](const PortUse& p) { return p.busy > 1 - 1e-9; }));
+  std::cout << fmt::format("busiest ports ({} saturated, busy 100% of the time):", saturated);
+  for (size_t i = 0; i < ports.size() && i < 6; ++i) {
+    std::cout << fmt::format("{} {} {} {:.1f}%", i ? "," : "", platform.id(ports[i].node), ports[i].direction,
+                             100 * ports[i].busy);
+  }
+  std::cout << "\n";
+  if (!options.detail) {
+    std::cout << "(every tree's edges and every edge's rate: --detail, or --json)\n";
+    return;
+  }
+  for (size_t i = 0; i < packing.trees.size(); ++i) {
+    std::cout << fmt::format("  tree {}: weight {:.6g}:", i, to_double(packing.trees[i].weight));
+    for (const auto& edge : packing.trees[i].tree.edges) {
+      std::cout << " " << platform.id(edge.from) << "->" << platform.id(edge.to);
+    }
+    std::cout << "\n";
+  }
+  std::cout << "slices per time unit on each used edge:\n";
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    if (sgn(solution.edge_rates[e]) == 0) continue;
+    const auto& edge = platform.edges()[e];
+    std::cout << fmt::format("  {} -> {}: {:.6g}\n", platform.id(edge.from), platform.id(edge.to),
+                             to_double(solution.edge_rates[e]));
+  }
+}
 
 int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   Platform platform = load_platform_graph(options.platform);
@@ -79,37 +171,7 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   if (options.json) {
     std::cout << json.str();
   } else {
-    std::cout << fmt::format("pipelined broadcast from {}: multi-tree optimum (SSB LP, one-port)\n", platform.id(source));
-    std::cout << fmt::format("throughput: {} = {:.6g} slices per time unit (period {:.6g} per slice)\n",
-                             to_string(solution.throughput), solution.throughput_value(),
-                             1 / solution.throughput_value());
-    std::cout << fmt::format("proof: dual certificate with {} cut rows, checked exactly; every target receives TP by "
-                             "max-flow under the edge rates: {}\n",
-                             solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
-    std::cout << fmt::format("LP: {} rows x {} columns, {} rounds of cut generation, {}, {:.3f} s\n", solution.lp_rows,
-                             solution.lp_columns, solution.rounds, solution.lp_method, solution.seconds);
-    std::cout << fmt::format("multi-tree schedule: {} trees whose weights sum to {} ({}), a period of {} time units "
-                             "({} digits) in {} one-port matchings, {:.3f} s\n",
-                             packing.trees.size(), to_string(packing.total_weight),
-                             packing.reaches_optimum ? "the optimum" : "SHORT of the optimum",
-                             schedule.period.get_str().size() > 12 ? "a large integer" : to_string(schedule.period),
-                             schedule.period.get_str().size(), schedule.slots.size(), packing.seconds);
-    if (!options.quiet) {
-      for (size_t i = 0; i < packing.trees.size(); ++i) {
-        std::cout << fmt::format("  tree {}: weight {:.6g}:", i, to_double(packing.trees[i].weight));
-        for (const auto& edge : packing.trees[i].tree.edges) {
-          std::cout << " " << platform.id(edge.from) << "->" << platform.id(edge.to);
-        }
-        std::cout << "\n";
-      }
-      std::cout << "slices per time unit on each used edge:\n";
-      for (size_t e = 0; e < platform.edges().size(); ++e) {
-        if (sgn(solution.edge_rates[e]) == 0) continue;
-        const auto& edge = platform.edges()[e];
-        std::cout << fmt::format("  {} -> {}: {:.6g}\n", platform.id(edge.from), platform.id(edge.to),
-                                 to_double(solution.edge_rates[e]));
-      }
-    }
+    print_steady_broadcast_summary(platform, source, times, solution, packing, schedule, failure, options);
   }
   return failure.empty() ? 0 : static_cast<int>(ExitCode::internal_error);
 }
@@ -137,7 +199,9 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
       ->check(CLI::PositiveNumber);
   broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
   broadcast->add_option("--out", options->out, "Write the JSON to this file");
-  broadcast->add_flag("--quiet", options->quiet, "Summary only");
+  broadcast->add_flag("--quiet", options->quiet, "Throughput, proof and schedule size only");
+  broadcast->add_flag("--detail", options->detail,
+                      "Also print every tree's edges and the slices per time unit on every used edge");
   broadcast->callback([&result, options] { result = run_steady_broadcast(*options); });
 }
 

@@ -34,14 +34,25 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
   std::cout << fmt::format("pipelined broadcast from {} along one tree ({}, {} model)\n", platform.id(plan.source),
                            plan.heuristic, port_model_name(plan.model));
   if (plan.slice_size) {
-    std::cout << fmt::format("slice size: {:.6g} bytes{}\n", *plan.slice_size,
-                             plan.slice_size_chosen ? " (chosen to minimise the predicted makespan)" : "");
+    std::cout << fmt::format(
+        "slice size: {:.6g} bytes{}\n", *plan.slice_size,
+        plan.slice_size_within_one_percent
+            ? " (the links have no latency, so the predicted makespan only falls with smaller slices; chose the "
+              "fewest slices within 1% of the finest slicing's makespan)"
+        : plan.slice_size_chosen ? " (chosen to minimise the predicted makespan)"
+                                 : "");
   }
   std::cout << fmt::format("period: {:.6g} per slice, throughput {:.6g} slices per time unit (bottleneck {})\n",
                            evaluation.period, evaluation.throughput, platform.id(evaluation.bottleneck));
   if (plan.optimal_throughput) {
-    std::cout << fmt::format("multi-tree optimum (SSB LP): {:.6g}; this tree reaches {:.1f}% of it\n",
-                             *plan.optimal_throughput, 100 * evaluation.throughput / *plan.optimal_throughput);
+    if (plan.model == BroadcastModel::one_port) {
+      std::cout << fmt::format("multi-tree optimum (SSB LP): {:.6g}; this tree reaches {:.1f}% of it\n",
+                               *plan.optimal_throughput, 100 * evaluation.throughput / *plan.optimal_throughput);
+    } else {
+      std::cout << fmt::format("one-port multi-tree optimum (SSB LP): {:.6g}; this multi-port tree reaches {:.1f}% "
+                               "of it (the LP is one-port: not a bound for the multi-port model)\n",
+                               *plan.optimal_throughput, 100 * evaluation.throughput / *plan.optimal_throughput);
+    }
   }
   if (plan.search_finished) {
     std::cout << (*plan.search_finished ? fmt::format("optimal single tree: proven ({} search nodes)\n", plan.search_nodes)
@@ -81,6 +92,7 @@ int run_tree(const TreeCommandOptions& options) {
                      "--message-size BYTES to have the best slice size chosen");
   }
   const auto* heuristic = find_tree_heuristic(request.heuristic);
+  bool slice_within_one_percent = false;
   if (!options.skip_lp || (heuristic && heuristic->needs_lp)) {
     // The one-port multi-tree optimum, at the slice size the tree will use
     // (given, or chosen for the message: the LP is solved at that size).
@@ -88,7 +100,9 @@ int run_tree(const TreeCommandOptions& options) {
     if (!slice && request.message_size && !platform.has_fixed_costs()) {
       PipelinedTreeRequest probe = request;
       probe.heuristic = heuristic && heuristic->needs_lp ? "grow" : request.heuristic;
-      slice = plan_pipelined_tree(platform, probe).slice_size;
+      auto probed = plan_pipelined_tree(platform, probe);
+      slice = probed.slice_size;
+      slice_within_one_percent = probed.slice_size_within_one_percent;
       request.slice_size = slice;
     }
     auto times = make_tree_costs(platform, slice, BroadcastModel::one_port).edge_time;
@@ -98,6 +112,7 @@ int run_tree(const TreeCommandOptions& options) {
   }
   PipelinedTreePlan plan = plan_pipelined_tree(platform, request);
   plan.slice_size_chosen = !options.slice_size && request.message_size && !platform.has_fixed_costs();
+  plan.slice_size_within_one_percent = plan.slice_size_within_one_percent || slice_within_one_percent;
   std::ostringstream json;
   write_pipelined_tree_json(json, platform, plan);
   if (!options.out.empty()) write_file(options.out, json.str(), "--out");

@@ -65,16 +65,32 @@ TEST(RandomPlatform, DensityAndBandwidthsFollowTable2) {
   EXPECT_NEAR(std::sqrt(square_sum / count - mean * mean), 20e6, 2e6);
 }
 
-TEST(RandomPlatform, SendOverheadIsFourFifthsOfTheFastestLink) {
+TEST(RandomPlatform, SendOverheadIsFourFifthsOfTheFastestLinkForTheGivenSlice) {
   RandomPlatformOptions options{15, 0.3, 1e-4, 3, {}};
+  options.links.slice_size = 2e5;
   auto platform = generate_random_platform(options);
-  auto costs = platform.edge_costs(options.links.slice_size);
+  auto costs = platform.edge_costs(*options.links.slice_size);
   for (ProcessorIndex v = 0; v < platform.size(); ++v) {
     double fastest = std::numeric_limits<double>::infinity();
     for (auto e : platform.out_edges(v)) fastest = std::min(fastest, costs[e]);
     ASSERT_TRUE(platform.node(v).send_overhead.has_value());
     EXPECT_NEAR(*platform.node(v).send_overhead, 0.8 * fastest, 1e-15);
   }
+}
+
+// By default no fixed overhead is written, so the planners' 0.8 rule applies
+// at the slice size actually planned (seconds per slice scale with it).
+TEST(RandomPlatform, NoFixedSendOverheadByDefault) {
+  auto platform = generate_random_platform({15, 0.3, 1e-4, 3, {}});
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) EXPECT_FALSE(platform.node(v).send_overhead.has_value());
+  RandomPlatformOptions other_fraction{15, 0.3, 1e-4, 3, {}};
+  other_fraction.links.send_overhead_fraction = 0.5;
+  auto fixed = generate_random_platform(other_fraction);
+  auto costs = fixed.edge_costs(1e6);
+  double fastest = std::numeric_limits<double>::infinity();
+  for (auto e : fixed.out_edges(0)) fastest = std::min(fastest, costs[e]);
+  ASSERT_TRUE(fixed.node(0).send_overhead.has_value());
+  EXPECT_NEAR(*fixed.node(0).send_overhead, 0.5 * fastest, 1e-15);
 }
 
 TEST(RandomPlatform, DeterministicForASeed) {

@@ -49,6 +49,14 @@ expect_true "steady broadcast exact" "$work/out" "d['valid'] and '/' in d['throu
 expect_true "steady broadcast multi-tree" "$work/out" "d['multi_tree']['reaches_optimum'] and d['multi_tree']['tree_count'] >= 1 and d['multi_tree']['matchings'] >= 1"
 check "steady broadcast times" 0 "$hetcoll" steady broadcast --times 1,2,3
 expect_in "steady broadcast 5/7" "$work/out" "5/7"
+check "steady broadcast summary" 0 "$hetcoll" steady broadcast --platform "$work/tiers65.json" --slice-size 1e6
+expect_in "steady broadcast busiest ports" "$work/out" "busiest ports"
+expect_in "steady broadcast tree weights" "$work/out" "tree weights"
+if grep -q "tree 0:" "$work/out" || [ "$(wc -l <"$work/out")" -gt 12 ]; then
+  failed=$((failed + 1)); echo "FAIL steady broadcast summary prints every tree's edges"
+else passed=$((passed + 1)); fi
+check "steady broadcast detail" 0 "$hetcoll" steady broadcast --platform "$work/tiers30.json" --slice-size 1e6 --detail
+expect_in "steady broadcast detail trees" "$work/out" "tree 0: weight"
 check "steady broadcast needs slice" 2 "$hetcoll" steady broadcast --platform "$work/tiers30.json"
 check "experiment bcast-trees quick" 0 "$hetcoll" experiment bcast-trees --quick --out "$work"
 expect_in "bcast-trees table 3" "$work/out" "Table 3"
@@ -59,6 +67,13 @@ check "tree multi-port" 0 "$hetcoll" tree --platform "$work/random.json" --slice
 expect_true "tree multi-port model" "$work/out" "d['model'] == 'multi-port' and d['trees'][0]['weight'] == d['throughput']"
 check "tree best slice" 0 "$hetcoll" tree --platform "$work/random.json" --message-size 1e8 --json
 expect_true "tree slice chosen" "$work/out" "d['slice_size_chosen'] and d['predicted_makespan'] > 0"
+check "tree slice without latency" 0 "$hetcoll" tree --platform "$work/tiers30.json" --message-size 1e8 --json
+expect_true "tree slice rule" "$work/out" "d['slice_size_rule'].startswith('fewest slices') and d['slices'] < 10000"
+check "tree slice without latency human" 0 "$hetcoll" tree --platform "$work/tiers30.json" --message-size 1e8 --quiet
+expect_in "tree slice rule said" "$work/out" "no latency"
+check "generate random latency" 0 "$hetcoll" generate random --nodes 20 --density 0.1 --latency 1e-3 --seed 3 --out "$work/latency.json"
+check "tree slice with latency" 0 "$hetcoll" tree --platform "$work/latency.json" --message-size 1e8 --json
+expect_true "tree slice minimises" "$work/out" "'slice_size_rule' not in d"
 check "tree optimal small" 0 "$hetcoll" tree --times 1,2,3,4,5 --heuristic optimal --json --out "$work/tree.json"
 expect_true "tree optimal proven" "$work/tree.json" "d['optimal'] is True"
 check "tree human" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic binomial

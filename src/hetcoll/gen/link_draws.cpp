@@ -17,7 +17,7 @@ void validate_link_draw_options(const LinkDrawOptions& options, const char* gene
     }
   };
   positive(options.bandwidth_mean, "bandwidth_mean");
-  positive(options.slice_size, "slice_size");
+  if (options.slice_size) positive(*options.slice_size, "slice_size");
   if (!(options.bandwidth_deviation >= 0) || !std::isfinite(options.bandwidth_deviation)) {
     throw InputError(fmt::format("{}: bandwidth_deviation: must be a non-negative finite number, got {}", generator,
                                  options.bandwidth_deviation));
@@ -46,14 +46,14 @@ Platform assemble_generated_platform(std::vector<std::string> node_ids, const st
   edges.reserve(2 * links.size());
   std::vector<double> fastest_link_time(nodes.size(), std::numeric_limits<double>::infinity());
   for (const auto& link : links) {
-    double time = link.latency + options.slice_size / link.bandwidth;
+    double time = link.latency + options.slice_size.value_or(1e6) / link.bandwidth;
     for (auto [from, to] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}}) {
       edges.push_back(PlatformEdge{from, to, std::nullopt, link.latency, link.bandwidth});
       auto& fastest = fastest_link_time[static_cast<size_t>(from)];
       fastest = std::min(fastest, time);
     }
   }
-  for (size_t v = 0; v < nodes.size(); ++v) {
+  for (size_t v = 0; v < nodes.size() && options.writes_send_overhead(); ++v) {
     if (std::isfinite(fastest_link_time[v])) {
       nodes[v].send_overhead = options.send_overhead_fraction * fastest_link_time[v];
     }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,9 +19,17 @@ struct LinkDrawOptions {
   double bandwidth_mean = 100e6;       // bytes/s
   double bandwidth_deviation = 20e6;   // bytes/s
   // Send overhead of the multi-port model, as a fraction of the time the
-  // node's fastest outgoing link takes for one slice of `slice_size` bytes.
+  // node's fastest outgoing link takes for one slice. A node's
+  // `send_overhead` is seconds per slice sent, whatever the slice size, so
+  // by default none is written: the planners then apply the paper's rule
+  // (0.8 x the fastest link, broadcast_tree.h) at the slice size in use,
+  // and the overhead scales with it. With `slice_size` given, or another
+  // fraction, each node gets the fixed send_overhead (seconds) of one slice
+  // of `slice_size` bytes (default 1e6) instead.
   double send_overhead_fraction = 0.8;
-  double slice_size = 1e6;             // bytes; only used for send_overhead
+  std::optional<double> slice_size;    // bytes; only used for send_overhead
+
+  bool writes_send_overhead() const { return slice_size.has_value() || send_overhead_fraction != 0.8; }
 };
 
 // Throws InputError naming the parameter when a value is out of range.
@@ -40,8 +49,8 @@ struct UndirectedLink {
   double bandwidth = 0.0;
 };
 
-// Builds the platform: both directions of every link, and each node's
-// send_overhead by the rule above.
+// Builds the platform: both directions of every link, and, when
+// options.writes_send_overhead(), each node's send_overhead by the rule above.
 Platform assemble_generated_platform(std::vector<std::string> node_ids, const std::vector<UndirectedLink>& links,
                                      const LinkDrawOptions& options, const char* generator);
 

@@ -32,6 +32,7 @@ void write_pipelined_tree_json(std::ostream& out, const Platform& platform, cons
       << ", \"source\": " << json_quote(platform.id(plan.source));
   out << ", \"slice_size\": " << (plan.slice_size ? number(*plan.slice_size) : "null");
   if (plan.slice_size_chosen) out << ", \"slice_size_chosen\": true";
+  if (plan.slice_size_within_one_percent) out << ", \"slice_size_rule\": \"fewest slices within 1% (no latency)\"";
   out << ",\n \"throughput\": " << number(evaluation.throughput) << ", \"period\": " << number(evaluation.period)
       << ", \"bottleneck\": " << json_quote(platform.id(evaluation.bottleneck));
   if (plan.optimal_throughput) {

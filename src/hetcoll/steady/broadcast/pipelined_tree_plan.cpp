@@ -58,7 +58,9 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
     double slice = *request.message_size / 100;
     for (int round = 0; round < 2; ++round) {
       auto built = build(platform, request, slice);
-      slice = best_slice_size(platform, built.tree, request.model, *request.message_size).slice_size;
+      auto best = best_slice_size(platform, built.tree, request.model, *request.message_size);
+      slice = best.slice_size;
+      plan.slice_size_within_one_percent = best.within_one_percent;
     }
     plan.slice_size = slice;
     plan.slice_size_chosen = true;

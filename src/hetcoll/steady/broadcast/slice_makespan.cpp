@@ -74,7 +74,8 @@ SliceMakespan tree_makespan(const Platform& platform, const BroadcastTree& tree,
   return result;
 }
 
-std::int64_t best_slice_count(std::int64_t max_count, const std::function<double(std::int64_t)>& makespan_of_count) {
+SliceCountChoice best_slice_count(std::int64_t max_count,
+                                  const std::function<double(std::int64_t)>& makespan_of_count) {
   max_count = std::max<std::int64_t>(1, max_count);
   std::int64_t best = 1;
   double best_value = makespan_of_count(1);
@@ -103,16 +104,31 @@ std::int64_t best_slice_count(std::int64_t max_count, const std::function<double
       }
     }
   }
-  return best;
+  if (best < max_count || max_count == 1) return {best, false};
+  // Still falling at the cap: the fewest slices within 1% of it. Without
+  // latency the prediction decreases in k, so bisection finds the count.
+  double good_enough = 1.01 * best_value;
+  std::int64_t low = 1, high = best;  // makespan(high) <= good_enough
+  while (low < high) {
+    std::int64_t middle = low + (high - low) / 2;
+    if (makespan_of_count(middle) <= good_enough) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  return {high, true};
 }
 
 SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tree, BroadcastModel model,
                               double message_size) {
   auto max_count = static_cast<std::int64_t>(std::min(std::floor(message_size), 1e7));
-  auto count = best_slice_count(max_count, [&](std::int64_t k) {
+  auto choice = best_slice_count(max_count, [&](std::int64_t k) {
     return tree_makespan(platform, tree, model, message_size, message_size / static_cast<double>(k)).makespan;
   });
-  return tree_makespan(platform, tree, model, message_size, message_size / static_cast<double>(count));
+  auto result = tree_makespan(platform, tree, model, message_size, message_size / static_cast<double>(choice.count));
+  result.within_one_percent = choice.within_one_percent;
+  return result;
 }
 
 }  // namespace hetcoll

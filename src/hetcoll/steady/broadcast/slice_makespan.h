@@ -12,6 +12,12 @@
 // schedule; the simulator measures the real thing.
 // best_slice_count() minimises it over k = 1..min(M, 10^7): a geometric scan
 // of 200 counts, then an integer search around the best one. O(200 (n + m)).
+// Links without latency: the prediction M p(1) + M (f(1) - p(1)) / k (p, f
+// per byte) then falls with every extra slice, so the "best" count is the
+// cap and slices of a few bytes would be picked, which no real network
+// rewards (every message has a per-message cost the model leaves out).
+// When the minimum sits at the cap, the fewest slices whose predicted
+// makespan is within 1% of it are chosen instead (`within_one_percent`).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +36,15 @@ struct SliceMakespan {
   double period = 0;            // per slice
   double first_slice = 0;       // start-up: the first slice's broadcast time
   double makespan = 0;          // (slices - 1) period + first_slice
+  // best_slice_size only: the prediction still fell at the finest slicing
+  // (no latency), so the fewest slices within 1% of it were taken.
+  bool within_one_percent = false;
+};
+
+// The count best_slice_count settled on, and whether the 1% rule applied.
+struct SliceCountChoice {
+  std::int64_t count = 1;
+  bool within_one_percent = false;
 };
 
 // For a message of `message_size` bytes in slices of `slice_size` bytes.
@@ -43,6 +58,7 @@ SliceMakespan best_slice_size(const Platform& platform, const BroadcastTree& tre
 // Minimises `makespan_of_count(k)` over k = 1..max_count (geometric scan,
 // then integer refinement around the best); shared with the multi-tree
 // schedule's slice choice.
-std::int64_t best_slice_count(std::int64_t max_count, const std::function<double(std::int64_t)>& makespan_of_count);
+SliceCountChoice best_slice_count(std::int64_t max_count,
+                                  const std::function<double(std::int64_t)>& makespan_of_count);
 
 }  // namespace hetcoll
