@@ -36,6 +36,21 @@ TEST(SsbLp, SourceSendPortBoundsAChain) {
   EXPECT_EQ(check_ssb_solution(chain, 0, times, solution), "");
 }
 
+TEST(SsbLp, FreeWiresOfAnImportedTopologyKeepTheProgramBounded) {
+  // S -> L (a link node, 1/2 per slice) -> A, B by wires of time 0, as a
+  // SimGrid import writes them: the cut {A} alone is entered by a free edge
+  // (unbounded); the closure {L, A} is not. One crossing of L serves both.
+  std::vector<PlatformNode> nodes = {{"S", std::nullopt, std::nullopt},
+                                     {"L", std::nullopt, std::nullopt, true, NodeKind::link},
+                                     {"A", std::nullopt, std::nullopt},
+                                     {"B", std::nullopt, std::nullopt}};
+  Platform wired(nodes, {{0, 1, 0.5, {}, {}}, {1, 2, 0.0, {}, {}}, {1, 3, 0.0, {}, {}}}, "test");
+  auto times = wired.edge_costs();
+  auto solution = solve_ssb(wired, 0, times);
+  EXPECT_EQ(solution.throughput, Rational(2));
+  EXPECT_EQ(check_ssb_solution(wired, 0, times, solution), "");
+}
+
 TEST(SsbLp, MultiTreeBeatsEverySingleTreeOnTwoRelays) {
   auto platform = two_relays();
   auto times = platform.edge_costs();

@@ -14,6 +14,7 @@
 #include "hetcoll/mpi/calibrate.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
 
 namespace hetcoll::mpi {
@@ -201,6 +202,42 @@ TEST(RuntimePlanning, SubClusterKeepsTheMappedProcessors) {
   EXPECT_EQ(view.size(), 3);
   EXPECT_EQ(view.id(1), graph.graph().id(2));
 }
+
+#ifdef HETCOLL_WITH_LP
+TEST(RuntimePlanning, RankRouteGraphHasEachRoutesLatencyAndBandwidth) {
+  // Every host of the SimGrid example with its own route to every other:
+  // the edge's time for any size is the platform's route time.
+  auto platform = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml").graph();
+  std::vector<ProcessorIndex> hosts = platform.participants();
+  std::vector<ProcessorIndex> ranks = {hosts[3], hosts[0], hosts[5]};
+  auto graph = rank_route_graph(platform, ranks);
+  ASSERT_EQ(graph.size(), 3);
+  ASSERT_EQ(graph.edges().size(), 6U);
+  EXPECT_EQ(graph.id(0), platform.id(hosts[3]));
+  auto costs = platform.edge_costs(1.0);
+  for (const auto& edge : graph.edges()) {
+    auto route = platform.route(ranks[static_cast<size_t>(edge.from)], ranks[static_cast<size_t>(edge.to)], costs);
+    ASSERT_TRUE(route);
+    for (double bytes : {0.0, 1e3, 4e6}) {
+      EXPECT_NEAR(edge.message_time(bytes), platform.route_time(*route, bytes), 1e-12 * (1 + bytes));
+    }
+  }
+  // The pipelined plans bind to the ranks: every rank but the root has one parent.
+  for (std::string method : {"tree", "multi-tree"}) {
+    auto planned = plan_platform_pipeline(platform, ranks, 1, method, 1e6, 4);
+    ASSERT_FALSE(planned.plan.trees.empty()) << method;
+    for (const auto& [weight, tree] : planned.plan.trees) {
+      EXPECT_EQ(tree.root, 1) << method;
+      std::vector<int> parents(3, 0);
+      for (const auto& children : tree.children) {
+        for (auto child : children) ++parents[static_cast<size_t>(child)];
+      }
+      EXPECT_EQ(parents, (std::vector<int>{1, 0, 1})) << method;
+    }
+    EXPECT_GT(planned.predicted_seconds, 0) << method;
+  }
+}
+#endif
 
 TEST(Calibration, RoundsMeetEveryPairOnceAndKeepRanksBusyOnce) {
   for (int n = 2; n <= 17; ++n) {

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/model/participants.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/pipelined_tree_plan.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
@@ -56,13 +55,53 @@ PipelineTree rank_tree(const hetcoll::BroadcastTree& tree, const Platform& platf
   return result;
 }
 
+Platform rank_route_graph(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank) {
+  std::vector<PlatformNode> nodes;
+  for (auto p : processor_of_rank) {
+    PlatformNode node;
+    node.id = platform.id(p);
+    node.speed = platform.node(p).speed;
+    nodes.push_back(node);
+  }
+  auto unit_costs = platform.edge_costs(1.0);
+  std::vector<PlatformEdge> edges;
+  const auto ranks = processor_of_rank.size();
+  for (size_t u = 0; u < ranks; ++u) {
+    auto routes = platform.routes_from(processor_of_rank[u], unit_costs);
+    for (size_t v = 0; v < ranks; ++v) {
+      if (u == v) continue;
+      const auto& route = routes[static_cast<size_t>(processor_of_rank[v])];
+      if (!route) {
+        throw InputError(fmt::format("rank mapping: no route from {} to {}", platform.id(processor_of_rank[u]),
+                                     platform.id(processor_of_rank[v])));
+      }
+      PlatformEdge edge;
+      edge.from = static_cast<ProcessorIndex>(u);
+      edge.to = static_cast<ProcessorIndex>(v);
+      // route_time is affine in the size: latency + size / smallest bandwidth.
+      double latency = platform.route_time(*route, 0.0);
+      double per_byte = platform.route_time(*route, 1.0) - latency;
+      if (per_byte > 0) {
+        edge.latency = latency;
+        edge.bandwidth = 1.0 / per_byte;
+      } else {
+        edge.cost = latency;  // no bandwidth limit on the way: the latency alone
+      }
+      edges.push_back(edge);
+    }
+  }
+  return Platform(std::move(nodes), std::move(edges), "rank route graph");
+}
+
 PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                                         int root_rank, const std::string& method, double message_bytes,
                                         int type_size) {
-  std::vector<std::string> ids;
-  for (auto p : processor_of_rank) ids.push_back(platform.id(p));
-  auto participating = with_participants(platform, ids, "rank mapping");
-  ProcessorIndex source = processor_of_rank[static_cast<size_t>(root_rank)];
+  // Planned on the graph the runtime executes: one MPI message per rank pair
+  // (see the header).
+  const Platform participating = rank_route_graph(platform, processor_of_rank);
+  std::vector<ProcessorIndex> identity(processor_of_rank.size());
+  for (size_t r = 0; r < identity.size(); ++r) identity[r] = static_cast<ProcessorIndex>(r);
+  ProcessorIndex source = static_cast<ProcessorIndex>(root_rank);
 
   PipelinedTreeRequest request;
   request.source = source;
@@ -71,7 +110,7 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
   if (!single.slice_size || !single.makespan) throw InputError("pipelined tree: no slice size was chosen");
   PlatformPipeline result;
   if (method == "tree") {
-    result.plan.trees = {{1.0, rank_tree(single.tree, participating, processor_of_rank)}};
+    result.plan.trees = {{1.0, rank_tree(single.tree, participating, identity)}};
     result.plan.slice_bytes = static_cast<std::size_t>(std::max(1.0, std::floor(*single.slice_size)));
     result.plan.algorithm = "tree " + single.heuristic;
     result.predicted_seconds = single.makespan->makespan;
@@ -83,13 +122,13 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
   auto optimum = solve_ssb(participating, source, slice_times);
   auto packing = pack_broadcast_trees(participating, source, slice_times, optimum);
   for (const auto& weighted : packing.trees) {
-    result.plan.trees.push_back({to_double(weighted.weight), rank_tree(weighted.tree, participating, processor_of_rank)});
+    result.plan.trees.push_back({to_double(weighted.weight), rank_tree(weighted.tree, participating, identity)});
   }
   result.plan.algorithm = "multi-tree";
   // The slice size: the one-port replay of the runtime's order, over powers of two.
   auto costs = participating.edge_costs(1.0);
   TransferCost cost = [&](ProcessorIndex u, ProcessorIndex v, double bytes) {
-    auto route = participating.route(processor_of_rank[static_cast<size_t>(u)], processor_of_rank[static_cast<size_t>(v)], costs);
+    auto route = participating.route(u, v, costs);
     return route ? participating.route_time(*route, bytes) : std::numeric_limits<double>::infinity();
   };
   double best = std::numeric_limits<double>::infinity();

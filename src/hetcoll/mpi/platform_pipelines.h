@@ -4,11 +4,22 @@
 // reaches the SSB optimum). Built with the steady-state layer
 // (HETCOLL_WITH_LP).
 //
-// A platform tree's nodes include routers and link nodes, which forward in
-// the network but are no MPI rank: a rank's parent in the runtime's tree is
-// its nearest ancestor that a rank plays (the hops in between are one MPI
-// message, routed by the network), and a rank serves its children in the
-// order the planner added their edges.
+// The plans are made on the rank route graph (rank_route_graph): one node
+// per rank, one edge per ordered pair with the latency and bandwidth of the
+// platform's route between them (SimGrid's time of one flow alone: sum of
+// latencies + size / smallest bandwidth). That is the graph the runtime
+// executes: each transfer is one MPI message that the network routes, and
+// every rank sends and receives one message at a time (one-port), which is
+// how a host's own NIC link is shared. What it leaves out is contention on
+// links that several ranks' routes share inside the network (a backbone):
+// the benchmarks show that gap beside SMPI's measurement. Planning on the
+// topology graph itself (links as nodes) would let a tree branch at a link,
+// which no MPI rank can do.
+//
+// rank_tree binds a tree of any platform to ranks: a rank's parent is its
+// nearest ancestor that a rank plays (the hops in between are one MPI
+// message), and a rank serves its children in the order the planner added
+// their edges.
 #pragma once
 
 #ifdef HETCOLL_WITH_LP
@@ -27,6 +38,13 @@ namespace hetcoll::mpi {
 PipelineTree rank_tree(const hetcoll::BroadcastTree& tree, const Platform& platform,
                        const std::vector<ProcessorIndex>& processor_of_rank);
 
+// The rank route graph: node r is rank r's processor (its id and speed), and
+// edge r -> s carries the latency and bandwidth of the platform's route from
+// processor_of_rank[r] to processor_of_rank[s] (a cost of the latency alone
+// when no link on the way limits the bandwidth). Throws InputError when a
+// pair has no route.
+Platform rank_route_graph(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank);
+
 struct PlatformPipeline {
   PipelinedBroadcastPlan plan;  // on ranks
   double predicted_seconds = 0; // the planner's own prediction for the message
@@ -37,7 +55,7 @@ struct PlatformPipeline {
 // heuristic), its slice size and predicted makespan for `message_bytes`;
 // "multi-tree": the SSB optimum's tree packing, weights as slice shares,
 // the slice size that minimises predict_pipelined_broadcast.
-// The ranks must play participants of `platform` (others become routers).
+// Planned on rank_route_graph(platform, processor_of_rank).
 PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                                         int root_rank, const std::string& method, double message_bytes,
                                         int type_size);

@@ -270,6 +270,27 @@ Cut exact_min_cut(const Platform& platform, ProcessorIndex source, ProcessorInde
   return cut;
 }
 
+// w and the nodes other than the source that reach w along edges whose
+// slice time is zero: a valid cut (it holds a target, not the source).
+Cut free_edge_closure(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                      const std::vector<double>& slice_times) {
+  std::vector<char> inside(static_cast<size_t>(platform.size()), 0);
+  std::vector<ProcessorIndex> stack{target}, cut{target};
+  inside[static_cast<size_t>(target)] = 1;
+  while (!stack.empty()) {
+    auto v = stack.back();
+    stack.pop_back();
+    for (auto e : platform.in_edges(v)) {
+      auto u = platform.edges()[e].from;
+      if (slice_times[e] > 0 || u == source || inside[static_cast<size_t>(u)]) continue;
+      inside[static_cast<size_t>(u)] = 1;
+      cut.push_back(u);
+      stack.push_back(u);
+    }
+  }
+  return cut;
+}
+
 }  // namespace
 
 SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std::vector<double>& slice_times) {
@@ -296,7 +317,12 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
     }
     return false;
   };
-  for (auto w : solution.targets) add_cut({w});
+  // Initial cuts: each target with every node that reaches it by edges of
+  // zero slice time (the wires of an imported SimGrid topology). The singleton
+  // {w} would do on a graph without free edges, but a free edge entering w
+  // leaves its cut unbounded; the closure's entering edges all take time, so
+  // a port row or a link row bounds each of them and the LP is bounded.
+  for (auto w : solution.targets) add_cut(free_edge_closure(platform, source, w, slice_times));
   for (;;) {
     ++solution.rounds;
     CutModel built = build_cut_model(platform, slice_times, cuts);
