@@ -115,6 +115,11 @@ BigInteger lcm_of_denominators(const std::vector<Rational>& values) {
   return result;
 }
 
+BigInteger whole_number(const Rational& value) {
+  if (value.get_den() != 1) throw std::logic_error("expected a whole number, got " + to_string(value));
+  return value.get_num();
+}
+
 BigInteger floor_of(const Rational& value) {
   BigInteger result;
   mpz_fdiv_q(result.get_mpz_t(), value.get_num_mpz_t(), value.get_den_mpz_t());

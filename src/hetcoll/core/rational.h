@@ -44,6 +44,10 @@ BigInteger lcm(const BigInteger& a, const BigInteger& b);
 // The nearest double (for printing "throughput_value").
 inline double to_double(const Rational& value) { return value.get_d(); }
 
+// The integer a rational equals; throws std::logic_error when it is not one
+// (for counts that must be whole by construction).
+BigInteger whole_number(const Rational& value);
+
 // floor and ceil of a rational.
 BigInteger floor_of(const Rational& value);
 BigInteger ceil_of(const Rational& value);

@@ -1,0 +1,313 @@
+#include "hetcoll/steady/steady_planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <stdexcept>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/steady/flow_paths.h"
+#include "hetcoll/steady/periodic_schedule.h"
+#include "hetcoll/steady/reduce_lp.h"
+#include "hetcoll/steady/reduction_trees.h"
+
+namespace hetcoll {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void check_period_max(const SteadyOptions& options) {
+  if (options.period_max && *options.period_max < 1) {
+    throw InputError("period_max: must be a whole number >= 1, got " + options.period_max->get_str());
+  }
+}
+
+void copy_stats(PeriodicPlan& plan, const LpRunStats& stats) {
+  plan.stats.lp_rows = stats.rows;
+  plan.stats.lp_columns = stats.columns;
+  plan.stats.lp_nonzeros = stats.nonzeros;
+  plan.stats.lp_method = stats.method;
+  plan.stats.lp_fallback_reason = stats.fallback_reason;
+  plan.stats.lp_floating_throughput = stats.floating_objective;
+  plan.stats.lp_seconds = stats.seconds;
+}
+
+BigInteger exact_period(const Rational& throughput, const std::vector<Rational>& weights) {
+  std::vector<Rational> values = weights;
+  values.push_back(throughput);
+  return lcm_of_denominators(values);
+}
+
+std::string period_note(const BigInteger& period_max, const BigInteger& exact, const Rational& bound,
+                        const Rational& achieved, const Rational& loss_bound) {
+  return "fixed period " + period_max.get_str() + " instead of " + exact.get_str() +
+         " (Legrand, Marchal, Robert 2003 Prop. 4): throughput " + to_string(achieved) + " instead of " +
+         to_string(bound) + ", lost " + to_string(bound - achieved) + " <= " + to_string(loss_bound);
+}
+
+// Step 4 and the bookkeeping shared by every operation: slots from the
+// items, scaling for whole messages.
+void finish_schedule(PeriodicPlan& plan, const SteadyPlatform& platform, const std::vector<ScheduledItem>& items,
+                     bool split_messages) {
+  const auto schedule = build_one_port_schedule(platform, plan.period, items, split_messages);
+  plan.slots = schedule.slots;
+  plan.split_messages = split_messages;
+  plan.stats.matchings = schedule.matchings;
+  if (schedule.scale != 1) {
+    const Rational factor(schedule.scale);
+    plan.period = schedule.period;
+    plan.operations_per_period *= schedule.scale;
+    for (auto& flow : plan.flows) flow.messages *= factor;
+    for (auto& computation : plan.computations) computation.count *= factor;
+    plan.notes.push_back("whole messages: the period is multiplied by " + schedule.scale.get_str() +
+                         " so that no message is split across slots (Legrand, Marchal, Robert 2003 Fig. 4(b))");
+  }
+}
+
+// The personal operations (scatter, gossip) after the LP.
+PeriodicPlan personal_plan(const SteadyPlatform& platform, const PersonalProblem& problem,
+                           const PersonalLpResult& lp_result, const SteadyOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& graph = *platform.platform;
+  PeriodicPlan plan;
+  plan.throughput_bound = lp_result.throughput;
+  plan.certificate = lp_result.certificate;
+  plan.algorithm = to_string(lp_result.formulation);
+  copy_stats(plan, lp_result.stats);
+  const Rational& tp = lp_result.throughput;
+
+  // Paths per pair, pairs in PersonalProblem::pairs() order.
+  const auto pairs = problem.pairs();
+  std::map<std::pair<ProcessorIndex, ProcessorIndex>, std::vector<WeightedPath>> paths_of;
+  if (lp_result.formulation == PersonalFormulation::per_type) {
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const auto [s, t] = pairs[k];
+      paths_of[pairs[k]] = decompose_flow(graph, s, lp_result.flows[k], {{t, tp}});
+    }
+  } else {
+    for (std::size_t k = 0; k < problem.sources.size(); ++k) {
+      const auto s = problem.sources[k];
+      std::vector<std::pair<ProcessorIndex, Rational>> demands;
+      for (auto t : problem.targets) {
+        if (t != s) demands.emplace_back(t, tp);
+      }
+      for (auto& path : decompose_flow(graph, s, lp_result.flows[k], demands)) {
+        paths_of[{s, path.target}].push_back(std::move(path));
+      }
+    }
+  }
+  std::vector<Rational> weights;
+  std::size_t most_paths = 0;
+  for (const auto& [pair, paths] : paths_of) {
+    most_paths = std::max(most_paths, paths.size());
+    for (const auto& path : paths) weights.push_back(path.weight);
+  }
+  const BigInteger exact = exact_period(tp, weights);
+
+  // Per-period count of each path.
+  std::map<std::pair<ProcessorIndex, ProcessorIndex>, std::vector<BigInteger>> count_of;
+  BigInteger per_period;
+  if (options.period_max && exact > *options.period_max) {
+    const BigInteger& period = *options.period_max;
+    BigInteger smallest = -1;
+    for (const auto& pair : pairs) {
+      auto& counts = count_of[pair];
+      BigInteger total = 0;
+      for (const auto& path : paths_of[pair]) {
+        counts.push_back(floor_of(path.weight * Rational(period)));
+        total += counts.back();
+      }
+      if (smallest < 0 || total < smallest) smallest = total;
+    }
+    if (smallest <= 0) {
+      throw InputError("period_max: " + period.get_str() + " is too small: rounding the paths down keeps no " +
+                       "operation per period (the exact period is " + exact.get_str() + ")");
+    }
+    for (const auto& pair : pairs) {
+      auto& counts = count_of[pair];
+      BigInteger excess = -smallest;
+      for (const auto& c : counts) excess += c;
+      for (auto it = counts.rbegin(); it != counts.rend() && excess > 0; ++it) {
+        const BigInteger cut = std::min(*it, excess);
+        *it -= cut;
+        excess -= cut;
+      }
+    }
+    plan.period = period;
+    plan.period_limit = period;
+    per_period = smallest;
+    plan.throughput = Rational(smallest) / Rational(period);
+    plan.notes.push_back(period_note(period, exact, tp, plan.throughput,
+                                     Rational(BigInteger(static_cast<unsigned long>(most_paths))) / Rational(period)));
+  } else {
+    plan.period = exact;
+    for (const auto& pair : pairs) {
+      for (const auto& path : paths_of[pair]) count_of[pair].push_back(whole_number(path.weight * Rational(exact)));
+    }
+    per_period = whole_number(tp * Rational(exact));
+    plan.throughput = tp;
+    if (options.period_max) plan.period_limit = *options.period_max;
+  }
+  plan.operations_per_period = per_period;
+
+  // Trees (one per path with a positive count), flows and items.
+  std::map<std::pair<std::size_t, MessageType>, Rational> flow_total;
+  std::vector<std::pair<std::size_t, MessageType>> flow_order;
+  for (const auto& pair : pairs) {
+    const auto& paths = paths_of[pair];
+    const auto& counts = count_of[pair];
+    const auto type = MessageType::personal(pair.first, pair.second);
+    for (std::size_t p = 0; p < paths.size(); ++p) {
+      if (counts[p] == 0) continue;
+      WeightedTree tree;
+      tree.weight = Rational(counts[p]) / Rational(plan.period);
+      for (auto e : paths[p].edges) {
+        tree.edges.push_back({graph.edges()[e].from, graph.edges()[e].to, type});
+        auto [it, inserted] = flow_total.try_emplace({e, type}, Rational(0));
+        if (inserted) flow_order.push_back({e, type});
+        it->second += Rational(counts[p]);
+      }
+      plan.trees.push_back(std::move(tree));
+    }
+  }
+  std::sort(flow_order.begin(), flow_order.end());
+  std::vector<ScheduledItem> items;
+  for (const auto& key : flow_order) {
+    const auto e = key.first;
+    plan.flows.push_back({graph.edges()[e].from, graph.edges()[e].to, key.second, flow_total[key]});
+    items.push_back({e, key.second, -1, flow_total[key]});
+  }
+  finish_schedule(plan, platform, items, options.split_messages);
+  plan.stats.schedule_seconds = seconds_since(start);
+  return plan;
+}
+
+std::vector<ProcessorIndex> all_participants_but(const Platform& platform, ProcessorIndex excluded) {
+  std::vector<ProcessorIndex> result;
+  for (auto v : platform.participants()) {
+    if (v != excluded) result.push_back(v);
+  }
+  return result;
+}
+
+}  // namespace
+
+PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source, std::vector<ProcessorIndex> targets,
+                                 const SteadyOptions& options) {
+  check_period_max(options);
+  if (source < 0 || source >= platform.size()) throw InputError("source: no such node");
+  if (targets.empty()) targets = all_participants_but(platform, source);
+  const auto view = make_steady_platform(platform, options.message_size);
+  PersonalProblem problem{{source}, targets};
+  const auto lp_result =
+      solve_personal_lp(view, problem, options.formulation.value_or(PersonalFormulation::per_type), options.lp);
+  auto plan = personal_plan(view, problem, lp_result, options);
+  plan.operation = SteadyOperation::scatter;
+  plan.root = source;
+  plan.targets = targets;
+  plan.message_size = options.message_size;
+  return plan;
+}
+
+PeriodicPlan plan_steady_gossip(const Platform& platform, std::vector<ProcessorIndex> sources,
+                                std::vector<ProcessorIndex> targets, const SteadyOptions& options) {
+  check_period_max(options);
+  if (sources.empty()) sources = platform.participants();
+  if (targets.empty()) targets = platform.participants();
+  const auto view = make_steady_platform(platform, options.message_size);
+  PersonalProblem problem{sources, targets};
+  const auto lp_result =
+      solve_personal_lp(view, problem, options.formulation.value_or(PersonalFormulation::by_source), options.lp);
+  auto plan = personal_plan(view, problem, lp_result, options);
+  plan.operation = SteadyOperation::gossip;
+  plan.sources = sources;
+  plan.targets = targets;
+  plan.message_size = options.message_size;
+  return plan;
+}
+
+PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
+                                std::vector<ProcessorIndex> participants, const SteadyOptions& options) {
+  check_period_max(options);
+  if (participants.empty()) participants = platform.participants();
+  const auto view = make_steady_platform(platform, options.message_size);
+  const ReduceProblem problem{root, participants};
+  const auto lp_result = solve_reduce_lp(view, problem, options.lp);
+  const auto start = std::chrono::steady_clock::now();
+  auto trees = extract_reduction_trees(view, problem, lp_result);
+
+  PeriodicPlan plan;
+  plan.operation = SteadyOperation::reduce;
+  plan.algorithm = "reduce";
+  plan.root = root;
+  plan.participants = participants;
+  plan.message_size = options.message_size;
+  plan.throughput_bound = lp_result.throughput;
+  plan.certificate = lp_result.certificate;
+  copy_stats(plan, lp_result.stats);
+
+  std::vector<Rational> weights;
+  for (const auto& tree : trees) weights.push_back(tree.weight);
+  const BigInteger exact = exact_period(lp_result.throughput, weights);
+  std::vector<BigInteger> counts;
+  if (options.period_max && exact > *options.period_max) {
+    const BigInteger& period = *options.period_max;
+    BigInteger total = 0;
+    for (const auto& tree : trees) {
+      counts.push_back(floor_of(tree.weight * Rational(period)));
+      total += counts.back();
+    }
+    if (total <= 0) {
+      throw InputError("period_max: " + period.get_str() + " is too small: rounding the reduction trees down " +
+                       "keeps no operation per period (the exact period is " + exact.get_str() + ")");
+    }
+    plan.period = period;
+    plan.period_limit = period;
+    plan.operations_per_period = total;
+    plan.throughput = Rational(total) / Rational(period);
+    plan.notes.push_back(period_note(period, exact, lp_result.throughput, plan.throughput,
+                                     Rational(BigInteger(static_cast<unsigned long>(trees.size()))) / Rational(period)));
+  } else {
+    plan.period = exact;
+    for (const auto& tree : trees) counts.push_back(whole_number(tree.weight * Rational(exact)));
+    plan.operations_per_period = whole_number(lp_result.throughput * Rational(exact));
+    plan.throughput = lp_result.throughput;
+    if (options.period_max) plan.period_limit = *options.period_max;
+  }
+
+  // Keep the trees that still serve operations; items per (edge, type, tree).
+  std::vector<ScheduledItem> items;
+  std::map<std::pair<std::size_t, MessageType>, Rational> flow_total;
+  std::map<std::tuple<ProcessorIndex, int, int, int>, Rational> task_total;
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    if (counts[i] == 0) continue;
+    auto tree = trees[i];
+    tree.weight = Rational(counts[i]) / Rational(plan.period);
+    const int index = static_cast<int>(plan.trees.size());
+    const Rational count(counts[i]);
+    for (const auto& edge : tree.edges) {
+      const auto e = *view.edge_between(edge.from, edge.to);
+      items.push_back({e, edge.type, index, count});
+      flow_total[{e, edge.type}] += count;
+    }
+    for (const auto& task : tree.computations) {
+      plan.computations.push_back({task.node, task.first, task.split, task.last, count, index});
+      task_total[{task.node, task.first, task.split, task.last}] += count;
+    }
+    plan.trees.push_back(std::move(tree));
+  }
+  std::sort(items.begin(), items.end(), [](const ScheduledItem& a, const ScheduledItem& b) {
+    return std::tie(a.edge, a.type, a.tree) < std::tie(b.edge, b.type, b.tree);
+  });
+  for (const auto& [key, total] : flow_total) {
+    plan.flows.push_back({platform.edges()[key.first].from, platform.edges()[key.first].to, key.second, total});
+  }
+  finish_schedule(plan, view, items, options.split_messages);
+  plan.stats.schedule_seconds = seconds_since(start);
+  return plan;
+}
+
+}  // namespace hetcoll

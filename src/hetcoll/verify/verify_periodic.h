@@ -1,0 +1,57 @@
+// Independent checking of periodic (steady-state) plans against the platform
+// graph, in exact arithmetic. Looks only at the plan and the platform — never
+// at the planner or its linear program — and checks:
+//  * well-formedness: known nodes; sources, targets and participants are
+//    hosts that take part; every transfer follows an edge of the platform and
+//    carries a message type the operation has; counts and lengths positive;
+//    whole counts when `split_messages` is false;
+//  * one-port, slot by slot: each node sends on at most one port-using edge
+//    and receives on at most one (edges of cost 0, and edges between nodes
+//    with unlimited ports, use no port); each edge's transfers fit in the
+//    slot (messages x c(e) summed <= length); the slot lengths sum to the
+//    period;
+//  * the flows: the slots' totals per (edge, type) equal `flows`;
+//  * conservation over a period: scatter/gossip — for every pair (s, t),
+//    the messages s -> t are balanced at every node but s and t, and t gains
+//    exactly `operations_per_period` of them; reduce — every partial result
+//    v[k,m] is balanced at every node (received + computed = sent +
+//    consumed), each participant's own value leaves it exactly
+//    `operations_per_period` times, and the root gains exactly that many
+//    final results; tasks run on participants only and fit in the period
+//    (count x 1/speed summed <= period);
+//  * the trees: weights positive and summing to the throughput (per pair for
+//    scatter/gossip); scatter/gossip trees are paths from the source to the
+//    target of their type; reduce trees are reduction trees (every value on
+//    a node produced once, every participant's value used once, the result
+//    on the root, nothing unreachable from it); weighted by period x weight,
+//    their edges and tasks sum exactly to `flows` and `computations` (and,
+//    where transfers name a tree, per tree);
+//  * the claims: throughput = operations_per_period / period <=
+//    throughput_bound, with equality unless a period limit applied;
+//  * the certificate: re-derives every dual constraint of the named
+//    formulation from the platform (docs/FORMATS.md lists the rows) and
+//    checks dual feasibility and b^T y = bound = throughput_bound exactly —
+//    a proof that no schedule beats the bound. Unknown formulations or rows
+//    are violations.
+// Complexity: linear in the plan, plus one pass over the dual constraints
+// (pairs x edges for per-type scatter/gossip, sources x edges by source,
+// types x edges + tasks x participants for reduce).
+#pragma once
+
+#include <optional>
+
+#include "hetcoll/model/platform.h"
+#include "hetcoll/plan/periodic_plan.h"
+#include "hetcoll/verify/verify.h"
+
+namespace hetcoll {
+
+struct PeriodicVerifyReport : VerifyReport {
+  bool certificate_checked = false;  // a certificate was present and proved its bound
+};
+
+// `message_size` overrides the plan's (for latency/bandwidth edges).
+PeriodicVerifyReport verify_periodic_plan(const Platform& platform, const PeriodicPlan& plan,
+                                          std::optional<double> message_size = std::nullopt);
+
+}  // namespace hetcoll

@@ -1,0 +1,302 @@
+// Steady-state scatter, gossip and reduce: exact optima on small cases whose
+// answer is known, and on seeded random platforms every plan passes verify/,
+// the exact throughput matches Clp's floating optimum, the two scatter/gossip
+// formulations agree exactly, and the trees sum exactly to the flows.
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/steady/steady_planner.h"
+#include "hetcoll/verify/verify_periodic.h"
+
+namespace hetcoll {
+namespace {
+
+Rational q(long num, long den = 1) {
+  Rational value(num, den);
+  value.canonicalize();
+  return value;
+}
+
+PlatformNode host(std::string id, std::optional<double> speed = std::nullopt) {
+  PlatformNode node;
+  node.id = std::move(id);
+  node.speed = speed;
+  return node;
+}
+
+PlatformNode router(std::string id) {
+  PlatformNode node = host(std::move(id));
+  node.router = true;
+  return node;
+}
+
+PlatformEdge link(ProcessorIndex from, ProcessorIndex to, double cost) {
+  PlatformEdge edge;
+  edge.from = from;
+  edge.to = to;
+  edge.cost = cost;
+  return edge;
+}
+
+void expect_valid(const Platform& platform, const PeriodicPlan& plan) {
+  const auto report = verify_periodic_plan(platform, plan);
+  EXPECT_TRUE(report.valid) << report.summary();
+  EXPECT_TRUE(report.certificate_checked) << report.summary();
+}
+
+TEST(SteadyScatter, DirectEdgesOnlyGiveOneOverTheSumOfCosts) {
+  // Source S with one edge to each target: every operation sends one
+  // message on each, one after the other, so TP = 1 / (1 + 2.5 + 0.5).
+  const Platform platform({host("S"), host("A"), host("B"), host("C")},
+                          {link(0, 1, 1.0), link(0, 2, 2.5), link(0, 3, 0.5)}, "star");
+  for (auto formulation : {PersonalFormulation::per_type, PersonalFormulation::by_source}) {
+    SteadyOptions options;
+    options.formulation = formulation;
+    const auto plan = plan_steady_scatter(platform, 0, {}, options);
+    EXPECT_EQ(plan.throughput, q(1, 4));
+    EXPECT_EQ(plan.throughput_bound, q(1, 4));
+    EXPECT_EQ(plan.period, 4);
+    EXPECT_EQ(plan.operations_per_period, 1);
+    EXPECT_TRUE(plan.optimal());
+    expect_valid(platform, plan);
+  }
+}
+
+TEST(SteadyScatter, TwoRoutesToOneTargetBothCarryMessages) {
+  // S -> A -> C -> T and S -> B -> D -> T: the middle edges (cost 1) each
+  // carry at most one message per time unit, the others cost 1/2, so S and
+  // T could handle 2: TP = 2 needs both routes (Legrand, Marchal, Robert
+  // 2003 sec. 3.2: messages to one target need not take one route).
+  const Platform platform({host("S"), router("A"), router("B"), router("C"), router("D"), host("T")},
+                          {link(0, 1, 0.5), link(0, 2, 0.5), link(1, 3, 1), link(2, 4, 1), link(3, 5, 0.5),
+                           link(4, 5, 0.5)},
+                          "two routes");
+  const auto plan = plan_steady_scatter(platform, 0, {5});
+  EXPECT_EQ(plan.throughput, 2);
+  expect_valid(platform, plan);
+  EXPECT_EQ(plan.trees.size(), 2u);  // one path per route
+}
+
+TEST(SteadyScatter, ATargetCannotCountItsOwnMessagesTwice) {
+  // T could send its messages to R and get them back over cheap edges; (6)
+  // as printed would count them again. TP is limited by S -> T alone: 1.
+  const Platform platform({host("S"), host("T"), host("R")},
+                          {link(0, 1, 1), link(1, 2, 0.01), link(2, 1, 0.01)}, "cycle");
+  const auto plan = plan_steady_scatter(platform, 0, {1});
+  EXPECT_EQ(plan.throughput, 1);
+  expect_valid(platform, plan);
+}
+
+TEST(SteadyReduce, LegrandMarchalRobertFigure6) {
+  // Three processors, every edge of cost 1, one task per time unit except
+  // P0 which does two; target P0: TP = 1 (Fig. 6(b)).
+  std::vector<PlatformEdge> edges;
+  for (ProcessorIndex i = 0; i < 3; ++i) {
+    for (ProcessorIndex j = 0; j < 3; ++j) {
+      if (i != j) edges.push_back(link(i, j, 1));
+    }
+  }
+  const Platform platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+  const auto plan = plan_steady_reduce(platform, 0, {});
+  EXPECT_EQ(plan.throughput, 1);
+  EXPECT_TRUE(plan.optimal());
+  EXPECT_FALSE(plan.trees.empty());
+  expect_valid(platform, plan);
+}
+
+TEST(SteadyReduce, TheResultCannotLeaveTheRootAndComeBack) {
+  // P1 -> P0 costs 1; P0 <-> R costs 0.01. Eq. (11) as printed counts every
+  // arrival of v[0,1] at P0, so computing it once on P0 and cycling it
+  // through R would "reach" TP = 100. Counting net arrivals gives TP = 1.
+  const Platform platform({host("P0"), host("P1"), router("R")},
+                          {link(1, 0, 1), link(0, 2, 0.01), link(2, 0, 0.01)}, "cycle");
+  const auto plan = plan_steady_reduce(platform, 0, {0, 1});
+  EXPECT_EQ(plan.throughput, 1);
+  expect_valid(platform, plan);
+}
+
+TEST(SteadyReduce, ComputeSpeedLimitsTheThroughput) {
+  // Two participants, only P1 -> P0: the root does every task, at 1/4 per
+  // time unit. With P0 -> P1 as well, P1 could share the tasks (TP 1/2).
+  const Platform platform({host("P0", 0.25), host("P1", 0.25)}, {link(1, 0, 1)}, "slow");
+  const auto plan = plan_steady_reduce(platform, 0, {});
+  EXPECT_EQ(plan.throughput, q(1, 4));
+  expect_valid(platform, plan);
+}
+
+TEST(SteadyPlanners, BadPlatformsGetClearErrors) {
+  const Platform disconnected({host("S"), host("A"), host("B")}, {link(0, 1, 1)}, "disconnected");
+  EXPECT_THROW(plan_steady_scatter(disconnected, 0, {}), NoSolutionError);
+  EXPECT_THROW(plan_steady_reduce(disconnected, 0, {}), NoSolutionError);
+
+  const Platform wire({host("S"), host("A")}, {link(0, 1, 0.0)}, "wire");
+  try {
+    plan_steady_scatter(wire, 0, {});
+    ADD_FAILURE() << "a zero-cost route was accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
+  }
+
+  const Platform with_router({host("S"), router("R"), host("A")}, {link(0, 1, 1), link(1, 2, 1)}, "router");
+  EXPECT_THROW(plan_steady_scatter(with_router, 0, {1}), InputError);        // a router as target
+  EXPECT_THROW(plan_steady_reduce(with_router, 1, {0, 2}), InputError);      // root not a participant
+  EXPECT_THROW(plan_steady_reduce(with_router, 0, {0}), InputError);         // one participant
+  EXPECT_THROW(plan_steady_reduce(with_router, 0, {0, 1, 2}), InputError);   // a router participant
+  SteadyOptions zero_period;
+  zero_period.period_max = BigInteger(0);
+  EXPECT_THROW(plan_steady_scatter(with_router, 0, {2}, zero_period), InputError);
+}
+
+// Seeded random platforms: strongly connected (a ring plus random chords),
+// decimal costs, some routers, some nodes without speed.
+Platform random_platform(std::mt19937& random, int nodes) {
+  std::vector<PlatformNode> list;
+  std::uniform_int_distribution<int> speed(1, 4);
+  for (int v = 0; v < nodes; ++v) {
+    auto node = host("n" + std::to_string(v));
+    if (v > 1 && random() % 5 == 0) node.router = true;
+    if (random() % 4 != 0) node.speed = speed(random);
+    list.push_back(node);
+  }
+  std::vector<PlatformEdge> edges;
+  const auto cost = [&] { return (1 + static_cast<int>(random() % 20)) / 10.0; };
+  for (int v = 0; v < nodes; ++v) {
+    edges.push_back(link(v, (v + 1) % nodes, cost()));
+    edges.push_back(link((v + 1) % nodes, v, cost()));
+  }
+  for (int extra = 0; extra < nodes; ++extra) {
+    const int a = static_cast<int>(random() % static_cast<unsigned>(nodes));
+    const int b = static_cast<int>(random() % static_cast<unsigned>(nodes));
+    if (a != b) edges.push_back(link(a, b, cost()));
+  }
+  return Platform(list, edges, "random");
+}
+
+TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
+  std::mt19937 random(2024);
+  int fixed_runs = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const auto platform = random_platform(random, 5 + trial % 3);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    SteadyOptions per_type;
+    per_type.formulation = PersonalFormulation::per_type;
+    SteadyOptions by_source;
+    by_source.formulation = PersonalFormulation::by_source;
+
+    const auto scatter = plan_steady_scatter(platform, 0, {}, per_type);
+    const auto scatter_aggregated = plan_steady_scatter(platform, 0, {}, by_source);
+    EXPECT_EQ(scatter.throughput, scatter_aggregated.throughput);
+    EXPECT_NEAR(scatter.stats.lp_floating_throughput, to_double(scatter.throughput), 1e-9);
+    expect_valid(platform, scatter);
+    expect_valid(platform, scatter_aggregated);
+
+    const auto gossip = plan_steady_gossip(platform, {}, {}, by_source);
+    const auto gossip_per_type = plan_steady_gossip(platform, {}, {}, per_type);
+    EXPECT_EQ(gossip.throughput, gossip_per_type.throughput);
+    EXPECT_NEAR(gossip.stats.lp_floating_throughput, to_double(gossip.throughput), 1e-9);
+    expect_valid(platform, gossip);
+    expect_valid(platform, gossip_per_type);
+
+    const auto reduce = plan_steady_reduce(platform, 0, {});
+    EXPECT_NEAR(reduce.stats.lp_floating_throughput, to_double(reduce.throughput), 1e-9);
+    expect_valid(platform, reduce);
+
+    // Whole messages and a fixed period keep the plans valid.
+    SteadyOptions whole;
+    whole.split_messages = false;
+    const auto scatter_whole = plan_steady_scatter(platform, 0, {}, whole);
+    EXPECT_EQ(scatter_whole.throughput, scatter.throughput);
+    EXPECT_EQ(scatter_whole.period % scatter.period, 0);
+    expect_valid(platform, scatter_whole);
+    expect_valid(platform, plan_steady_reduce(platform, 0, {}, whole));
+
+    SteadyOptions fixed;
+    fixed.period_max = BigInteger(50);
+    if (reduce.period > 50) {
+      ++fixed_runs;
+      const auto reduce_fixed = plan_steady_reduce(platform, 0, {}, fixed);
+      expect_valid(platform, reduce_fixed);
+      EXPECT_LE(reduce_fixed.throughput, reduce.throughput);
+      // Prop. 4: at most (number of trees) / T_fixed lost.
+      EXPECT_LE(reduce.throughput - reduce_fixed.throughput, Rational(static_cast<long>(reduce.trees.size()), 50L));
+      EXPECT_EQ(reduce_fixed.period, 50);
+    }
+    if (gossip.period > 50) {
+      ++fixed_runs;
+      const auto gossip_fixed = plan_steady_gossip(platform, {}, {}, fixed);
+      expect_valid(platform, gossip_fixed);
+      EXPECT_LE(gossip_fixed.throughput, gossip.throughput);
+    }
+  }
+  EXPECT_GE(fixed_runs, 4);  // the fixed-period branch really ran
+}
+
+TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
+  // Four-digit decimal costs on 8 nodes: the gossip's period has over 20
+  // digits; the schedule still has a handful of matchings.
+  std::mt19937 random(2);
+  std::vector<PlatformNode> nodes;
+  for (int v = 0; v < 8; ++v) nodes.push_back(host("n" + std::to_string(v)));
+  std::vector<PlatformEdge> edges;
+  const auto cost = [&] { return (1000 + static_cast<int>(random() % 9000)) / 10000.0; };
+  for (int v = 0; v < 8; ++v) {
+    for (int w = 0; w < 8; ++w) {
+      if (v != w && random() % 3 == 0) edges.push_back(link(v, w, cost()));
+    }
+    edges.push_back(link(v, (v + 1) % 8, cost()));
+  }
+  const Platform platform(nodes, edges, "decimals");
+  const auto plan = plan_steady_gossip(platform, {}, {});
+  EXPECT_GT(plan.period, BigInteger("100000000000000000000"));
+  expect_valid(platform, plan);
+  EXPECT_LE(plan.stats.matchings, static_cast<int>(platform.edges().size() + platform.size()));
+  SteadyOptions whole;
+  whole.split_messages = false;
+  expect_valid(platform, plan_steady_gossip(platform, {}, {}, whole));
+}
+
+TEST(SteadyVerify, CatchesBrokenPlans) {
+  std::vector<PlatformEdge> edges;
+  for (ProcessorIndex i = 0; i < 3; ++i) {
+    for (ProcessorIndex j = 0; j < 3; ++j) {
+      if (i != j) edges.push_back(link(i, j, 1));
+    }
+  }
+  const Platform platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+  const auto plan = plan_steady_reduce(platform, 0, {});
+  expect_valid(platform, plan);
+
+  auto faster = plan;  // claims more than the schedule does
+  faster.throughput = 2;
+  faster.operations_per_period *= 2;
+  EXPECT_FALSE(verify_periodic_plan(platform, faster).valid);
+
+  auto wrong_dual = plan;  // a dual that no longer proves the bound
+  ASSERT_FALSE(wrong_dual.certificate.duals.empty());
+  wrong_dual.certificate.duals.erase(wrong_dual.certificate.duals.begin());
+  EXPECT_FALSE(verify_periodic_plan(platform, wrong_dual).valid);
+
+  auto overlap = plan;  // two sends of one node in one slot
+  for (auto& slot : overlap.slots) {
+    if (slot.transfers.empty()) continue;
+    auto copy = slot.transfers.front();
+    copy.to = copy.to == 1 ? 2 : (copy.from == 1 ? 2 : 1);
+    if (copy.to == copy.from) copy.to = 0;
+    slot.transfers.push_back(copy);
+    break;
+  }
+  EXPECT_FALSE(verify_periodic_plan(platform, overlap).valid);
+
+  auto short_period = plan;  // slots no longer fill the period
+  short_period.period += 1;
+  EXPECT_FALSE(verify_periodic_plan(platform, short_period).valid);
+
+  auto bad_tree = plan;  // tree weights off by a little
+  bad_tree.trees.front().weight += q(1, 1000);
+  EXPECT_FALSE(verify_periodic_plan(platform, bad_tree).valid);
+}
+
+}  // namespace
+}  // namespace hetcoll
