@@ -300,3 +300,57 @@ TEST(SteadyVerify, CatchesBrokenPlans) {
 
 }  // namespace
 }  // namespace hetcoll
+
+#include "hetcoll/sim/periodic_simulator.h"
+
+namespace hetcoll {
+namespace {
+
+// Simulating K operations: all complete, and K / makespan approaches the
+// plan's throughput as K grows (Legrand, Marchal, Robert 2003 Props. 1, 3).
+void expect_simulation_converges(const Platform& platform, const PeriodicPlan& plan) {
+  double previous = 0;
+  for (std::uint64_t k : {10u, 100u, 1000u}) {
+    PeriodicSimulationOptions options;
+    options.operations = k * static_cast<std::uint64_t>(plan.operations_per_period.get_ui());
+    const auto result = simulate_periodic_plan(platform, plan, options);
+    ASSERT_TRUE(result.finished) << "K = " << options.operations;
+    EXPECT_EQ(result.completed, options.operations);
+    EXPECT_LE(result.ratio, 1.0 + 1e-12);  // no schedule beats the LP bound
+    EXPECT_GE(result.ratio, previous - 1e-12);
+    previous = result.ratio;
+  }
+  EXPECT_GT(previous, 0.95);
+}
+
+TEST(SteadySimulation, ThroughputApproachesTheBound) {
+  std::vector<PlatformEdge> edges;
+  for (ProcessorIndex i = 0; i < 3; ++i) {
+    for (ProcessorIndex j = 0; j < 3; ++j) {
+      if (i != j) edges.push_back(link(i, j, 1));
+    }
+  }
+  const Platform fig6({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+  expect_simulation_converges(fig6, plan_steady_reduce(fig6, 0, {}));
+
+  const Platform routes({host("S"), router("A"), router("B"), router("C"), router("D"), host("T")},
+                        {link(0, 1, 0.5), link(0, 2, 0.5), link(1, 3, 1), link(2, 4, 1), link(3, 5, 0.5),
+                         link(4, 5, 0.5)},
+                        "two routes");
+  expect_simulation_converges(routes, plan_steady_scatter(routes, 0, {5}));
+
+  std::mt19937 random(99);
+  for (int trial = 0; trial < 4; ++trial) {
+    const auto platform = random_platform(random, 6);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    SteadyOptions whole;
+    whole.split_messages = trial % 2 == 0;
+    const auto gossip = plan_steady_gossip(platform, {}, {}, whole);
+    if (gossip.operations_per_period < 1000000) expect_simulation_converges(platform, gossip);
+    const auto reduce = plan_steady_reduce(platform, 0, {}, whole);
+    if (reduce.operations_per_period < 1000000) expect_simulation_converges(platform, reduce);
+  }
+}
+
+}  // namespace
+}  // namespace hetcoll
