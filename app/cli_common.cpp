@@ -44,15 +44,7 @@ ProcessorIndex resolve_processor(const Cluster& cluster, const std::string& name
 
 std::vector<ProcessorIndex> resolve_processor_list(const Cluster& cluster, const std::string& list, const char* option) {
   std::vector<ProcessorIndex> result;
-  size_t position = 0;
-  while (position <= list.size()) {
-    size_t comma = list.find(',', position);
-    if (comma == std::string::npos) comma = list.size();
-    std::string item = list.substr(position, comma - position);
-    if (item.empty()) throw InputError(fmt::format("{}: empty item in \"{}\"", option, list));
-    result.push_back(resolve_processor(cluster, item, option, kNoProcessor));
-    position = comma + 1;
-  }
+  for (const auto& item : split_list(list, option)) result.push_back(resolve_processor(cluster, item, option, kNoProcessor));
   return result;
 }
 
@@ -86,6 +78,26 @@ ProgressCallback progress_printer(bool quiet) {
     }
     return true;
   };
+}
+
+std::vector<std::string> split_list(const std::string& list, const char* option) {
+  std::vector<std::string> items;
+  std::size_t position = 0;
+  while (position <= list.size()) {
+    std::size_t comma = list.find(',', position);
+    if (comma == std::string::npos) comma = list.size();
+    std::string item = list.substr(position, comma - position);
+    if (item.empty()) throw InputError(fmt::format("{}: empty item in \"{}\"", option, list));
+    items.push_back(std::move(item));
+    position = comma + 1;
+  }
+  return items;
+}
+
+std::vector<ProcessorIndex> resolve_node_list(const Platform& platform, const std::string& list, const char* option) {
+  std::vector<ProcessorIndex> nodes;
+  for (const auto& item : split_list(list, option)) nodes.push_back(resolve_node(platform, item, option));
+  return nodes;
 }
 
 void write_file(const std::string& path, const std::string& text, const char* option) {

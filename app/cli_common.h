@@ -53,10 +53,14 @@ void add_output_options(CLI::App* command, OutputOptions& options);
 ProgressCallback progress_printer(bool quiet);
 
 // A platform graph from --platform (a cluster file becomes its complete
-// graph) or --times; for the graph commands (tree, steady broadcast).
+// graph) or --times; for the graph commands (tree, steady).
 Platform load_platform_graph(const PlatformOptions& options);
 // A node by id or index; empty = the first participant. `option` names the flag.
 ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option);
+// "a,b,c" -> nodes (ids or indices); InputError naming `option`.
+std::vector<ProcessorIndex> resolve_node_list(const Platform& platform, const std::string& list, const char* option);
+// Splits "a,b,c" into its items; InputError naming `option` for an empty item.
+std::vector<std::string> split_list(const std::string& list, const char* option);
 
 // Writes text to a file, InputError naming the option and path on failure.
 void write_file(const std::string& path, const std::string& text, const char* option);

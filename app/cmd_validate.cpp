@@ -14,14 +14,50 @@
 
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
+#if HETCOLL_WITH_LP
+#include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/verify/verify_periodic.h"
+#endif
 
 namespace hetcoll::cli {
 namespace {
 
+#if HETCOLL_WITH_LP
+// A steady-state plan (it has a "period"): checked against the platform graph.
+int validate_periodic(const PlatformOptions& options, const std::string& plan_file, const std::string& text, bool json) {
+  const Platform platform = load_platform_graph(options);
+  const PeriodicPlan plan = parse_periodic_plan_json(text, platform, plan_file);
+  const auto report = verify_periodic_plan(platform, plan, options.message_size);
+  if (json) {
+    std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
+              << "\", \"throughput\": " << json_quote(to_string(plan.throughput))
+              << ", \"certificate_checked\": " << (report.certificate_checked ? "true" : "false")
+              << ", \"violation_count\": " << report.violation_count << ", \"violations\": [";
+    for (size_t i = 0; i < report.violations.size(); ++i) std::cout << (i ? ", " : "") << json_quote(report.violations[i]);
+    std::cout << "]}\n";
+  } else if (report.valid) {
+    std::cout << fmt::format("{}: valid steady-state {} plan, throughput {} per time unit, period {}, {} slots{}\n",
+                             plan_file, to_string(plan.operation), to_string(plan.throughput), plan.period.get_str(),
+                             plan.slots.size(),
+                             report.certificate_checked
+                                 ? fmt::format("; bound {} proven by its certificate", to_string(plan.throughput_bound))
+                                 : std::string("; no certificate"));
+  } else {
+    std::cout << fmt::format("{}: INVALID steady-state {} plan, {} violation(s):\n{}", plan_file,
+                             to_string(plan.operation), report.violation_count, report.summary());
+  }
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::bad_input);
+}
+#endif
+
 int run_validate(const PlatformOptions& platform, const std::string& plan_file, bool json) {
-  LoadedCluster loaded = load_cluster(platform);
   if (plan_file.empty()) throw InputError("--plan: required (a plan JSON file written by --out)");
-  MakespanPlan plan = parse_plan_json(read_text_file(plan_file), loaded.cluster, plan_file);
+  const std::string text = read_text_file(plan_file);
+#if HETCOLL_WITH_LP
+  if (looks_like_periodic_plan(text)) return validate_periodic(platform, plan_file, text, json);
+#endif
+  LoadedCluster loaded = load_cluster(platform);
+  MakespanPlan plan = parse_plan_json(text, loaded.cluster, plan_file);
   VerifyReport report = verify(loaded.cluster, plan);
   if (json) {
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)

@@ -21,5 +21,9 @@ void add_demo_command(CLI::App& app, int& result);
 void add_tree_command(CLI::App& app, int& result);
 void add_steady_broadcast_command(CLI::App& app, int& result);
 void add_calibrate_command(CLI::App& app, int& result);  // under mpirun / smpirun
+// Steady-state scatter, gossip and reduce (cmd_steady.cpp; joins the `steady`
+// group, creating it if no other file has) and periodic-plan simulation.
+void add_steady_commands(CLI::App& app, int& result);
+void add_simulate_command(CLI::App& app, int& result);
 
 }  // namespace hetcoll::cli

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
 #ifdef HETCOLL_WITH_LP
   add_tree_command(app, result);
   add_steady_broadcast_command(app, result);
+  add_steady_commands(app, result);
+  add_simulate_command(app, result);
 #endif
 #endif
   // The SMPI build (smpicxx, run by smpirun) has only this command.

@@ -1,6 +1,7 @@
 // The LP layer: exact answers from Clp's basis, the QSopt_ex fallback, the
 // exact optimality check, and the sparse rational LU behind them.
 #include <random>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -259,6 +260,38 @@ TEST(LpCertificate, RoundTripsThroughJsonAndChecksAgainstTheModel) {
   EXPECT_NE(check_certificate(model, unknown), "");
   EXPECT_THROW(certificate_from_json(nlohmann::json::parse(R"({"formulation": "t", "bound": "x", "duals": []})"), "c"),
                InputError);
+}
+
+}  // namespace
+}  // namespace hetcoll::lp
+
+namespace hetcoll::lp {
+namespace {
+
+// Column generation returns the optimum of the whole model, certified over
+// every column, even when it starts from a single column.
+TEST(LinearProgram, ColumnGenerationFindsTheWholeModelsOptimum) {
+  std::mt19937 random(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    Model model;
+    const int columns = 30;
+    const int rows = 8;
+    for (int j = 0; j < columns; ++j) model.add_column(Rational(1 + static_cast<long>(random() % 9)));
+    for (int i = 0; i < rows; ++i) model.add_row(RowSense::less_equal, Rational(1 + static_cast<long>(random() % 5)));
+    for (int j = 0; j < columns; ++j) {
+      model.add_entry(j % rows, j, Rational(1 + static_cast<long>(random() % 7)));
+      if (random() % 2) model.add_entry(static_cast<int>(random() % rows), j, Rational(1 + static_cast<long>(random() % 7)));
+    }
+    const auto whole = solve(model);
+    SolveOptions generated;
+    generated.initial_columns = {0};
+    const auto partial = solve(model, generated);
+    ASSERT_EQ(whole.status, SolveStatus::optimal);
+    ASSERT_EQ(partial.status, SolveStatus::optimal) << partial.failure;
+    EXPECT_EQ(whole.objective, partial.objective) << "trial " << trial;
+    EXPECT_TRUE(check_optimality(model, partial.primal, partial.dual).ok());
+    EXPECT_GT(partial.generation_rounds, 0);
+  }
 }
 
 }  // namespace

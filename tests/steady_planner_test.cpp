@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/steady/reduce_lp.h"
 #include "hetcoll/steady/steady_planner.h"
 #include "hetcoll/verify/verify_periodic.h"
 
@@ -202,6 +203,10 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
     const auto reduce = plan_steady_reduce(platform, 0, {});
     EXPECT_NEAR(reduce.stats.lp_floating_throughput, to_double(reduce.throughput), 1e-9);
     expect_valid(platform, reduce);
+    // The reduce LP by column generation: the same exact optimum.
+    const auto view = make_steady_platform(platform, std::nullopt);
+    const auto generated = solve_reduce_lp(view, {0, reduce.participants}, {}, true);
+    EXPECT_EQ(generated.throughput, reduce.throughput);
 
     // Whole messages and a fixed period keep the plans valid.
     SteadyOptions whole;

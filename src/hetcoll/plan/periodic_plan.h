@@ -139,6 +139,10 @@ struct SteadyStats {
   std::string lp_fallback_reason;
   double lp_floating_throughput = 0;  // Clp's floating-point optimum
   double lp_seconds = 0;         // floating solve + exact re-solve + check
+  double lp_floating_seconds = 0;  // of which Clp
+  double lp_exact_seconds = 0;     // of which exact arithmetic (re-solve, QSopt_ex, check)
+  int lp_columns_loaded = 0;       // columns Clp saw (fewer than lp_columns with column generation)
+  int lp_generation_rounds = 0;
   double schedule_seconds = 0;   // trees, period, colouring
   int matchings = 0;             // non-idle slots
 };

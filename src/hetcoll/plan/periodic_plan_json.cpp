@@ -185,11 +185,16 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
                        {"lp_method", plan.stats.lp_method},
                        {"lp_floating_throughput", plan.stats.lp_floating_throughput},
                        {"lp_seconds", plan.stats.lp_seconds},
+                       {"lp_floating_seconds", plan.stats.lp_floating_seconds},
+                       {"lp_exact_seconds", plan.stats.lp_exact_seconds},
+                       {"lp_columns_loaded", plan.stats.lp_columns_loaded},
+                       {"lp_generation_rounds", plan.stats.lp_generation_rounds},
                        {"schedule_seconds", plan.stats.schedule_seconds},
                        {"matchings", plan.stats.matchings},
                        {"trees", plan.trees.size()}};
   if (!plan.stats.lp_fallback_reason.empty()) document["stats"]["lp_fallback_reason"] = plan.stats.lp_fallback_reason;
   if (!plan.notes.empty()) document["notes"] = plan.notes;
+  for (const auto& [key, text] : options.extra_fields) document[key] = json::parse(text);
   out << document.dump() << "\n";
 }
 

@@ -11,6 +11,8 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "hetcoll/model/platform.h"
 #include "hetcoll/plan/periodic_plan.h"
@@ -20,6 +22,8 @@ namespace hetcoll {
 struct PeriodicPlanJsonOptions {
   std::optional<bool> valid;  // the verifier's verdict, printed as "valid"
   bool include_certificate = true;
+  // More top-level fields, as (key, JSON text), e.g. {"simulation", "{...}"}.
+  std::vector<std::pair<std::string, std::string>> extra_fields;
 };
 
 void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const Platform& platform,

@@ -5,6 +5,8 @@
 #include <queue>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "hetcoll/core/error.h"
 #include "hetcoll/steady/steady_platform.h"
 
@@ -247,6 +249,24 @@ class Simulation {
 PeriodicSimulationResult simulate_periodic_plan(const Platform& platform, const PeriodicPlan& plan,
                                                 const PeriodicSimulationOptions& options) {
   return Simulation(platform, plan, options).run();
+}
+
+std::string simulation_result_json(const PeriodicSimulationResult& result) {
+  nlohmann::json progress = nlohmann::json::array();
+  for (const auto& [time, done] : result.progress) progress.push_back({to_double(time), done});
+  nlohmann::json document = {{"operations", result.operations},
+                             {"completed", result.completed},
+                             {"finished", result.finished},
+                             {"makespan", to_string(result.makespan)},
+                             {"makespan_value", to_double(result.makespan)},
+                             {"first_completion", to_string(result.first_completion)},
+                             {"first_completion_value", to_double(result.first_completion)},
+                             {"measured_throughput", to_string(result.measured_throughput)},
+                             {"measured_throughput_value", to_double(result.measured_throughput)},
+                             {"ratio", result.ratio},
+                             {"periods", result.periods},
+                             {"progress", progress}};
+  return document.dump();
 }
 
 }  // namespace hetcoll

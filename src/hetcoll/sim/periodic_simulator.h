@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,11 @@ struct PeriodicSimulationResult {
   // (time, operations completed by then), sampled at period ends.
   std::vector<std::pair<Rational, std::uint64_t>> progress;
 };
+
+// The result as a JSON object: operations, completed, finished, makespan
+// ("p/q") and makespan_value, first_completion(_value),
+// measured_throughput(_value), ratio, periods, progress [[time, completed]].
+std::string simulation_result_json(const PeriodicSimulationResult& result);
 
 // Throws InputError when the platform lacks an edge of the plan or a
 // message size it needs (run verify_periodic_plan first for full checks).

@@ -86,6 +86,10 @@ lp::Solution solve_certified(const lp::Model& model, const lp::SolveOptions& opt
   stats.method = solution.method;
   stats.fallback_reason = solution.fallback_reason;
   stats.floating_objective = solution.floating_objective;
+  stats.floating_seconds = solution.floating_seconds;
+  stats.exact_seconds = solution.exact_seconds;
+  stats.columns_loaded = solution.columns_loaded;
+  stats.generation_rounds = solution.generation_rounds;
   switch (solution.status) {
     case lp::SolveStatus::optimal: return solution;
     case lp::SolveStatus::unbounded:

@@ -63,7 +63,11 @@ struct LpRunStats {
   std::string method;
   std::string fallback_reason;
   double floating_objective = 0;
-  double seconds = 0;
+  double seconds = 0;           // all of it
+  double floating_seconds = 0;  // Clp
+  double exact_seconds = 0;     // exact re-solves, QSopt_ex, checks
+  int columns_loaded = 0;       // columns Clp saw (fewer with column generation)
+  int generation_rounds = 0;
 };
 
 struct PersonalLpResult {

@@ -30,7 +30,8 @@ void check_reduce_problem(const SteadyPlatform& platform, const ReduceProblem& p
 }
 
 ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProblem& problem,
-                               const lp::SolveOptions& options) {
+                               const lp::SolveOptions& given_options, bool column_generation) {
+  lp::SolveOptions options = given_options;
   check_reduce_problem(platform, problem);
   const auto& graph = *platform.platform;
   const auto& edges = graph.edges();
@@ -44,6 +45,9 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
 
   lp::Model model;
   const int throughput = model.add_column(1, "TP");
+  // Column generation starts from the columns of "flat" reductions: own
+  // values and prefixes v[0,m] travel, tasks extend a prefix by one value.
+  std::vector<int> initial_columns{throughput};
   const auto ports = add_port_rows(model, platform);
   std::vector<int> compute_row(n, -1);
   for (auto p : problem.participants) {
@@ -98,6 +102,7 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
         if (from == root && first == 0 && last == last_position) continue;            // the result stays
         const int column = model.add_column(0);
         send_columns.push_back({e, first, last, column});
+        if (first == last || first == 0) initial_columns.push_back(column);
         add_edge_usage(model, platform, ports, column, e);
         balance(from, first, last, column, -1);
         balance(to, first, last, column, +1);
@@ -119,6 +124,7 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
         for (int split = first; split < last; ++split) {
           const int column = model.add_column(0);
           task_columns.push_back({p, first, split, last, column});
+          if (first == 0 && split + 1 == last) initial_columns.push_back(column);
           if (time) model.add_entry(compute_row[static_cast<std::size_t>(p)], column, *time);
           balance(p, first, last, column, +1);
           balance(p, first, split, column, -1);
@@ -128,6 +134,7 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
     }
   }
 
+  if (column_generation && options.initial_columns.empty()) options.initial_columns = initial_columns;
   ReduceLpResult result;
   const auto solution = solve_certified(model, options, result.stats, "reduce");
   result.throughput = solution.primal[static_cast<std::size_t>(throughput)];

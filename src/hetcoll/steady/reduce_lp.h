@@ -68,8 +68,14 @@ struct ReduceLpResult {
   LpRunStats stats;
 };
 
+// `column_generation`: Clp starts from the columns of flat reductions (own
+// values and prefixes v[0,m] sent anywhere, tasks v[0,l] (+) v[l+1]) and
+// adds the others as their reduced costs ask (lp::SolveOptions::
+// initial_columns); the exact check prices every column, so the optimum
+// and certificate are those of the whole LP. Most of the N^3 tasks and N^2
+// message types stay at zero, so this is much faster for many participants.
 ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProblem& problem,
-                               const lp::SolveOptions& options = {});
+                               const lp::SolveOptions& options = {}, bool column_generation = false);
 
 void check_reduce_problem(const SteadyPlatform& platform, const ReduceProblem& problem);
 

@@ -33,6 +33,10 @@ void copy_stats(PeriodicPlan& plan, const LpRunStats& stats) {
   plan.stats.lp_fallback_reason = stats.fallback_reason;
   plan.stats.lp_floating_throughput = stats.floating_objective;
   plan.stats.lp_seconds = stats.seconds;
+  plan.stats.lp_floating_seconds = stats.floating_seconds;
+  plan.stats.lp_exact_seconds = stats.exact_seconds;
+  plan.stats.lp_columns_loaded = stats.columns_loaded;
+  plan.stats.lp_generation_rounds = stats.generation_rounds;
 }
 
 BigInteger exact_period(const Rational& throughput, const std::vector<Rational>& weights) {

@@ -20,7 +20,34 @@ struct FloatingResult {
   std::string message;
 };
 
-FloatingResult solve_with_clp(const Model& model, SimplexAlgorithm algorithm);
+// Clp on one model, or on a subset of its columns (column generation); kept
+// alive so that columns can be added and a basis that is not exactly optimal
+// can be polished, each time continuing from the current basis.
+// FloatingResult::column_status is indexed like the model's columns; columns
+// not loaded are reported at_bound (zero).
+class ClpSession {
+ public:
+  ClpSession(const Model& model, const std::vector<int>& columns);
+  ~ClpSession();
+  ClpSession(const ClpSession&) = delete;
+  ClpSession& operator=(const ClpSession&) = delete;
+
+  FloatingResult solve(SimplexAlgorithm algorithm);
+  // Tightens the primal and dual tolerances, then primal simplex from the
+  // current basis.
+  FloatingResult resolve(double tolerance);
+  // Loads more columns (model indices), then primal simplex from the current
+  // basis (still primal feasible: the new columns start at zero).
+  FloatingResult add_columns(const std::vector<int>& columns);
+  // The row duals of the last solve (maximisation convention: A^T y >= c).
+  std::vector<double> row_duals() const;
+  bool loaded(int column) const;
+
+ private:
+  FloatingResult read() const;
+  struct State;
+  State* state_;
+};
 
 struct ExactResult {
   enum class Outcome { optimal, infeasible, unbounded, failed } outcome = Outcome::failed;
@@ -29,6 +56,8 @@ struct ExactResult {
   std::string message;
 };
 
-ExactResult solve_with_qsopt_ex(const Model& model, SimplexAlgorithm algorithm);
+// `start` (optional): a basis to start from — Clp's final one, which is
+// usually optimal or a few exact pivots away.
+ExactResult solve_with_qsopt_ex(const Model& model, SimplexAlgorithm algorithm, const FloatingResult* start = nullptr);
 
 }  // namespace hetcoll::lp::detail

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "hetcoll/steady/lp/backends_internal.h"
@@ -118,6 +120,20 @@ bool dual_feasible(const Model& model, const std::vector<Rational>& dual, std::s
   return true;
 }
 
+std::vector<int> dual_infeasible_columns(const Model& model, const std::vector<Rational>& dual, std::size_t limit) {
+  std::vector<int> columns;
+  Rational reduced;
+  for (int j = 0; j < model.column_count() && columns.size() < limit; ++j) {
+    reduced = 0;
+    for (const auto& [row, value] : model.column(j)) {
+      const auto& y = dual[static_cast<std::size_t>(row)];
+      if (y != 0) reduced += value * y;
+    }
+    if (reduced < model.objective(j)) columns.push_back(j);
+  }
+  return columns;
+}
+
 OptimalityCheck check_optimality(const Model& model, const std::vector<Rational>& primal,
                                  const std::vector<Rational>& dual) {
   OptimalityCheck check;
@@ -173,6 +189,8 @@ namespace {
 // with a reason when the basis is not square, singular, or not optimal.
 bool exact_from_basis(const Model& model, const detail::FloatingResult& floating, Solution& solution,
                       std::string& reason) {
+  solution.primal.clear();
+  solution.dual.clear();
   const auto rows = static_cast<std::size_t>(model.row_count());
   const auto columns = static_cast<std::size_t>(model.column_count());
   std::vector<int> basic_columns;
@@ -234,29 +252,117 @@ bool exact_from_basis(const Model& model, const detail::FloatingResult& floating
 
 }  // namespace
 
+namespace {
+
+// Floating-point pricing: the columns not loaded whose reduced cost
+// c - A^T y exceeds a small tolerance, most attractive first.
+std::vector<int> attractive_columns(const Model& model, const detail::ClpSession& clp, const std::vector<double>& duals) {
+  std::vector<std::pair<double, int>> candidates;
+  for (int j = 0; j < model.column_count(); ++j) {
+    if (clp.loaded(j)) continue;
+    double reduced = model.objective(j).get_d();
+    double scale = std::fabs(reduced);
+    for (const auto& [row, value] : model.column(j)) {
+      const double term = value.get_d() * duals[static_cast<std::size_t>(row)];
+      reduced -= term;
+      scale = std::max(scale, std::fabs(term));
+    }
+    if (reduced > 1e-9 * std::max(1.0, scale)) candidates.emplace_back(-reduced, j);
+  }
+  // A few hundred per round: adding every attractive column loads most of
+  // the model in a few rounds, which is what column generation avoids.
+  const std::size_t batch = std::max<std::size_t>(100, static_cast<std::size_t>(model.row_count()) / 20);
+  if (candidates.size() > batch) {
+    std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(batch), candidates.end());
+    candidates.resize(batch);
+  } else {
+    std::sort(candidates.begin(), candidates.end());
+  }
+  std::vector<int> columns;
+  for (const auto& candidate : candidates) columns.push_back(candidate.second);
+  return columns;
+}
+
+}  // namespace
+
 Solution solve(const Model& model, const SolveOptions& options) {
   Solution solution;
-  const auto algorithm_name = options.algorithm == SimplexAlgorithm::dual ? std::string("dual") : std::string("primal");
+  std::optional<detail::FloatingResult> floating_basis;
+  const std::string algorithm_name = options.algorithm == SimplexAlgorithm::dual       ? "dual"
+                                     : options.algorithm == SimplexAlgorithm::primal   ? "primal"
+                                     : options.algorithm == SimplexAlgorithm::presolve ? "presolve"
+                                                                                       : "barrier";
   if (!options.exact_solver_only) {
+    const bool generate = !options.initial_columns.empty();
+    std::vector<int> first_columns = options.initial_columns;
+    if (!generate) {
+      first_columns.resize(static_cast<std::size_t>(model.column_count()));
+      for (int j = 0; j < model.column_count(); ++j) first_columns[static_cast<std::size_t>(j)] = j;
+    }
+    detail::ClpSession clp(model, first_columns);
+    int loaded = static_cast<int>(first_columns.size());
     const auto float_start = std::chrono::steady_clock::now();
-    const auto floating = detail::solve_with_clp(model, options.algorithm);
+    auto floating = clp.solve(options.algorithm);
+    // Column generation in floating point until no column prices out.
+    while (generate && floating.outcome == detail::FloatingResult::Outcome::optimal) {
+      const auto columns = attractive_columns(model, clp, clp.row_duals());
+      if (columns.empty()) break;
+      ++solution.generation_rounds;
+      loaded += static_cast<int>(columns.size());
+      floating = clp.add_columns(columns);
+    }
     solution.floating_seconds = seconds_since(float_start);
-    solution.simplex_iterations = floating.iterations;
     solution.floating_objective = floating.objective;
-    const auto exact_start = std::chrono::steady_clock::now();
-    if (floating.outcome == detail::FloatingResult::Outcome::optimal) {
-      std::string reason;
-      if (exact_from_basis(model, floating, solution, reason)) {
+    // Clp stops within its tolerances (1e-7); a basis that is optimal within
+    // them may be a pivot or two from exactly optimal. Tighten and continue
+    // from it a few times before falling back to the exact solver. With
+    // column generation, the exact check also prices the columns Clp never
+    // saw; any that would improve the optimum are added and Clp continues.
+    std::string reason;
+    const double tolerances[] = {0.0, 1e-10, 1e-13};
+    for (std::size_t attempt = 0; attempt < 3;) {
+      if (attempt > 0) {
+        const auto polish_start = std::chrono::steady_clock::now();
+        floating = clp.resolve(tolerances[attempt]);
+        solution.floating_seconds += seconds_since(polish_start);
+        if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
+      }
+      solution.simplex_iterations = floating.iterations;
+      if (floating.outcome != detail::FloatingResult::Outcome::optimal) {
+        reason = floating.message;
+        break;
+      }
+      const auto exact_start = std::chrono::steady_clock::now();
+      const bool exact = exact_from_basis(model, floating, solution, reason);
+      std::vector<int> missing;
+      if (!exact && generate && !solution.dual.empty()) {
+        missing = dual_infeasible_columns(model, solution.dual, 1000);
+        std::erase_if(missing, [&](int j) { return clp.loaded(j); });
+      }
+      solution.exact_seconds += seconds_since(exact_start);
+      if (exact) {
         solution.status = SolveStatus::optimal;
         solution.method = "clp-" + algorithm_name + " + exact basis";
-        solution.exact_seconds = seconds_since(exact_start);
+        if (attempt > 0) solution.method += " (polished)";
+        if (generate) solution.method += ", column generation";
+        solution.columns_loaded = loaded;
         return solution;
       }
-      solution.fallback_reason = reason;
-    } else {
-      solution.fallback_reason = floating.message;
+      floating_basis = floating;
+      if (!missing.empty()) {
+        // Columns Clp never saw price out exactly: load them, keep going.
+        ++solution.generation_rounds;
+        loaded += static_cast<int>(missing.size());
+        const auto add_start = std::chrono::steady_clock::now();
+        floating = clp.add_columns(missing);
+        solution.floating_seconds += seconds_since(add_start);
+        solution.floating_objective = floating.objective;
+        continue;
+      }
+      ++attempt;
     }
-    solution.exact_seconds = seconds_since(exact_start);
+    solution.columns_loaded = loaded;
+    solution.fallback_reason = reason;
     if (!options.allow_fallback) {
       solution.status = SolveStatus::failed;
       solution.failure = solution.fallback_reason;
@@ -264,8 +370,8 @@ Solution solve(const Model& model, const SolveOptions& options) {
     }
   }
   const auto exact_start = std::chrono::steady_clock::now();
-  const auto exact = detail::solve_with_qsopt_ex(model, options.algorithm);
-  solution.method = "qsopt_ex";
+  const auto exact = detail::solve_with_qsopt_ex(model, options.algorithm, floating_basis ? &*floating_basis : nullptr);
+  solution.method = floating_basis ? "qsopt_ex from clp's basis" : "qsopt_ex";
   switch (exact.outcome) {
     case detail::ExactResult::Outcome::optimal: {
       solution.primal = exact.primal;

@@ -104,7 +104,10 @@ enum class SolveStatus {
 const char* to_string(SolveStatus status);
 using hetcoll::to_string;  // keeps the Rational overloads visible inside lp::
 
-enum class SimplexAlgorithm { dual, primal };
+// Clp's method: dual or primal simplex on the model as built, or `presolve`:
+// Clp's initialSolve (presolve, its own choice of method, postsolve back to a
+// basis of the model as built).
+enum class SimplexAlgorithm { dual, primal, presolve, barrier };
 
 struct SolveOptions {
   SimplexAlgorithm algorithm = SimplexAlgorithm::dual;
@@ -112,6 +115,13 @@ struct SolveOptions {
   bool exact_solver_only = false;
   // Allow the QSopt_ex fallback when Clp's basis is not exactly optimal.
   bool allow_fallback = true;
+  // Column generation: when not empty, Clp starts with these columns only;
+  // columns whose reduced cost says they would improve the optimum are
+  // added round by round (floating-point pricing), and the exact check
+  // prices every column of the model before `optimal` is returned — so the
+  // answer and its certificate are those of the whole model. Worth it when
+  // most columns stay at zero (the reduce LP).
+  std::vector<int> initial_columns;
 };
 
 struct Solution {
@@ -126,6 +136,8 @@ struct Solution {
   double floating_seconds = 0;     // Clp
   double exact_seconds = 0;        // rational re-solve, QSopt_ex and the check
   int simplex_iterations = 0;      // Clp's iterations
+  int columns_loaded = 0;          // columns Clp saw (all unless column generation)
+  int generation_rounds = 0;       // column-generation rounds
 };
 
 Solution solve(const Model& model, const SolveOptions& options = {});
@@ -148,5 +160,8 @@ OptimalityCheck check_optimality(const Model& model, const std::vector<Rational>
 // Only the dual half: y has the right signs and A^T y >= c. Then b^T y is an
 // upper bound on every feasible c^T x (weak duality).
 bool dual_feasible(const Model& model, const std::vector<Rational>& dual, std::string* failure = nullptr);
+
+// The columns with A^T y < c (at most `limit` of them), exactly.
+std::vector<int> dual_infeasible_columns(const Model& model, const std::vector<Rational>& dual, std::size_t limit);
 
 }  // namespace hetcoll::lp

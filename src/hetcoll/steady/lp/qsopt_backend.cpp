@@ -10,6 +10,7 @@ extern "C" {
 #include <qsopt_ex/QSopt_ex.h>
 }
 
+#include <cstdlib>
 #include <mutex>
 
 #include "hetcoll/steady/lp/backends_internal.h"
@@ -93,7 +94,7 @@ class MpqArray {
 
 }  // namespace
 
-ExactResult solve_with_qsopt_ex(const Model& model, SimplexAlgorithm algorithm) {
+ExactResult solve_with_qsopt_ex(const Model& model, SimplexAlgorithm algorithm, const FloatingResult* start) {
   start_qsopt_ex();
   ExactResult result;
   QsoptScope scope;
@@ -151,8 +152,24 @@ ExactResult solve_with_qsopt_ex(const Model& model, SimplexAlgorithm algorithm) 
   MpqArray x(columns == 0 ? 1 : columns);
   MpqArray y(rows == 0 ? 1 : rows);
   int status = 0;
-  const int code = QSexact_solver(problem, nullptr, nullptr, nullptr,
-                                  algorithm == SimplexAlgorithm::dual ? DUAL_SIMPLEX : PRIMAL_SIMPLEX, &status);
+  // A starting basis in QSopt_ex's codes; its arrays are plain malloc'ed
+  // chars (QSopt_ex may write the final basis into them).
+  QSbasis basis{static_cast<int>(columns), static_cast<int>(rows), nullptr, nullptr};
+  const bool warm = start && start->column_status.size() == columns && start->row_status.size() == rows;
+  if (warm) {
+    basis.cstat = static_cast<char*>(std::malloc(columns + 1));
+    basis.rstat = static_cast<char*>(std::malloc(rows + 1));
+    for (std::size_t j = 0; j < columns; ++j) {
+      basis.cstat[j] = start->column_status[j] == BasisStatus::basic ? QS_COL_BSTAT_BASIC : QS_COL_BSTAT_LOWER;
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+      basis.rstat[i] = start->row_status[i] == BasisStatus::basic ? QS_ROW_BSTAT_BASIC : QS_ROW_BSTAT_LOWER;
+    }
+  }
+  const int code = QSexact_solver(problem, nullptr, nullptr, warm ? &basis : nullptr,
+                                  algorithm == SimplexAlgorithm::primal ? PRIMAL_SIMPLEX : DUAL_SIMPLEX, &status);
+  std::free(basis.cstat);
+  std::free(basis.rstat);
   if (code != 0) {
     result.message = "QSopt_ex failed (return code " + std::to_string(code) + ")";
   } else if (status == QS_LP_OPTIMAL && (mpq_QSget_x_array(problem, x.data()) != 0 ||

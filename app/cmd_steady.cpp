@@ -1,0 +1,219 @@
+// steady scatter|gossip|reduce: optimal steady-state throughput of a long
+// series of operations on a platform graph, its periodic one-port schedule,
+// and the proof (Legrand, Marchal, Robert 2003). Parsing and printing only:
+// the planners are in src/hetcoll/steady/, the checks in verify/.
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "hetcoll/core/error.h"
+#include "hetcoll/model/participants.h"
+#include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/plan/periodic_plan_text.h"
+#include "hetcoll/sim/periodic_simulator.h"
+#include "hetcoll/steady/steady_planner.h"
+#include "hetcoll/verify/verify_periodic.h"
+
+namespace hetcoll::cli {
+namespace {
+
+struct SteadyCommandOptions {
+  PlatformOptions platform;
+  std::string source;        // scatter
+  std::string sources;       // gossip
+  std::string targets;       // scatter, gossip
+  std::string root;          // reduce
+  std::string participants;  // every operation: the others become routers; reduce: also the order
+  std::string formulation;
+  std::string period_max;
+  bool whole_messages = false;
+  std::string simplex = "dual";
+  bool exact_solver = false;
+  std::uint64_t simulate = 0;
+  std::size_t slots = 12;
+  bool json = false;
+  bool quiet = false;
+  std::string out_file;
+};
+
+SteadyOptions planner_options(const SteadyCommandOptions& options) {
+  SteadyOptions result;
+  result.message_size = options.platform.message_size;
+  result.split_messages = !options.whole_messages;
+  if (!options.formulation.empty()) {
+    if (options.formulation == "per-type") {
+      result.formulation = PersonalFormulation::per_type;
+    } else if (options.formulation == "by-source") {
+      result.formulation = PersonalFormulation::by_source;
+    } else {
+      throw InputError(fmt::format("--formulation: \"{}\" is not per-type or by-source", options.formulation));
+    }
+  }
+  if (!options.period_max.empty()) {
+    Rational value;
+    if (!parse_rational(options.period_max, value) || value.get_den() != 1 || value < 1) {
+      throw InputError(fmt::format("--period-max: \"{}\" is not a whole number >= 1", options.period_max));
+    }
+    result.period_max = value.get_num();
+  }
+  if (options.simplex == "primal") {
+    result.lp.algorithm = lp::SimplexAlgorithm::primal;
+  } else if (options.simplex == "presolve") {
+    result.lp.algorithm = lp::SimplexAlgorithm::presolve;
+  } else if (options.simplex == "barrier") {
+    result.lp.algorithm = lp::SimplexAlgorithm::barrier;
+  } else if (options.simplex != "dual") {
+    throw InputError(fmt::format("--simplex: \"{}\" is not dual, primal, presolve or barrier", options.simplex));
+  }
+  result.lp.exact_solver_only = options.exact_solver;
+  return result;
+}
+
+int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
+  Platform platform = load_platform_graph(options.platform);
+  if (!options.participants.empty()) {
+    platform = with_participants(platform, split_list(options.participants, "--participants"), "--participants");
+  }
+  if (!options.platform.message_size && !platform.has_fixed_costs()) {
+    throw InputError(fmt::format("{}: its edges give latency/bandwidth; add --message-size BYTES",
+                                 options.platform.platform_file));
+  }
+  const auto steady = planner_options(options);
+  PeriodicPlan plan;
+  switch (operation) {
+    case SteadyOperation::scatter:
+      plan = plan_steady_scatter(platform, resolve_node(platform, options.source, "--source"),
+                                 options.targets.empty() ? std::vector<ProcessorIndex>{}
+                                                         : resolve_node_list(platform, options.targets, "--targets"),
+                                 steady);
+      break;
+    case SteadyOperation::gossip:
+      plan = plan_steady_gossip(platform,
+                                options.sources.empty() ? std::vector<ProcessorIndex>{}
+                                                        : resolve_node_list(platform, options.sources, "--sources"),
+                                options.targets.empty() ? std::vector<ProcessorIndex>{}
+                                                        : resolve_node_list(platform, options.targets, "--targets"),
+                                steady);
+      break;
+    case SteadyOperation::reduce: {
+      auto participants = options.participants.empty()
+                              ? std::vector<ProcessorIndex>{}
+                              : resolve_node_list(platform, options.participants, "--participants");
+      plan = plan_steady_reduce(platform, resolve_node(platform, options.root, "--root"), participants, steady);
+      break;
+    }
+    case SteadyOperation::broadcast: throw InputError("steady broadcast: not handled here");
+  }
+
+  const auto report = verify_periodic_plan(platform, plan);
+  if (!report.valid) {
+    std::cerr << "hetcoll: internal error: the plan failed verification:\n" << report.summary();
+    return static_cast<int>(ExitCode::internal_error);
+  }
+  std::optional<PeriodicSimulationResult> simulation;
+  if (options.simulate > 0) {
+    PeriodicSimulationOptions simulation_options;
+    simulation_options.operations = options.simulate;
+    simulation = simulate_periodic_plan(platform, plan, simulation_options);
+  }
+  PeriodicPlanJsonOptions json_options;
+  json_options.valid = report.valid;
+  if (simulation) json_options.extra_fields.emplace_back("simulation", simulation_result_json(*simulation));
+  if (!options.out_file.empty()) {
+    std::ostringstream text;
+    write_periodic_plan_json(text, plan, platform, json_options);
+    write_file(options.out_file, text.str(), "--out");
+  }
+  if (options.json) {
+    write_periodic_plan_json(std::cout, plan, platform, json_options);
+    return 0;
+  }
+  std::cout << periodic_plan_summary(plan, platform, report);
+  if (simulation) {
+    std::cout << fmt::format("  simulated    {} operations in {:.6g} time units: {:.6g} per time unit = {:.4f} x the "
+                             "throughput (start-up: first done at {:.6g})\n",
+                             simulation->completed, to_double(simulation->makespan),
+                             to_double(simulation->measured_throughput), simulation->ratio,
+                             to_double(simulation->first_completion));
+  }
+  if (!options.quiet) std::cout << "\n" << periodic_plan_schedule_text(plan, platform, options.slots);
+  if (!options.out_file.empty()) std::cout << fmt::format("plan written to {}\n", options.out_file);
+  return 0;
+}
+
+void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool personal) {
+  command->add_option("--platform", options.platform.platform_file,
+                      "Platform: graph JSON, SimGrid XML (.xml), or a cluster JSON (its complete graph)");
+  command->add_option("--times", options.platform.times, "Inline cluster T,T,...: the complete graph c(i,j) = t(i)");
+  command->add_option("--message-size", options.platform.message_size,
+                      "Message size in bytes, turning latency/bandwidth edges into costs")
+      ->check(CLI::PositiveNumber);
+  if (personal) {
+    command->add_option("--participants", options.participants,
+                        "Hosts that take part (ids or indices); every other node only forwards (a router)");
+    command->add_option("--formulation", options.formulation,
+                        "LP: per-type (one commodity per source-target pair, the paper's) or by-source (one per "
+                        "source: far smaller, same optimum). Default: per-type for scatter, by-source for gossip");
+  }
+  command->add_option("--period-max", options.period_max,
+                      "Fixed period T (Prop. 4): round the paths/trees down to a period of T time units when the "
+                      "exact period is longer; the throughput lost is printed (at most trees / T)");
+  command->add_flag("--whole-messages", options.whole_messages,
+                    "Never split a message across slots: the period is multiplied until every count is whole "
+                    "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");
+  command->add_option("--simplex", options.simplex, "Clp's simplex: dual (default) or primal");
+  command->add_flag("--exact-solver", options.exact_solver,
+                    "Solve with QSopt_ex (exact rational simplex) instead of Clp + exact basis re-solve");
+  command->add_option("--simulate", options.simulate,
+                      "Also simulate K operations with start-up and clean-up; print the measured throughput");
+  command->add_option("--slots", options.slots, "How many slots of the period to print (default 12)");
+  command->add_flag("--json", options.json, "Print the plan as JSON on stdout (docs/FORMATS.md)");
+  command->add_option("--out", options.out_file, "Write the plan JSON to this file (for validate and simulate)");
+  command->add_flag("--quiet", options.quiet, "Print only the summary, not the slots and trees");
+}
+
+}  // namespace
+
+void add_steady_commands(CLI::App& app, int& result) {
+  CLI::App* steady = nullptr;
+  for (auto* command : app.get_subcommands({})) {
+    if (command->get_name() == "steady") steady = command;
+  }
+  if (!steady) steady = app.add_subcommand("steady");
+  steady->description(
+      "Steady state: the best throughput of a long series of operations on a platform graph (bidirectional "
+      "one-port), a periodic schedule that reaches it, and its proof (Legrand, Marchal, Robert 2003; Beaumont, "
+      "Marchal, Robert 2004 for broadcast)");
+  steady->require_subcommand(1);
+
+  auto scatter_options = std::make_shared<SteadyCommandOptions>();
+  CLI::App* scatter = steady->add_subcommand(
+      "scatter", "Series of scatters: the source sends a distinct message to every target in each operation");
+  add_common_options(scatter, *scatter_options, true);
+  scatter->add_option("--source", scatter_options->source, "The source (id or index; default: the first participant)");
+  scatter->add_option("--targets", scatter_options->targets, "Targets P,P,... (default: every other participant)");
+  scatter->callback([&result, scatter_options] { result = run_steady(SteadyOperation::scatter, *scatter_options); });
+
+  auto gossip_options = std::make_shared<SteadyCommandOptions>();
+  CLI::App* gossip = steady->add_subcommand(
+      "gossip", "Series of gossips (personalised all-to-all): every source sends a distinct message to every target");
+  add_common_options(gossip, *gossip_options, true);
+  gossip->add_option("--sources", gossip_options->sources, "Sources P,P,... (default: every participant)");
+  gossip->add_option("--targets", gossip_options->targets, "Targets P,P,... (default: every participant)");
+  gossip->callback([&result, gossip_options] { result = run_steady(SteadyOperation::gossip, *gossip_options); });
+
+  auto reduce_options = std::make_shared<SteadyCommandOptions>();
+  CLI::App* reduce = steady->add_subcommand(
+      "reduce", "Series of reduces: the participants' values combined in order (associative operator) on the root");
+  add_common_options(reduce, *reduce_options, false);
+  reduce->add_option("--root", reduce_options->root, "The root, a participant (default: the first participant)");
+  reduce->add_option("--participants", reduce_options->participants,
+                     "Participants in the reduction order P,P,... (default: every host in file order); every other "
+                     "node only forwards");
+  reduce->callback([&result, reduce_options] { result = run_steady(SteadyOperation::reduce, *reduce_options); });
+}
+
+}  // namespace hetcoll::cli

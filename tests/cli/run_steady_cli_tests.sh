@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End-to-end tests of the steady-state commands (steady scatter|gossip|reduce,
+# validate and simulate of periodic plans). Usage: run_steady_cli_tests.sh
+# HETCOLL_BINARY SOURCE_DIR
+set -u
+hetcoll="$1"
+source_dir="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+source "$(dirname "$0")/cli_test_lib.sh"
+fig6="$source_dir/examples/steady_reduce_fig6.json"
+scatter="$source_dir/examples/steady_scatter.json"
+
+# --- reduce: Legrand, Marchal, Robert 2003 Fig. 6, TP = 1 ----------------
+check "reduce fig6" 0 "$hetcoll" steady reduce --platform "$fig6" --root P0 --out "$work/fig6.json"
+expect_in "reduce fig6 throughput" "$work/out" "throughput   1 operation"
+expect_in "reduce fig6 proven" "$work/out" "proven by a dual certificate (checked exactly)"
+check "reduce fig6 json" 0 "$hetcoll" steady reduce --platform "$fig6" --root P0 --json
+cp "$work/out" "$work/fig6_stdout.json"
+expect_true "reduce json fields" "$work/fig6_stdout.json" \
+  "d['operation'] == 'reduce' and d['throughput'] == '1' and d['valid'] and d['optimal'] and len(d['trees']) >= 1 and d['certificate']['formulation'] == 'reduce'"
+check "validate reduce plan" 0 "$hetcoll" validate --platform "$fig6" --plan "$work/fig6.json"
+expect_in "validate says valid" "$work/out" "valid steady-state reduce plan"
+expect_in "validate checked the certificate" "$work/out" "proven by its certificate"
+check "simulate reduce plan" 0 "$hetcoll" simulate --platform "$fig6" --plan "$work/fig6.json" --operations 2000 --json
+expect_true "simulated throughput near 1" "$work/out" "d['finished'] and 0.99 < d['ratio'] <= 1.0"
+
+# A tampered plan: a claimed throughput above the proven bound.
+python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); d['throughput']='2'; d['operations_per_period']=2*d['operations_per_period']
+json.dump(d, open(sys.argv[2],'w'))" "$work/fig6.json" "$work/tampered.json"
+check "validate tampered" 2 "$hetcoll" validate --platform "$fig6" --plan "$work/tampered.json"
+expect_in "tampered plan named invalid" "$work/out" "INVALID"
+
+# --- scatter and gossip --------------------------------------------------
+check "scatter" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --simulate 500
+expect_in "scatter throughput" "$work/out" "throughput   1/2"
+expect_in "scatter simulated" "$work/out" "simulated    500 operations"
+check "scatter whole messages" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --whole-messages --json
+expect_true "whole counts" "$work/out" \
+  "d['split_messages'] is False and all(isinstance(t['messages'], int) for s in d['slots'] for t in s['transfers'])"
+check "scatter by-source" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --formulation by-source --json
+expect_true "by-source same optimum" "$work/out" "d['throughput'] == '1/2' and d['algorithm'] == 'personal-by-source'"
+check "gossip cluster" 0 "$hetcoll" steady gossip --times 1,2,2,4 --json --out "$work/gossip.json"
+expect_true "gossip valid" "$work/out" "d['valid'] and d['optimal'] and d['operation'] == 'gossip'"
+check "validate gossip" 0 "$hetcoll" validate --times 1,2,2,4 --plan "$work/gossip.json"
+check "reduce with period max" 0 "$hetcoll" steady reduce --times 1,3,7 --period-max 20 --json
+expect_true "period limit recorded" "$work/out" "d['period'] == 20 and d['valid'] and d['throughput'] == '1/10' and not d['optimal']"
+
+# --- bad input: clear messages, exit codes ------------------------------
+check "unreachable target" 3 "$hetcoll" steady gossip --platform "$scatter"
+expect_in "unreachable named" "$work/err" "cannot be reached"
+check "router as target" 2 "$hetcoll" steady scatter --platform "$scatter" --source S --targets A
+expect_in "router named" "$work/err" "A is a network element"
+check "one participant" 2 "$hetcoll" steady reduce --platform "$fig6" --participants P0
+expect_in "two participants needed" "$work/err" "at least two participants"
+check "unknown node" 2 "$hetcoll" steady reduce --platform "$fig6" --root P9
+expect_in "unknown node named" "$work/err" "P9"
+check "period too small" 2 "$hetcoll" steady reduce --times 1,3,7 --period-max 5
+expect_in "too small named" "$work/err" "too small"
+check "bad period" 2 "$hetcoll" steady scatter --platform "$scatter" --period-max 0
+expect_in "period named" "$work/err" "--period-max"
+cat >"$work/wire.json" <<'JSON'
+{"model": "graph", "nodes": [{"id": "S"}, {"id": "T"}], "edges": [{"from": "S", "to": "T", "cost": 0}]}
+JSON
+check "zero-cost route" 2 "$hetcoll" steady scatter --platform "$work/wire.json"
+expect_in "unbounded named" "$work/err" "unbounded"
+check "help" 0 "$hetcoll" steady reduce --help
+expect_in "help explains period-max" "$work/out" "--period-max"
+
+echo "steady cli: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
