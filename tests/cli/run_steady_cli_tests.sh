@@ -10,8 +10,8 @@ trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 source "$(dirname "$0")/cli_test_lib.sh"
-fig6="$source_dir/examples/steady_reduce_fig6.json"
-scatter="$source_dir/examples/steady_scatter.json"
+fig6="$source_dir/examples/steady/reduce_fig6.json"
+scatter="$source_dir/examples/steady/scatter.json"
 
 # --- reduce: Legrand, Marchal, Robert 2003 Fig. 6, TP = 1 ----------------
 check "reduce fig6" 0 "$hetcoll" steady reduce --platform "$fig6" --root P0 --out "$work/fig6.json"
