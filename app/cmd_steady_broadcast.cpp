@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/plan_json.h"
+#include "hetcoll/steady/broadcast/latency_aware.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
@@ -21,7 +22,7 @@ namespace {
 struct SteadyBroadcastOptions {
   PlatformOptions platform;
   std::string source, out;
-  std::optional<double> slice_size;
+  std::optional<double> slice_size, message_size;
   bool json = false, quiet = false, detail = false;
 };
 
@@ -116,23 +117,93 @@ void print_steady_broadcast_summary(const Platform& platform, ProcessorIndex sou
   }
 }
 
+void write_latency_aware_json(std::ostream& json, const LatencyAwareChoice& choice) {
+  const auto& single = *choice.single_tree.makespan;
+  const auto& multi = choice.multi_tree;
+  json << ",\n \"latency_aware\": {\"message_size\": " << fmt::format("{}", choice.message_size)
+       << ", \"choice\": \"" << (choice.multi_tree_chosen ? "multi-tree" : "single-tree") << "\""
+       << ", \"chosen_trees\": " << choice.chosen_trees() << ", \"chosen\": " << json_quote(choice.chosen_name())
+       << ",\n  \"single_tree\": {\"heuristic\": " << json_quote(choice.single_tree.heuristic)
+       << ", \"slice_size\": " << fmt::format("{}", single.slice_size) << ", \"slices\": " << single.slices
+       << ", \"period\": " << fmt::format("{}", single.period)
+       << ", \"first_slice_time\": " << fmt::format("{}", single.first_slice)
+       << ", \"predicted_makespan\": " << fmt::format("{}", single.makespan) << "}"
+       << ",\n  \"multi_tree\": {\"slice_size\": " << fmt::format("{}", multi.slice_size)
+       << ", \"slices\": " << multi.slices << ", \"slices_per_round\": " << multi.rounds.slices_per_round
+       << ", \"trees_used\": " << multi.rounds.trees_used << ", \"tree_slices\": [";
+  for (size_t i = 0; i < multi.rounds.tree_slices.size(); ++i) json << (i ? ", " : "") << multi.rounds.tree_slices[i];
+  json << "], \"round_length\": " << fmt::format("{}", multi.rounds.round_length)
+       << ", \"depth\": " << multi.rounds.depth << ", \"throughput\": " << fmt::format("{}", multi.rounds.throughput())
+       << ", \"predicted_makespan\": " << fmt::format("{}", multi.makespan)
+       << ", \"packing_slice_size\": " << fmt::format("{}", choice.packing_slice_size) << "}}";
+}
+
+void print_latency_aware_choice(const LatencyAwareChoice& choice) {
+  const auto& single = *choice.single_tree.makespan;
+  const auto& multi = choice.multi_tree;
+  std::cout << fmt::format("message of {:.6g} bytes, predicted makespans (start-up + steady state):\n",
+                           choice.message_size);
+  std::cout << fmt::format("  one tree ({}): {:.6g} (slices of {:.6g} bytes x {}, period {:.6g}, first slice "
+                           "{:.6g})\n",
+                           choice.single_tree.heuristic, single.makespan, single.slice_size, single.slices,
+                           single.period, single.first_slice);
+  if (multi.rounds.trees_used == 1) {
+    std::cout << fmt::format("  multi-tree packing, its heaviest tree alone (fewer slices than it takes to use "
+                             "two trees well): {:.6g} (slices of {:.6g} bytes x {}, period {:.6g})\n",
+                             multi.makespan, multi.slice_size, multi.slices,
+                             multi.rounds.round_length / multi.rounds.slices_per_round);
+  } else {
+    std::cout << fmt::format("  multi-tree: {:.6g} (slices of {:.6g} bytes x {}, rounds of {} slices over {} of the "
+                             "{} trees, each round {:.6g}, depth {} rounds, {:.6g} slices per time unit)\n",
+                             multi.makespan, multi.slice_size, multi.slices, multi.rounds.slices_per_round,
+                             multi.rounds.trees_used, choice.packing.trees.size(), multi.rounds.round_length,
+                             multi.rounds.depth, multi.rounds.throughput());
+  }
+  double gain = choice.single_tree.makespan->makespan / multi.makespan;
+  std::cout << (choice.multi_tree_chosen
+                    ? fmt::format("choice: {}, {:.3g}x faster than the {} tree\n", choice.chosen_name(), gain,
+                                  choice.single_tree.heuristic)
+                    : fmt::format("choice: {}; the multi-tree schedule's start-up costs more than its "
+                                  "throughput gains ({:.3g}x the one tree's makespan)\n",
+                                  choice.chosen_name(), 1 / gain));
+}
+
 int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   Platform platform = load_platform_graph(options.platform);
   ProcessorIndex source = resolve_node(platform, options.source, "--source");
-  if (!options.slice_size && !platform.has_fixed_costs()) {
-    throw InputError("--slice-size: the platform's edges give latency/bandwidth; give the slice size in bytes");
+  if (!options.slice_size && !options.message_size && !platform.has_fixed_costs()) {
+    throw InputError("--slice-size: the platform's edges give latency/bandwidth; give the slice size in bytes, or "
+                     "--message-size BYTES to choose the slice size and between one tree and many");
   }
-  auto times = make_tree_costs(platform, options.slice_size, BroadcastModel::one_port).edge_time;
-  SsbSolution solution = solve_ssb(platform, source, times);
+  if (options.message_size && platform.has_fixed_costs()) {
+    throw InputError("--message-size: the platform's edges have fixed costs (no latency/bandwidth), so there are no "
+                     "bytes to cut into slices");
+  }
+  std::optional<LatencyAwareChoice> choice;
+  std::optional<double> slice_size = options.slice_size;
+  SsbSolution solution;
+  MultiTreePacking packing;
+  if (options.message_size) {
+    LatencyAwareOptions latency_options;
+    latency_options.slice_size = options.slice_size;
+    choice = choose_broadcast_schedule(platform, source, *options.message_size, latency_options);
+    slice_size = choice->packing_slice_size;
+    solution = choice->optimum;
+    packing = choice->packing;
+  }
+  auto times = make_tree_costs(platform, slice_size, BroadcastModel::one_port).edge_time;
+  if (!choice) {
+    solution = solve_ssb(platform, source, times);
+    packing = pack_broadcast_trees(platform, source, times, solution);
+  }
   std::string failure = check_ssb_solution(platform, source, times, solution);
-  MultiTreePacking packing = pack_broadcast_trees(platform, source, times, solution);
   PeriodicPlan schedule = multi_tree_schedule(platform, source, times, solution, packing);
   VerifyReport schedule_report = verify_multi_tree_plan(platform, schedule, times);
   if (!packing.reaches_optimum) failure += (failure.empty() ? "" : "; ") + std::string("the tree packing fell short");
   if (!schedule_report.valid) failure += (failure.empty() ? "" : "; ") + schedule_report.summary();
   std::ostringstream json;
   json << "{\"operation\": \"broadcast\", \"algorithm\": \"ssb-lp\", \"source\": " << json_quote(platform.id(source))
-       << ", \"slice_size\": " << (options.slice_size ? fmt::format("{}", *options.slice_size) : "null")
+       << ", \"slice_size\": " << (slice_size ? fmt::format("{}", *slice_size) : "null")
        << ", \"throughput\": \"" << to_string(solution.throughput) << "\", \"throughput_value\": "
        << fmt::format("{}", solution.throughput_value()) << ", \"valid\": " << (failure.empty() ? "true" : "false")
        << ",\n \"lp\": {\"rows\": " << solution.lp_rows << ", \"columns\": " << solution.lp_columns
@@ -166,12 +237,15 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
     for (size_t k = 0; k < dual.row.keys.size(); ++k) json << (k ? ", " : "") << json_quote(dual.row.keys[k]);
     json << "], \"value\": \"" << to_string(dual.value) << "\"}";
   }
-  json << "]}}\n";
+  json << "]}";
+  if (choice) write_latency_aware_json(json, *choice);
+  json << "}\n";
   if (!options.out.empty()) write_file(options.out, json.str(), "--out");
   if (options.json) {
     std::cout << json.str();
   } else {
     print_steady_broadcast_summary(platform, source, times, solution, packing, schedule, failure, options);
+    if (choice) print_latency_aware_choice(*choice);
   }
   return failure.empty() ? 0 : static_cast<int>(ExitCode::internal_error);
 }
@@ -196,6 +270,10 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
   broadcast->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
   broadcast->add_option("--slice-size", options->slice_size,
                         "Slice size in bytes (needed when edges give latency/bandwidth)")
+      ->check(CLI::PositiveNumber);
+  broadcast->add_option("--message-size", options->message_size,
+                        "Whole message in bytes (latency/bandwidth platforms): predicts the makespan of one tree and "
+                        "of the multi-tree schedule dealt out in rounds, chooses the slice size and the faster one")
       ->check(CLI::PositiveNumber);
   broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
   broadcast->add_option("--out", options->out, "Write the JSON to this file");

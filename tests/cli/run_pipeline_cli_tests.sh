@@ -14,6 +14,7 @@ source "$(dirname "$0")/cli_test_lib.sh"
 # --- generators ----------------------------------------------------------
 check "generate random" 0 "$hetcoll" generate random --nodes 20 --density 0.1 --seed 3 --out "$work/random.json"
 expect_in "generate random summary" "$work/out" "20-node platform"
+check "generate random latency" 0 "$hetcoll" generate random --nodes 20 --density 0.1 --latency 1e-3 --seed 3 --out "$work/latency.json"
 check "generate random stdout" 0 "$hetcoll" generate random --nodes 12 --density 0.2 --seed 3
 expect_true "random json nodes" "$work/out" "len(d['nodes']) == 12"
 check "generate tiers 30" 0 "$hetcoll" generate tiers --nodes 30 --seed 2 --out "$work/tiers30.json"
@@ -57,6 +58,15 @@ if grep -q "tree 0:" "$work/out" || [ "$(wc -l <"$work/out")" -gt 12 ]; then
 else passed=$((passed + 1)); fi
 check "steady broadcast detail" 0 "$hetcoll" steady broadcast --platform "$work/tiers30.json" --slice-size 1e6 --detail
 expect_in "steady broadcast detail trees" "$work/out" "tree 0: weight"
+check "steady broadcast message size" 0 "$hetcoll" steady broadcast --platform "$work/latency.json" --message-size 1e9 --json
+expect_true "steady broadcast latency aware" "$work/out" "d['valid'] and d['latency_aware']['chosen_trees'] >= 1 and d['latency_aware']['multi_tree']['predicted_makespan'] > 0 and d['latency_aware']['single_tree']['predicted_makespan'] > 0"
+check "steady broadcast message size human" 0 "$hetcoll" steady broadcast --platform "$work/latency.json" --message-size 1e4 --quiet
+expect_in "steady broadcast choice" "$work/out" "choice: one tree"
+check "steady broadcast message size fixed costs" 2 "$hetcoll" steady broadcast --times 1,2,3 --message-size 1e6
+check "experiment bcast-crossover quick" 0 "$hetcoll" experiment bcast-crossover --quick --out "$work"
+for file in bcast-crossover.csv bcast-crossover.svg bcast-crossover-rate.svg; do
+  [ -s "$work/$file" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL bcast-crossover wrote no $file"; }
+done
 check "steady broadcast needs slice" 2 "$hetcoll" steady broadcast --platform "$work/tiers30.json"
 check "experiment bcast-trees quick" 0 "$hetcoll" experiment bcast-trees --quick --out "$work"
 expect_in "bcast-trees table 3" "$work/out" "Table 3"
@@ -71,7 +81,6 @@ check "tree slice without latency" 0 "$hetcoll" tree --platform "$work/tiers30.j
 expect_true "tree slice rule" "$work/out" "d['slice_size_rule'].startswith('fewest slices') and d['slices'] < 10000"
 check "tree slice without latency human" 0 "$hetcoll" tree --platform "$work/tiers30.json" --message-size 1e8 --quiet
 expect_in "tree slice rule said" "$work/out" "no latency"
-check "generate random latency" 0 "$hetcoll" generate random --nodes 20 --density 0.1 --latency 1e-3 --seed 3 --out "$work/latency.json"
 check "tree slice with latency" 0 "$hetcoll" tree --platform "$work/latency.json" --message-size 1e8 --json
 expect_true "tree slice minimises" "$work/out" "'slice_size_rule' not in d"
 check "tree optimal small" 0 "$hetcoll" tree --times 1,2,3,4,5 --heuristic optimal --json --out "$work/tree.json"

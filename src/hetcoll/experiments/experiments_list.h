@@ -17,6 +17,7 @@ void register_bcast_search_experiment(std::vector<Experiment>& list);     // bca
 
 #ifdef HETCOLL_WITH_LP
 void register_bcast_trees_experiment(std::vector<Experiment>& list);  // steady_bcast_trees.cpp
+void register_bcast_crossover_experiment(std::vector<Experiment>& list);  // steady_bcast_crossover.cpp
 #endif
 
 }  // namespace hetcoll

@@ -18,6 +18,7 @@ const std::vector<Experiment>& experiments() {
     register_bcast_search_experiment(list);
 #ifdef HETCOLL_WITH_LP
     register_bcast_trees_experiment(list);
+    register_bcast_crossover_experiment(list);
 #endif
     return list;
   }();
