@@ -9,19 +9,20 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/plan/periodic_plan_json.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/steady/broadcast/latency_aware.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
-#include "hetcoll/verify/verify_tree.h"
+#include "hetcoll/verify/verify_periodic.h"
 
 namespace hetcoll::cli {
 namespace {
 
 struct SteadyBroadcastOptions {
   PlatformOptions platform;
-  std::string source, out;
+  std::string source, out, schedule_out;
   std::optional<double> slice_size, message_size;
   bool json = false, quiet = false, detail = false;
 };
@@ -198,7 +199,8 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   }
   std::string failure = check_ssb_solution(platform, source, times, solution);
   PeriodicPlan schedule = multi_tree_schedule(platform, source, times, solution, packing);
-  VerifyReport schedule_report = verify_multi_tree_plan(platform, schedule, times);
+  if (!platform.has_fixed_costs()) schedule.message_size = slice_size;
+  PeriodicVerifyReport schedule_report = verify_periodic_plan(platform, schedule);
   if (!packing.reaches_optimum) failure += (failure.empty() ? "" : "; ") + std::string("the tree packing fell short");
   if (!schedule_report.valid) failure += (failure.empty() ? "" : "; ") + schedule_report.summary();
   std::ostringstream json;
@@ -241,6 +243,13 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   if (choice) write_latency_aware_json(json, *choice);
   json << "}\n";
   if (!options.out.empty()) write_file(options.out, json.str(), "--out");
+  if (!options.schedule_out.empty()) {
+    std::ostringstream plan_json;
+    PeriodicPlanJsonOptions plan_options;
+    plan_options.valid = schedule_report.valid;
+    write_periodic_plan_json(plan_json, schedule, platform, plan_options);
+    write_file(options.schedule_out, plan_json.str(), "--schedule-out");
+  }
   if (options.json) {
     std::cout << json.str();
   } else {
@@ -277,6 +286,9 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
       ->check(CLI::PositiveNumber);
   broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
   broadcast->add_option("--out", options->out, "Write the JSON to this file");
+  broadcast->add_option("--schedule-out", options->schedule_out,
+                        "Write the multi-tree schedule as a periodic plan (the steady-state plan JSON that "
+                        "hetcoll validate and hetcoll simulate read)");
   broadcast->add_flag("--quiet", options->quiet, "Throughput, proof and schedule size only");
   broadcast->add_flag("--detail", options->detail,
                       "Also print every tree's edges and the slices per time unit on every used edge");

@@ -9,7 +9,10 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
+#include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/verify/verify_periodic.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 
 namespace hetcoll::cli {
@@ -24,7 +27,7 @@ namespace {
 
 struct TreeCommandOptions {
   PlatformOptions platform;
-  std::string source, heuristic = "improve", model = "one-port", out;
+  std::string source, heuristic = "improve", model = "one-port", out, schedule_out;
   std::optional<double> slice_size;
   bool json = false, quiet = false, skip_lp = false;
 };
@@ -116,6 +119,25 @@ int run_tree(const TreeCommandOptions& options) {
   std::ostringstream json;
   write_pipelined_tree_json(json, platform, plan);
   if (!options.out.empty()) write_file(options.out, json.str(), "--out");
+  if (!options.schedule_out.empty()) {
+    if (request.model != BroadcastModel::one_port) {
+      throw InputError("--schedule-out: periodic plans are one-port; drop --model multi-port");
+    }
+    auto times = make_tree_costs(platform, plan.slice_size, BroadcastModel::one_port).edge_time;
+    PeriodicPlan schedule = single_tree_schedule(platform, plan.tree, times);
+    if (!platform.has_fixed_costs()) schedule.message_size = plan.slice_size;
+    if (plan.optimal_throughput) schedule.notes.push_back("single tree; the multi-tree optimum is in hetcoll steady broadcast");
+    auto report = verify_periodic_plan(platform, schedule);
+    std::ostringstream plan_json;
+    PeriodicPlanJsonOptions plan_options;
+    plan_options.valid = report.valid;
+    write_periodic_plan_json(plan_json, schedule, platform, plan_options);
+    write_file(options.schedule_out, plan_json.str(), "--schedule-out");
+    if (!report.valid) {
+      std::cerr << "the tree's periodic schedule failed its check: " << report.summary() << "\n";
+      return static_cast<int>(ExitCode::internal_error);
+    }
+  }
   if (options.json) {
     std::cout << json.str();
   } else {
@@ -154,6 +176,9 @@ void add_tree_command(CLI::App& app, int& result) {
       ->check(CLI::PositiveNumber);
   tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
   tree->add_option("--out", options->out, "Write the plan JSON to this file");
+  tree->add_option("--schedule-out", options->schedule_out,
+                   "Write the tree's one-port periodic schedule (the steady-state plan JSON that hetcoll validate "
+                   "and hetcoll simulate read); not for trees with routed edges");
   tree->add_flag("--quiet", options->quiet, "Summary only, no tree edges");
   tree->add_flag("--skip-lp", options->skip_lp,
                  "Do not solve the SSB linear program (no optimal_throughput / ratio; not for lp-prune, lp-grow)");

@@ -1,13 +1,14 @@
 // The multi-tree schedule (steady/broadcast/multi_tree.h): the packing
 // reaches the SSB optimum exactly on every generated platform tried, and the
-// periodic schedule passes verify_multi_tree_plan; broken plans are caught.
+// periodic schedule passes verify_periodic_plan (with its certificate);
+// broken plans are caught.
 #include <gtest/gtest.h>
 
 #include "hetcoll/gen/random_platform.h"
 #include "hetcoll/gen/tiers_platform.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
-#include "hetcoll/verify/verify_tree.h"
+#include "hetcoll/verify/verify_periodic.h"
 
 namespace hetcoll {
 namespace {
@@ -23,8 +24,9 @@ void expect_optimal_schedule(const Platform& platform, const std::string& name) 
   // Far fewer trees than Caratheodory's m + 1.
   EXPECT_LE(packing.trees.size(), platform.edges().size() - static_cast<size_t>(platform.size()) + 2) << name;
   auto plan = multi_tree_schedule(platform, 0, times, optimum, packing);
-  auto report = verify_multi_tree_plan(platform, plan, times);
+  auto report = verify_periodic_plan(platform, plan, 1e6);
   EXPECT_TRUE(report.valid) << name << ": " << report.summary();
+  EXPECT_TRUE(report.certificate_checked) << name;
   EXPECT_TRUE(plan.optimal()) << name;
 }
 
@@ -43,19 +45,19 @@ TEST(MultiTree, VerifierCatchesBrokenSchedules) {
   auto optimum = solve_ssb(platform, 0, times);
   auto packing = pack_broadcast_trees(platform, 0, times, optimum);
   auto plan = multi_tree_schedule(platform, 0, times, optimum, packing);
-  ASSERT_TRUE(verify_multi_tree_plan(platform, plan, times).valid);
+  ASSERT_TRUE(verify_periodic_plan(platform, plan, 1e6).valid);
   auto heavier = plan;
   heavier.trees[0].weight *= 2;
-  EXPECT_FALSE(verify_multi_tree_plan(platform, heavier, times).valid);
+  EXPECT_FALSE(verify_periodic_plan(platform, heavier, 1e6).valid);
   auto missing_edge = plan;
   missing_edge.trees[0].edges.pop_back();
-  EXPECT_FALSE(verify_multi_tree_plan(platform, missing_edge, times).valid);
+  EXPECT_FALSE(verify_periodic_plan(platform, missing_edge, 1e6).valid);
   auto crowded = plan;
   ASSERT_GE(crowded.slots.size(), 2u);
   auto moved = crowded.slots[1].transfers;
   crowded.slots[0].transfers.insert(crowded.slots[0].transfers.end(), moved.begin(), moved.end());
   crowded.slots[1].transfers.clear();
-  EXPECT_FALSE(verify_multi_tree_plan(platform, crowded, times).valid);
+  EXPECT_FALSE(verify_periodic_plan(platform, crowded, 1e6).valid);
 }
 
 }  // namespace

@@ -67,6 +67,15 @@ check "experiment bcast-crossover quick" 0 "$hetcoll" experiment bcast-crossover
 for file in bcast-crossover.csv bcast-crossover.svg bcast-crossover-rate.svg; do
   [ -s "$work/$file" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL bcast-crossover wrote no $file"; }
 done
+check "steady broadcast schedule out" 0 "$hetcoll" steady broadcast --times 1,2,3,4 --schedule-out "$work/schedule.json" --quiet
+expect_true "schedule is a periodic broadcast plan" "$work/schedule.json" "d['operation'] == 'broadcast' and d['optimal'] and all('tree' in t for s in d['slots'] for t in s['transfers'])"
+check "validate multi-tree schedule" 0 "$hetcoll" validate --times 1,2,3,4 --plan "$work/schedule.json"
+expect_in "validate multi-tree certificate" "$work/out" "proven by its certificate"
+check "simulate multi-tree schedule" 0 "$hetcoll" simulate --times 1,2,3,4 --plan "$work/schedule.json" --operations 20000 --json
+expect_true "simulated multi-tree near optimum" "$work/out" "d['finished'] and d['ratio'] > 0.99"
+check "tree schedule out" 0 "$hetcoll" tree --times 1,2,3,4 --schedule-out "$work/tree-schedule.json" --quiet
+check "validate tree schedule" 0 "$hetcoll" validate --times 1,2,3,4 --plan "$work/tree-schedule.json"
+check "tree schedule refuses routed" 2 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic binomial --schedule-out "$work/routed.json"
 check "steady broadcast needs slice" 2 "$hetcoll" steady broadcast --platform "$work/tiers30.json"
 check "experiment bcast-trees quick" 0 "$hetcoll" experiment bcast-trees --quick --out "$work"
 expect_in "bcast-trees table 3" "$work/out" "Table 3"

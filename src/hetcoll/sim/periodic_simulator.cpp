@@ -5,6 +5,7 @@
 #include <queue>
 #include <tuple>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
@@ -40,7 +41,6 @@ class Simulation {
   PeriodicSimulationResult run() {
     result_.operations = options_.operations;
     if (plan_.period < 1 || plan_.operations_per_period < 1) throw InputError("simulate: the plan completes no operation per period");
-    if (plan_.operation == SteadyOperation::broadcast) throw InputError("simulate: periodic broadcast plans are not simulated here");
     prepare();
     const Rational period(plan_.period);
     const std::uint64_t estimate =
@@ -89,13 +89,29 @@ class Simulation {
   }
 
   int tree_of(int tree) const {
-    if (tree >= 0) return tree;
-    if (plan_.trees.size() == 1) return 0;
-    throw InputError("simulate: a reduce plan must name the tree of every transfer and task");
+    if (tree >= 0 && tree < static_cast<int>(plan_.trees.size())) return tree;
+    if (tree < 0 && plan_.trees.size() == 1) return 0;
+    throw InputError(fmt::format("simulate: a {} plan must name the tree of every transfer{}", to_string(plan_.operation),
+                                 plan_.operation == SteadyOperation::reduce ? " and task" : ""));
   }
 
+  // Broadcast: a tree's slices are released on the source and copied, not
+  // moved: a node forwards each slice once per child edge, so what it may
+  // still send is counted per (buffer, receiver).
+  bool broadcast() const { return plan_.operation == SteadyOperation::broadcast; }
+
   void prepare() {
-    if (plan_.operation == SteadyOperation::reduce) {
+    if (broadcast()) {
+      if (plan_.trees.empty()) throw InputError("simulate: a broadcast plan needs its trees");
+      for (std::size_t t = 0; t < plan_.trees.size(); ++t) {
+        tree_leaves_.push_back({buffer(plan_.root, MessageType::broadcast(), static_cast<int>(t))});
+        tree_share_.push_back(floor_of(plan_.trees[t].weight * Rational(plan_.period)));
+        std::vector<std::size_t> targets;
+        for (auto w : plan_.targets) targets.push_back(buffer(w, MessageType::broadcast(), static_cast<int>(t)));
+        tree_targets_.push_back(std::move(targets));
+      }
+      tree_done_.assign(plan_.trees.size(), 0);
+    } else if (plan_.operation == SteadyOperation::reduce) {
       const int count = static_cast<int>(plan_.participants.size());
       for (std::size_t t = 0; t < plan_.trees.size(); ++t) {
         std::vector<std::size_t> leaves;
@@ -135,7 +151,7 @@ class Simulation {
   bool release() {
     if (released_ >= options_.operations) return false;
     const std::uint64_t left = options_.operations - released_;
-    if (plan_.operation == SteadyOperation::reduce) {
+    if (plan_.operation == SteadyOperation::reduce || broadcast()) {
       std::uint64_t given = 0;
       for (std::size_t t = 0; t < tree_share_.size() && given < left; ++t) {
         const BigInteger share = std::min(tree_share_[t], BigInteger(std::to_string(left - given)));
@@ -170,11 +186,25 @@ class Simulation {
   }
 
   bool send(const PeriodicTransfer& transfer, const Rational& slot_start, const Rational& length) {
-    const int tree = plan_.operation == SteadyOperation::reduce ? tree_of(transfer.tree) : -1;
-    auto& from = buffers_[buffer(transfer.from, transfer.type, tree)];
+    const int tree = plan_.operation == SteadyOperation::reduce || broadcast() ? tree_of(transfer.tree) : -1;
+    const auto source_buffer = buffer(transfer.from, transfer.type, tree);
+    auto& from = buffers_[source_buffer];
+    if (broadcast()) {
+      auto& forwarded = forwarded_[{source_buffer, transfer.to}];
+      const Rational whole(floor_of(from.received));
+      const Rational amount = std::min(transfer.messages, whole > forwarded ? Rational(whole - forwarded) : Rational(0));
+      if (amount <= 0) return false;
+      forwarded += amount;
+      return deliver_later(transfer, slot_start, length, tree, amount);
+    }
     const Rational amount = std::min(transfer.messages, from.available());
     if (amount <= 0) return false;
     from.used += amount;
+    return deliver_later(transfer, slot_start, length, tree, amount);
+  }
+
+  bool deliver_later(const PeriodicTransfer& transfer, const Rational& slot_start, const Rational& length, int tree,
+                     const Rational& amount) {
     const auto e = *view_.edge_between(transfer.from, transfer.to);
     const bool port = view_.cost[e] > 0 && (view_.one_port[static_cast<std::size_t>(transfer.from)] ||
                                             view_.one_port[static_cast<std::size_t>(transfer.to)]);
@@ -194,7 +224,17 @@ class Simulation {
 
   void note_completions(std::size_t changed, const Rational& time) {
     const std::uint64_t before = completed_;
-    if (plan_.operation == SteadyOperation::reduce) {
+    if (broadcast()) {
+      // A tree's slices go out in order, so its first k are everywhere once
+      // every target holds k of them.
+      for (std::size_t t = 0; t < tree_targets_.size(); ++t) {
+        if (std::find(tree_targets_[t].begin(), tree_targets_[t].end(), changed) == tree_targets_[t].end()) continue;
+        BigInteger least = floor_of(buffers_[tree_targets_[t].front()].received);
+        for (auto target : tree_targets_[t]) least = std::min(least, floor_of(buffers_[target].received));
+        completed_ = completed_ - tree_done_[t] + least.get_ui();
+        tree_done_[t] = least.get_ui();
+      }
+    } else if (plan_.operation == SteadyOperation::reduce) {
       if (std::find(tree_result_.begin(), tree_result_.end(), changed) == tree_result_.end()) return;
       std::uint64_t total = 0;
       for (auto result : tree_result_) total += floor_of(buffers_[result].received).get_ui();
@@ -242,6 +282,10 @@ class Simulation {
   std::vector<std::vector<std::size_t>> tree_leaves_;
   std::vector<std::size_t> tree_result_;
   std::vector<BigInteger> tree_share_;
+  // broadcast (tree_leaves_ and tree_share_: the source's buffer and share per tree)
+  std::vector<std::vector<std::size_t>> tree_targets_;
+  std::vector<std::uint64_t> tree_done_;
+  std::map<std::pair<std::size_t, ProcessorIndex>, Rational> forwarded_;
 };
 
 }  // namespace

@@ -21,8 +21,12 @@
 //    communication; the verifier checks a period's tasks fit in it);
 //    messages and tasks of one tree only ever combine values of that tree,
 //    so every operation is reduced by one reduction tree, in order.
+// Broadcast (pipelined broadcast trees, one slice per operation): each
+// period releases weight x period slices per tree on the source; a node
+// forwards each slice it holds once per child edge of that slice's tree
+// (transfers name their tree), store and forward as above.
 // An operation is complete when every target holds its message (scatter,
-// gossip) or the root holds its result (reduce). The simulation reports the
+// gossip, broadcast) or the root holds its result (reduce). The simulation reports the
 // time the K-th completes (makespan), the measured throughput K / makespan,
 // its ratio to the plan's throughput — which tends to 1 as K grows (Props. 1,
 // 3) — and the start-up time (first completion).

@@ -10,7 +10,9 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/steady/broadcast/ssb_lp.h"
 #include "hetcoll/steady/steady_platform.h"
+#include "hetcoll/verify/verify_tree.h"
 
 namespace hetcoll {
 
@@ -36,7 +38,9 @@ class PeriodicChecker {
     if (!check_header()) return std::move(report_);
     check_slots();
     check_flows();
-    if (plan_.operation == SteadyOperation::reduce) {
+    if (plan_.operation == SteadyOperation::broadcast) {
+      check_broadcast_trees();
+    } else if (plan_.operation == SteadyOperation::reduce) {
       check_reduce_conservation();
       check_reduce_trees();
     } else {
@@ -129,15 +133,26 @@ class PeriodicChecker {
         break;
       }
       case SteadyOperation::broadcast:
-        violation("operation: periodic broadcast plans are not checked by this verifier");
-        ok = false;
+        ok = takes_part(plan_.root, "source") && ok;
+        for (auto t : plan_.targets) {
+          ok = takes_part(t, "targets") && ok;
+          if (t == plan_.root) {
+            violation("targets: the source {} is not a target of its own broadcast", id(t));
+            ok = false;
+          }
+        }
+        if (plan_.targets.empty()) {
+          violation("targets: none");
+          ok = false;
+        }
         break;
     }
     if (plan_.period < 1) {
       violation("period: must be at least 1, got {}", plan_.period.get_str());
       ok = false;
     }
-    if (plan_.operation != SteadyOperation::reduce && ok && pairs_.empty()) {
+    if (plan_.operation != SteadyOperation::reduce && plan_.operation != SteadyOperation::broadcast && ok &&
+        pairs_.empty()) {
       violation("targets: no (source, target) pair");
       ok = false;
     }
@@ -145,6 +160,7 @@ class PeriodicChecker {
   }
 
   bool valid_type(const MessageType& type) const {
+    if (plan_.operation == SteadyOperation::broadcast) return type.kind == MessageType::Kind::broadcast;
     if (plan_.operation == SteadyOperation::reduce) {
       return type.kind == MessageType::Kind::partial && type.first >= 0 && type.first <= type.last &&
              type.last < count_;
@@ -505,6 +521,92 @@ class PeriodicChecker {
     }
   }
 
+  // ---- broadcast: weighted arborescences --------------------------------------
+
+  // Pipelined broadcast trees: each an arborescence of platform edges from the
+  // source reaching every participant (verify_broadcast_tree), weights
+  // positive and summing to the throughput, the weighted trees summing to the
+  // flows edge by edge, and, where transfers name their tree, each tree's
+  // slices in the slots equal to weight x period on each of its edges. With
+  // the slot checks (one-port matchings), that is a one-port schedule
+  // carrying every tree; store and forward makes it causal from one period
+  // to the next.
+  void check_broadcast_trees() {
+    if (plan_.trees.empty()) {
+      violation("trees: a broadcast plan needs its trees");
+      return;
+    }
+    TreeCosts costs;
+    costs.edge_time = platform_.edge_costs(message_size_);
+    costs.send_time.assign(static_cast<std::size_t>(platform_.size()), 0.0);
+    costs.unlimited_ports.assign(static_cast<std::size_t>(platform_.size()), 0);
+    for (ProcessorIndex v = 0; v < platform_.size(); ++v) {
+      costs.unlimited_ports[static_cast<std::size_t>(v)] = !view_.one_port[static_cast<std::size_t>(v)];
+    }
+    Rational total_weight = 0;
+    std::map<EdgeType, Rational> tree_edges;
+    for (std::size_t i = 0; i < plan_.trees.size(); ++i) {
+      const auto& weighted = plan_.trees[i];
+      const std::string where = fmt::format("trees[{}]", i);
+      if (weighted.weight <= 0) violation("{}: weight must be positive", where);
+      total_weight += weighted.weight;
+      const Rational per_period = weighted.weight * Rational(plan_.period);
+      BroadcastTree tree;
+      tree.source = plan_.root;
+      bool ok = true;
+      for (const auto& edge_ref : weighted.edges) {
+        const auto e = edge(edge_ref.from, edge_ref.to, where);
+        if (!e) {
+          ok = false;
+          continue;
+        }
+        tree.edges.push_back({edge_ref.from, edge_ref.to, {*e}});
+        tree_edges[{*e, MessageType::broadcast()}] += per_period;
+        expected_tree_edges_[{*e, MessageType::broadcast(), static_cast<int>(i)}] += per_period;
+      }
+      if (!ok) continue;
+      auto report = verify_broadcast_tree(platform_, tree, costs, 0);
+      for (const auto& line : report.violations) violation("{}: {}", where, line);
+    }
+    if (total_weight != plan_.throughput) {
+      violation("trees: the weights sum to {}, not to the throughput {}", to_string(total_weight),
+                to_string(plan_.throughput));
+    }
+    compare_totals(tree_edges, flow_total_, "the weighted trees", "the flows");
+    if (labelled_transfers_ > 0) {
+      if (unlabelled_transfers_ > 0) violation("slots: some transfers name their tree and some do not");
+      if (expected_tree_edges_ != slot_tree_total_) {
+        violation("slots: the transfers of some tree do not add up to its weight x period on its edges");
+      }
+    } else if (plan_.trees.size() > 1) {
+      violation("slots: with several trees every transfer must name its tree");
+    }
+  }
+
+  // The SSB certificate (formulation "ssb-broadcast", Beaumont, Marchal,
+  // Robert 2004 eq. 2) is re-derived by check_ssb_solution from the platform:
+  // its duals against the full flow program, and the plan's rates (flows /
+  // period) carrying the bound to every target by exact max-flow.
+  void check_ssb_certificate() {
+    SsbSolution solution;
+    solution.throughput = plan_.throughput_bound;
+    solution.targets = plan_.targets;
+    solution.certificate = plan_.certificate;
+    solution.edge_rates.assign(platform_.edges().size(), Rational(0));
+    for (const auto& [key, messages] : flow_total_) solution.edge_rates[key.first] += messages / Rational(plan_.period);
+    // The doubles the costs came from (view_.cost holds their exact decimals;
+    // converting back through to_double may move the last bit).
+    const std::vector<double> times = platform_.edge_costs(message_size_);
+    // The plan's trees may fall short of the bound only under a period limit.
+    if (plan_.throughput != plan_.throughput_bound) return;
+    auto failure = check_ssb_solution(platform_, plan_.root, times, solution);
+    if (!failure.empty()) {
+      violation("certificate: {}", failure);
+      return;
+    }
+    report_.certificate_checked = true;
+  }
+
   // ---- claims and certificate ----------------------------------------------
 
   void check_claims() {
@@ -553,6 +655,15 @@ class PeriodicChecker {
       violation("certificate.duals[{}]: {}", i, what);
       ok = false;
     };
+    if (plan_.operation == SteadyOperation::broadcast || certificate.formulation == "ssb-broadcast") {
+      if (plan_.operation != SteadyOperation::broadcast || certificate.formulation != "ssb-broadcast") {
+        violation("certificate: formulation \"{}\" does not prove a {} bound", certificate.formulation,
+                  to_string(plan_.operation));
+        return;
+      }
+      check_ssb_certificate();
+      return;
+    }
     const bool per_type = certificate.formulation == "personal-per-type";
     const bool by_source = certificate.formulation == "personal-by-source";
     const bool reduce = certificate.formulation == "reduce";

@@ -33,6 +33,13 @@
 //    checks dual feasibility and b^T y = bound = throughput_bound exactly —
 //    a proof that no schedule beats the bound. Unknown formulations or rows
 //    are violations.
+// Broadcast plans (pipelined broadcast trees, steady/broadcast/multi_tree.h):
+// the trees are arborescences of platform edges from the source reaching
+// every participant, weights sum to the throughput, the weighted trees sum
+// to the flows, transfers naming their tree carry weight x period of it on
+// each of its edges; the "ssb-broadcast" certificate is re-derived against
+// the full SSB program by check_ssb_solution (steady/broadcast/ssb_lp.h),
+// with an exact max-flow showing the rates carry the bound to every target.
 // Complexity: linear in the plan, plus one pass over the dual constraints
 // (pairs x edges for per-type scatter/gossip, sources x edges by source,
 // types x edges + tasks x participants for reduce).

@@ -28,20 +28,7 @@ VerifyReport verify_broadcast_tree(const Platform& platform, const BroadcastTree
 
 }  // namespace hetcoll
 
-#include "hetcoll/plan/periodic_plan.h"
-
-namespace hetcoll {
-
-// Multi-tree pipelined-broadcast plans (steady/broadcast/multi_tree.h):
-// every tree is an arborescence of platform edges from plan.root reaching
-// every target (verify_broadcast_tree); the weights are positive and sum to
-// plan.throughput exactly; each edge's flow per period is the sum of the
-// weights of the trees using it times the period; the slots are matchings
-// (each node sends at most once and receives at most once per slot), their
-// lengths sum to at most the period, and the time each edge is busy over the
-// slots (messages x slice time) equals its flow x slice time: the schedule
-// is one-port and carries every tree. `slice_times` per platform edge.
-VerifyReport verify_multi_tree_plan(const Platform& platform, const PeriodicPlan& plan,
-                                    const std::vector<double>& slice_times);
-
-}  // namespace hetcoll
+// Multi-tree and single-tree periodic schedules (steady/broadcast/
+// multi_tree.h) are checked by verify_periodic_plan (verify_periodic.h), the
+// verifier every periodic plan goes through; it uses verify_broadcast_tree
+// for each tree.

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/error.h"
 #include "hetcoll/model/shortest_paths.h"
 #include "hetcoll/steady/edge_colouring.h"
 #include "hetcoll/steady/lp/linear_program.h"
@@ -164,34 +165,44 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
   return packing;
 }
 
-PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source,
-                                 const std::vector<double>& slice_times, const SsbSolution& optimum,
-                                 const MultiTreePacking& packing) {
+PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorIndex source,
+                                        const std::vector<double>& slice_times,
+                                        const std::vector<WeightedBroadcastTree>& trees) {
   PeriodicPlan plan;
   plan.operation = SteadyOperation::broadcast;
-  plan.algorithm = "ssb-multi-tree";
+  plan.algorithm = "broadcast-trees";
   plan.root = source;
-  plan.targets = optimum.targets;
-  plan.throughput = packing.total_weight;
-  plan.throughput_bound = optimum.throughput;
-  plan.certificate = optimum.certificate;
-  // Per-edge slices per time unit, exactly.
-  std::vector<Rational> rate(platform.edges().size(), 0);
-  std::vector<Rational> time(platform.edges().size());
-  for (size_t e = 0; e < platform.edges().size(); ++e) time[e] = rational_from_double(slice_times[e]);
-  std::vector<Rational> weights;
-  for (const auto& tree : packing.trees) {
-    weights.push_back(tree.weight);
-    for (const auto& edge : tree.tree.edges) rate[edge.route.front()] += tree.weight;
+  for (auto v : platform.participants()) {
+    if (v != source) plan.targets.push_back(v);
   }
+  // Per-edge slices per time unit, exactly; every hop of a routed edge
+  // carries its tree's slices.
+  const auto m = platform.edges().size();
+  std::vector<Rational> rate(m, 0);
+  std::vector<Rational> time(m);
+  for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
+  std::vector<Rational> weights;
+  std::vector<std::vector<Rational>> tree_rate(trees.size());  // per tree, per edge
+  for (size_t i = 0; i < trees.size(); ++i) {
+    weights.push_back(trees[i].weight);
+    plan.throughput += trees[i].weight;
+    tree_rate[i].assign(m, 0);
+    for (const auto& edge : trees[i].tree.edges) {
+      for (auto e : edge.route) {
+        rate[e] += trees[i].weight;
+        tree_rate[i][e] += trees[i].weight;
+      }
+    }
+  }
+  plan.throughput_bound = plan.throughput;
   std::vector<Rational> busy;
-  for (size_t e = 0; e < platform.edges().size(); ++e) {
+  for (size_t e = 0; e < m; ++e) {
     if (sgn(rate[e]) > 0) busy.push_back(rate[e] * time[e]);
   }
   BigInteger period = lcm(lcm_of_denominators(weights), lcm_of_denominators(busy));
   plan.period = period;
   plan.operations_per_period = BigInteger(Rational(plan.throughput * period).get_num());
-  for (const auto& tree : packing.trees) {
+  for (const auto& tree : trees) {
     WeightedTree weighted;
     weighted.weight = tree.weight;
     weighted.source = source;
@@ -200,7 +211,7 @@ PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source
   }
   std::vector<RationalColouringEdge> colouring_edges;
   std::vector<size_t> edge_of;
-  for (size_t e = 0; e < platform.edges().size(); ++e) {
+  for (size_t e = 0; e < m; ++e) {
     if (sgn(rate[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
     plan.flows.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(rate[e] * period)});
@@ -215,12 +226,73 @@ PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source
       for (int index : matching.edges) {
         auto e = edge_of[static_cast<size_t>(index)];
         const auto& edge = platform.edges()[e];
-        slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(matching.length / time[e])});
+        // The edge's slices in this slot, shared among its trees in
+        // proportion to their rates, so every tree advances in every slot it
+        // uses (a simulator follows each tree's slices: PeriodicTransfer::tree).
+        Rational messages = matching.length / time[e];
+        for (size_t i = 0; i < trees.size(); ++i) {
+          if (sgn(tree_rate[i][e]) == 0) continue;
+          slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(),
+                                    Rational(messages * tree_rate[i][e] / rate[e]), static_cast<int>(i)});
+        }
       }
       plan.slots.push_back(std::move(slot));
     }
     plan.stats.matchings = static_cast<int>(plan.slots.size());
   }
+  // The slots fill the period: idle time (no port busy) is a slot without
+  // transfers.
+  Rational used = 0;
+  for (const auto& slot : plan.slots) used += slot.length;
+  if (used < Rational(period)) plan.slots.push_back(Slot{Rational(Rational(period) - used), {}});
+  return plan;
+}
+
+PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source,
+                                 const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                 const MultiTreePacking& packing) {
+  PeriodicPlan plan = periodic_broadcast_schedule(platform, source, slice_times, packing.trees);
+  plan.algorithm = "ssb-multi-tree";
+  plan.targets = optimum.targets;
+  plan.throughput_bound = optimum.throughput;
+  plan.certificate = optimum.certificate;
+  return plan;
+}
+
+PeriodicPlan single_tree_schedule(const Platform& platform, const BroadcastTree& tree,
+                                  const std::vector<double>& slice_times) {
+  for (const auto& edge : tree.edges) {
+    if (edge.route.size() != 1) {
+      throw InputError(fmt::format("tree: the edge {} -> {} is routed through other nodes; a periodic plan holds "
+                                   "trees of platform edges only",
+                                   platform.id(edge.from), platform.id(edge.to)));
+    }
+  }
+  TreeCosts costs;
+  costs.edge_time = slice_times;
+  costs.send_time.assign(static_cast<size_t>(platform.size()), 0.0);
+  costs.unlimited_ports.assign(static_cast<size_t>(platform.size()), 0);
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    costs.unlimited_ports[static_cast<size_t>(v)] = platform.node(v).ports == PortModel::unlimited;
+  }
+  // The exact one-port period: the busiest port's summed slice times.
+  const auto n = static_cast<size_t>(platform.size());
+  std::vector<Rational> out(n, 0), in(n, 0);
+  for (const auto& edge : tree.edges) {
+    for (auto e : edge.route) {
+      out[static_cast<size_t>(platform.edges()[e].from)] += rational_from_double(slice_times[e]);
+      in[static_cast<size_t>(platform.edges()[e].to)] += rational_from_double(slice_times[e]);
+    }
+  }
+  Rational period = 0;
+  for (size_t v = 0; v < n; ++v) {
+    if (costs.unlimited_ports[v]) continue;
+    period = std::max({period, out[v], in[v]});
+  }
+  if (sgn(period) <= 0) throw InputError("tree: its slices take no time, so it has no period");
+  PeriodicPlan plan = periodic_broadcast_schedule(platform, tree.source, slice_times,
+                                                  {WeightedBroadcastTree{Rational(1 / period), tree}});
+  plan.algorithm = "single-tree";
   return plan;
 }
 

@@ -51,6 +51,23 @@ struct MultiTreePacking {
 MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex source,
                                       const std::vector<double>& slice_times, const SsbSolution& optimum);
 
+// The periodic one-port schedule of weighted trees (slices per time unit
+// each): period P = lcm of the denominators of the weights and the edge
+// loads, flows per edge, slots from the bipartite edge colouring; each
+// slot's slices on an edge are split among the trees using the edge in
+// proportion to their rates (PeriodicTransfer::tree = the tree's index).
+// throughput = throughput_bound = the weights' sum, no certificate.
+PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorIndex source,
+                                        const std::vector<double>& slice_times,
+                                        const std::vector<WeightedBroadcastTree>& trees);
+
+// One pipelined tree as a periodic plan: weight 1 / its exact one-port
+// period (a node's sends and receives summed), for the simulator and the
+// verifier. Throws InputError for a tree with routed edges (Alg. 4: not an
+// arborescence of platform edges) or whose slices take no time.
+PeriodicPlan single_tree_schedule(const Platform& platform, const BroadcastTree& tree,
+                                  const std::vector<double>& slice_times);
+
 // The periodic one-port schedule of a packing: slots from the bipartite edge
 // colouring, flows per edge, trees with their weights, the SSB certificate.
 PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source,
