@@ -141,14 +141,17 @@ int main(int argc, char** argv) {
       std::string name = run.implementation == "hetcoll" ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
                                                          : "built-in " + run.algorithm;
       if (collective == "large-bcast" && run.implementation == "hetcoll" && run.algorithm.find("tree") != std::string::npos) {
-        name = "hetcoll " + run.algorithm.substr(0, run.algorithm.find(';'));  // slice size varies with the size
+        // The slice size and the number of trees vary with the size: one series per method.
+        name = run.algorithm.find(" trees (SSB optimum") != std::string::npos
+                   ? "hetcoll pipelined multi-tree"
+                   : "hetcoll " + run.algorithm.substr(0, run.algorithm.find(';'));
       }
       auto& s = series[name];
       s.name = name;
       s.x.push_back(run.elements);
       s.y.push_back(run.measured);
       if (run.implementation == "hetcoll" && run.note.empty() && std::isfinite(run.predicted) &&
-          (collective != "large-bcast" || run.algorithm.rfind("fnf", 0) == 0)) {
+          (collective != "large-bcast" || run.algorithm.rfind("pipelined best single tree", 0) == 0)) {
         predicted.x.push_back(run.elements);
         predicted.y.push_back(run.predicted);
       }
@@ -167,9 +170,22 @@ int main(int argc, char** argv) {
       if (name.rfind("built-in", 0) != 0) spec.series.push_back(s);
     }
     if (!predicted.x.empty()) spec.series.push_back(predicted);
+    // Built-ins that are the fastest built-in at some size (or the library's
+    // default) are solid lines; the others dashed, so the contenders stand out.
+    std::set<std::string> contenders = {"built-in default"};
+    std::map<double, std::pair<double, std::string>> fastest;  // elements -> (time, series)
+    for (auto& [name, s] : series) {
+      if (name.rfind("built-in", 0) != 0) continue;
+      for (size_t i = 0; i < s.x.size(); ++i) {
+        auto found = fastest.find(s.x[i]);
+        if (found == fastest.end() || s.y[i] < found->second.first) fastest[s.x[i]] = {s.y[i], name};
+      }
+    }
+    for (const auto& [elements, entry] : fastest) contenders.insert(entry.second);
     for (auto& [name, s] : series) {
       if (name.rfind("built-in", 0) == 0) {
         s.markers = false;
+        s.dashed = contenders.count(name) == 0;
         spec.series.push_back(s);
       }
     }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# SimGrid SMPI tests: `hetcoll calibrate` built with smpicxx (build/smpi)
-# and run by smpirun recovers a known platform.
-# Usage: run_smpi_test.sh calibrate SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
+# SimGrid SMPI tests, programs built with smpicxx (build/smpi) and run by
+# smpirun: `calibrate` recovers a known platform; `pipeline` runs hetcoll's
+# pipelined broadcast (best single tree) and its FNF broadcast on the 8-host
+# cluster of Liu, Kuo, Wang 2009 sec. 6.1 (own NICs) and checks SMPI's time
+# is within 10 % of the plan's prediction.
+# Usage: run_smpi_test.sh calibrate|pipeline SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
 set -u
 suite="$1"
@@ -66,6 +69,28 @@ PY
     "$hetcoll" reduce --platform "$work/cluster.json" --quiet >/dev/null 2>&1 ||
       { echo "FAIL: the calibrated cluster does not read back"; exit 1; }
     echo "the calibrated SimGrid platform and cluster read back: $(grep -m1 makespan "$work/plan")"
+    ;;
+  pipeline)
+    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
+    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
+    hosts="xeon0:1 xeon1:1 xeon2:1 xeon3:1 athlon0:1.6 athlon1:1.6 athlon2:1.6 athlon3:1.6"
+    "$source_dir/scripts/nic-platform" seed 5e-5 1.25e7 "$hosts" >"$work/seed.xml"
+    for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
+    run_bench() {
+      timeout 300 smpirun -np 8 -platform "$work/seed.xml" -hostfile "$work/hosts" "${cfg[@]}" \
+        --cfg=smpi/display-timing:no "$bench" --platform "$work/seed.xml" --implementation hetcoll --datatype int \
+        --repetitions 1 "$@" 2>"$work/err" || { echo "FAIL: hetcoll_mpi_bench $*"; tail -20 "$work/err"; exit 1; }
+    }
+    {
+      run_bench --collective pipelined-bcast --tree tree --sizes 262144,1048576
+      run_bench --collective bcast --sizes 4096
+    } >"$work/runs.csv"
+    # Columns: platform, collective, implementation, algorithm, elements,
+    # bytes, measured, predicted, ...
+    awk -F, '{ ratio = $7 / $8; printf "%s %s elements: measured %.6g s, predicted %.6g s, ratio %.4f\n", $4, $5, $7, $8, ratio
+               if (!(ratio > 0.9 && ratio < 1.1)) bad = 1 }
+             END { if (NR != 3) { print "FAIL: expected 3 runs, got " NR; exit 1 } if (bad) { print "FAIL: a run is not within 10 % of its prediction"; exit 1 } }' \
+      "$work/runs.csv" || exit 1
     ;;
   *) echo "unknown suite $suite"; exit 2 ;;
 esac
