@@ -323,7 +323,12 @@ int run(const Options& options) {
       auto exact = mpi::plan_for_cluster(runtime->rank_cluster(bytes), operation,
                                          operation == Operation::allreduce ? kNoProcessor : options.root,
                                          options.algorithm);
-      predicted = exact.makespan;
+      // On a graph, the plan replayed with each pair's route time: the
+      // sender-speed view it was planned on charges every message the
+      // sender's slowest route, an upper bound far off on a WAN.
+      predicted = platform.is_cluster()
+                      ? exact.makespan
+                      : mpi::predict_plan_time(exact, bytes, platform_costs(platform, runtime->processor_of_rank()));
       algorithm = options.algorithm.empty() ? "hetcoll " + plan->algorithm() : "hetcoll " + options.algorithm;
     }
     auto run_once = [&] {

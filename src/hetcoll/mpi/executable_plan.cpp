@@ -41,6 +41,22 @@ std::vector<std::size_t> execution_order(const MakespanPlan& plan) {
   return order;
 }
 
+double predict_plan_time(const MakespanPlan& plan, double bytes, const TransferCost& cost) {
+  ProcessorIndex processors = plan.root + 1;
+  for (const auto& transfer : plan.transfers) processors = std::max({processors, transfer.from + 1, transfer.to + 1});
+  std::vector<double> free_at(static_cast<size_t>(processors), 0.0);
+  double makespan = 0;
+  for (auto index : execution_order(plan)) {
+    const auto& transfer = plan.transfers[index];
+    auto& sender = free_at[static_cast<size_t>(transfer.from)];
+    auto& receiver = free_at[static_cast<size_t>(transfer.to)];
+    double end = std::max(sender, receiver) + cost(transfer.from, transfer.to, bytes);
+    sender = receiver = end;
+    makespan = std::max(makespan, end);
+  }
+  return makespan;
+}
+
 void check_executable_structure(const MakespanPlan& plan, ProcessorIndex processor_count,
                                 std::string_view source_name) {
   const auto n = static_cast<size_t>(processor_count);

@@ -167,6 +167,18 @@ class ExecutablePlan {
 // position in the list (indices into plan.transfers).
 std::vector<std::size_t> execution_order(const MakespanPlan& plan);
 
+// The time of one message of `bytes` from rank `from` to rank `to`.
+using TransferCost = std::function<double(ProcessorIndex from, ProcessorIndex to, double bytes)>;
+
+// The time the runtime takes to run `plan` (processors = ranks) when a
+// message u -> v of `bytes` costs cost(u, v, bytes): every rank runs its
+// transfers one at a time in execution_order, and a transfer starts when
+// both its ranks are free (one-port; the runtime's synchronous sends). With
+// cost(u, v, S) = t(u) it is at most the plan's makespan (its earliest
+// start replay); with a platform's route times it predicts the plan on that
+// network, which the sender-speed view (t = slowest route) overestimates.
+double predict_plan_time(const MakespanPlan& plan, double bytes, const TransferCost& cost);
+
 // Checks the structure listed above on processors 0..processor_count-1;
 // throws InputError naming `source_name` and the offending transfer.
 void check_executable_structure(const MakespanPlan& plan, ProcessorIndex processor_count,

@@ -88,9 +88,8 @@ std::vector<std::size_t> slice_trees(const PipelinedBroadcastPlan& plan, std::si
 // Elements per slice for a datatype of `type_size` bytes.
 std::size_t slice_elements(const PipelinedBroadcastPlan& plan, int type_size);
 
-using TransferCost = std::function<double(ProcessorIndex from, ProcessorIndex to, double bytes)>;
-
-// The predicted time of broadcasting `message_bytes` (see above).
+// The predicted time of broadcasting `message_bytes` (see above); TransferCost
+// is in executable_plan.h.
 double predict_pipelined_broadcast(const PipelinedBroadcastPlan& plan, double message_bytes, int type_size,
                                    const TransferCost& cost);
 
