@@ -189,6 +189,8 @@ int main(int argc, char** argv) {
         spec.series.push_back(s);
       }
     }
+    // Room for the legend (22 px a line, below the title).
+    spec.height = std::max(spec.height, 80 + 22 * static_cast<int>(spec.series.size()));
     std::string path = fmt::format("{}/{}-{}-{}.svg", out_dir, name, platform, collective);
     hetcoll::write_line_plot_svg(path, spec);
   }
