@@ -32,6 +32,7 @@ struct SteadyCommandOptions {
   bool whole_messages = false;
   std::string simplex = "dual";
   bool exact_solver = false;
+  bool column_generation = false;
   std::uint64_t simulate = 0;
   std::size_t slots = 12;
   bool json = false;
@@ -69,6 +70,7 @@ SteadyOptions planner_options(const SteadyCommandOptions& options) {
     throw InputError(fmt::format("--simplex: \"{}\" is not dual, primal, presolve or barrier", options.simplex));
   }
   result.lp.exact_solver_only = options.exact_solver;
+  result.column_generation = options.column_generation;
   return result;
 }
 
@@ -138,6 +140,9 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
                              simulation->completed, to_double(simulation->makespan),
                              to_double(simulation->measured_throughput), simulation->ratio,
                              to_double(simulation->first_completion));
+    if (auto caveat = short_run_caveat(plan, options.simulate)) {
+      std::cout << "  note         " << *caveat << "; --period-max T gives a practical period\n";
+    }
   }
   if (!options.quiet) std::cout << "\n" << periodic_plan_schedule_text(plan, platform, options.slots);
   if (!options.out_file.empty()) std::cout << fmt::format("plan written to {}\n", options.out_file);
@@ -164,7 +169,7 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   command->add_flag("--whole-messages", options.whole_messages,
                     "Never split a message across slots: the period is multiplied until every count is whole "
                     "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");
-  command->add_option("--simplex", options.simplex, "Clp's simplex: dual (default) or primal");
+  command->add_option("--simplex", options.simplex, "Clp's method: dual (default), primal, presolve (Clp's initialSolve) or barrier (then crossover); the answer is re-solved exactly either way");
   command->add_flag("--exact-solver", options.exact_solver,
                     "Solve with QSopt_ex (exact rational simplex) instead of Clp + exact basis re-solve");
   command->add_option("--simulate", options.simulate,
@@ -213,6 +218,10 @@ void add_steady_commands(CLI::App& app, int& result) {
   reduce->add_option("--participants", reduce_options->participants,
                      "Participants in the reduction order P,P,... (default: every host in file order); every other "
                      "node only forwards");
+  reduce->add_flag("--column-generation", reduce_options->column_generation,
+                   "Solve the LP by column generation: start from the flat reductions' columns, add the others as "
+                   "their reduced costs ask; the exact check still prices every column, so the optimum and its "
+                   "certificate are the full LP's. Much faster with many participants");
   reduce->callback([&result, reduce_options] { result = run_steady(SteadyOperation::reduce, *reduce_options); });
 }
 

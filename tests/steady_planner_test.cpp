@@ -359,3 +359,57 @@ TEST(SteadySimulation, ThroughputApproachesTheBound) {
 
 }  // namespace
 }  // namespace hetcoll
+
+#include "hetcoll/model/participants.h"
+#include "hetcoll/model/platform_io.h"
+#include "support/test_support.h"
+
+namespace hetcoll {
+namespace {
+
+// SimGrid platforms keep their topology on import: links and routers become
+// forwarding nodes (FATPIPE links with unlimited ports). The steady-state
+// planners route through them, never use them as sources, targets or
+// participants, and every plan passes verify/ with its certificate.
+TEST(SteadySimgrid, PlatformsWithRoutersAndLinksAreForwarders) {
+  for (const char* file : {"examples/small_platform.xml", "tests/data/simgrid/small_platform_with_routers.xml",
+                           "tests/data/simgrid/small_platform_fatpipe.xml", "tests/data/simgrid/cluster_backbone.xml"}) {
+    SCOPED_TRACE(file);
+    const auto loaded = load_platform_file(testing::source_path(file));
+    ASSERT_FALSE(loaded.is_cluster());
+    const Platform& imported = loaded.graph();
+    std::vector<std::string> hosts;
+    int forwarders = 0;
+    for (ProcessorIndex v = 0; v < imported.size(); ++v) {
+      if (!imported.node(v).router && hosts.size() < 4) {
+        hosts.push_back(imported.id(v));
+      } else {
+        ++forwarders;
+      }
+    }
+    ASSERT_GE(hosts.size(), 3u);
+    ASSERT_GT(forwarders, 0);
+    const Platform platform = with_participants(imported, hosts);
+    SteadyOptions options;
+    options.message_size = 1e6;
+    const auto lan = platform.participants();
+    ASSERT_EQ(lan.size(), hosts.size());
+    for (const auto& plan : {plan_steady_scatter(platform, lan.front(), {}, options),
+                             plan_steady_gossip(platform, {}, {}, options),
+                             plan_steady_reduce(platform, lan.front(), {lan[0], lan[1], lan[2]}, options)}) {
+      SCOPED_TRACE(to_string(plan.operation));
+      const auto report = verify_periodic_plan(platform, plan);
+      EXPECT_TRUE(report.valid) << report.summary();
+      EXPECT_TRUE(report.certificate_checked);
+      EXPECT_TRUE(plan.optimal());
+      // Some transfer leaves a forwarder: the routes really go through the
+      // network elements.
+      bool forwarded = false;
+      for (const auto& flow : plan.flows) forwarded = forwarded || platform.node(flow.from).router;
+      EXPECT_TRUE(forwarded);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hetcoll

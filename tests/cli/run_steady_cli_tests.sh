@@ -49,6 +49,32 @@ check "validate gossip" 0 "$hetcoll" validate --times 1,2,2,4 --plan "$work/goss
 check "reduce with period max" 0 "$hetcoll" steady reduce --times 1,3,7 --period-max 20 --json
 expect_true "period limit recorded" "$work/out" "d['period'] == 20 and d['valid'] and d['throughput'] == '1/10' and not d['optimal']"
 
+# --- a SimGrid platform: links and routers forward ---------------------
+check "simgrid scatter" 0 "$hetcoll" steady scatter --platform "$source_dir/examples/small_platform.xml" \
+  --message-size 1e6 --simulate 100 --quiet
+expect_in "simgrid scatter proven" "$work/out" "proven by a dual certificate (checked exactly)"
+expect_in "short run caveat" "$work/out" "less than 10 periods' worth"
+check "simgrid reduce fixed period" 0 "$hetcoll" steady reduce --platform "$source_dir/examples/small_platform.xml" \
+  --message-size 1e6 --participants Tremblay,Jupiter,Fafard --period-max 100 --simulate 200000 --json
+expect_true "fixed-period simulation converges" "$work/out" \
+  "d['valid'] and d['period'] == 100 and d['simulation']['finished'] and d['simulation']['ratio'] > 0.9"
+
+# --- experiments (quick): CSV + SVG, every plan verified inside --------
+check "experiment steady-paper" 0 "$hetcoll" experiment steady-paper --quick --out "$work/exp"
+expect_in "fig6 reproduced" "$work/out" "Fig. 6 reduce: TP 1 (paper 1)"
+expect_in "toy scatter reproduced" "$work/out" "Fig. 2 toy scatter: TP 1/2 (paper 1/2)"
+check "experiment steady-tiers" 0 "$hetcoll" experiment steady-tiers --quick --out "$work/exp"
+expect_in "tiers reduce row" "$work/out" "reduce"
+for file in steady-paper.csv steady-paper.svg steady-paper-prop4.svg steady-tiers.csv steady-tiers.svg \
+  steady-tiers-lp-time.svg; do
+  [ -s "$work/exp/$file" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL experiment wrote no $file"; }
+done
+python3 - "$work/exp/steady-paper.csv" <<'PY' && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL prop4 guarantee"; }
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["part"] == "prop4"]
+assert rows and all(float(r["value"]) >= float(r["paper"]) - 1e-9 and float(r["value"]) <= 1 for r in rows), rows
+PY
+
 # --- bad input: clear messages, exit codes ------------------------------
 check "unreachable target" 3 "$hetcoll" steady gossip --platform "$scatter"
 expect_in "unreachable named" "$work/err" "cannot be reached"

@@ -18,6 +18,7 @@ void register_bcast_search_experiment(std::vector<Experiment>& list);     // bca
 #ifdef HETCOLL_WITH_LP
 void register_bcast_trees_experiment(std::vector<Experiment>& list);  // steady_bcast_trees.cpp
 void register_bcast_crossover_experiment(std::vector<Experiment>& list);  // steady_bcast_crossover.cpp
+void register_steady_periodic_experiments(std::vector<Experiment>& list);  // steady_periodic.cpp
 #endif
 
 }  // namespace hetcoll

@@ -19,6 +19,7 @@ const std::vector<Experiment>& experiments() {
 #ifdef HETCOLL_WITH_LP
     register_bcast_trees_experiment(list);
     register_bcast_crossover_experiment(list);
+    register_steady_periodic_experiments(list);
 #endif
     return list;
   }();

@@ -313,4 +313,13 @@ std::string simulation_result_json(const PeriodicSimulationResult& result) {
   return document.dump();
 }
 
+std::optional<std::string> short_run_caveat(const PeriodicPlan& plan, std::uint64_t operations) {
+  if (BigInteger(static_cast<unsigned long>(operations)) >= 10 * plan.operations_per_period) return std::nullopt;
+  std::string per_period = to_string(plan.operations_per_period);
+  if (per_period.size() > 15) per_period = fmt::format("{}... ({} digits)", per_period.substr(0, 6), per_period.size());
+  return fmt::format("K = {} is less than 10 periods' worth of operations ({} per period): start-up and clean-up "
+                     "dominate, so the ratio says little about the steady state",
+                     operations, per_period);
+}
+
 }  // namespace hetcoll

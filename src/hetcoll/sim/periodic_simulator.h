@@ -73,6 +73,11 @@ struct PeriodicSimulationResult {
 // measured_throughput(_value), ratio, periods, progress [[time, completed]].
 std::string simulation_result_json(const PeriodicSimulationResult& result);
 
+// A caveat when K is below 10 periods' worth of operations: the start-up
+// and clean-up then dominate the measured throughput (a plan with a huge
+// exact period needs a fixed period, Prop. 4, to be simulated usefully).
+std::optional<std::string> short_run_caveat(const PeriodicPlan& plan, std::uint64_t operations);
+
 // Throws InputError when the platform lacks an edge of the plan or a
 // message size it needs (run verify_periodic_plan first for full checks).
 PeriodicSimulationResult simulate_periodic_plan(const Platform& platform, const PeriodicPlan& plan,

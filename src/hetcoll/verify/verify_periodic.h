@@ -40,6 +40,11 @@
 // each of its edges; the "ssb-broadcast" certificate is re-derived against
 // the full SSB program by check_ssb_solution (steady/broadcast/ssb_lp.h),
 // with an exact max-flow showing the rates carry the bound to every target.
+// STABLE INTERFACE: verify_periodic_plan(platform, plan[, message_size]) and
+// PeriodicVerifyReport are what every periodic plan goes through (the
+// scatter/gossip/reduce planners, the broadcast schedules, `hetcoll validate`
+// on a file with `period`). New checks may be added; a plan valid today
+// stays valid unless it was wrong.
 // Complexity: linear in the plan, plus one pass over the dual constraints
 // (pairs x edges for per-type scatter/gossip, sources x edges by source,
 // types x edges + tasks x participants for reduce).
