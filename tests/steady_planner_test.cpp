@@ -41,6 +41,18 @@ PlatformEdge link(ProcessorIndex from, ProcessorIndex to, double cost) {
   return edge;
 }
 
+// Legrand, Marchal, Robert 2003 Fig. 6(a): three processors, every edge of
+// cost 1 both ways; P0 does two tasks per time unit, P1 and P2 one.
+Platform figure6_platform() {
+  std::vector<PlatformEdge> edges;
+  for (ProcessorIndex i = 0; i < 3; ++i) {
+    for (ProcessorIndex j = 0; j < 3; ++j) {
+      if (i != j) edges.push_back(link(i, j, 1));
+    }
+  }
+  return Platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+}
+
 void expect_valid(const Platform& platform, const PeriodicPlan& plan) {
   const auto report = verify_periodic_plan(platform, plan);
   EXPECT_TRUE(report.valid) << report.summary();
@@ -93,13 +105,7 @@ TEST(SteadyScatter, ATargetCannotCountItsOwnMessagesTwice) {
 TEST(SteadyReduce, LegrandMarchalRobertFigure6) {
   // Three processors, every edge of cost 1, one task per time unit except
   // P0 which does two; target P0: TP = 1 (Fig. 6(b)).
-  std::vector<PlatformEdge> edges;
-  for (ProcessorIndex i = 0; i < 3; ++i) {
-    for (ProcessorIndex j = 0; j < 3; ++j) {
-      if (i != j) edges.push_back(link(i, j, 1));
-    }
-  }
-  const Platform platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+  const Platform platform = figure6_platform();
   const auto plan = plan_steady_reduce(platform, 0, {});
   EXPECT_EQ(plan.throughput, 1);
   EXPECT_TRUE(plan.optimal());
@@ -263,13 +269,7 @@ TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
 }
 
 TEST(SteadyVerify, CatchesBrokenPlans) {
-  std::vector<PlatformEdge> edges;
-  for (ProcessorIndex i = 0; i < 3; ++i) {
-    for (ProcessorIndex j = 0; j < 3; ++j) {
-      if (i != j) edges.push_back(link(i, j, 1));
-    }
-  }
-  const Platform platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+  const Platform platform = figure6_platform();
   const auto plan = plan_steady_reduce(platform, 0, {});
   expect_valid(platform, plan);
 
@@ -329,13 +329,7 @@ void expect_simulation_converges(const Platform& platform, const PeriodicPlan& p
 }
 
 TEST(SteadySimulation, ThroughputApproachesTheBound) {
-  std::vector<PlatformEdge> edges;
-  for (ProcessorIndex i = 0; i < 3; ++i) {
-    for (ProcessorIndex j = 0; j < 3; ++j) {
-      if (i != j) edges.push_back(link(i, j, 1));
-    }
-  }
-  const Platform fig6({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
+  const Platform fig6 = figure6_platform();
   expect_simulation_converges(fig6, plan_steady_reduce(fig6, 0, {}));
 
   const Platform routes({host("S"), router("A"), router("B"), router("C"), router("D"), host("T")},
