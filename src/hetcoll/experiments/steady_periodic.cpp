@@ -223,7 +223,8 @@ ExperimentResult run_steady_tiers(const ExperimentOptions& options) {
   }
   for (const auto& [operation, by_size] : lp_times) {
     PlotSeries series;
-    series.name = operation;
+    series.name = operation == "reduce" ? std::string(quick ? "reduce (6 hosts)" : "reduce (12 hosts; 10 at 65 nodes)")
+                                        : operation + " (all LAN hosts)";
     for (const auto& [nodes, values] : by_size) {
       double sum = 0;
       for (double v : values) sum += v;
