@@ -11,24 +11,36 @@
 
 namespace hetcoll::cli {
 
-LoadedCluster load_cluster(const PlatformOptions& options) {
+LoadedCluster load_cluster(const PlatformOptions& options) { return sender_speed_view(load_platform(options), options); }
+
+LoadedCluster sender_speed_view(const LoadedPlatform& loaded, const PlatformOptions& options) {
+  if (loaded.is_cluster()) return {loaded.cluster(), {}};
+  graph_message_size(options, loaded.graph());
+  Cluster cluster = cluster_from_platform(loaded.graph(), options.message_size, options.platform_file);
+  std::string size = options.message_size ? fmt::format("{} bytes", *options.message_size) : "unit messages";
+  return {std::move(cluster),
+          {fmt::format("{} is a platform graph seen in its sender-speed view: each participant's transmission time "
+                       "is its slowest route to another participant for {}",
+                       options.platform_file, size)}};
+}
+
+LoadedPlatform load_platform(const PlatformOptions& options) {
   if (options.platform_file.empty() == options.times.empty()) {
     throw InputError("give exactly one of --platform FILE and --times T,T,...");
   }
-  if (!options.times.empty()) return {parse_times_list(options.times), {}};
-  LoadedPlatform loaded = load_platform_file(options.platform_file);
-  if (loaded.is_cluster()) return {loaded.cluster(), {}};
-  if (!options.message_size && !loaded.graph().has_fixed_costs()) {
+  if (!options.times.empty()) return {parse_times_list(options.times), "--times"};
+  return load_platform_file(options.platform_file);
+}
+
+std::optional<double> graph_message_size(const PlatformOptions& options, const Platform& platform,
+                                         std::optional<double> plan_message_size) {
+  std::optional<double> size = options.message_size ? options.message_size : plan_message_size;
+  if (!size && !platform.has_fixed_costs()) {
     throw InputError(fmt::format("{}: its edges give latency/bandwidth; add --message-size BYTES to turn them into "
                                  "transmission times",
                                  options.platform_file));
   }
-  Cluster cluster = cluster_from_platform(loaded.graph(), options.message_size, options.platform_file);
-  std::string size = options.message_size ? fmt::format("{} bytes", *options.message_size) : "unit messages";
-  return {std::move(cluster),
-          {fmt::format("{} is a platform graph: each node's transmission time is its slowest outgoing route "
-                       "for {} (sender-speed view)",
-                       options.platform_file, size)}};
+  return size;
 }
 
 ProcessorIndex resolve_processor(const Cluster& cluster, const std::string& name, const char* option,

@@ -30,6 +30,17 @@ struct LoadedCluster {
 // SimGrid XML) becomes its sender-speed view (model/platform_io.h).
 LoadedCluster load_cluster(const PlatformOptions& options);
 
+// From --platform or --times (exactly one), as written: a cluster or a graph.
+LoadedPlatform load_platform(const PlatformOptions& options);
+
+// A loaded platform as a cluster: itself, or a graph's sender-speed view.
+LoadedCluster sender_speed_view(const LoadedPlatform& loaded, const PlatformOptions& options);
+
+// The message size for a graph: --message-size, else `plan_message_size` (a
+// plan file's), else none; InputError when the graph's edges need one.
+std::optional<double> graph_message_size(const PlatformOptions& options, const Platform& platform,
+                                         std::optional<double> plan_message_size = std::nullopt);
+
 // --source / --root: id or index; empty = `fallback`.
 ProcessorIndex resolve_processor(const Cluster& cluster, const std::string& name, const char* option,
                                  ProcessorIndex fallback);

@@ -13,6 +13,7 @@
 #include "hetcoll/core/error.h"
 
 #include "hetcoll/experiments/experiment.h"
+#include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/plan/plan_json.h"
 
@@ -32,6 +33,16 @@ int run_algorithms(bool json) {
                                json_quote(a.summary));
       first = false;
     }
+    // Graph planners handle every operation: one entry per operation.
+    for (const auto& a : graph_makespan_algorithms()) {
+      for (auto operation : {Operation::broadcast, Operation::multicast, Operation::reduce, Operation::allreduce}) {
+        std::cout << fmt::format(",\n {{\"name\": {}, \"operation\": \"{}\", \"model\": \"graph\", \"guarantee\": {}, "
+                                 "\"complexity\": {}, \"reference\": {}, \"default\": {}, \"summary\": {}}}",
+                                 json_quote(a.name), to_string(operation), json_quote(a.guarantee.text),
+                                 json_quote(a.complexity), json_quote(a.reference), a.is_default ? "true" : "false",
+                                 json_quote(a.summary));
+      }
+    }
     std::cout << "\n]\n";
     return 0;
   }
@@ -44,6 +55,12 @@ int run_algorithms(bool json) {
                                a.name, a.is_default ? "[default] " : "", a.summary, "", a.guarantee, "",
                                a.complexity, "", a.reference);
     }
+  }
+  std::cout << "\nMakespan planners on platform graphs (every operation; --view graph, the default there):\n";
+  for (const auto& a : graph_makespan_algorithms()) {
+    std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n", a.name,
+                             a.is_default ? "[default] " : "", a.summary, "", a.guarantee.text, "", a.complexity, "",
+                             a.reference);
   }
   if (!experiments().empty()) {
     std::cout << "\nExperiments (hetcoll experiment NAME):\n";

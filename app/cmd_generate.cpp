@@ -13,6 +13,7 @@
 #include "hetcoll/core/error.h"
 
 #include "hetcoll/gen/cluster_generator.h"
+#include "hetcoll/gen/grid_generator.h"
 #include "hetcoll/gen/random_platform.h"
 #include "hetcoll/gen/tiers_platform.h"
 #include "hetcoll/model/platform_io.h"
@@ -63,6 +64,64 @@ void add_link_draw_options(CLI::App* command, LinkDrawOptions& links) {
                       "Write each node's send_overhead as fixed seconds per slice of this many bytes (default: "
                       "none written, the 0.8 rule applies at whatever slice size is planned; 1e6 when only "
                       "--send-overhead-fraction is given)");
+}
+
+// generate grid: sites of hosts behind shared wide-area links (gen/grid_generator.h).
+void add_generate_grid(CLI::App* generate, int& result) {
+  struct GridCommandOptions {
+    GridGeneratorOptions grid;
+    std::string hosts_per_site = "4-64";
+    int total_hosts = 0;
+    double man_ratio = 0;
+    std::string out;
+  };
+  auto options = std::make_shared<GridCommandOptions>();
+  CLI::App* grid = generate->add_subcommand(
+      "grid", "A grid of sites: hosts on a site switch (LAN), sites joined by shared WAN links (two levels), or "
+              "grouped in regions joined by MAN links (three levels); costs are times of one message");
+  grid->add_option("--levels", options->grid.levels, "2 (sites and a WAN) or 3 (sites, regions, a WAN); default 2")
+      ->check(CLI::IsMember({2, 3}));
+  grid->add_option("--sites", options->grid.sites, "Sites (two levels) or sites per region (three levels); default 4")
+      ->check(CLI::PositiveNumber);
+  grid->add_option("--regions", options->grid.regions, "Regions (three levels; default 2)")->check(CLI::PositiveNumber);
+  grid->add_option("--hosts-per-site", options->hosts_per_site, "Hosts per site, N or MIN-MAX (default 4-64)");
+  grid->add_option("--hosts", options->total_hosts,
+                   "Total hosts: add sites until there are this many (overrides --sites and --regions)")
+      ->check(CLI::PositiveNumber);
+  grid->add_option("--lan-cost", options->grid.lan_cost, "Time of one message between two hosts of a site (default 1)")
+      ->check(CLI::PositiveNumber);
+  grid->add_option("--wan-ratio", options->grid.wan_ratio,
+                   "Time between two sites (regions) over the time inside a site (default 10)")
+      ->check(CLI::Range(1.0, 1e6));
+  grid->add_option("--man-ratio", options->man_ratio,
+                   "Three levels: time between two sites of a region over the LAN time (default sqrt(--wan-ratio))")
+      ->check(CLI::Range(1.0, 1e6));
+  grid->add_option("--jitter", options->grid.jitter,
+                   "Spread of host link costs: each is [1 - jitter, 1] x its site's (default 0.5)")
+      ->check(CLI::Range(0.0, 0.99));
+  grid->add_flag("--speeds", options->grid.speeds, "Give hosts a compute speed in [1, 4] (reductions cost time)");
+  grid->add_option("--seed", options->grid.seed, "Random seed (default 1)");
+  grid->add_option("--out", options->out, "Write to this file instead of stdout");
+  grid->callback([&result, options] {
+    GridGeneratorOptions chosen = options->grid;
+    const std::string& range = options->hosts_per_site;
+    const auto dash = range.find('-');
+    try {
+      std::size_t used = 0;
+      chosen.min_hosts = std::stoi(range.substr(0, dash), &used);
+      if (used != (dash == std::string::npos ? range.size() : dash)) throw std::invalid_argument(range);
+      chosen.max_hosts = dash == std::string::npos ? chosen.min_hosts : std::stoi(range.substr(dash + 1), &used);
+      if (dash != std::string::npos && used != range.size() - dash - 1) throw std::invalid_argument(range);
+    } catch (const std::exception&) {
+      throw InputError(fmt::format("--hosts-per-site: expected N or MIN-MAX, got \"{}\"", range));
+    }
+    if (chosen.min_hosts < 1 || chosen.max_hosts < chosen.min_hosts) {
+      throw InputError(fmt::format("--hosts-per-site: need 1 <= MIN <= MAX, got \"{}\"", range));
+    }
+    if (options->total_hosts > 0) chosen.total_hosts = options->total_hosts;
+    if (options->man_ratio > 0) chosen.man_ratio = options->man_ratio;
+    result = write_generated_platform(generate_grid(chosen), options->out);
+  });
 }
 
 }  // namespace
@@ -156,6 +215,7 @@ void add_generate_command(CLI::App& app, int& result) {
     chosen.links = given.links;
     result = write_generated_platform(generate_tiers_platform(chosen), options->out);
   });
+  add_generate_grid(generate, result);
 }
 
 }  // namespace hetcoll::cli

@@ -12,7 +12,10 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 
+#include "hetcoll/makespan/graph/graph_registry.h"
+#include "hetcoll/makespan/graph/sender_speed_view.h"
 #include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/plan/plan_text.h"
 #include "hetcoll/verify/verify.h"
@@ -32,6 +35,7 @@ struct MakespanOptions {
   std::uint64_t node_limit = 0;
   double eps = 0.5;
   double eps_prime = 0;
+  std::string view;  // graph platforms: "graph" (default) or "sender-speed"
 };
 
 void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report,
@@ -56,8 +60,96 @@ void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const Verif
   }
 }
 
+void write_graph_outputs(const MakespanPlan& plan, const GraphNetwork& network, const VerifyReport& report,
+                         const OutputOptions& output) {
+  const Platform& platform = network.platform();
+  if (!output.out_file.empty()) {
+    std::ofstream file(output.out_file);
+    if (!file) throw InputError(fmt::format("--out: cannot write \"{}\"", output.out_file));
+    write_plan_json(file, plan, platform, {report.valid, true});
+  }
+  if (!output.gantt_file.empty()) write_file(output.gantt_file, gantt_picture(plan, network), "--gantt");
+  if (!output.dot_file.empty()) write_file(output.dot_file, tree_picture(plan, network, output.dot_file), "--dot");
+  if (output.json) {
+    std::ios::sync_with_stdio(false);
+    write_plan_json(std::cout, plan, platform, {report.valid, true});
+  } else {
+    std::cout << plan_summary(plan, network, report);
+    if (!output.quiet) std::cout << "\n" << tree_text(plan, network);
+    for (const auto& [flag, path] : {std::pair{"plan", output.out_file}, std::pair{"Gantt chart", output.gantt_file},
+                                     std::pair{"tree", output.dot_file}}) {
+      if (!path.empty()) std::cout << fmt::format("wrote {} to {}\n", flag, path);
+    }
+  }
+}
+
+ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option) {
+  auto found = platform.find(name);
+  if (!found) {
+    throw InputError(fmt::format("{}: no node \"{}\" (give an id or an index 0..{})", option, name, platform.size() - 1));
+  }
+  return *found;
+}
+
+// On a platform graph: the graph planners (makespan/graph/graph_registry.h).
+int run_graph_makespan(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
+  const Platform& platform = loaded.graph();
+  GraphNetwork network(platform, graph_message_size(options.platform, platform));
+  MakespanRequest request;
+  request.operation = operation;
+  const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
+  if (!options.processor.empty()) {
+    request.root = resolve_node(platform, options.processor, is_reduce ? "--root" : "--source");
+  }
+  if (operation == Operation::multicast) {
+    if (options.targets.empty()) throw InputError("--targets: required for multicast (P,P,...)");
+    std::string list = options.targets;
+    for (std::size_t position = 0; position <= list.size();) {
+      std::size_t comma = std::min(list.find(',', position), list.size());
+      const std::string item = list.substr(position, comma - position);
+      if (item.empty()) throw InputError(fmt::format("--targets: empty item in \"{}\"", list));
+      request.targets.push_back(resolve_node(platform, item, "--targets"));
+      position = comma + 1;
+    }
+  }
+  if (!options.order.empty()) throw InputError("--order: only for --algo ep, a sender-speed planner (--view sender-speed)");
+  if (options.time_limit > 0) request.time_limit_seconds = options.time_limit;
+  if (options.node_limit > 0) request.node_limit = options.node_limit;
+  request.progress = progress_printer(options.output.quiet || options.output.json);
+  if (!options.algorithm.empty() && !find_graph_makespan_algorithm(options.algorithm)) {
+    std::string known;
+    for (const auto& a : graph_makespan_algorithms()) known += (known.empty() ? "" : ", ") + a.name;
+    bool sender_speed_name = false;
+    for (const auto& a : makespan_algorithms()) sender_speed_name = sender_speed_name || a.name == options.algorithm;
+    if (sender_speed_name) {
+      throw InputError(fmt::format("--algo {}: a sender-speed algorithm; on a platform graph add --view sender-speed "
+                                   "to use it (its claims then hold for that view only), or pick a graph planner: {}",
+                                   options.algorithm, known));
+    }
+    throw InputError(fmt::format("--algo: unknown graph planner \"{}\" (known: {})", options.algorithm, known));
+  }
+  MakespanPlan plan = plan_graph_makespan(network, request, options.algorithm);
+  VerifyReport report = verify(network, plan);
+  write_graph_outputs(plan, network, report, options.output);
+  if (!report.valid) {
+    std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
+    return static_cast<int>(ExitCode::internal_error);
+  }
+  return static_cast<int>(plan.limit_reached ? ExitCode::limit_reached : ExitCode::success);
+}
+
 int run_makespan(Operation operation, const MakespanOptions& options) {
-  LoadedCluster loaded = load_cluster(options.platform);
+  LoadedPlatform platform = load_platform(options.platform);
+  if (!options.view.empty() && options.view != "graph" && options.view != "sender-speed") {
+    throw InputError(fmt::format("--view: must be \"graph\" or \"sender-speed\", got \"{}\"", options.view));
+  }
+  if (platform.is_cluster() && options.view == "graph") {
+    throw InputError("--view graph: this platform is a cluster (one time per processor); --view applies to platform "
+                     "graphs");
+  }
+  if (!platform.is_cluster() && options.view != "sender-speed") return run_graph_makespan(operation, options, platform);
+  const bool view_of_graph = !platform.is_cluster();
+  LoadedCluster loaded = sender_speed_view(platform, options.platform);
   const Cluster& cluster = loaded.cluster;
   MakespanRequest request;
   request.operation = operation;
@@ -81,6 +173,10 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
 
   MakespanPlan plan = plan_makespan(cluster, request, options.algorithm);
   plan.notes.insert(plan.notes.end(), loaded.notes.begin(), loaded.notes.end());
+  if (view_of_graph) {
+    qualify_for_view(plan, options.platform.platform_file);
+    plan.message_size = options.platform.message_size;  // so that simulate and validate can reuse it
+  }
   VerifyReport report = verify(cluster, plan);
   write_outputs(plan, cluster, report, options.output);
   if (!report.valid) {
@@ -95,18 +191,27 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                                std::shared_ptr<void> keep_alive) {
   CLI::App* command = app.add_subcommand(name, description);
   add_platform_options(command, options.platform);
+  command->add_option("--view", options.view,
+                      "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes); "
+                      "\"sender-speed\" collapses it to one time per node (each node's slowest route) and uses the "
+                      "sender-speed algorithms, whose claims then hold for that view only");
   const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
   command->add_option(is_reduce ? "--root" : "--source", options.processor,
                       is_reduce ? (operation == Operation::allreduce
                                        ? "Root of the reduce phase (default: a fastest processor)"
                                        : "Destination of the reduction (id or index; default: the first)")
                                 : "Source processor (id or index; default: the first)");
-  std::string algorithms;
+  std::string algorithms = "\n  on a cluster (or --view sender-speed):";
   for (const auto& algorithm : makespan_algorithms()) {
     if (algorithm.operation == operation) {
       algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
                                 algorithm.guarantee);
     }
+  }
+  algorithms += "\n  on a platform graph:";
+  for (const auto& algorithm : graph_makespan_algorithms()) {
+    algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
+                              algorithm.guarantee.text);
   }
   command->add_option("--algo", options.algorithm, "Algorithm; `hetcoll algorithms` lists them all:" + algorithms);
   if (operation == Operation::reduce) {

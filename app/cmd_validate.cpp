@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 #if HETCOLL_WITH_LP
@@ -56,9 +57,27 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
 #if HETCOLL_WITH_LP
   if (looks_like_periodic_plan(text)) return validate_periodic(platform, plan_file, text, json);
 #endif
-  LoadedCluster loaded = load_cluster(platform);
-  MakespanPlan plan = parse_plan_json(text, loaded.cluster, plan_file);
-  VerifyReport report = verify(loaded.cluster, plan);
+  LoadedPlatform loaded = load_platform(platform);
+  MakespanPlan plan;
+  VerifyReport report;
+  std::string model = "sender-speed model";
+  if (!loaded.is_cluster()) {
+    plan = parse_plan_json(text, loaded.graph(), plan_file);
+    if (plan.model == PlanModel::platform_graph) {
+      GraphNetwork network(loaded.graph(), graph_message_size(platform, loaded.graph(), plan.message_size));
+      report = verify(network, plan);
+      model = "platform graph";
+    }
+  }
+  if (loaded.is_cluster() || plan.model == PlanModel::sender_speed) {
+    // A sender-speed plan on a graph is checked in the graph's sender-speed view.
+    PlatformOptions view_options = platform;
+    if (!view_options.message_size) view_options.message_size = plan.message_size;
+    LoadedCluster view = sender_speed_view(loaded, view_options);
+    plan = parse_plan_json(text, view.cluster, plan_file);
+    report = verify(view.cluster, plan);
+    if (!loaded.is_cluster()) model = "sender-speed view of the platform graph";
+  }
   if (json) {
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
               << "\", \"makespan\": " << fmt::format("{}", report.measured_makespan)
@@ -68,11 +87,11 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
     }
     std::cout << "]}\n";
   } else if (report.valid) {
-    std::cout << fmt::format("{}: valid {} plan, {} messages, makespan {:.6g}\n", plan_file, to_string(plan.operation),
-                             plan.transfers.size(), report.measured_makespan);
+    std::cout << fmt::format("{}: valid {} plan, {} messages, makespan {:.6g} ({})\n", plan_file,
+                             to_string(plan.operation), plan.transfers.size(), report.measured_makespan, model);
   } else {
-    std::cout << fmt::format("{}: INVALID {} plan, {} violation(s):\n{}", plan_file, to_string(plan.operation),
-                             report.violation_count, report.summary());
+    std::cout << fmt::format("{}: INVALID {} plan ({}), {} violation(s):\n{}", plan_file, to_string(plan.operation),
+                             model, report.violation_count, report.summary());
   }
   return static_cast<int>(report.valid ? ExitCode::success : ExitCode::bad_input);
 }

@@ -11,6 +11,7 @@ namespace hetcoll::cli {
 // process exit code in `result`.
 void add_makespan_commands(CLI::App& app, int& result);  // broadcast, multicast, reduce, allreduce
 void add_validate_command(CLI::App& app, int& result);
+void add_simulate_command(CLI::App& app, int& result);
 void add_algorithms_command(CLI::App& app, int& result);
 void add_experiment_command(CLI::App& app, int& result);
 void add_generate_command(CLI::App& app, int& result);
@@ -22,8 +23,7 @@ void add_tree_command(CLI::App& app, int& result);
 void add_steady_broadcast_command(CLI::App& app, int& result);
 void add_calibrate_command(CLI::App& app, int& result);  // under mpirun / smpirun
 // Steady-state scatter, gossip and reduce (cmd_steady.cpp; joins the `steady`
-// group, creating it if no other file has) and periodic-plan simulation.
+// group, creating it if no other file has).
 void add_steady_commands(CLI::App& app, int& result);
-void add_simulate_command(CLI::App& app, int& result);
 
 }  // namespace hetcoll::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
 #ifndef HETCOLL_SMPI
   add_makespan_commands(app, result);
   add_validate_command(app, result);
+  add_simulate_command(app, result);
   add_algorithms_command(app, result);
   add_experiment_command(app, result);
   add_generate_command(app, result);
@@ -30,7 +31,6 @@ int main(int argc, char** argv) {
   add_tree_command(app, result);
   add_steady_broadcast_command(app, result);
   add_steady_commands(app, result);
-  add_simulate_command(app, result);
 #endif
 #endif
   // The SMPI build (smpicxx, run by smpirun) has only this command.

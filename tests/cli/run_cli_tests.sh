@@ -65,7 +65,10 @@ check "broadcast help" 0 "$hetcoll" broadcast --help
 expect_in "help explains algo" "$work/out" "--algo"
 check "simgrid platform" 0 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml" \
   --message-size 1e6 --json
-expect_in "simgrid note" "$work/out" "sender-speed view"
+expect_in "simgrid planned on its graph" "$work/out" '"model": "graph"'
+check "simgrid sender-speed view" 0 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml" \
+  --message-size 1e6 --view sender-speed --json
+expect_in "simgrid view note" "$work/out" "sender-speed view"
 check "simgrid needs a size" 2 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml"
 expect_in "simgrid size message" "$work/err" "--message-size"
 check "ptas announces its work" 0 "$hetcoll" broadcast --times 1,1,2,3,3,4,5 --algo ptas --eps 0.5

@@ -24,6 +24,14 @@ namespace hetcoll {
 // (they then return their best plan so far with limit_reached = true).
 using ProgressCallback = std::function<bool(const SearchStats& so_far, double best_makespan)>;
 
+// Where an exact search stops early (it then returns its best plan with
+// limit_reached = true): the multicast search and the graph search.
+struct ExactSearchLimits {
+  double time_limit_seconds = std::numeric_limits<double>::infinity();
+  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
+  ProgressCallback progress;
+};
+
 struct MakespanRequest {
   Operation operation = Operation::broadcast;
   // Source (broadcast, multicast) or root (reduce, all-reduce);

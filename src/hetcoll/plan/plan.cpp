@@ -23,6 +23,21 @@ std::optional<Operation> operation_from_string(std::string_view name) {
   return std::nullopt;
 }
 
+const char* to_string(PlanModel model) {
+  switch (model) {
+    case PlanModel::sender_speed: return "sender-speed";
+    case PlanModel::platform_graph: return "graph";
+  }
+  return "?";
+}
+
+std::optional<PlanModel> plan_model_from_string(std::string_view name) {
+  for (auto model : {PlanModel::sender_speed, PlanModel::platform_graph}) {
+    if (name == to_string(model)) return model;
+  }
+  return std::nullopt;
+}
+
 const char* to_string(Payload payload) {
   switch (payload) {
     case Payload::broadcast_value: return "value";

@@ -1,5 +1,6 @@
 // What makespan planners return: a complete schedule of one collective
-// operation in the sender-speed model, with the evidence of how good it is.
+// operation in the sender-speed model or on a platform graph (then every
+// transfer names its route), with the evidence of how good it is.
 //
 // A plan is a value: the list of every message (Transfer), the numbers the
 // planner claims (makespan, lower bound, guarantee, optimality) and search
@@ -37,6 +38,11 @@ struct Transfer {
   double start = 0;
   double end = 0;
   Payload payload = Payload::broadcast_value;
+  // Platform-graph plans: the edges (indices into Platform::edges()) the
+  // message travels, from `from` to `to`; one edge when they are adjacent.
+  // Empty in sender-speed plans, and in hand-written graph plans that leave
+  // the route to the platform (model/graph_network.h).
+  std::vector<std::size_t> route;
 
   bool operator==(const Transfer&) const = default;
 };
@@ -59,9 +65,22 @@ struct SearchStats {
   double seconds = 0;                  // wall-clock planning time
 };
 
+// The model a plan's times and claims hold in.
+enum class PlanModel : std::uint8_t {
+  sender_speed,    // one time per processor (a cluster, or the sender-speed view of a graph)
+  platform_graph,  // model/graph_network.h: routes, exclusive links, bidirectional one-port
+};
+
+const char* to_string(PlanModel model);
+std::optional<PlanModel> plan_model_from_string(std::string_view name);
+
 struct MakespanPlan {
   Operation operation = Operation::broadcast;
   std::string algorithm;
+  PlanModel model = PlanModel::sender_speed;
+  // Platform-graph plans: the message size (bytes) that turned latency and
+  // bandwidth into edge costs; none when every edge has a fixed cost.
+  std::optional<double> message_size;
   // The broadcast/multicast source, or the reduce/all-reduce root.
   ProcessorIndex root = kNoProcessor;
   // Multicast: the processors that must receive (helpers may receive too).
@@ -75,6 +94,10 @@ struct MakespanPlan {
   Guarantee guarantee;
   bool optimal = false;          // true only when proven
   std::string optimality_proof;  // why `optimal` holds (theorem or search)
+  // Where the claims (guarantee, optimality, bound) hold when that is not the
+  // platform the plan is printed for, e.g. "the sender-speed view of
+  // grid.json"; empty: they hold for the plan's model.
+  std::string claims_scope;
   bool limit_reached = false;    // a node/time limit stopped the search
   SearchStats stats;
   std::vector<std::string> notes;  // remarks for the user (e.g. guarantee caveats)

@@ -1,5 +1,8 @@
 #include "hetcoll/plan/plan_json.h"
 
+#include <cmath>
+#include <functional>
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
@@ -26,16 +29,35 @@ const char* guarantee_kind(Guarantee::Kind kind) {
 // Shortest decimal that reads back to the same double.
 std::string number(double value) { return fmt::format("{}", value); }
 
-}  // namespace
+// What a plan's processor indices name: a cluster's processors, or a
+// platform's nodes (then routes are written too).
+struct PlanNodes {
+  ProcessorIndex count = 0;
+  std::function<const std::string&(ProcessorIndex)> id;
+  std::function<std::optional<ProcessorIndex>(std::string_view)> find;
+  const Platform* platform = nullptr;
+  ProcessorIndex participant_count = 0;
+};
 
-void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster& cluster,
-                     const PlanJsonOptions& options) {
+PlanNodes nodes_of(const Cluster& cluster) {
+  return {cluster.size(), [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); },
+          [&cluster](std::string_view key) { return cluster.find(key); }, nullptr, cluster.size()};
+}
+
+PlanNodes nodes_of(const Platform& platform) {
+  ProcessorIndex participants = 0;
+  for (const auto& node : platform.nodes()) participants += node.router ? 0 : 1;
+  return {platform.size(), [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); },
+          [&platform](std::string_view key) { return platform.find(key); }, &platform, participants};
+}
+
+void write_plan(std::ostream& out, const MakespanPlan& plan, const PlanNodes& nodes, const PlanJsonOptions& options) {
   std::vector<std::string> quoted_ids;
-  quoted_ids.reserve(static_cast<size_t>(cluster.size()));
-  for (const auto& id : cluster.ids()) quoted_ids.push_back(json_quote(id));
+  quoted_ids.reserve(static_cast<size_t>(nodes.count));
+  for (ProcessorIndex p = 0; p < nodes.count; ++p) quoted_ids.push_back(json_quote(nodes.id(p)));
   auto id = [&](ProcessorIndex p) -> const std::string& {
     static const std::string unknown = "null";
-    return (p >= 0 && p < cluster.size()) ? quoted_ids[static_cast<size_t>(p)] : unknown;
+    return (p >= 0 && p < nodes.count) ? quoted_ids[static_cast<size_t>(p)] : unknown;
   };
 
   fmt::memory_buffer buffer;
@@ -48,7 +70,10 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
   emit("{{\"operation\": \"{}\", \"algorithm\": {}, ", to_string(plan.operation), json_quote(plan.algorithm));
   emit("\"{}\": {}, ", plan.operation == Operation::reduce || plan.operation == Operation::allreduce ? "root" : "source",
        id(plan.root));
-  emit("\"processors\": {}, ", cluster.size());
+  emit("\"model\": \"{}\", ", to_string(plan.model));
+  if (plan.message_size) emit("\"message_size\": {}, ", number(*plan.message_size));
+  emit("\"processors\": {}, ", nodes.participant_count);
+  if (nodes.participant_count != nodes.count) emit("\"routers\": {}, ", nodes.count - nodes.participant_count);
   if (plan.operation == Operation::multicast) {
     emit("\"targets\": [");
     for (size_t i = 0; i < plan.targets.size(); ++i) emit("{}{}", i ? ", " : "", id(plan.targets[i]));
@@ -59,6 +84,7 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
   emit("\"makespan\": {}, \"lower_bound\": {}, \"optimal\": {}, ", number(plan.makespan), number(plan.lower_bound),
        plan.optimal ? "true" : "false");
   if (!plan.optimality_proof.empty()) emit("\"optimality_proof\": {}, ", json_quote(plan.optimality_proof));
+  if (!plan.claims_scope.empty()) emit("\"claims_hold_for\": {}, ", json_quote(plan.claims_scope));
   emit("\"guarantee\": {}, \"guarantee_kind\": \"{}\", ", json_quote(plan.guarantee.text),
        guarantee_kind(plan.guarantee.kind));
   if (plan.guarantee.kind == Guarantee::Kind::ratio) emit("\"guarantee_ratio\": {}, ", number(plan.guarantee.ratio));
@@ -75,9 +101,16 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
     emit(",\n \"transfers\": [");
     bool first = true;
     for (const auto& transfer : plan.transfers) {
-      emit("{}{{\"from\": {}, \"to\": {}, \"start\": {}, \"end\": {}, \"payload\": \"{}\"}}", first ? "\n  " : ",\n  ",
+      emit("{}{{\"from\": {}, \"to\": {}, \"start\": {}, \"end\": {}, \"payload\": \"{}\"", first ? "\n  " : ",\n  ",
            id(transfer.from), id(transfer.to), number(transfer.start), number(transfer.end),
            to_string(transfer.payload));
+      if (nodes.platform && !transfer.route.empty()) {
+        const auto& edges = nodes.platform->edges();
+        emit(", \"route\": [{}", id(edges[transfer.route.front()].from));
+        for (auto e : transfer.route) emit(", {}", id(edges[e].to));
+        emit("]");
+      }
+      emit("}}");
       first = false;
       if (buffer.size() > (1 << 16)) flush();
     }
@@ -88,9 +121,21 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
   flush();
 }
 
+}  // namespace
+
+void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster& cluster,
+                     const PlanJsonOptions& options) {
+  write_plan(out, plan, nodes_of(cluster), options);
+}
+
+void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Platform& platform,
+                     const PlanJsonOptions& options) {
+  write_plan(out, plan, nodes_of(platform), options);
+}
+
 namespace {
 
-ProcessorIndex read_processor(const json& value, const Cluster& cluster, std::string_view source,
+ProcessorIndex read_processor(const json& value, const PlanNodes& nodes, std::string_view source,
                               std::string_view field) {
   std::string key;
   if (value.is_string()) {
@@ -100,7 +145,7 @@ ProcessorIndex read_processor(const json& value, const Cluster& cluster, std::st
   } else {
     throw InputError(fmt::format("{}: {}: must be a processor id, got {}", source, field, value.type_name()));
   }
-  auto found = cluster.find(key);
+  auto found = nodes.find(key);
   if (!found) throw InputError(fmt::format("{}: {}: unknown processor \"{}\"", source, field, key));
   return *found;
 }
@@ -114,9 +159,25 @@ double read_time(const json& object, const char* key, std::string_view source, s
   return value;
 }
 
-}  // namespace
+// The edge a route takes from `a` to `b`: the cheapest for the message size
+// (the lowest index among equals, as the route search takes it).
+std::optional<std::size_t> edge_between(const Platform& platform, ProcessorIndex a, ProcessorIndex b,
+                                        std::optional<double> message_size) {
+  std::optional<std::size_t> best;
+  double best_cost = 0;
+  for (auto e : platform.out_edges(a)) {
+    const auto& edge = platform.edges()[e];
+    if (edge.to != b) continue;
+    const double cost = (edge.cost || message_size) ? edge.message_time(message_size) : 0.0;
+    if (!best || cost < best_cost) {
+      best = e;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
 
-MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name) {
+MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::string_view source_name) {
   json document;
   try {
     document = json::parse(text.begin(), text.end());
@@ -135,19 +196,32 @@ MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std:
   if (!op) throw InputError(fmt::format("{}: operation: unknown operation \"{}\"", source_name, operation->get<std::string>()));
   plan.operation = *op;
   if (auto it = document.find("algorithm"); it != document.end() && it->is_string()) plan.algorithm = it->get<std::string>();
+  if (auto it = document.find("model"); it != document.end()) {
+    auto model = it->is_string() ? plan_model_from_string(it->get<std::string>()) : std::nullopt;
+    if (!model) throw InputError(fmt::format("{}: model: must be \"sender-speed\" or \"graph\"", source_name));
+    plan.model = *model;
+  } else if (nodes.platform) {
+    plan.model = PlanModel::platform_graph;
+  }
+  if (auto it = document.find("message_size"); it != document.end() && !it->is_null()) {
+    if (!it->is_number() || !(it->get<double>() > 0) || !std::isfinite(it->get<double>())) {
+      throw InputError(fmt::format("{}: message_size: must be a positive number of bytes", source_name));
+    }
+    plan.message_size = it->get<double>();
+  }
   const char* root_key = (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) ? "root" : "source";
   if (auto it = document.find(root_key); it != document.end() && !it->is_null()) {
-    plan.root = read_processor(*it, cluster, source_name, root_key);
+    plan.root = read_processor(*it, nodes, source_name, root_key);
   }
   if (auto it = document.find("targets"); it != document.end()) {
     if (!it->is_array()) throw InputError(fmt::format("{}: targets: must be an array", source_name));
     for (size_t i = 0; i < it->size(); ++i) {
-      plan.targets.push_back(read_processor((*it)[i], cluster, source_name, fmt::format("targets[{}]", i)));
+      plan.targets.push_back(read_processor((*it)[i], nodes, source_name, fmt::format("targets[{}]", i)));
     }
   }
   if (auto it = document.find("helpers"); it != document.end() && it->is_array()) {
     for (size_t i = 0; i < it->size(); ++i) {
-      plan.helpers.push_back(read_processor((*it)[i], cluster, source_name, fmt::format("helpers[{}]", i)));
+      plan.helpers.push_back(read_processor((*it)[i], nodes, source_name, fmt::format("helpers[{}]", i)));
     }
   }
   if (auto it = document.find("makespan"); it != document.end() && it->is_number()) plan.makespan = it->get<double>();
@@ -173,8 +247,8 @@ MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std:
     auto to = item.find("to");
     if (from == item.end()) throw InputError(fmt::format("{}: {}from: missing", source_name, where));
     if (to == item.end()) throw InputError(fmt::format("{}: {}to: missing", source_name, where));
-    transfer.from = read_processor(*from, cluster, source_name, where + "from");
-    transfer.to = read_processor(*to, cluster, source_name, where + "to");
+    transfer.from = read_processor(*from, nodes, source_name, where + "from");
+    transfer.to = read_processor(*to, nodes, source_name, where + "to");
     transfer.start = read_time(item, "start", source_name, where);
     transfer.end = read_time(item, "end", source_name, where);
     if (auto payload = item.find("payload"); payload != item.end()) {
@@ -184,12 +258,47 @@ MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std:
     } else {
       transfer.payload = plan.operation == Operation::reduce ? Payload::partial_reduction : Payload::broadcast_value;
     }
-    plan.transfers.push_back(transfer);
+    if (auto route = item.find("route"); route != item.end()) {
+      if (!nodes.platform) {
+        throw InputError(fmt::format("{}: {}route: routes belong to platform graphs, not to clusters", source_name,
+                                     where));
+      }
+      if (!route->is_array() || route->size() < 2) {
+        throw InputError(fmt::format("{}: {}route: must list the nodes from the sender to the receiver", source_name,
+                                     where));
+      }
+      std::vector<ProcessorIndex> path;
+      for (size_t k = 0; k < route->size(); ++k) {
+        path.push_back(read_processor((*route)[k], nodes, source_name, fmt::format("{}route[{}]", where, k)));
+      }
+      if (path.front() != transfer.from || path.back() != transfer.to) {
+        throw InputError(fmt::format("{}: {}route: must start at \"from\" and end at \"to\"", source_name, where));
+      }
+      for (size_t k = 0; k + 1 < path.size(); ++k) {
+        auto edge = edge_between(*nodes.platform, path[k], path[k + 1], plan.message_size);
+        if (!edge) {
+          throw InputError(fmt::format("{}: {}route: the platform has no edge from \"{}\" to \"{}\"", source_name,
+                                       where, nodes.id(path[k]), nodes.id(path[k + 1])));
+        }
+        transfer.route.push_back(*edge);
+      }
+    }
+    plan.transfers.push_back(std::move(transfer));
   }
   if (plan.root == kNoProcessor) {
     throw InputError(fmt::format("{}: {}: missing", source_name, root_key));
   }
   return plan;
+}
+
+}  // namespace
+
+MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name) {
+  return parse_plan(text, nodes_of(cluster), source_name);
+}
+
+MakespanPlan parse_plan_json(std::string_view text, const Platform& platform, std::string_view source_name) {
+  return parse_plan(text, nodes_of(platform), source_name);
 }
 
 }  // namespace hetcoll

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/platform.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
@@ -19,11 +20,19 @@ struct PlanJsonOptions {
 
 void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster& cluster,
                      const PlanJsonOptions& options = {});
+// A plan on a platform graph: node ids from the platform; each transfer's
+// route is written as the node ids it passes ("route": ["a0", "sw", "b1"]).
+void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Platform& platform,
+                     const PlanJsonOptions& options = {});
 
 // Reads a plan written by write_plan_json (or by hand: only "operation" and
 // "transfers" are required; processors by id or index). Throws InputError
 // naming `source_name` and the field.
 MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name);
+// The same on a platform graph; a transfer's "route" (optional) must join
+// consecutive nodes by edges of the platform (the cheapest edge is taken
+// where two nodes are joined twice).
+MakespanPlan parse_plan_json(std::string_view text, const Platform& platform, std::string_view source_name);
 
 // Quotes and escapes a string for JSON output.
 std::string json_quote(std::string_view text);

@@ -11,20 +11,28 @@ namespace {
 
 std::string format_time(double value) { return fmt::format("{:.6g}", value); }
 
-}  // namespace
+// How the text names the nodes of a plan: a cluster's processors (with
+// their time t), or a platform's nodes (with the route a message takes).
+struct Labels {
+  std::size_t count = 0;
+  std::function<const std::string&(ProcessorIndex)> id;
+  std::function<std::string(ProcessorIndex)> node;  // "p3 (t=2)" or "a0"
+  std::function<std::string(const Transfer&)> route;  // " via sw, wan" or ""
+  std::string header;                                  // "8 processors, source p0 (1)"
+  std::string model;                                   // a line for the summary, or ""
+};
 
-std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report) {
+std::string summary(const MakespanPlan& plan, const Labels& labels, const VerifyReport& report) {
   std::string text;
   auto line = [&](std::string_view label, const std::string& value) {
     text += fmt::format("  {:<13}{}\n", label, value);
   };
-  const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
-  text += fmt::format("{} of {} processors, {} {} ({}), algorithm {}\n", to_string(plan.operation), cluster.size(),
-                      is_reduce ? "root" : "source", cluster.id(plan.root),
-                      format_time(cluster.transmission_time(plan.root)), plan.algorithm);
+  text += fmt::format("{} of {}, algorithm {}\n", to_string(plan.operation), labels.header, plan.algorithm);
+  if (!labels.model.empty()) line("model", labels.model);
+  if (!plan.claims_scope.empty()) line("claims for", plan.claims_scope + " (not the platform graph)");
   if (plan.operation == Operation::multicast) {
     std::string targets;
-    for (size_t i = 0; i < plan.targets.size() && i < 12; ++i) targets += (i ? ", " : "") + cluster.id(plan.targets[i]);
+    for (size_t i = 0; i < plan.targets.size() && i < 12; ++i) targets += (i ? ", " : "") + labels.id(plan.targets[i]);
     if (plan.targets.size() > 12) targets += fmt::format(", ... ({} in all)", plan.targets.size());
     line("targets", targets);
   }
@@ -35,7 +43,9 @@ std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const
   line("guarantee", plan.guarantee.text);
   line("optimal", plan.optimal ? "yes — " + plan.optimality_proof
                                : (plan.limit_reached ? "not proven (a limit stopped the search)" : "not proven"));
-  line("valid", report.valid ? "yes (one-port, causality, completeness and claims checked)"
+  line("valid", report.valid ? (labels.model.empty() ? "yes (one-port, causality, completeness and claims checked)"
+                                                      : "yes (routes, one-port, causality, completeness and claims "
+                                                        "checked on the platform)")
                              : fmt::format("NO — {} violation(s)", report.violation_count));
   line("messages", fmt::format("{}", plan.transfers.size()));
   if (plan.stats.nodes || plan.stats.table_references) {
@@ -46,11 +56,11 @@ std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const
   return text;
 }
 
-std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::size_t max_lines) {
+std::string tree(const MakespanPlan& plan, const Labels& labels, std::size_t max_lines) {
   // children[p] = indices of transfers whose tree parent is p, in time order.
   // Broadcast edges go sender -> receiver; reduce edges receiver -> sender
   // (the tree hangs from the root).
-  const auto n = static_cast<size_t>(cluster.size());
+  const auto n = labels.count;
   std::vector<std::vector<size_t>> broadcast_children(n), reduce_children(n);
   for (size_t i = 0; i < plan.transfers.size(); ++i) {
     const auto& t = plan.transfers[i];
@@ -82,9 +92,8 @@ std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::siz
       const auto& t = plan.transfers[children[k]];
       const bool last = k + 1 == children.size();
       const ProcessorIndex child = reduce ? t.from : t.to;
-      emit(fmt::format("{}{}{} (t={}) {} {}..{}", prefix, last ? "└── " : "├── ", cluster.id(child),
-                       format_time(cluster.transmission_time(child)), reduce ? "sends" : "receives",
-                       format_time(t.start), format_time(t.end)));
+      emit(fmt::format("{}{}{} {} {}..{}{}", prefix, last ? "└── " : "├── ", labels.node(child),
+                       reduce ? "sends" : "receives", format_time(t.start), format_time(t.end), labels.route(t)));
       if (lines >= max_lines) {
         ++omitted;
         continue;
@@ -92,7 +101,7 @@ std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::siz
       walk(child, prefix + (last ? "    " : "│   "), reduce);
     }
   };
-  const std::string root = fmt::format("{} (t={})", cluster.id(plan.root), format_time(cluster.transmission_time(plan.root)));
+  const std::string root = labels.node(plan.root);
   if (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) {
     emit(root + " — reduce root; senders below, each after its own children");
     walk(plan.root, "", true);
@@ -103,6 +112,65 @@ std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::siz
   }
   if (omitted > 0) text += fmt::format("... (tree cut at {} lines; --dot FILE shows it whole)\n", max_lines);
   return text;
+}
+
+Labels cluster_labels(const MakespanPlan& plan, const Cluster& cluster) {
+  Labels labels;
+  labels.count = static_cast<std::size_t>(cluster.size());
+  labels.id = [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); };
+  labels.node = [&cluster](ProcessorIndex p) {
+    return fmt::format("{} (t={})", cluster.id(p), format_time(cluster.transmission_time(p)));
+  };
+  labels.route = [](const Transfer&) { return std::string(); };
+  const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
+  labels.header = fmt::format("{} processors, {} {} ({})", cluster.size(), is_reduce ? "root" : "source",
+                              cluster.id(plan.root), format_time(cluster.transmission_time(plan.root)));
+  return labels;
+}
+
+Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
+  const Platform& platform = network.platform();
+  Labels labels;
+  labels.count = static_cast<std::size_t>(platform.size());
+  labels.id = [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); };
+  labels.node = [&platform](ProcessorIndex p) { return platform.id(p); };
+  labels.route = [&platform](const Transfer& t) {
+    if (t.route.size() < 2) return std::string();
+    std::string via;
+    for (std::size_t k = 0; k + 1 < t.route.size(); ++k) {
+      via += (k ? ", " : " via ") + platform.id(platform.edges()[t.route[k]].to);
+    }
+    return via;
+  };
+  const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
+  const std::size_t participants = network.participants().size();
+  const std::size_t others = static_cast<std::size_t>(platform.size()) - participants;
+  labels.header = fmt::format("{} participants{}, {} {}", participants,
+                              others ? fmt::format(" ({} routers and links)", others) : std::string(),
+                              is_reduce ? "root" : "source", platform.id(plan.root));
+  labels.model = fmt::format(
+      "platform graph: platform routes, one-port nodes, {}{}",
+      network.one_port_rule() == OnePortRule::bidirectional ? "send and receive at once" : "one message at a time",
+      network.message_size() ? fmt::format(", {}-byte messages", *network.message_size()) : std::string());
+  return labels;
+}
+
+}  // namespace
+
+std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report) {
+  return summary(plan, cluster_labels(plan, cluster), report);
+}
+
+std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::size_t max_lines) {
+  return tree(plan, cluster_labels(plan, cluster), max_lines);
+}
+
+std::string plan_summary(const MakespanPlan& plan, const GraphNetwork& network, const VerifyReport& report) {
+  return summary(plan, graph_labels(plan, network), report);
+}
+
+std::string tree_text(const MakespanPlan& plan, const GraphNetwork& network, std::size_t max_lines) {
+  return tree(plan, graph_labels(plan, network), max_lines);
 }
 
 }  // namespace hetcoll

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
 #include "hetcoll/verify/verify.h"
 
@@ -21,5 +22,10 @@ std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const
 // Broadcast: from the source down; reduce: the root and who sent to it
 // (recursively); all-reduce: both phases. At most `max_lines` lines.
 std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::size_t max_lines = 40);
+
+// The same for a plan on a platform graph: participants by id, the routers
+// and links a message crosses after "via", the model stated in the summary.
+std::string plan_summary(const MakespanPlan& plan, const GraphNetwork& network, const VerifyReport& report);
+std::string tree_text(const MakespanPlan& plan, const GraphNetwork& network, std::size_t max_lines = 40);
 
 }  // namespace hetcoll

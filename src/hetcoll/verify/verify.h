@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
@@ -42,5 +43,25 @@ struct VerifyReport {
 };
 
 VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
+
+// Platform-graph plans (model/graph_network.h), checked against the platform
+// alone:
+//  * well-formedness: the source/root, targets and every sender and receiver
+//    are participants (routers hold nothing: they never send, receive or
+//    combine data of their own); no self-messages, no negative start;
+//  * routes: a transfer's route is the platform's route between its ends (a
+//    transfer without a route takes the platform's); its duration equals the
+//    route's time;
+//  * ports: no one-port node sends two messages at once or receives two at
+//    once, counting the nodes a route crosses (OnePortRule::unidirectional:
+//    takes part in two at once);
+//  * causality and completeness as above; a reduce node sends after it can
+//    have combined every input (one combine = 1 / speed, in arrival order);
+//  * claims: the claimed makespan equals the completion (for a reduce, the
+//    root's last combine), the lower bound does not exceed it, and a plan
+//    that claims to be optimal has a lower bound equal to its makespan.
+// Complexity: O(m log m + r) for m transfers, plus one route search per
+// distinct sender (it stops once that sender's receivers are reached).
+VerifyReport verify(const GraphNetwork& network, const MakespanPlan& plan);
 
 }  // namespace hetcoll

@@ -13,8 +13,8 @@ constexpr std::size_t kNotInTree = std::numeric_limits<std::size_t>::max();
 bool is_valid(ProcessorIndex p, ProcessorIndex processor_count) { return p >= 0 && p < processor_count; }
 
 // The transfers of one phase, all assumed to carry `payload`.
-TreePhase build_phase(const std::vector<const Transfer*>& transfers, Payload payload, ProcessorIndex root,
-                      ProcessorIndex processor_count, double start_time) {
+TreePhase build_phase(const std::vector<const Transfer*>& transfers, const Transfer* first, Payload payload,
+                      ProcessorIndex root, ProcessorIndex processor_count, double start_time) {
   TreePhase phase;
   phase.payload = payload;
   phase.start_time = start_time;
@@ -74,6 +74,7 @@ TreePhase build_phase(const std::vector<const Transfer*>& transfers, Payload pay
       node.ready_time = towards_root ? last_receive_end[child_slot] : transfer.end;
       node.link_start = transfer.start;
       node.link_end = transfer.end;
+      node.transfer = static_cast<std::size_t>(&transfer - first);
       node_of[child_slot] = phase.nodes.size();
       phase.nodes[next].children.push_back(phase.nodes.size());
       phase.nodes.push_back(std::move(node));
@@ -88,7 +89,11 @@ TreePhase build_phase(const std::vector<const Transfer*>& transfers, Payload pay
 }  // namespace
 
 std::vector<TreePhase> communication_tree(const MakespanPlan& plan, const Cluster& cluster) {
-  const ProcessorIndex processor_count = cluster.size();
+  return communication_tree(plan, cluster.size());
+}
+
+std::vector<TreePhase> communication_tree(const MakespanPlan& plan, ProcessorIndex processor_count) {
+  const Transfer* first = plan.transfers.data();
   std::vector<TreePhase> phases;
   if (processor_count == 0) return phases;
   const ProcessorIndex root = is_valid(plan.root, processor_count) ? plan.root : 0;
@@ -104,17 +109,17 @@ std::vector<TreePhase> communication_tree(const MakespanPlan& plan, const Cluste
   switch (plan.operation) {
     case Operation::broadcast:
     case Operation::multicast:
-      phases.push_back(build_phase(broadcast_transfers, Payload::broadcast_value, root, processor_count, 0.0));
+      phases.push_back(build_phase(broadcast_transfers, first, Payload::broadcast_value, root, processor_count, 0.0));
       break;
     case Operation::reduce:
-      phases.push_back(build_phase(reduce_transfers, Payload::partial_reduction, root, processor_count, 0.0));
+      phases.push_back(build_phase(reduce_transfers, first, Payload::partial_reduction, root, processor_count, 0.0));
       break;
     case Operation::allreduce: {
-      phases.push_back(build_phase(reduce_transfers, Payload::partial_reduction, root, processor_count, 0.0));
+      phases.push_back(build_phase(reduce_transfers, first, Payload::partial_reduction, root, processor_count, 0.0));
       // The broadcast phase starts when the root holds the whole reduction.
       double broadcast_start = phases.front().end_time;
       for (const Transfer* transfer : broadcast_transfers) broadcast_start = std::min(broadcast_start, transfer->start);
-      phases.push_back(build_phase(broadcast_transfers, Payload::broadcast_value, root, processor_count, broadcast_start));
+      phases.push_back(build_phase(broadcast_transfers, first, Payload::broadcast_value, root, processor_count, broadcast_start));
       break;
     }
   }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "hetcoll/model/cluster.h"
@@ -33,6 +34,7 @@ struct TreeNode {
   // parent -> node in a broadcast, node -> parent in a reduce.
   double link_start = 0;
   double link_end = 0;
+  std::size_t transfer = SIZE_MAX;  // that message: its index in plan.transfers (none for the root)
   std::vector<std::size_t> children;  // indices into TreePhase::nodes, by link start time
 };
 
@@ -54,5 +56,8 @@ struct TreePhase {
 // Transfers naming processors outside the cluster are ignored. When the
 // plan has no root, the first processor is used.
 std::vector<TreePhase> communication_tree(const MakespanPlan& plan, const Cluster& cluster);
+// The same for a plan whose processor indices run over `node_count` nodes
+// (a platform graph's).
+std::vector<TreePhase> communication_tree(const MakespanPlan& plan, ProcessorIndex node_count);
 
 }  // namespace hetcoll

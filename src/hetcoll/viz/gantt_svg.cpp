@@ -10,6 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
+#include "hetcoll/viz/graph_plan_labels.h"
 #include "hetcoll/viz/plan_caption.h"
 #include "hetcoll/viz/svg_support.h"
 
@@ -38,6 +41,15 @@ const PayloadStyle& style_of(Payload payload) {
   return payload == Payload::partial_reduction ? kReduceStyle : kBroadcastStyle;
 }
 
+// Link classes of a platform graph, cheapest first (colour-blind-friendly:
+// blue, green, vermilion, purple).
+constexpr PayloadStyle kLinkClassStyles[] = {
+    {"class0", "#0072B2", "#DCEBF6", "#FFFFFF", "#005A8C"},
+    {"class1", "#009E73", "#D5F0E7", "#FFFFFF", "#007556"},
+    {"class2", "#D55E00", "#F8DFCC", "#FFFFFF", "#A04700"},
+    {"class3", "#CC79A7", "#F5E4EE", "#1A1A1A", "#99597D"},
+};
+
 constexpr const char* kMakespanColour = "#D55E00";
 constexpr const char* kLowerBoundColour = "#555555";
 constexpr std::size_t kMaxIdInRowLabel = 24;
@@ -45,8 +57,8 @@ constexpr std::size_t kMaxIdInBar = 16;
 
 struct LegendItem {
   std::string label;
-  Payload payload;
-  bool receive;
+  const PayloadStyle* style;
+  enum Kind { send, receive, forward } kind;
 };
 
 // The words the legend uses for a payload in this operation.
@@ -57,10 +69,31 @@ std::string payload_words(Operation operation, Payload payload) {
   return payload == Payload::partial_reduction ? "partial result" : "message";
 }
 
+// What the chart needs to know about the plan's nodes: a cluster's
+// processors, or a platform graph's participants (and the one-port network
+// nodes its routes cross, which get rows of their own).
+struct GanttSubject {
+  ProcessorIndex node_count = 0;
+  std::vector<ProcessorIndex> rows;  // the node drawn on each row
+  std::vector<int> row_of;           // per node: its row, or -1
+  std::function<std::string(ProcessorIndex)> id;
+  std::function<std::string(ProcessorIndex)> detail;  // second column: "t=1", "site 2", "link"
+  std::vector<char> network_row;                      // per row: a router or link (forwarding bars)
+  std::string headline_population;                    // "8 processors"
+  std::string nodes_word = "processors";
+  std::string container_word = "cluster";  // "naming processors outside the cluster"
+  // Per transfer (plan order), graphs only: the link class colouring it,
+  // the network nodes with a row that it crosses, and its route in words.
+  std::vector<int> transfer_class;
+  std::vector<std::vector<ProcessorIndex>> crossed;
+  std::vector<std::string> route_text;
+  std::vector<std::string> class_names;  // per link class, e.g. "LAN", "WAN"
+};
+
 class GanttWriter {
  public:
-  GanttWriter(const MakespanPlan& plan, const Cluster& cluster, const GanttOptions& options)
-      : plan_(plan), cluster_(cluster), options_(options) {}
+  GanttWriter(const MakespanPlan& plan, const GanttSubject& subject, const GanttOptions& options)
+      : plan_(plan), subject_(subject), options_(options) {}
 
   std::string draw() {
     select_rows_and_transfers();
@@ -88,11 +121,29 @@ class GanttWriter {
   double row_top(int row) const { return plot_top_ + row * row_height_; }
   double bar_top(int row) const { return row_top(row) + (row_height_ - bar_height_) / 2; }
 
-  bool valid(ProcessorIndex p) const { return p >= 0 && p < cluster_.size(); }
-  int row_of(ProcessorIndex p) const { return valid(p) && p < shown_rows_ ? static_cast<int>(p) : -1; }
+  bool valid(ProcessorIndex p) const { return p >= 0 && p < subject_.node_count; }
+  int row_of(ProcessorIndex p) const {
+    if (!valid(p)) return -1;
+    const int row = subject_.row_of[static_cast<std::size_t>(p)];
+    return row >= 0 && row < shown_rows_ ? row : -1;
+  }
+  std::size_t index_of(const Transfer* transfer) const { return static_cast<std::size_t>(transfer - plan_.transfers.data()); }
+  bool by_class() const { return !subject_.transfer_class.empty(); }
+  const PayloadStyle& style(const Transfer* transfer) const {
+    if (!by_class()) return style_of(transfer->payload);
+    const int link_class = std::clamp(subject_.transfer_class[index_of(transfer)], 0, 3);
+    return kLinkClassStyles[link_class];
+  }
+  bool crosses_shown_row(const Transfer* transfer) const {
+    if (subject_.crossed.empty()) return false;
+    for (auto node : subject_.crossed[index_of(transfer)]) {
+      if (row_of(node) >= 0) return true;
+    }
+    return false;
+  }
 
   void select_rows_and_transfers() {
-    shown_rows_ = std::min<ProcessorIndex>(cluster_.size(), std::max(options_.max_rows, 1));
+    shown_rows_ = static_cast<int>(std::min<std::size_t>(subject_.rows.size(), static_cast<std::size_t>(std::max(options_.max_rows, 1))));
     for (const auto& transfer : plan_.transfers) {
       if (!valid(transfer.from) || !valid(transfer.to)) {
         ++invalid_transfers_;
@@ -100,7 +151,9 @@ class GanttWriter {
       }
       time_end_ = std::max(time_end_, transfer.end);
       payload_seen_[transfer.payload == Payload::partial_reduction ? 1 : 0] = true;
-      if (row_of(transfer.from) < 0 && row_of(transfer.to) < 0) continue;
+      if (by_class()) class_seen_[std::clamp(subject_.transfer_class[index_of(&transfer)], 0, 3)] = true;
+      if (crosses_shown_row(&transfer)) forward_seen_ = true;
+      if (row_of(transfer.from) < 0 && row_of(transfer.to) < 0 && !crosses_shown_row(&transfer)) continue;
       drawn_.push_back(&transfer);
     }
     transfers_on_rows_ = drawn_.size();
@@ -125,7 +178,8 @@ class GanttWriter {
     bar_font_ = std::min(12.0, std::round(bar_height_ * 0.8));
 
     double id_width = 0, time_width = 0;
-    for (ProcessorIndex p = 0; p < shown_rows_; ++p) {
+    for (int row = 0; row < shown_rows_; ++row) {
+      const ProcessorIndex p = subject_.rows[static_cast<std::size_t>(row)];
       id_width = std::max(id_width, text_width(row_id_label(p), row_font_) * (p == plan_.root ? 1.08 : 1.0));
       time_width = std::max(time_width, text_width(row_time_label(p), row_font_));
     }
@@ -177,7 +231,7 @@ class GanttWriter {
   }
 
   std::string row_id_label(ProcessorIndex p) const {
-    std::string label = svg::shorten_id(cluster_.id(p), kMaxIdInRowLabel);
+    std::string label = svg::shorten_id(subject_.id(p), kMaxIdInRowLabel);
     if (p == plan_.root) {
       label += fmt::format(" ({})", svg::root_role(plan_.operation));
     } else if (plan_.operation == Operation::multicast && !svg::is_multicast_helper(plan_, p)) {
@@ -185,35 +239,50 @@ class GanttWriter {
     }
     return label;
   }
-  std::string row_time_label(ProcessorIndex p) const { return "t=" + format_number(cluster_.transmission_time(p)); }
+  std::string row_time_label(ProcessorIndex p) const { return subject_.detail(p); }
 
   void build_notes() {
-    const ProcessorIndex n = cluster_.size();
-    if (shown_rows_ < n) {
+    const auto n = subject_.rows.size();
+    if (static_cast<std::size_t>(shown_rows_) < n) {
       notes_.push_back(fmt::format(
-          "Only the first {} of {} processors have a row; messages to or from the others show on the visible side only.",
-          shown_rows_, n));
+          "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
+          shown_rows_, n, subject_.nodes_word));
     }
     if (drawn_.size() < transfers_on_rows_) {
       notes_.push_back(fmt::format("{} of the {} messages of these rows are drawn (limit {}); the later ones are left out.",
                                    drawn_.size(), transfers_on_rows_, options_.max_transfers));
     }
     if (invalid_transfers_ > 0) {
-      notes_.push_back(fmt::format("{} message{} naming processors outside the cluster {} not drawn.", invalid_transfers_,
-                                   invalid_transfers_ == 1 ? "" : "s", invalid_transfers_ == 1 ? "is" : "are"));
+      notes_.push_back(fmt::format("{} message{} naming {} outside the {} {} not drawn.", invalid_transfers_,
+                                   invalid_transfers_ == 1 ? "" : "s", subject_.nodes_word, subject_.container_word,
+                                   invalid_transfers_ == 1 ? "is" : "are"));
     }
     if (plan_.transfers.empty()) {
-      notes_.push_back(n <= 1 ? "No messages: a single processor has nothing to exchange." : "No messages in this plan.");
+      notes_.push_back(subject_.node_count <= 1 ? "No messages: a single processor has nothing to exchange."
+                                                : "No messages in this plan.");
     }
   }
 
   void build_legend() {
     const double swatch = 22, gap = 8, item_gap = 22, font = 12;
+    if (by_class()) {
+      const bool reduce = payload_seen_[1];
+      const std::string words = reduce && payload_seen_[0] ? "message" : payload_words(plan_.operation, reduce ? Payload::partial_reduction : Payload::broadcast_value);
+      for (int c = 0; c < 4; ++c) {
+        if (!class_seen_[c]) continue;
+        const std::string name = static_cast<std::size_t>(c) < subject_.class_names.size() && !subject_.class_names[static_cast<std::size_t>(c)].empty()
+                                     ? subject_.class_names[static_cast<std::size_t>(c)]
+                                     : fmt::format("class {}", c);
+        legend_.push_back({fmt::format("{} over {} (send)", words, name), &kLinkClassStyles[c], LegendItem::send});
+      }
+      legend_.push_back({"receive", &kLinkClassStyles[0], LegendItem::receive});
+      if (forward_seen_) legend_.push_back({"crossing a one-port link or router", &kLinkClassStyles[0], LegendItem::forward});
+    }
     for (Payload payload : {Payload::partial_reduction, Payload::broadcast_value}) {
-      if (!payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
+      if (by_class() || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
       const std::string words = payload_words(plan_.operation, payload);
-      legend_.push_back({"send (" + words + ")", payload, false});
-      legend_.push_back({"receive (" + words + ")", payload, true});
+      legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
+      legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
     }
     // Lay the items out left to right, wrapping at the picture width.
     double x = plot_left_, line = 0;
@@ -265,7 +334,8 @@ text {{ font-family: {2}; fill: #222222; }}
 <defs>
 )",
          width_, height_, svg::kFontFamily, format_number(row_font_), format_number(bar_font_));
-    for (const PayloadStyle* style : {&kBroadcastStyle, &kReduceStyle}) {
+    for (const PayloadStyle* style : {&kBroadcastStyle, &kReduceStyle, &kLinkClassStyles[0], &kLinkClassStyles[1],
+                                      &kLinkClassStyles[2], &kLinkClassStyles[3]}) {
       emit(R"svg(<pattern id="hatch-{0}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">)svg"
            R"svg(<rect width="6" height="6" fill="{1}"/><line x1="0" y1="0" x2="0" y2="6" stroke="{2}" stroke-width="1.5" stroke-opacity="0.45"/></pattern>)svg"
            "\n",
@@ -279,7 +349,10 @@ text {{ font-family: {2}; fill: #222222; }}
   }
 
   void draw_header() {
-    const std::string headline = options_.title.empty() ? svg::plan_headline(plan_, cluster_) : options_.title;
+    const std::string headline = options_.title.empty()
+                                     ? svg::plan_headline(plan_, valid(plan_.root) ? subject_.id(plan_.root) : "?",
+                                                          subject_.headline_population)
+                                     : options_.title;
     emit("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline));
     emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_)));
     for (std::size_t i = 0; i < notes_.size(); ++i) {
@@ -288,11 +361,13 @@ text {{ font-family: {2}; fill: #222222; }}
     }
     for (std::size_t i = 0; i < legend_.size(); ++i) {
       const auto& item = legend_[i];
-      const auto& style = style_of(item.payload);
+      const auto& style = *item.style;
       const double x = legend_positions_[i].first, y = legend_top_ + 20 * legend_positions_[i].second;
-      if (item.receive) {
+      if (item.kind == LegendItem::receive) {
         emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="url(#hatch-{})" stroke="{}" stroke-width="1"/>)svg", x, y + 2,
              style.key, style.colour);
+      } else if (item.kind == LegendItem::forward) {
+        emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="#BBBBBB" stroke="#777777" stroke-width="1"/>)svg", x, y + 2);
       } else {
         emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}"/>)svg", x, y + 2, style.colour);
       }
@@ -313,10 +388,11 @@ text {{ font-family: {2}; fill: #222222; }}
 
   void draw_rows() {
     for (int row = 0; row < shown_rows_; ++row) {
-      if (row % 2 == 1) {
-        emit(R"svg(<rect x="4" y="{}" width="{}" height="{}" fill="#F3F4F6"/>)svg"
+      const bool network = !subject_.network_row.empty() && subject_.network_row[static_cast<std::size_t>(row)];
+      if (row % 2 == 1 || network) {
+        emit(R"svg(<rect x="4" y="{}" width="{}" height="{}" fill="{}"/>)svg"
              "\n",
-             row_top(row), plot_right_ - 4, row_height_);
+             row_top(row), plot_right_ - 4, row_height_, network ? "#ECECEC" : "#F3F4F6");
       }
     }
     for (double tick : ticks_.values) {
@@ -325,7 +401,7 @@ text {{ font-family: {2}; fill: #222222; }}
     }
     emit("\n");
     for (int row = 0; row < shown_rows_; ++row) {
-      const auto p = static_cast<ProcessorIndex>(row);
+      const ProcessorIndex p = subject_.rows[static_cast<std::size_t>(row)];
       const double baseline = row_top(row) + row_height_ / 2 + row_font_ * 0.36;
       emit(R"svg(<text class="row{}" x="{}" y="{}" text-anchor="end">{}</text>)svg", p == plan_.root ? " root" : "", id_column_right_,
            baseline, xml_escape(row_id_label(p)));
@@ -397,7 +473,7 @@ text {{ font-family: {2}; fill: #222222; }}
         const bool downwards = to_row > from_row;
         const double y1 = downwards ? bar_top(from_row) + bar_height_ : bar_top(from_row);
         const double y2 = downwards ? bar_top(to_row) - 1 : bar_top(to_row) + bar_height_ + 1;
-        const auto& style = style_of(transfer.payload);
+        const auto& style = this->style(&transfer);
         emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)svg"
              "\n",
              x, y1, y2, style.arrow, style.key);
@@ -407,16 +483,27 @@ text {{ font-family: {2}; fill: #222222; }}
 
   void draw_bars() {
     for (const Transfer* transfer : drawn_) {
-      const auto& style = style_of(transfer->payload);
+      const auto& style = this->style(transfer);
       // Bars wide enough lose a pixel at each end, so that back-to-back
       // messages stay apart.
       const double full_width = x_of(transfer->end) - x_of(transfer->start);
       const double inset = full_width > 6 ? 1.0 : 0.0;
       const double left = x_of(transfer->start) + inset;
       const double bar_width = std::max(full_width - 2 * inset, 0.8);
+      const std::size_t index = index_of(transfer);
+      const std::string route = subject_.route_text.empty() ? std::string() : subject_.route_text[index];
       const std::string tooltip =
-          xml_escape(fmt::format("{} → {}: {} to {}", cluster_.id(transfer->from), cluster_.id(transfer->to),
-                                 format_number(transfer->start), format_number(transfer->end)));
+          xml_escape(fmt::format("{} → {}: {} to {}{}", subject_.id(transfer->from), subject_.id(transfer->to),
+                                 format_number(transfer->start), format_number(transfer->end), route));
+      if (!subject_.crossed.empty()) {
+        for (auto node : subject_.crossed[index]) {
+          const int row = row_of(node);
+          if (row < 0) continue;
+          emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="0.55" stroke="{}" stroke-width="1"><title>{}</title></rect>)svg",
+               left, bar_top(row), bar_width, bar_height_, style.colour, style.arrow, tooltip);
+          draw_bar_label(left, bar_width, row, "", transfer->to, "#1A1A1A", transfer->from);
+        }
+      }
       if (const int row = row_of(transfer->from); row >= 0) {
         emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)svg", left, bar_top(row), bar_width,
              bar_height_, style.colour, tooltip);
@@ -434,12 +521,16 @@ text {{ font-family: {2}; fill: #222222; }}
   // The other end's id inside a bar: with an arrow when there is room,
   // shortened in the middle when needed, left out when even 5 characters
   // do not fit.
-  void draw_bar_label(double left, double bar_width, int row, const char* arrow, ProcessorIndex other, const char* colour) {
+  // `from` (forwarding bars): the label reads "from→other".
+  void draw_bar_label(double left, double bar_width, int row, const char* arrow, ProcessorIndex other, const char* colour,
+                      ProcessorIndex from = kNoProcessor) {
     if (bar_font_ < 7) return;
     std::string label;
     for (std::size_t length : {kMaxIdInBar, std::size_t{12}, std::size_t{8}, std::size_t{5}}) {
-      const std::string id = svg::shorten_id(cluster_.id(other), length);
-      if (const std::string with_arrow = std::string(arrow) + " " + id; text_width(with_arrow, bar_font_) + 6 <= bar_width) {
+      std::string id = svg::shorten_id(subject_.id(other), length);
+      if (from != kNoProcessor) id = svg::shorten_id(subject_.id(from), length) + "→" + id;
+      if (const std::string with_arrow = std::string(arrow) + " " + id;
+          *arrow && text_width(with_arrow, bar_font_) + 6 <= bar_width) {
         label = with_arrow;
         break;
       }
@@ -454,11 +545,13 @@ text {{ font-family: {2}; fill: #222222; }}
   }
 
   const MakespanPlan& plan_;
-  const Cluster& cluster_;
+  const GanttSubject& subject_;
   const GanttOptions& options_;
   svg::SvgText out_;
 
-  ProcessorIndex shown_rows_ = 0;
+  int shown_rows_ = 0;
+  bool class_seen_[4] = {false, false, false, false};
+  bool forward_seen_ = false;
   std::vector<const Transfer*> drawn_;
   std::size_t transfers_on_rows_ = 0;
   std::size_t invalid_transfers_ = 0;
@@ -482,7 +575,54 @@ text {{ font-family: {2}; fill: #222222; }}
 }  // namespace
 
 std::string gantt_svg(const MakespanPlan& plan, const Cluster& cluster, const GanttOptions& options) {
-  return GanttWriter(plan, cluster, options).draw();
+  GanttSubject subject;
+  subject.node_count = cluster.size();
+  subject.rows.resize(static_cast<std::size_t>(cluster.size()));
+  subject.row_of.resize(static_cast<std::size_t>(cluster.size()));
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    subject.rows[static_cast<std::size_t>(p)] = p;
+    subject.row_of[static_cast<std::size_t>(p)] = static_cast<int>(p);
+  }
+  subject.id = [&cluster](ProcessorIndex p) { return cluster.id(p); };
+  subject.detail = [&cluster](ProcessorIndex p) { return "t=" + format_number(cluster.transmission_time(p)); };
+  subject.headline_population = fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
+  return GanttWriter(plan, subject, options).draw();
+}
+
+std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, const GanttOptions& options) {
+  const Platform& platform = network.platform();
+  GraphPlanLabels labels = graph_plan_labels(plan, network);
+  GanttSubject subject;
+  subject.node_count = platform.size();
+  subject.row_of.assign(static_cast<std::size_t>(platform.size()), -1);
+  auto add_row = [&](ProcessorIndex v, bool network_row) {
+    subject.row_of[static_cast<std::size_t>(v)] = static_cast<int>(subject.rows.size());
+    subject.rows.push_back(v);
+    subject.network_row.push_back(network_row ? 1 : 0);
+  };
+  for (auto v : network.participants()) add_row(v, false);
+  // Rows for the shared network nodes several messages cross, busiest first
+  // (at most 12): where the plan's messages wait for each other.
+  std::vector<ProcessorIndex> shared;
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    if (labels.crossings[static_cast<std::size_t>(v)] > 1) shared.push_back(v);
+  }
+  std::stable_sort(shared.begin(), shared.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+    return labels.crossings[static_cast<std::size_t>(a)] > labels.crossings[static_cast<std::size_t>(b)];
+  });
+  if (shared.size() > 12) shared.resize(12);
+  std::sort(shared.begin(), shared.end());
+  for (auto v : shared) add_row(v, true);
+  subject.id = [&platform](ProcessorIndex p) { return platform.id(p); };
+  subject.detail = labels.node_detail;
+  subject.headline_population = labels.population;
+  subject.nodes_word = "nodes";
+  subject.container_word = "platform";
+  subject.transfer_class = std::move(labels.transfer_class);
+  subject.crossed = std::move(labels.crossed);
+  subject.route_text = std::move(labels.route_text);
+  subject.class_names = std::move(labels.class_names);
+  return GanttWriter(plan, subject, options).draw();
 }
 
 void write_gantt_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const GanttOptions& options) {

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
@@ -35,6 +36,14 @@ struct GanttOptions {
 // The SVG text. Never throws for a plan that does not fit the cluster:
 // transfers naming unknown processors are skipped and counted in a note.
 std::string gantt_svg(const MakespanPlan& plan, const Cluster& cluster, const GanttOptions& options = {});
+
+// A plan on a platform graph: a row per participant (labelled with its site
+// when the platform has several), then a grey row for each shared one-port
+// router or link that several messages cross (the busiest 12), showing when
+// it carries what. Bars are coloured by the slowest link class on the
+// message's route (LAN / MAN / WAN, found by makespan/graph/sites.h); the
+// tooltip gives the route.
+std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, const GanttOptions& options = {});
 
 // Writes gantt_svg() to `path` (throws std::runtime_error on I/O failure).
 void write_gantt_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster,

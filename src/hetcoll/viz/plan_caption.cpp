@@ -40,7 +40,12 @@ std::string pretty_guarantee(const std::string& text) {
 
 std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
   const bool has_root = plan.root >= 0 && plan.root < cluster.size();
-  const std::string root_id = has_root ? shorten_id(cluster.id(plan.root), 32) : std::string("?");
+  return plan_headline(plan, has_root ? cluster.id(plan.root) : std::string("?"),
+                       fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s"));
+}
+
+std::string plan_headline(const MakespanPlan& plan, const std::string& root, const std::string& population) {
+  const std::string root_id = shorten_id(root, 32);
   std::string what;
   switch (plan.operation) {
     case Operation::broadcast: what = "Broadcast from " + root_id; break;
@@ -53,7 +58,7 @@ std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
   }
   std::string headline = what;
   if (!plan.algorithm.empty()) headline += " · " + shorten(plan.algorithm, 40);
-  headline += fmt::format(" · {} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
+  headline += " · " + population;
   return headline;
 }
 
@@ -72,9 +77,10 @@ std::string plan_evidence(const MakespanPlan& plan) {
   }
   const bool meets_bound = plan.lower_bound > 0 && plan.makespan <= plan.lower_bound * (1 + 1e-9);
   if (plan.optimal) {
-    evidence += " · proven optimal";
+    evidence += plan.claims_scope.empty() ? " · proven optimal" : " · proven optimal in " + plan.claims_scope;
   } else if (meets_bound) {
-    evidence += " · meets the lower bound, so optimal";
+    evidence += plan.claims_scope.empty() ? " · meets the lower bound, so optimal"
+                                          : " · meets the lower bound of " + plan.claims_scope;
   } else if (plan.limit_reached) {
     evidence += " · search stopped at a limit";
   }

@@ -11,6 +11,9 @@ namespace hetcoll::svg {
 
 // e.g. "Broadcast from p0 · fnf · 8 processors" (plain text, not escaped).
 std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster);
+// The same with the root's id and the population said by the caller
+// ("8 participants, 3 routers and links").
+std::string plan_headline(const MakespanPlan& plan, const std::string& root, const std::string& population);
 
 // e.g. "makespan 6 · lower bound 5 · guarantee ≤ 1.5 × optimal · proven optimal".
 std::string plan_evidence(const MakespanPlan& plan);

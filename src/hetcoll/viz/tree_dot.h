@@ -17,6 +17,7 @@
 #include <string>
 
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
@@ -26,6 +27,9 @@ struct TreeDotOptions {
 };
 
 std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const TreeDotOptions& options = {});
+// A plan on a platform graph: nodes show their site, edges are coloured by
+// the slowest link class of the message's route (tooltips: the route).
+std::string tree_dot(const MakespanPlan& plan, const GraphNetwork& network, const TreeDotOptions& options = {});
 
 // Writes tree_dot() to `path` (throws std::runtime_error on I/O failure).
 void write_tree_dot(const std::string& path, const MakespanPlan& plan, const Cluster& cluster,

@@ -7,7 +7,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "hetcoll/viz/communication_tree.h"
+#include "hetcoll/viz/graph_plan_labels.h"
 #include "hetcoll/viz/plan_caption.h"
 #include "hetcoll/viz/svg_support.h"
 
@@ -31,6 +34,31 @@ constexpr PhaseColours kReduceColours{"partial", "#B07800", "#FBECCB"};
 const PhaseColours& colours_of(const TreePhase& phase) {
   return phase.points_to_root() ? kReduceColours : kBroadcastColours;
 }
+
+// Link classes of a platform graph (as the Gantt chart colours them).
+constexpr PhaseColours kLinkClassColours[] = {
+    {"class0", "#0072B2", "#DCEBF6"},
+    {"class1", "#009E73", "#D5F0E7"},
+    {"class2", "#D55E00", "#F8DFCC"},
+    {"class3", "#CC79A7", "#F5E4EE"},
+};
+
+// What the drawing needs to know about the plan's nodes (a cluster's
+// processors or a graph's participants) and, on a graph, each message's
+// link class and route.
+struct TreeSubject {
+  ProcessorIndex node_count = 0;
+  std::function<std::string(ProcessorIndex)> id;
+  std::function<std::string(ProcessorIndex)> detail;  // "t=1" or "site 2" (may be empty)
+  std::string headline_population;
+  ProcessorIndex counted = 0;              // the nodes a complete plan reaches (not routers)
+  const char* nodes_word = "processor";
+  const char* detail_word = "t";            // what `detail` shows
+  double time_floor = 0;                   // times at least this large choose the unit
+  std::vector<int> transfer_class;         // per transfer; empty: colour by phase
+  std::vector<std::string> route_text;     // per transfer: " via sw, wan (WAN)"
+  std::vector<std::string> class_names;
+};
 
 constexpr std::size_t kMaxIdInBox = 20;
 constexpr double kIdFont = 12.5;
@@ -92,11 +120,11 @@ PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes) {
 
 class TreeWriter {
  public:
-  TreeWriter(const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options)
-      : plan_(plan), cluster_(cluster), options_(options) {}
+  TreeWriter(const MakespanPlan& plan, const TreeSubject& subject, const TreeSvgOptions& options)
+      : plan_(plan), subject_(subject), options_(options) {}
 
   std::string draw() {
-    phases_ = communication_tree(plan_, cluster_);
+    phases_ = communication_tree(plan_, subject_.node_count);
     for (const auto& phase : phases_) panels_.push_back(lay_out(phase, options_.max_nodes));
     choose_time_scale();
     name_panels();
@@ -112,11 +140,11 @@ class TreeWriter {
   }
 
  private:
-  std::string box_id_text(ProcessorIndex p) const { return svg::shorten_id(cluster_.id(p), kMaxIdInBox); }
+  std::string box_id_text(ProcessorIndex p) const { return svg::shorten_id(subject_.id(p), kMaxIdInBox); }
   // Times in the boxes and on the edges, in units of 10^time_exponent_ when
   // they would otherwise print as 1.05e-5.
   std::string time_text(double time) const { return format_number(time / time_scale_); }
-  std::string box_time_text(ProcessorIndex p) const { return "t=" + time_text(cluster_.transmission_time(p)); }
+  std::string box_time_text(ProcessorIndex p) const { return subject_.detail(p); }
   std::string box_ready_text(const TreeNode& node, bool is_root) const {
     std::string text = "ready " + time_text(node.ready_time);
     if (is_root) return std::string(svg::root_role(plan_.operation)) + " · " + text;
@@ -128,7 +156,7 @@ class TreeWriter {
   }
 
   void choose_time_scale() {
-    double latest = cluster_.size() > 0 ? cluster_.slowest_time() : 0;
+    double latest = subject_.time_floor;
     for (const auto& phase : phases_) latest = std::max(latest, phase.end_time);
     time_exponent_ = svg::axis_scale_exponent({latest});
     time_scale_ = std::pow(10.0, time_exponent_);
@@ -136,7 +164,7 @@ class TreeWriter {
 
   void name_panels() {
     for (auto& panel : panels_) {
-      const std::string root = svg::shorten_id(cluster_.id(panel.phase->nodes.front().processor), 32);
+      const std::string root = svg::shorten_id(subject_.id(panel.phase->nodes.front().processor), 32);
       if (panels_.size() > 1) {
         panel.title = panel.phase->points_to_root() ? "Phase 1 — reduce to " + root + " (arrows point to the root)"
                                                     : "Phase 2 — broadcast of the result from " + root;
@@ -193,20 +221,33 @@ class TreeWriter {
       detached += panel.phase->detached.size();
     }
     if (left_out > 0) {
-      notes_.push_back(fmt::format("Showing the first {} processors of each tree, breadth-first; {} left out "
+      notes_.push_back(fmt::format("Showing the first {} {}s of each tree, breadth-first; {} left out "
                                    "(a grey \"+k\" badge marks a node with k children not drawn).",
                                    std::min<std::size_t>(std::max<std::size_t>(options_.max_nodes, 1), panels_.front().phase->nodes.size()),
-                                   left_out));
+                                   subject_.nodes_word, left_out));
     }
     if (!panels_.empty()) {
-      const auto absent = static_cast<std::size_t>(cluster_.size()) - panels_.back().phase->nodes.size();
+      const auto absent = static_cast<std::size_t>(subject_.counted) - panels_.back().phase->nodes.size();
+      const char* word = subject_.nodes_word;
       if (absent > 0 && plan_.operation == Operation::multicast) {
-        notes_.push_back(fmt::format("{} processor{} no part.", absent, absent == 1 ? " takes" : "s take"));
-      } else if (absent > 0 && cluster_.size() > 0) {
-        notes_.push_back(fmt::format("{} processor{} not reached by this plan.", absent, absent == 1 ? " is" : "s are"));
+        notes_.push_back(fmt::format("{} {}{} no part.", absent, word, absent == 1 ? " takes" : "s take"));
+      } else if (absent > 0 && subject_.counted > 0) {
+        notes_.push_back(fmt::format("{} {}{} not reached by this plan.", absent, word, absent == 1 ? " is" : "s are"));
       }
     }
-    if (detached > 0) notes_.push_back(fmt::format("{} processor(s) are not connected to the root (invalid plan).", detached));
+    if (!subject_.transfer_class.empty() && subject_.class_names.size() > 1) {
+      const char* colour_names[] = {"blue", "green", "vermilion", "purple"};
+      std::string key;
+      for (std::size_t c = 0; c < subject_.class_names.size() && c < 4; ++c) {
+        if (subject_.class_names[c].empty()) continue;
+        key += fmt::format("{}{} {}", key.empty() ? "" : ", ", colour_names[c], subject_.class_names[c]);
+      }
+      notes_.push_back("Edges are coloured by the slowest link on the message's route: " + key +
+                       " (slow links drawn thicker; hover for the route).");
+    }
+    if (detached > 0) {
+      notes_.push_back(fmt::format("{} {}(s) are not connected to the root (invalid plan).", detached, subject_.nodes_word));
+    }
   }
 
   double panel_breadth(const PanelLayout& panel) const {
@@ -246,19 +287,22 @@ class TreeWriter {
     return text;
   }
 
-  const char* help_by_operation() const {
+  std::string help_by_operation() const {
+    const std::string boxes = fmt::format("Boxes: {}, {}, ", subject_.nodes_word, subject_.detail_word);
     switch (plan_.operation) {
       case Operation::reduce:
-        return "Boxes: processor, t, and when it holds all its inputs. Edges: when its partial result goes to its "
-               "parent (start–end).";
+        return boxes + "and when it holds all its inputs. Edges: when its partial result goes to its parent (start–end).";
       case Operation::allreduce:
-        return "Boxes: processor, t, and when it holds its partial result (phase 1) or the result (phase 2). "
-               "Edges: when the message is sent (start–end).";
-      default: return "Boxes: processor, t, and when it has the message. Edges: when the message is sent (start–end).";
+        return boxes + "and when it holds its partial result (phase 1) or the result (phase 2). Edges: when the "
+                       "message is sent (start–end).";
+      default: return boxes + "and when it has the message. Edges: when the message is sent (start–end).";
     }
   }
 
-  std::string headline() const { return svg::plan_headline(plan_, cluster_); }
+  std::string headline() const {
+    const bool has_root = plan_.root >= 0 && plan_.root < subject_.node_count;
+    return svg::plan_headline(plan_, has_root ? subject_.id(plan_.root) : "?", subject_.headline_population);
+  }
 
   void open_document() {
     out_.add(R"svg(<?xml version="1.0" encoding="UTF-8"?>
@@ -280,7 +324,8 @@ text {{ font-family: {2}; fill: #222222; }}
 )svg",
              width_, height_, svg::kFontFamily, kIdFont, kDetailFont, kEdgeFont,
              xml_escape("Communication tree: " + headline()));
-    for (const PhaseColours* colours : {&kBroadcastColours, &kReduceColours}) {
+    for (const PhaseColours* colours : {&kBroadcastColours, &kReduceColours, &kLinkClassColours[0], &kLinkClassColours[1],
+                                        &kLinkClassColours[2], &kLinkClassColours[3]}) {
       out_.add(R"svg(<marker id="arrow-{0}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,1 L10,5 L0,9 z" fill="{1}"/></marker>)svg"
                "\n",
                colours->key, colours->line);
@@ -341,8 +386,13 @@ text {{ font-family: {2}; fill: #222222; }}
         label_y = child.y - 4;
         label_anchor = "end";
       }
-      out_.add(R"svg(<path d="{}" fill="none" stroke="{}" stroke-width="1.4" marker-end="url(#arrow-{})"/>)svg", path, colours.line,
-               colours.key);
+      const PhaseColours& edge_colours =
+          subject_.transfer_class.empty() || node.transfer >= subject_.transfer_class.size()
+              ? colours
+              : kLinkClassColours[std::clamp(subject_.transfer_class[node.transfer], 0, 3)];
+      const bool slow = &edge_colours != &colours && &edge_colours != &kLinkClassColours[0];
+      out_.add(R"svg(<path d="{}" fill="none" stroke="{}" stroke-width="{}" marker-end="url(#arrow-{})"/>)svg", path,
+               edge_colours.line, slow ? 2.6 : 1.4, edge_colours.key);
       out_.add(R"svg(<text class="edge-label" x="{}" y="{}" text-anchor="{}">{}</text>)svg"
                "\n",
                label_x, label_y, label_anchor, xml_escape(edge_text(node)));
@@ -358,12 +408,14 @@ text {{ font-family: {2}; fill: #222222; }}
     const std::string id = xml_escape(box_id_text(node.processor));
     const std::string time = xml_escape(box_time_text(node.processor));
     const std::string ready = xml_escape(box_ready_text(node, is_root));
-    std::string tooltip = fmt::format("{}: t={}, ready {}", cluster_.id(node.processor),
-                                      format_number(cluster_.transmission_time(node.processor)), format_number(node.ready_time));
+    const std::string detail = subject_.detail(node.processor);
+    std::string tooltip = fmt::format("{}{}: ready {}", subject_.id(node.processor), detail.empty() ? "" : " (" + detail + ")",
+                                      format_number(node.ready_time));
     if (!is_root) {
-      const auto& other = cluster_.id(panel.phase->nodes[node.parent].processor);
+      const auto& other = subject_.id(panel.phase->nodes[node.parent].processor);
       tooltip += panel.phase->points_to_root() ? fmt::format("; sends to {} during {}", other, edge_text(node))
                                                : fmt::format("; receives from {} during {}", other, edge_text(node));
+      if (node.transfer < subject_.route_text.size()) tooltip += subject_.route_text[node.transfer];
     }
     out_.add(R"svg(<g><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="5" fill="{}" stroke="{}" stroke-width="{}"/>)svg",
              xml_escape(tooltip), left, top, box_width_, box_height_, is_root ? colours.tint : "#FFFFFF", colours.line,
@@ -373,8 +425,8 @@ text {{ font-family: {2}; fill: #222222; }}
                centre.x + 2.5, top + 16, id, time);
       out_.add(R"svg(<text class="detail" x="{}" y="{}" text-anchor="middle">{}</text>)svg", centre.x, top + 31, ready);
     } else {
-      out_.add(R"svg(<text x="{}" y="{}"><tspan class="id">{}</tspan><tspan class="detail" dx="5">{} · {}</tspan></text>)svg", left + 8,
-               centre.y + 4.5, id, time, ready);
+      out_.add(R"svg(<text x="{}" y="{}"><tspan class="id">{}</tspan><tspan class="detail" dx="5">{}{}</tspan></text>)svg", left + 8,
+               centre.y + 4.5, id, time.empty() ? "" : time + " · ", ready);
     }
     if (const std::size_t hidden = panel.hidden_children[index]; hidden > 0) {
       const std::string badge = fmt::format("+{}", hidden);
@@ -392,7 +444,7 @@ text {{ font-family: {2}; fill: #222222; }}
   static constexpr double kBusOffsetLeftToRight = 14;
 
   const MakespanPlan& plan_;
-  const Cluster& cluster_;
+  const TreeSubject& subject_;
   const TreeSvgOptions& options_;
   svg::SvgText out_;
   std::vector<TreePhase> phases_;
@@ -409,7 +461,30 @@ text {{ font-family: {2}; fill: #222222; }}
 }  // namespace
 
 std::string tree_svg(const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {
-  return TreeWriter(plan, cluster, options).draw();
+  TreeSubject subject;
+  subject.node_count = cluster.size();
+  subject.id = [&cluster](ProcessorIndex p) { return cluster.id(p); };
+  subject.detail = [&cluster](ProcessorIndex p) { return "t=" + format_number(cluster.transmission_time(p)); };
+  subject.headline_population = fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
+  subject.time_floor = cluster.size() > 0 ? cluster.slowest_time() : 0;
+  subject.counted = cluster.size();
+  return TreeWriter(plan, subject, options).draw();
+}
+
+std::string tree_svg(const MakespanPlan& plan, const GraphNetwork& network, const TreeSvgOptions& options) {
+  const GraphPlanLabels labels = graph_plan_labels(plan, network);
+  TreeSubject subject;
+  subject.node_count = network.node_count();
+  subject.id = [&network](ProcessorIndex p) { return network.platform().id(p); };
+  subject.detail = labels.node_detail;
+  subject.headline_population = labels.population;
+  subject.transfer_class = labels.transfer_class;
+  subject.route_text = labels.route_text;
+  subject.class_names = labels.class_names;
+  subject.counted = static_cast<ProcessorIndex>(network.participants().size());
+  subject.nodes_word = "participant";
+  subject.detail_word = "its site";
+  return TreeWriter(plan, subject, options).draw();
 }
 
 void write_tree_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {

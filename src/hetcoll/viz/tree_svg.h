@@ -18,6 +18,7 @@
 #include <string>
 
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
@@ -30,6 +31,10 @@ struct TreeSvgOptions {
 };
 
 std::string tree_svg(const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options = {});
+// A plan on a platform graph: boxes say each participant's site, edges are
+// coloured (and thicker) by the slowest link class on the message's route,
+// tooltips give the route (viz/graph_plan_labels.h).
+std::string tree_svg(const MakespanPlan& plan, const GraphNetwork& network, const TreeSvgOptions& options = {});
 
 // Writes tree_svg() to `path` (throws std::runtime_error on I/O failure).
 void write_tree_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster,

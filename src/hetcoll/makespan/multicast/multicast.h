@@ -78,12 +78,6 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
                                  const std::vector<ProcessorIndex>& targets, const PtasParameters& parameters,
                                  std::optional<int> max_helpers = {});
 
-struct ExactSearchLimits {
-  double time_limit_seconds = std::numeric_limits<double>::infinity();
-  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
-  ProgressCallback progress;
-};
-
 MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
                                   const std::vector<ProcessorIndex>& targets, const ExactSearchLimits& limits = {},
                                   std::optional<int> max_helpers = {});

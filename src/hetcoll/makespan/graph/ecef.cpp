@@ -1,0 +1,22 @@
+#include "hetcoll/makespan/graph/ecef.h"
+
+#include "hetcoll/makespan/graph/greedy_broadcast.h"
+
+namespace hetcoll {
+
+namespace {
+class EarliestCompletion final : public GreedyRule {
+ public:
+  double key(const FlatBroadcast& state, std::size_t from, std::size_t to) override {
+    return state.builder.window(from, to).end;
+  }
+};
+}  // namespace
+
+EngineResult broadcast_ecef(const GraphNetwork& network, const BroadcastTask& task) {
+  FlatBroadcast state(network, task, "ecef");
+  EarliestCompletion rule;
+  return greedy_broadcast(network, state, "ecef", rule);
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,138 @@
+#include "hetcoll/makespan/graph/graph_registry.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/graph/auto_graph.h"
+#include "hetcoll/makespan/graph/ecef.h"
+#include "hetcoll/makespan/graph/exact_search.h"
+#include "hetcoll/makespan/graph/fef.h"
+#include "hetcoll/makespan/graph/fnf_view.h"
+#include "hetcoll/makespan/graph/graph_planner.h"
+#include "hetcoll/makespan/graph/hierarchical.h"
+#include "hetcoll/makespan/graph/lookahead.h"
+
+namespace hetcoll {
+
+namespace {
+
+ExactSearchLimits limits_of(const MakespanRequest& request) {
+  ExactSearchLimits limits;
+  limits.node_limit = request.node_limit;
+  limits.time_limit_seconds = request.time_limit_seconds;
+  limits.progress = request.progress;
+  return limits;
+}
+
+GraphMakespanAlgorithm entry(std::string name, Guarantee guarantee, std::string complexity, std::string reference,
+                             std::string summary, BroadcastEngine engine) {
+  GraphMakespanAlgorithm algorithm;
+  algorithm.name = name;
+  algorithm.guarantee = guarantee;
+  algorithm.complexity = std::move(complexity);
+  algorithm.reference = std::move(reference);
+  algorithm.summary = std::move(summary);
+  algorithm.run = [name, guarantee, engine](const GraphNetwork& network, const MakespanRequest& request) {
+    return plan_on_graph(network, request, {name, guarantee}, engine);
+  };
+  return algorithm;
+}
+
+Guarantee heuristic() {
+  Guarantee g = Guarantee::none();
+  g.text = "heuristic (no proven ratio)";
+  return g;
+}
+
+std::vector<GraphMakespanAlgorithm> build_registry() {
+  std::vector<GraphMakespanAlgorithm> algorithms;
+  {
+    Guarantee guarantee = heuristic();
+    guarantee.text = "optimal when the exact search finishes (up to 10 participants), else heuristic";
+    auto algorithm = entry("auto", guarantee, "budgeted exact search (n <= 10), else O(n^2 log n) per site",
+                           "selector over the graph planners (makespan/graph/auto_graph.h)",
+                           "exact search up to 10 participants (fixed node budget), else the best of hierarchical, "
+                           "ECEF and look-ahead",
+                           {});
+    algorithm.is_default = true;
+    algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
+      ExactSearchLimits limits = limits_of(request);
+      return plan_on_graph(network, request, {"auto", guarantee},
+                           [limits](const GraphNetwork& n, const BroadcastTask& task) {
+                             return broadcast_auto(n, task, limits);
+                           });
+    };
+    algorithms.push_back(std::move(algorithm));
+  }
+  algorithms.push_back(entry("hierarchical", heuristic(), "O(m log m) + O(k^2 log k) per group of k",
+                             "MagPIe (Kielmann et al. 1999), Open MPI HAN; planned with costs",
+                             "detect sites (groups of cheap links), cross each slow link once: gateways first, "
+                             "then inside each site (reduce: the reverse)",
+                             broadcast_hierarchical));
+  algorithms.push_back(entry("lookahead", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
+                             "ECEF with look-ahead: earliest completion plus the receiver's cheapest onward route",
+                             broadcast_lookahead));
+  algorithms.push_back(entry("ecef", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
+                             "earliest completing edge first: the transfer that would finish first",
+                             broadcast_ecef));
+  algorithms.push_back(entry("fef", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
+                             "fastest edge first: the cheapest route from an informed node", broadcast_fef));
+  {
+    Guarantee guarantee = Guarantee::exact();
+    guarantee.text = "exact (when the search finishes; else the best plan found)";
+    auto algorithm = entry("optimal", guarantee, "exponential; O(k^2) per node, k <= 16 participants",
+                           "branch and bound over transfer orders (makespan/graph/exact_search.h)",
+                           "exact search for small graphs (<= 16 participants; --time-limit, --node-limit)", {});
+    algorithm.exact = true;
+    algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
+      ExactSearchLimits limits = limits_of(request);
+      return plan_on_graph(network, request, {"optimal", guarantee},
+                           [limits](const GraphNetwork& n, const BroadcastTask& task) {
+                             return broadcast_exact(n, task, limits);
+                           });
+    };
+    algorithms.push_back(std::move(algorithm));
+  }
+  {
+    auto algorithm = entry("fnf-view", heuristic(), "O(n^2) routes + O(n log n)",
+                           "Liu 2002 sec. 3 (FNF), Liu, Kuo, Wang 2009 (SNF), on the sender-speed view",
+                           "baseline: FNF / SNF planned on the sender-speed view (one time per node), executed on the "
+                           "platform",
+                           broadcast_fnf_view);
+    algorithm.is_baseline = true;
+    algorithms.push_back(std::move(algorithm));
+  }
+  return algorithms;
+}
+
+}  // namespace
+
+const std::vector<GraphMakespanAlgorithm>& graph_makespan_algorithms() {
+  static const std::vector<GraphMakespanAlgorithm> algorithms = build_registry();
+  return algorithms;
+}
+
+const GraphMakespanAlgorithm* find_graph_makespan_algorithm(std::string_view name) {
+  for (const auto& algorithm : graph_makespan_algorithms()) {
+    if (algorithm.name == name) return &algorithm;
+  }
+  return nullptr;
+}
+
+MakespanPlan plan_graph_makespan(const GraphNetwork& network, const MakespanRequest& request,
+                                 std::string_view algorithm_name) {
+  const GraphMakespanAlgorithm* algorithm = find_graph_makespan_algorithm(algorithm_name.empty() ? "auto" : algorithm_name);
+  if (!algorithm) {
+    std::string known;
+    for (const auto& candidate : graph_makespan_algorithms()) known += (known.empty() ? "" : ", ") + candidate.name;
+    throw InputError(fmt::format("unknown graph planner \"{}\" (known: {})", algorithm_name, known));
+  }
+  const auto started = std::chrono::steady_clock::now();
+  MakespanPlan plan = algorithm->run(network, request);
+  plan.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return plan;
+}
+
+}  // namespace hetcoll

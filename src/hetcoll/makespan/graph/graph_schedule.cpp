@@ -1,0 +1,119 @@
+#include "hetcoll/makespan/graph/graph_schedule.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/graph/graph_planner.h"
+#include "hetcoll/sim/makespan_simulation.h"
+
+namespace hetcoll {
+
+PortTimeline::PortTimeline(const GraphNetwork* network) {
+  if (network) free_.assign(network->port_count(), 0.0);
+}
+
+double PortTimeline::earliest_start(std::span<const PortId> ports, double ready) const {
+  double start = ready;
+  for (auto port : ports) start = std::max(start, free_[port]);
+  return start;
+}
+
+void PortTimeline::occupy(std::span<const PortId> ports, double end) {
+  for (auto port : ports) free_[port] = end;
+}
+
+BroadcastBuilder::BroadcastBuilder(const GraphNetwork& network, const RouteMatrix& table, std::size_t source,
+                                   PortTimeline& timeline, double source_ready,
+                                   std::vector<double> combine_before_send)
+    : network_(network),
+      table_(table),
+      timeline_(timeline),
+      informed_at_(table.size(), kNoRoute),
+      combine_before_send_(std::move(combine_before_send)),
+      compute_free_(table.size(), 0.0) {
+  informed_at_[source] = source_ready;
+  informed_count_ = 1;
+  last_end_ = source_ready;
+}
+
+double BroadcastBuilder::ready_to_send(std::size_t from) const {
+  if (combine_before_send_.empty() || combine_before_send_[from] == 0) return informed_at_[from];
+  return std::max(compute_free_[from], informed_at_[from]) + combine_before_send_[from];
+}
+
+BroadcastBuilder::Window BroadcastBuilder::window(std::size_t from, std::size_t to) const {
+  const double cost = table_.cost(from, to);
+  if (cost == kNoRoute) return {kNoRoute, kNoRoute};
+  const double start = timeline_.earliest_start(table_.ports(from, to), ready_to_send(from));
+  return {start, start + cost};
+}
+
+void BroadcastBuilder::send(std::size_t from, std::size_t to) {
+  const Window w = window(from, to);
+  if (!combine_before_send_.empty() && combine_before_send_[from] > 0) compute_free_[from] = ready_to_send(from);
+  const auto route = table_.edges(from, to);
+  timeline_.occupy(table_.ports(from, to), w.end);
+  Transfer transfer;
+  transfer.from = table_.member(from);
+  transfer.to = table_.member(to);
+  transfer.start = w.start;
+  transfer.end = w.end;
+  transfer.route.assign(route.begin(), route.end());
+  transfers_.push_back(std::move(transfer));
+  if (!informed(to)) ++informed_count_;
+  informed_at_[to] = std::min(informed_at_[to], w.end);
+  last_end_ = std::max(last_end_, w.end);
+}
+
+namespace {
+const std::vector<ProcessorIndex>& checked_members(const BroadcastTask& task, const char* planner) {
+  if (task.members.size() > kMaxFlatMembers) {
+    throw InputError(fmt::format("{}: {} participants exceed its limit of {} (it keeps a route for every pair); the "
+                                 "hierarchical planner handles large platforms",
+                                 planner, task.members.size(), kMaxFlatMembers));
+  }
+  return task.members;
+}
+}  // namespace
+
+FlatBroadcast::FlatBroadcast(const GraphNetwork& network, const BroadcastTask& task, const char* planner,
+                             PortTimeline* shared_timeline)
+    : table(network, checked_members(task, planner), task.reversed),
+      own_timeline(shared_timeline ? nullptr : &network),
+      builder(network, table, table.index_of(task.source), shared_timeline ? *shared_timeline : own_timeline,
+              task.source_ready,
+              task.reversed ? combine_times(network, table) : std::vector<double>{}),
+      must_receive(task.must_receive) {
+  for (std::size_t i = 0; i < must_receive.size(); ++i) waiting += must_receive[i] && !builder.informed(i) ? 1 : 0;
+}
+
+std::vector<double> combine_times(const GraphNetwork& network, const RouteMatrix& table) {
+  if (!network.has_computation()) return {};
+  std::vector<double> times(table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) times[i] = network.combine_time(table.member(i));
+  return times;
+}
+
+MakespanPlan reduce_from_reversed(const GraphNetwork& network, ProcessorIndex root,
+                                  const std::vector<Transfer>& reversed_broadcast) {
+  double horizon = 0;
+  for (const auto& t : reversed_broadcast) horizon = std::max(horizon, t.end);
+  MakespanPlan reduce;
+  reduce.operation = Operation::reduce;
+  reduce.model = PlanModel::platform_graph;
+  reduce.root = root;
+  reduce.transfers.reserve(reversed_broadcast.size());
+  for (const auto& t : reversed_broadcast) {
+    Transfer back = t;
+    std::swap(back.from, back.to);
+    back.start = horizon - t.end;
+    back.end = horizon - t.start;
+    back.payload = Payload::partial_reduction;
+    reduce.transfers.push_back(std::move(back));
+  }
+  return as_soon_as_possible(network, std::move(reduce));
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,162 @@
+#include "hetcoll/makespan/graph/sites.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace hetcoll {
+
+std::size_t SiteHierarchy::site_count() const {
+  std::size_t count = 0;
+  for (const auto& group : groups) count += group.children.empty() ? 1 : 0;
+  return count;
+}
+
+namespace {
+
+struct UnionFind {
+  std::vector<std::size_t> parent;
+  explicit UnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  std::size_t find(std::size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void unite(std::size_t a, std::size_t b) {
+    a = find(a), b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+}  // namespace
+
+SiteHierarchy detect_sites(const GraphNetwork& network, std::size_t max_leaf) {
+  const Platform& platform = network.platform();
+  const auto& costs = network.edge_costs();
+  const auto n = static_cast<std::size_t>(platform.size());
+  SiteHierarchy hierarchy;
+  hierarchy.site_of.assign(n, SIZE_MAX);
+  std::vector<std::vector<ProcessorIndex>> node_sets;  // per group: every node (routers too)
+  std::vector<double> thresholds;
+  std::vector<std::size_t> local(n, SIZE_MAX);  // node -> index in the group being split
+
+  auto add_group = [&](std::vector<ProcessorIndex> nodes, std::size_t parent, int depth) {
+    SiteGroup group;
+    group.parent = parent;
+    group.depth = depth;
+    for (auto v : nodes) {
+      if (network.is_participant(v)) group.participants.push_back(v);
+    }
+    hierarchy.groups.push_back(std::move(group));
+    node_sets.push_back(std::move(nodes));
+    return hierarchy.groups.size() - 1;
+  };
+  std::vector<ProcessorIndex> everything(n);
+  std::iota(everything.begin(), everything.end(), 0);
+  add_group(std::move(everything), 0, 0);
+
+  for (std::size_t g = 0; g < hierarchy.groups.size(); ++g) {
+    const std::vector<ProcessorIndex> nodes = node_sets[g];
+    for (std::size_t i = 0; i < nodes.size(); ++i) local[static_cast<std::size_t>(nodes[i])] = i;
+    std::vector<double> inner;
+    for (auto v : nodes) {
+      for (auto e : platform.out_edges(v)) {
+        // Wires (cost 0) always join their ends; they take no part in gaps.
+        if (costs[e] > 0 && local[static_cast<std::size_t>(platform.edges()[e].to)] != SIZE_MAX) {
+          inner.push_back(costs[e]);
+        }
+      }
+    }
+    std::sort(inner.begin(), inner.end());
+    inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
+    // The most expensive significant gap: the top level of the hierarchy
+    // (regions before sites); deeper gaps are found inside each subgroup.
+    bool found_gap = false;
+    double threshold = 0;
+    for (std::size_t i = inner.size(); i-- > 1;) {
+      if (inner[i] / inner[i - 1] >= kSiteGapRatio) {
+        found_gap = true;
+        threshold = inner[i - 1];
+        break;
+      }
+    }
+    std::vector<std::vector<ProcessorIndex>> components;
+    if (found_gap) {
+      UnionFind sets(nodes.size());
+      for (auto v : nodes) {
+        for (auto e : platform.out_edges(v)) {
+          const auto to = local[static_cast<std::size_t>(platform.edges()[e].to)];
+          if (to != SIZE_MAX && costs[e] <= threshold) sets.unite(local[static_cast<std::size_t>(v)], to);
+        }
+      }
+      std::vector<std::size_t> component_of(nodes.size(), SIZE_MAX);
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const auto root = sets.find(i);
+        if (component_of[root] == SIZE_MAX) {
+          component_of[root] = components.size();
+          components.emplace_back();
+        }
+        components[component_of[root]].push_back(nodes[i]);
+      }
+    }
+    for (auto v : nodes) local[static_cast<std::size_t>(v)] = SIZE_MAX;
+    std::size_t with_participants = 0;
+    for (const auto& component : components) {
+      with_participants += std::any_of(component.begin(), component.end(),
+                                       [&](ProcessorIndex v) { return network.is_participant(v); });
+    }
+    const int depth = hierarchy.groups[g].depth + 1;
+    if (with_participants >= 2) {
+      thresholds.push_back(threshold);
+      for (auto& component : components) {
+        if (!std::any_of(component.begin(), component.end(),
+                         [&](ProcessorIndex v) { return network.is_participant(v); })) {
+          continue;
+        }
+        const std::size_t child = add_group(std::move(component), g, depth);
+        hierarchy.groups[g].children.push_back(child);
+      }
+      continue;
+    }
+    // A site. Too many participants for one flat plan: chunks of
+    // consecutive node indices, each a site of its own.
+    const auto participants = hierarchy.groups[g].participants;
+    if (participants.size() > max_leaf) {
+      for (std::size_t first = 0; first < participants.size(); first += max_leaf) {
+        const std::size_t last = std::min(participants.size(), first + max_leaf);
+        std::vector<ProcessorIndex> chunk(participants.begin() + static_cast<std::ptrdiff_t>(first),
+                                          participants.begin() + static_cast<std::ptrdiff_t>(last));
+        const std::size_t child = add_group(std::move(chunk), g, depth);
+        hierarchy.groups[g].children.push_back(child);
+        node_sets[child].clear();  // chunks own no routers; they are leaves as they stand
+      }
+      // The chunk groups are appended after g; mark them processed as leaves.
+      for (auto child : hierarchy.groups[g].children) {
+        for (auto v : hierarchy.groups[child].participants) hierarchy.site_of[static_cast<std::size_t>(v)] = child;
+      }
+      for (auto v : node_sets[g]) {
+        if (!network.is_participant(v)) hierarchy.site_of[static_cast<std::size_t>(v)] = hierarchy.groups[g].children.front();
+      }
+      // Skip splitting the chunks: they were given no nodes to split.
+      continue;
+    }
+    for (auto v : node_sets[g]) hierarchy.site_of[static_cast<std::size_t>(v)] = g;
+  }
+  // Chunks were queued with empty node sets: they became leaves with
+  // site_of already set; nothing else to do.
+
+  std::sort(thresholds.begin(), thresholds.end());
+  for (double t : thresholds) {
+    if (!hierarchy.class_thresholds.empty() && t / hierarchy.class_thresholds.back() < kSiteGapRatio) {
+      hierarchy.class_thresholds.back() = t;  // same gap seen in two groups: keep the larger cut
+    } else {
+      hierarchy.class_thresholds.push_back(t);
+    }
+  }
+  hierarchy.edge_class.resize(costs.size());
+  for (std::size_t e = 0; e < costs.size(); ++e) {
+    const auto& th = hierarchy.class_thresholds;
+    hierarchy.edge_class[e] = static_cast<std::uint8_t>(std::lower_bound(th.begin(), th.end(), costs[e]) - th.begin());
+  }
+  return hierarchy;
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,236 @@
+#include "hetcoll/model/graph_network.h"
+
+#include <algorithm>
+#include <functional>
+#include <queue>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+
+namespace hetcoll {
+
+namespace {
+constexpr std::uint8_t kWanted = 1;
+constexpr std::uint8_t kSettled = 2;
+
+// Platform::route's rule for adjacent nodes: the cheapest direct edge, the
+// first listed among equals.
+std::optional<std::size_t> cheapest_direct_edge(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
+                                                const std::vector<double>& edge_costs) {
+  std::optional<std::size_t> best;
+  for (std::size_t e : platform.out_edges(from)) {
+    if (platform.edges()[e].to != to || !(edge_costs[e] < kNoRoute)) continue;
+    if (!best || edge_costs[e] < edge_costs[*best]) best = e;
+  }
+  return best;
+}
+}  // namespace
+
+RouteFinder::RouteFinder(const Platform& platform, const std::vector<double>& edge_costs)
+    : platform_(platform),
+      edge_costs_(edge_costs),
+      distance_(static_cast<std::size_t>(platform.size()), kNoRoute),
+      parent_edge_(static_cast<std::size_t>(platform.size()), SIZE_MAX),
+      mark_(static_cast<std::size_t>(platform.size()), 0) {}
+
+std::vector<std::optional<Route>> RouteFinder::routes_from(ProcessorIndex source,
+                                                           std::span<const ProcessorIndex> targets) {
+  std::vector<std::optional<Route>> routes(targets.size());
+  std::size_t pending = 0;
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    const ProcessorIndex target = targets[k];
+    if (target == source) {
+      routes[k] = Route{};
+    } else if (auto declared = platform_.declared_route(source, target)) {
+      routes[k] = std::move(declared);
+    } else if (auto direct = cheapest_direct_edge(platform_, source, target, edge_costs_)) {
+      routes[k] = Route{*direct};
+    } else {
+      auto& mark = mark_[static_cast<std::size_t>(target)];
+      if (!(mark & kWanted)) {
+        mark |= kWanted;
+        ++pending;
+        touched_.push_back(target);
+      }
+    }
+  }
+  if (pending > 0) {
+    // Dijkstra as shortest_paths.h runs it (every node may relay), stopped
+    // once every wanted node is settled.
+    using Entry = std::pair<double, ProcessorIndex>;  // (distance, node): ties settle the lower index first
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+    distance_[static_cast<std::size_t>(source)] = 0;
+    touched_.push_back(source);
+    queue.emplace(0.0, source);
+    while (!queue.empty() && pending > 0) {
+      auto [distance, v] = queue.top();
+      queue.pop();
+      auto vi = static_cast<std::size_t>(v);
+      if (mark_[vi] & kSettled) continue;
+      mark_[vi] |= kSettled;
+      if (mark_[vi] & kWanted) --pending;
+      for (std::size_t e : platform_.out_edges(v)) {
+        const double cost = edge_costs_[e];
+        if (!(cost < kNoRoute)) continue;
+        const auto wi = static_cast<std::size_t>(platform_.edges()[e].to);
+        if (mark_[wi] & kSettled) continue;
+        const double candidate = distance + cost;
+        if (candidate < distance_[wi]) {
+          if (distance_[wi] == kNoRoute) touched_.push_back(static_cast<ProcessorIndex>(wi));
+          distance_[wi] = candidate;
+          parent_edge_[wi] = e;
+          queue.emplace(candidate, static_cast<ProcessorIndex>(wi));
+        }
+      }
+    }
+    for (std::size_t k = 0; k < targets.size(); ++k) {
+      const auto ti = static_cast<std::size_t>(targets[k]);
+      if (routes[k] || !(mark_[ti] & kSettled) || targets[k] == source) continue;
+      Route route;
+      for (ProcessorIndex v = targets[k]; v != source;) {
+        const std::size_t e = parent_edge_[static_cast<std::size_t>(v)];
+        route.push_back(e);
+        v = platform_.edges()[e].from;
+      }
+      std::reverse(route.begin(), route.end());
+      routes[k] = std::move(route);
+    }
+  }
+  for (auto v : touched_) {
+    auto vi = static_cast<std::size_t>(v);
+    distance_[vi] = kNoRoute;
+    parent_edge_[vi] = SIZE_MAX;
+    mark_[vi] = 0;
+  }
+  touched_.clear();
+  return routes;
+}
+
+GraphNetwork::GraphNetwork(const Platform& platform, std::optional<double> message_size, OnePortRule rule)
+    : platform_(&platform), message_size_(message_size), rule_(rule) {
+  edge_costs_ = platform.edge_costs(message_size);
+  participants_ = platform.participants();
+  for (auto v : participants_) {
+    if (platform.node(v).speed) has_computation_ = true;
+    if (!one_port(v)) all_one_port_ = false;
+  }
+  for (std::size_t e = 0; e < edge_costs_.size(); ++e) {
+    const auto& edge = platform.edges()[e];
+    if (edge_costs_[e] > 0) smallest_edge_cost_ = std::min(smallest_edge_cost_, edge_costs_[e]);
+    if (!platform.node(edge.from).router) smallest_send_cost_ = std::min(smallest_send_cost_, edge_costs_[e]);
+    if (!platform.node(edge.to).router) smallest_receive_cost_ = std::min(smallest_receive_cost_, edge_costs_[e]);
+  }
+  if (smallest_edge_cost_ == kNoRoute) smallest_edge_cost_ = 1;  // nothing costs anything: any scale will do
+}
+
+double GraphNetwork::route_time(std::span<const std::size_t> route) const {
+  if (route.empty()) return kNoRoute;
+  return platform_->route_time(Route(route.begin(), route.end()), message_size_);
+}
+
+std::optional<Route> GraphNetwork::route(ProcessorIndex from, ProcessorIndex to) const {
+  RouteFinder finder = route_finder();
+  const ProcessorIndex targets[] = {to};
+  return std::move(finder.routes_from(from, targets).front());
+}
+
+void GraphNetwork::held_ports(ProcessorIndex from, ProcessorIndex to, std::span<const std::size_t> route,
+                              std::vector<PortId>& out) const {
+  if (one_port(from)) out.push_back(send_port(from));
+  if (one_port(to)) out.push_back(receive_port(to));
+  for (std::size_t k = 0; k + 1 < route.size(); ++k) {
+    const ProcessorIndex inner = platform_->edges()[route[k]].to;
+    if (!one_port(inner)) continue;
+    out.push_back(receive_port(inner));
+    if (rule_ == OnePortRule::bidirectional) out.push_back(send_port(inner));
+  }
+}
+
+std::string GraphNetwork::describe_port(PortId port) const {
+  const auto node = static_cast<ProcessorIndex>(port / 2);
+  const std::string& id = platform_->id(node);
+  const auto kind = platform_->node(node).kind;
+  const std::string what = is_participant(node) ? std::string()
+                           : fmt::format(" (a one-port {})", kind == NodeKind::host ? "router" : to_string(kind));
+  if (rule_ == OnePortRule::unidirectional) return id + what;
+  return fmt::format("{}'s {} port{}", id, port % 2 == 0 ? "send" : "receive", what);
+}
+
+double GraphNetwork::combine_time(ProcessorIndex v) const {
+  const auto& speed = platform_->node(v).speed;
+  return speed ? 1.0 / *speed : 0.0;
+}
+
+double GraphNetwork::smallest_out_cost(ProcessorIndex v) const {
+  double best = kNoRoute;
+  for (auto e : platform_->out_edges(v)) best = std::min(best, edge_costs_[e]);
+  return best;
+}
+
+double GraphNetwork::smallest_in_cost(ProcessorIndex v) const {
+  double best = kNoRoute;
+  for (auto e : platform_->in_edges(v)) best = std::min(best, edge_costs_[e]);
+  return best;
+}
+
+RouteMatrix::RouteMatrix(const GraphNetwork& network, std::vector<ProcessorIndex> members, bool reversed)
+    : members_(std::move(members)), reversed_(reversed) {
+  const std::size_t k = members_.size();
+  for (auto v : members_) {
+    if (v < 0 || v >= network.node_count() || !network.is_participant(v)) {
+      throw InputError(fmt::format("route matrix: node {} is not a participant", v));
+    }
+  }
+  cost_.assign(k * k, kNoRoute);
+  for (std::size_t i = 0; i < k; ++i) cost_[i * k + i] = 0;  // a member reaches itself at no cost, holding nothing
+  std::vector<Route> routes(k * k);
+  RouteFinder finder = network.route_finder();
+  for (std::size_t i = 0; i < k; ++i) {
+    auto found = finder.routes_from(members_[i], members_);
+    for (std::size_t j = 0; j < k; ++j) {
+      if (i == j || !found[j]) continue;
+      // Forward: entry i -> j is the platform transfer i -> j. Reversed:
+      // entry j -> i stands for it.
+      const std::size_t entry = reversed_ ? j * k + i : i * k + j;
+      cost_[entry] = network.route_time(*found[j]);
+      routes[entry] = std::move(*found[j]);
+    }
+  }
+  first_edge_.assign(k * k + 1, 0);
+  first_port_.assign(k * k + 1, 0);
+  std::vector<PortId> ports;
+  for (std::size_t entry = 0; entry < k * k; ++entry) {
+    first_edge_[entry] = static_cast<std::uint32_t>(edge_pool_.size());
+    first_port_[entry] = static_cast<std::uint32_t>(port_pool_.size());
+    const std::size_t from = entry / k, to = entry % k;
+    if (from == to || !(cost_[entry] < kNoRoute)) continue;
+    const ProcessorIndex sender = members_[reversed_ ? to : from], receiver = members_[reversed_ ? from : to];
+    edge_pool_.insert(edge_pool_.end(), routes[entry].begin(), routes[entry].end());
+    ports.clear();
+    network.held_ports(sender, receiver, routes[entry], ports);
+    port_pool_.insert(port_pool_.end(), ports.begin(), ports.end());
+  }
+  first_edge_[k * k] = static_cast<std::uint32_t>(edge_pool_.size());
+  first_port_[k * k] = static_cast<std::uint32_t>(port_pool_.size());
+  index_.reserve(k);
+  for (std::size_t i = 0; i < k; ++i) index_.emplace_back(members_[i], i);
+  std::sort(index_.begin(), index_.end());
+}
+
+std::span<const std::size_t> RouteMatrix::edges(std::size_t from, std::size_t to) const {
+  const std::size_t entry = from * members_.size() + to;
+  return {edge_pool_.data() + first_edge_[entry], edge_pool_.data() + first_edge_[entry + 1]};
+}
+
+std::span<const PortId> RouteMatrix::ports(std::size_t from, std::size_t to) const {
+  const std::size_t entry = from * members_.size() + to;
+  return {port_pool_.data() + first_port_[entry], port_pool_.data() + first_port_[entry + 1]};
+}
+
+std::size_t RouteMatrix::index_of(ProcessorIndex node) const {
+  auto it = std::lower_bound(index_.begin(), index_.end(), std::pair<ProcessorIndex, std::size_t>{node, 0});
+  return it != index_.end() && it->first == node ? it->second : npos;
+}
+
+}  // namespace hetcoll

@@ -1,0 +1,283 @@
+#include "hetcoll/sim/makespan_simulation.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/sim/event_engine.h"
+
+namespace hetcoll {
+
+namespace {
+
+// What the model says about each transfer of the plan.
+struct ExecutionModel {
+  ProcessorIndex node_count = 0;
+  std::size_t port_count = 0;
+  std::vector<double> duration;                        // per transfer
+  std::vector<std::vector<std::uint32_t>> ports;       // per transfer: the ports it holds
+  std::vector<Route> routes;                           // per transfer: its route (graphs)
+  std::function<double(ProcessorIndex)> combine_time;  // 0 = free
+  std::function<const std::string&(ProcessorIndex)> name;
+};
+
+// The data each transfer waits for, from the plan's structure alone.
+struct Dependencies {
+  std::vector<std::vector<std::size_t>> before_transfer;  // transfers whose end it waits for (no combines)
+  std::vector<std::vector<std::size_t>> combines_before;  // partial transfers whose combine it waits for
+  std::vector<std::size_t> partials_into_root;            // the reduce's completion waits for their combines
+};
+
+Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& model) {
+  const auto n = static_cast<std::size_t>(model.node_count);
+  const auto& transfers = plan.transfers;
+  Dependencies deps;
+  deps.before_transfer.resize(transfers.size());
+  deps.combines_before.resize(transfers.size());
+  // The first message bringing the value to each node, and the partials each node receives.
+  std::vector<std::size_t> value_arrival(n, SIZE_MAX);
+  std::vector<std::vector<std::size_t>> partials_into(n);
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    const auto& t = transfers[i];
+    auto to = static_cast<std::size_t>(t.to);
+    if (t.payload == Payload::partial_reduction) {
+      partials_into[to].push_back(i);
+    } else if (value_arrival[to] == SIZE_MAX || t.end < transfers[value_arrival[to]].end) {
+      value_arrival[to] = i;
+    }
+  }
+  const bool has_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
+  if (has_reduce) deps.partials_into_root = partials_into[static_cast<std::size_t>(plan.root)];
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    const auto& t = transfers[i];
+    auto from = static_cast<std::size_t>(t.from);
+    if (t.payload == Payload::partial_reduction || t.from == plan.root) {
+      // A reducer's value (or, for the root's broadcast phase, the result) is
+      // ready once everything it receives is combined.
+      if (t.payload == Payload::broadcast_value && !has_reduce) continue;  // the source holds it from time 0
+      deps.combines_before[i] = partials_into[from];
+      continue;
+    }
+    if (value_arrival[from] == SIZE_MAX) {
+      throw InputError(fmt::format("the plan is not executable: transfers[{}]: {} sends the message but never "
+                                   "receives it",
+                                   i, model.name(t.from)));
+    }
+    deps.before_transfer[i].push_back(value_arrival[from]);
+  }
+  return deps;
+}
+
+MakespanSimulation run_simulation(const MakespanPlan& plan, const ExecutionModel& model,
+                                  const SimulationOptions& options) {
+  const std::size_t operations = std::max<std::size_t>(options.operations, 1);
+  const auto n = static_cast<std::size_t>(model.node_count);
+  const auto& transfers = plan.transfers;
+  const Dependencies deps = dependencies_of(plan, model);
+
+  sim::EventEngine engine;
+  // Resources: the model's ports, served in plan order; then each node's
+  // processor (combines, first come first served).
+  const auto processor = [&](ProcessorIndex v) {
+    return static_cast<sim::ResourceId>(model.port_count + static_cast<std::size_t>(v));
+  };
+  for (std::size_t r = 0; r < model.port_count; ++r) engine.add_resource(sim::Discipline::in_order);
+  for (std::size_t v = 0; v < n; ++v) engine.add_resource(sim::Discipline::first_ready);
+
+  // Tasks are added in an order where predecessors come first: transfers by
+  // planned start (data always flows forward in time in a valid plan), each
+  // partial's combine right after its transfer.
+  std::vector<std::size_t> order(transfers.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return transfers[a].start < transfers[b].start;
+  });
+
+  MakespanSimulation result;
+  result.operations = operations;
+  result.operation_completion.assign(operations, 0.0);
+  std::vector<std::vector<sim::TaskId>> transfer_task(operations, std::vector<sim::TaskId>(transfers.size()));
+  std::vector<std::vector<sim::TaskId>> combine_task(operations, std::vector<sim::TaskId>(transfers.size(), UINT32_MAX));
+  std::vector<char> added(transfers.size());
+  std::vector<sim::ResourceId> resources;
+  std::vector<sim::TaskId> predecessors;
+
+  // Adding a task needs its predecessors' ids; a plan whose data flows
+  // backwards in time is handled by adding transfers as their dependencies
+  // are met (a cycle means the plan cannot be executed).
+  for (std::size_t k = 0; k < operations; ++k) {
+    std::fill(added.begin(), added.end(), 0);
+    std::size_t remaining = transfers.size();
+    while (remaining > 0) {
+      std::size_t progress = 0;
+      for (std::size_t i : order) {
+        if (added[i]) continue;
+        bool ready = true;
+        for (auto d : deps.before_transfer[i]) ready = ready && added[d];
+        for (auto d : deps.combines_before[i]) ready = ready && added[d];
+        if (!ready) continue;
+        const auto& t = transfers[i];
+        predecessors.clear();
+        for (auto d : deps.before_transfer[i]) predecessors.push_back(transfer_task[k][d]);
+        for (auto d : deps.combines_before[i]) {
+          predecessors.push_back(combine_task[k][d] != UINT32_MAX ? combine_task[k][d] : transfer_task[k][d]);
+        }
+        resources.assign(model.ports[i].begin(), model.ports[i].end());
+        sim::SimTask task;
+        task.duration = model.duration[i];
+        task.order_major = k;
+        task.order_minor = t.start;
+        transfer_task[k][i] = engine.add_task(task, resources, predecessors);
+        if (t.payload == Payload::partial_reduction) {
+          const double combine = model.combine_time ? model.combine_time(t.to) : 0.0;
+          if (combine > 0) {
+            sim::SimTask compute;
+            compute.duration = combine;
+            compute.order_major = k;
+            compute.order_minor = t.end;
+            const sim::ResourceId held[] = {processor(t.to)};
+            const sim::TaskId after[] = {transfer_task[k][i]};
+            combine_task[k][i] = engine.add_task(compute, held, after);
+          }
+        }
+        added[i] = 1;
+        --remaining;
+        ++progress;
+      }
+      if (progress == 0) {
+        throw InputError("the plan is not executable: its messages depend on each other in a cycle");
+      }
+    }
+  }
+
+  const sim::SimOutcome outcome = engine.run();
+  if (!outcome.completed()) {
+    throw InputError(fmt::format("the plan is not executable: {} message(s) can never start (the order of "
+                                 "messages on a port or link contradicts the data they wait for)",
+                                 outcome.stuck.size()));
+  }
+  for (std::size_t k = 0; k < operations; ++k) {
+    double completion = 0;
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      completion = std::max(completion, outcome.end[transfer_task[k][i]]);
+    }
+    for (auto i : deps.partials_into_root) {
+      if (combine_task[k][i] != UINT32_MAX) completion = std::max(completion, outcome.end[combine_task[k][i]]);
+    }
+    result.operation_completion[k] = completion;
+    result.makespan = std::max(result.makespan, completion);
+  }
+  result.first_operation = transfers;
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    auto& t = result.first_operation[i];
+    t.start = outcome.start[transfer_task[0][i]];
+    t.end = outcome.end[transfer_task[0][i]];
+    if (t.route.empty() && i < model.routes.size()) t.route = model.routes[i];
+  }
+  return result;
+}
+
+void check_nodes(const MakespanPlan& plan, ProcessorIndex node_count) {
+  auto known = [&](ProcessorIndex p) { return p >= 0 && p < node_count; };
+  if (!known(plan.root)) throw InputError("the plan is not executable: its source/root is not on the platform");
+  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+    const auto& t = plan.transfers[i];
+    if (!known(t.from) || !known(t.to) || t.from == t.to) {
+      throw InputError(fmt::format("the plan is not executable: transfers[{}] does not join two nodes of the "
+                                   "platform",
+                                   i));
+    }
+  }
+}
+
+}  // namespace
+
+MakespanSimulation simulate(const GraphNetwork& network, const MakespanPlan& plan, const SimulationOptions& options) {
+  const Platform& platform = network.platform();
+  check_nodes(plan, network.node_count());
+  ExecutionModel model;
+  model.node_count = network.node_count();
+  model.port_count = network.port_count();
+  model.combine_time = [&network](ProcessorIndex v) { return network.combine_time(v); };
+  model.name = [&platform](ProcessorIndex v) -> const std::string& { return platform.id(v); };
+  const auto& transfers = plan.transfers;
+  model.duration.resize(transfers.size());
+  model.ports.resize(transfers.size());
+  model.routes.resize(transfers.size());
+  // Routes: the plan's, or the platform's (one search per sender).
+  std::vector<std::size_t> missing;
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    const auto& t = transfers[i];
+    for (auto end : {t.from, t.to}) {
+      if (!network.is_participant(end)) {
+        throw InputError(fmt::format("the plan is not executable: transfers[{}]: {} is a router and holds no data",
+                                     i, platform.id(end)));
+      }
+    }
+    if (t.route.empty()) {
+      missing.push_back(i);
+      continue;
+    }
+    if (auto problem = route_problem(platform, t.from, t.to, t.route)) {
+      throw InputError(fmt::format("the plan is not executable: transfers[{}]: its route: {}", i, *problem));
+    }
+    model.routes[i] = t.route;
+  }
+  std::sort(missing.begin(), missing.end(), [&](std::size_t a, std::size_t b) {
+    return transfers[a].from != transfers[b].from ? transfers[a].from < transfers[b].from : a < b;
+  });
+  RouteFinder finder = network.route_finder();
+  std::vector<ProcessorIndex> receivers;
+  for (std::size_t group = 0; group < missing.size();) {
+    std::size_t group_end = group;
+    receivers.clear();
+    while (group_end < missing.size() && transfers[missing[group_end]].from == transfers[missing[group]].from) {
+      receivers.push_back(transfers[missing[group_end]].to);
+      ++group_end;
+    }
+    auto found = finder.routes_from(transfers[missing[group]].from, receivers);
+    for (std::size_t k = group; k < group_end; ++k) {
+      const auto i = missing[k];
+      if (!found[k - group]) {
+        throw InputError(fmt::format("the plan is not executable: transfers[{}]: no route from {} to {}", i,
+                                     platform.id(transfers[i].from), platform.id(transfers[i].to)));
+      }
+      model.routes[i] = std::move(*found[k - group]);
+    }
+    group = group_end;
+  }
+  std::vector<PortId> ports;
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    model.duration[i] = network.route_time(model.routes[i]);
+    ports.clear();
+    network.held_ports(transfers[i].from, transfers[i].to, model.routes[i], ports);
+    model.ports[i].assign(ports.begin(), ports.end());
+  }
+  return run_simulation(plan, model, options);
+}
+
+MakespanSimulation simulate(const Cluster& cluster, const MakespanPlan& plan, const SimulationOptions& options) {
+  check_nodes(plan, cluster.size());
+  ExecutionModel model;
+  model.node_count = cluster.size();
+  model.port_count = static_cast<std::size_t>(cluster.size());  // one port per processor
+  model.name = [&cluster](ProcessorIndex v) -> const std::string& { return cluster.id(v); };
+  model.duration.reserve(plan.transfers.size());
+  for (const auto& t : plan.transfers) {
+    model.duration.push_back(cluster.transmission_time(t.from));
+    model.ports.push_back({static_cast<std::uint32_t>(t.from), static_cast<std::uint32_t>(t.to)});
+  }
+  return run_simulation(plan, model, options);
+}
+
+MakespanPlan as_soon_as_possible(const GraphNetwork& network, MakespanPlan plan) {
+  MakespanSimulation executed = simulate(network, plan);
+  plan.transfers = std::move(executed.first_operation);
+  plan.makespan = executed.makespan;
+  return plan;
+}
+
+}  // namespace hetcoll

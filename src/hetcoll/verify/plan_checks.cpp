@@ -1,0 +1,210 @@
+#include "hetcoll/verify/plan_checks_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+
+namespace hetcoll::verify_detail {
+
+PlanChecker::PlanChecker(const MakespanPlan& plan, StructureRules rules, double tolerance, VerifyReport& report)
+    : plan_(plan), rules_(std::move(rules)), tolerance_(tolerance), report_(report) {}
+
+std::string PlanChecker::describe(std::size_t i) const {
+  const auto& t = plan_.transfers[i];
+  return fmt::format("transfers[{}] ({} -> {}, {}..{})", i, name(t.from), name(t.to), t.start, t.end);
+}
+
+void PlanChecker::check_no_overlap(std::vector<Busy> busy, std::size_t resource_count,
+                                   const std::function<std::string(std::size_t)>& what) {
+  // Counting sort by resource, then each resource's intervals by start time.
+  std::vector<std::size_t> first(resource_count + 1, 0);
+  for (const auto& b : busy) ++first[b.resource + 1];
+  for (std::size_t r = 0; r < resource_count; ++r) first[r + 1] += first[r];
+  std::vector<Busy> sorted(busy.size());
+  std::vector<std::size_t> fill(first.begin(), first.end() - 1);
+  for (const auto& b : busy) sorted[fill[b.resource]++] = b;
+  for (std::size_t r = 0; r < resource_count; ++r) {
+    auto begin = sorted.begin() + static_cast<std::ptrdiff_t>(first[r]);
+    auto end = sorted.begin() + static_cast<std::ptrdiff_t>(first[r + 1]);
+    if (end - begin < 2) continue;
+    std::sort(begin, end, [](const Busy& a, const Busy& b) {
+      return a.start != b.start ? a.start < b.start : a.transfer < b.transfer;
+    });
+    for (auto it = begin; it + 1 != end; ++it) {
+      if ((it + 1)->start < it->end - tolerance_) {
+        violation("{}: {} and {} overlap", what(r), describe(it->transfer), describe((it + 1)->transfer));
+      }
+    }
+  }
+}
+
+double PlanChecker::check_operation() {
+  std::vector<std::size_t> all(plan_.transfers.size());
+  std::iota(all.begin(), all.end(), 0);
+  double completion = last_completion(plan_.transfers);
+  switch (plan_.operation) {
+    case Operation::broadcast:
+    case Operation::multicast:
+      check_broadcast(all, /*value_available_at=*/0.0);
+      break;
+    case Operation::reduce:
+      completion = std::max(completion, check_reduce(all));
+      break;
+    case Operation::allreduce: {
+      std::vector<std::size_t> reduce_phase, broadcast_phase;
+      for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
+        (plan_.transfers[i].payload == Payload::partial_reduction ? reduce_phase : broadcast_phase).push_back(i);
+      }
+      const double result_ready = check_reduce(reduce_phase);
+      check_broadcast(broadcast_phase, result_ready);
+      completion = std::max(completion, result_ready);
+      break;
+    }
+  }
+  check_claims(completion);
+  return completion;
+}
+
+// The transfers `indices` carry a value from plan_.root, which holds it from
+// `value_available_at`. Every participant must receive it exactly once (or,
+// for a multicast, every target at least once) and forward it only after.
+void PlanChecker::check_broadcast(const std::vector<std::size_t>& indices, double value_available_at) {
+  const auto n = static_cast<std::size_t>(rules_.node_count);
+  std::vector<double> received_at(n, std::numeric_limits<double>::infinity());
+  std::vector<std::size_t> receive_count(n, 0);
+  received_at[static_cast<std::size_t>(plan_.root)] = value_available_at;
+  for (auto i : indices) {
+    const auto& t = plan_.transfers[i];
+    if (t.to == plan_.root) {
+      violation("{}: the source {} receives its own broadcast", describe(i), name(t.to));
+      continue;
+    }
+    auto to = static_cast<std::size_t>(t.to);
+    if (++receive_count[to] > 1) violation("{}: {} receives the message a second time", describe(i), name(t.to));
+    received_at[to] = std::min(received_at[to], t.end);
+  }
+  for (auto i : indices) {
+    const auto& t = plan_.transfers[i];
+    double holds_from = received_at[static_cast<std::size_t>(t.from)];
+    if (!(t.start >= holds_from - tolerance_)) {
+      if (std::isinf(holds_from)) {
+        violation("{}: causality: {} never receives the message it sends", describe(i), name(t.from));
+      } else {
+        violation("{}: causality: {} sends at {} but holds the message only from {}", describe(i), name(t.from),
+                  t.start, holds_from);
+      }
+    }
+  }
+  if (plan_.operation == Operation::multicast) {
+    for (auto target : plan_.targets) {
+      if (target != plan_.root && receive_count[static_cast<std::size_t>(target)] == 0) {
+        violation("completeness: target {} never receives the message", name(target));
+      }
+    }
+  } else {
+    for (std::size_t p = 0; p < n; ++p) {
+      const auto processor = static_cast<ProcessorIndex>(p);
+      if (processor != plan_.root && receive_count[p] == 0 && participates(processor)) {
+        violation("completeness: {} never receives the message", name(processor));
+      }
+    }
+  }
+}
+
+// Returns the time at which the root holds every contribution combined.
+double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
+  const auto n = static_cast<std::size_t>(rules_.node_count);
+  std::vector<std::size_t> send_of(n, SIZE_MAX);
+  for (auto i : indices) {
+    const auto& t = plan_.transfers[i];
+    auto from = static_cast<std::size_t>(t.from);
+    if (t.from == plan_.root) {
+      violation("{}: the root {} sends; it must only receive", describe(i), name(t.from));
+      continue;
+    }
+    if (send_of[from] != SIZE_MAX) {
+      violation("{}: {} sends a second time (it already sent in transfers[{}])", describe(i), name(t.from),
+                send_of[from]);
+      continue;
+    }
+    send_of[from] = i;
+  }
+  // A node combines each arriving partial result, one at a time in arrival
+  // order, as early as possible: the earliest it can hold its combined value.
+  std::vector<std::vector<double>> arrivals(n);
+  for (auto i : indices) {
+    const auto& t = plan_.transfers[i];
+    arrivals[static_cast<std::size_t>(t.to)].push_back(t.end);
+  }
+  std::vector<double> combined_at(n, 0.0);
+  for (std::size_t p = 0; p < n; ++p) {
+    auto& list = arrivals[p];
+    if (list.empty()) continue;
+    std::sort(list.begin(), list.end());
+    const double combine = rules_.combine_time ? rules_.combine_time(static_cast<ProcessorIndex>(p)) : 0.0;
+    double done = 0;
+    for (double arrival : list) done = std::max(done, arrival) + combine;
+    combined_at[p] = done;
+  }
+  for (std::size_t p = 0; p < n; ++p) {
+    const auto processor = static_cast<ProcessorIndex>(p);
+    if (processor == plan_.root || !participates(processor)) continue;
+    if (send_of[p] == SIZE_MAX) {
+      violation("completeness: {} never sends its contribution", name(processor));
+      continue;
+    }
+    const auto& send = plan_.transfers[send_of[p]];
+    if (!(send.start >= combined_at[p] - tolerance_)) {
+      const double last_arrival = arrivals[p].empty() ? 0.0 : arrivals[p].back();
+      if (combined_at[p] > last_arrival) {
+        violation("{}: causality: {} sends its combined value at {} before it can have combined its {} input(s) "
+                  "(last arrival {}, combined at {} at the earliest)",
+                  describe(send_of[p]), name(processor), send.start, arrivals[p].size(), last_arrival,
+                  combined_at[p]);
+      } else {
+        violation("{}: causality: {} sends its combined value at {} before its last incoming message arrives at {}",
+                  describe(send_of[p]), name(processor), send.start, last_arrival);
+      }
+    }
+  }
+  // Each contribution follows the unique chain of sends; it must end at the
+  // root without a cycle. state: 0 unknown, 1 on the current path, 2 reaches root.
+  std::vector<std::uint8_t> state(n, 0);
+  state[static_cast<std::size_t>(plan_.root)] = 2;
+  std::vector<std::size_t> path;
+  for (std::size_t start = 0; start < n; ++start) {
+    std::size_t p = start;
+    path.clear();
+    while (state[p] == 0 && send_of[p] != SIZE_MAX) {
+      state[p] = 1;
+      path.push_back(p);
+      p = static_cast<std::size_t>(plan_.transfers[send_of[p]].to);
+    }
+    bool reaches_root = state[p] == 2;
+    if (!reaches_root && state[p] == 1) {
+      violation("completeness: the contribution of {} travels in a cycle and never reaches the root",
+                name(static_cast<ProcessorIndex>(start)));
+    }
+    for (auto q : path) state[q] = reaches_root ? 2 : 3;
+  }
+  return combined_at[static_cast<std::size_t>(plan_.root)];
+}
+
+void PlanChecker::check_claims(double completion) {
+  report_.measured_makespan = completion;
+  if (!std::isnan(plan_.makespan) && !(std::fabs(plan_.makespan - completion) <= tolerance_)) {
+    violation("claims: the plan claims makespan {} but it completes at {}", plan_.makespan, completion);
+  }
+  if (plan_.lower_bound > completion + tolerance_) {
+    violation("claims: the claimed lower bound {} exceeds the makespan {}", plan_.lower_bound, completion);
+  }
+  // optimal means proven: the plan's own lower bound must meet its makespan.
+  if (plan_.model == PlanModel::platform_graph && plan_.optimal && plan_.lower_bound < completion - tolerance_) {
+    violation("claims: the plan claims to be optimal but its lower bound {} is below its makespan {}",
+              plan_.lower_bound, completion);
+  }
+}
+
+}  // namespace hetcoll::verify_detail

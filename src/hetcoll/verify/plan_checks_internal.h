@@ -1,0 +1,80 @@
+// The checks every makespan model shares (internal to verify/): causality
+// and completeness of broadcast, multicast, reduce and all-reduce plans,
+// intervals that must not overlap on one resource (a port, a link), and the
+// claimed numbers. verify_makespan.cpp (sender-speed model) and
+// verify_graph.cpp (platform graphs) add what their model says about
+// durations and resources.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hetcoll/plan/plan.h"
+#include "hetcoll/verify/verify.h"
+
+namespace hetcoll::verify_detail {
+
+inline constexpr std::size_t kMaxListedViolations = 20;
+
+// What the shared checks need to know about the model.
+struct StructureRules {
+  ProcessorIndex node_count = 0;
+  std::function<const std::string&(ProcessorIndex)> name;
+  // Nodes that must take part (receive in a broadcast, send in a reduce);
+  // routers do not. Empty function: every node.
+  std::function<bool(ProcessorIndex)> is_participant;
+  // Time of one combine at a node (0: computing is free).
+  std::function<double(ProcessorIndex)> combine_time;
+};
+
+class PlanChecker {
+ public:
+  PlanChecker(const MakespanPlan& plan, StructureRules rules, double tolerance, VerifyReport& report);
+
+  template <typename... Args>
+  void violation(fmt::format_string<Args...> format, Args&&... args) {
+    report_.valid = false;
+    ++report_.violation_count;
+    if (report_.violations.size() < kMaxListedViolations) {
+      report_.violations.push_back(fmt::format(format, std::forward<Args>(args)...));
+    }
+  }
+
+  const std::string& name(ProcessorIndex p) const { return rules_.name(p); }
+  // "transfers[i] (a -> b, 0..1)"
+  std::string describe(std::size_t i) const;
+  double tolerance() const { return tolerance_; }
+
+  // One interval on one resource. Intervals on the same resource must not
+  // overlap; `what` names the resource in messages ("one-port: a sends",
+  // "link a -> b").
+  struct Busy {
+    std::size_t resource;
+    double start, end;
+    std::size_t transfer;
+  };
+  void check_no_overlap(std::vector<Busy> busy, std::size_t resource_count,
+                        const std::function<std::string(std::size_t resource)>& what);
+
+  // Causality and completeness for the operation, then the claims. Returns
+  // the time the operation completes (the last message, or for a reduce the
+  // root's last combine).
+  double check_operation();
+
+ private:
+  bool participates(ProcessorIndex p) const { return !rules_.is_participant || rules_.is_participant(p); }
+  void check_broadcast(const std::vector<std::size_t>& indices, double value_available_at);
+  double check_reduce(const std::vector<std::size_t>& indices);
+  void check_claims(double completion);
+
+  const MakespanPlan& plan_;
+  StructureRules rules_;
+  double tolerance_;
+  VerifyReport& report_;
+};
+
+}  // namespace hetcoll::verify_detail

@@ -1,0 +1,76 @@
+#include "hetcoll/viz/graph_plan_labels.h"
+
+#include <algorithm>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "hetcoll/makespan/graph/sites.h"
+
+namespace hetcoll {
+
+GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& network) {
+  const Platform& platform = network.platform();
+  auto sites = std::make_shared<const SiteHierarchy>(detect_sites(network));
+  GraphPlanLabels labels;
+  const std::size_t participants = network.participants().size();
+  const std::size_t others = static_cast<std::size_t>(platform.size()) - participants;
+  labels.population = fmt::format("{} participant{}{}", participants, participants == 1 ? "" : "s",
+                                  others ? fmt::format(", {} routers and links", others) : std::string());
+  // Site numbers in the order the hierarchy lists its sites.
+  auto site_number = std::make_shared<std::vector<int>>(sites->groups.size(), -1);
+  int site_count = 0;
+  for (std::size_t g = 0; g < sites->groups.size(); ++g) {
+    if (sites->groups[g].children.empty()) (*site_number)[g] = site_count++;
+  }
+  labels.node_detail = [&platform, sites, site_number, site_count](ProcessorIndex p) -> std::string {
+    if (platform.node(p).router) return std::string(to_string(platform.node(p).kind));
+    if (site_count < 2) return "";
+    const auto site = sites->site_of[static_cast<std::size_t>(p)];
+    return site < site_number->size() ? fmt::format("site {}", (*site_number)[site]) : "";
+  };
+  const int classes = sites->link_class_count();
+  // Link class -> colour slot: the slowest class is always vermilion.
+  auto slot = [classes](int link_class) { return classes == 2 && link_class == 1 ? 2 : std::min(link_class, 3); };
+  if (classes == 2) {
+    labels.class_names = {"LAN", "", "WAN"};
+  } else if (classes == 3) {
+    labels.class_names = {"LAN", "MAN", "WAN"};
+  } else if (classes > 3) {
+    labels.class_names = {"class 0 (cheapest links)", "class 1", "class 2", "class 3+"};
+  } else {
+    labels.class_names = {"the network"};
+  }
+  RouteFinder finder = network.route_finder();
+  labels.crossings.assign(static_cast<std::size_t>(platform.size()), 0);
+  labels.transfer_class.assign(plan.transfers.size(), 0);
+  labels.crossed.resize(plan.transfers.size());
+  labels.route_text.resize(plan.transfers.size());
+  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+    const auto& t = plan.transfers[i];
+    if (t.from < 0 || t.to < 0 || t.from >= platform.size() || t.to >= platform.size() || t.from == t.to) continue;
+    Route route = t.route;
+    if (route.empty()) {
+      const ProcessorIndex targets[] = {t.to};
+      if (auto found = finder.routes_from(t.from, targets).front()) route = *found;
+    }
+    int link_class = 0;
+    std::string via;
+    for (std::size_t k = 0; k < route.size() && route[k] < platform.edges().size(); ++k) {
+      link_class = std::max(link_class, static_cast<int>(sites->edge_class[route[k]]));
+      if (k + 1 == route.size()) break;
+      const ProcessorIndex inner = platform.edges()[route[k]].to;
+      via += (k ? ", " : " via ") + platform.id(inner);
+      if (network.one_port(inner) && !network.is_participant(inner)) {
+        labels.crossed[i].push_back(inner);
+        ++labels.crossings[static_cast<std::size_t>(inner)];
+      }
+    }
+    labels.transfer_class[i] = classes > 1 ? slot(link_class) : 0;
+    const std::string& name = labels.class_names[static_cast<std::size_t>(labels.transfer_class[i])];
+    labels.route_text[i] = classes > 1 ? fmt::format("{} ({})", via, name) : via;
+  }
+  return labels;
+}
+
+}  // namespace hetcoll

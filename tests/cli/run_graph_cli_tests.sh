@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# End-to-end tests of planning on platform graphs: broadcast / multicast /
+# reduce / allreduce on graphs, --view, validate and simulate of graph plans,
+# generate grid, the pictures. Usage: run_graph_cli_tests.sh HETCOLL_BINARY SOURCE_DIR
+set -u
+hetcoll="$1"
+source_dir="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+source "$(dirname "$0")/cli_test_lib.sh"
+two_sites="$source_dir/examples/two-sites.json"
+
+# --- the two-site example: one WAN crossing, proven for the graph ------------
+check "two-sites broadcast" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --json --out "$work/two.json"
+expect_true "two-sites makespan" "$work/out" "abs(d['makespan'] - 0.09805) < 1e-9"
+expect_true "two-sites graph model" "$work/out" "d['model'] == 'graph'"
+expect_true "two-sites proven on the graph" "$work/out" "d['optimal'] and 'exact search' in d['optimality_proof']"
+expect_true "two-sites routes" "$work/out" "all(t['route'][0] == t['from'] and t['route'][-1] == t['to'] for t in d['transfers'])"
+expect_true "two-sites valid" "$work/out" "d['valid']"
+check "two-sites text" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6
+expect_in "text names the model" "$work/out" "platform graph"
+if grep -q "Thm 4.4" "$work/out"; then
+  failed=$((failed + 1)); echo "FAIL two-sites text: a sender-speed theorem is printed for the graph"
+else
+  passed=$((passed + 1))
+fi
+# The old collapse: every claim says it is the view's.
+check "two-sites sender-speed view" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --view sender-speed --json --out "$work/view.json"
+expect_true "view model" "$work/out" "d['model'] == 'sender-speed'"
+expect_true "view claims scoped" "$work/out" "'sender-speed view' in d['claims_hold_for'] and 'sender-speed view' in d['guarantee'] and (not d['optimal'] or 'sender-speed view' in d['optimality_proof'])"
+check "view text" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --view sender-speed
+expect_in "view text scoped" "$work/out" "claims for"
+# Validate and simulate graph plans; the view's plan executed on the graph.
+check "validate graph plan" 0 "$hetcoll" validate --platform "$two_sites" --plan "$work/two.json"
+expect_in "validate says graph" "$work/out" "platform graph"
+check "simulate graph plan" 0 "$hetcoll" simulate --platform "$two_sites" --plan "$work/two.json" --json
+expect_true "simulated as planned" "$work/out" "abs(d['makespan'] - 0.09805) < 1e-9"
+check "simulate K operations" 0 "$hetcoll" simulate --platform "$two_sites" --plan "$work/two.json" --operations 5 --json
+expect_true "K operations" "$work/out" "len(d['operation_completion']) == 5 and d['makespan'] >= 5 * 0.09 - 1e-9"
+check "simulate view plan" 0 "$hetcoll" simulate --platform "$two_sites" --plan "$work/view.json" --json
+expect_true "view plan executed" "$work/out" "d['makespan'] <= d['planned_makespan']"
+check "simulate text" 0 "$hetcoll" simulate --platform "$two_sites" --plan "$work/view.json"
+expect_in "simulate text" "$work/out" "sender-speed view"
+# A tampered plan is refused with the violation named.
+python3 - "$work/two.json" "$work/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['transfers'][-1]['start'] -= 0.05
+d['transfers'][-1]['end'] -= 0.05
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+check "validate tampered" 2 "$hetcoll" validate --platform "$two_sites" --plan "$work/bad.json"
+expect_in "tampered names causality" "$work/out" "causality"
+
+# --- every operation and planner on a generated grid ----------------------------
+check "generate grid" 0 "$hetcoll" generate grid --sites 3 --hosts-per-site 3-5 --wan-ratio 20 --seed 4 --out "$work/grid.json"
+expect_in "grid summary" "$work/out" "platform"
+check "generate grid 3 levels" 0 "$hetcoll" generate grid --levels 3 --regions 2 --sites 2 --hosts-per-site 4 --seed 1
+expect_true "grid 3 levels hosts" "$work/out" "sum(1 for n in d['nodes'] if not n.get('router')) == 16"
+check "generate grid bad range" 2 "$hetcoll" generate grid --hosts-per-site 9-3
+expect_in "bad range named" "$work/err" "--hosts-per-site"
+for op in broadcast reduce allreduce; do
+  for algo in auto hierarchical lookahead ecef fef fnf-view; do
+    check "$op $algo on grid" 0 "$hetcoll" "$op" --platform "$work/grid.json" --algo "$algo" --json --out "$work/$op-$algo.json"
+    expect_true "$op $algo valid" "$work/out" "d['valid'] and d['model'] == 'graph'"
+    check "$op $algo validates" 0 "$hetcoll" validate --platform "$work/grid.json" --plan "$work/$op-$algo.json"
+  done
+done
+check "multicast on grid" 0 "$hetcoll" multicast --platform "$work/grid.json" --source s0-h0 --targets s1-h1,s2-h2 --json
+expect_true "multicast targets" "$work/out" "d['targets'] == ['s1-h1', 's2-h2']"
+check "router as source" 2 "$hetcoll" broadcast --platform "$work/grid.json" --source s0-sw
+expect_in "router named" "$work/err" "router"
+check "cluster algo on graph" 2 "$hetcoll" broadcast --platform "$work/grid.json" --algo snf
+expect_in "view suggested" "$work/err" "--view sender-speed"
+check "bad view" 2 "$hetcoll" broadcast --platform "$work/grid.json" --view tree
+check "view graph on cluster" 2 "$hetcoll" broadcast --times 1,2,3 --view graph
+
+# --- pictures --------------------------------------------------------------
+check "gantt and tree" 0 "$hetcoll" reduce --platform "$work/grid.json" --gantt "$work/g.svg" --dot "$work/t.svg" --quiet
+expect_in "gantt has link classes" "$work/g.svg" "over WAN"
+expect_in "gantt has a shared link row" "$work/g.svg" "-up"
+expect_in "tree colours slow links" "$work/t.svg" "slowest link"
+check "dot" 0 "$hetcoll" broadcast --platform "$work/grid.json" --dot "$work/t.dot" --quiet
+expect_in "dot edges coloured" "$work/t.dot" "color="
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
