@@ -51,7 +51,7 @@ int simulate_periodic(const SimulateOptions& options, const std::string& text) {
           "throughput\n  start-up: the first operation completed at {:.6g}\n",
           result.completed, to_double(result.makespan), result.periods, to_double(result.measured_throughput),
           result.ratio, to_double(result.first_completion));
-      if (auto caveat = short_run_caveat(plan, options.operations)) {
+      if (auto caveat = short_run_caveat(plan, simulation.operations)) {
         std::cout << "  note: " << *caveat << "; plan with --period-max T for a practical period\n";
       }
     } else {
