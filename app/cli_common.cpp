@@ -17,7 +17,7 @@ LoadedCluster load_cluster(const PlatformOptions& options) {
   }
   if (!options.times.empty()) return {parse_times_list(options.times), {}};
   LoadedPlatform loaded = load_platform_file(options.platform_file);
-  if (loaded.is_cluster()) return {loaded.cluster(), {}};
+  if (loaded.is_cluster()) return {std::get<Cluster>(std::move(loaded.model)), {}};
   if (!options.message_size && !loaded.graph().has_fixed_costs()) {
     throw InputError(fmt::format("{}: its edges give latency/bandwidth; add --message-size BYTES to turn them into "
                                  "transmission times",

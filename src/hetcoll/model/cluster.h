@@ -9,7 +9,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "hetcoll/core/ids.h"
@@ -51,9 +50,15 @@ class Cluster {
   std::vector<double> distinct_times() const;
 
  private:
+  // Open-addressing table of processor indices keyed by their id (linear
+  // probing, kNoProcessor = empty slot, a power of two at least twice n): a
+  // million ids cost 8 MB here instead of a node and a copy of the id each.
+  std::optional<ProcessorIndex> find_id(std::string_view id) const;
+  size_t id_slot(std::string_view id) const;
+
   std::vector<std::string> ids_;
   std::vector<double> times_;
-  std::unordered_map<std::string, ProcessorIndex> index_of_;
+  std::vector<ProcessorIndex> id_slots_;
   double fastest_time_ = 0;
   double slowest_time_ = 0;
   ProcessorIndex fastest_processor_ = kNoProcessor;

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/cluster_json_reader_internal.h"
 #include "hetcoll/model/simgrid_xml.h"
 
 #include <memory>
@@ -379,12 +382,21 @@ LoadedPlatform parse_platform_json(std::string_view text, std::string_view sourc
 }
 
 std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open the file", path));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: cannot read the file", path));
-  return buffer.str();
+  // One read into a string sized from the file, with kJsonReadPadding bytes
+  // of capacity to spare for the fast cluster reader.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw InputError(fmt::format("{}: cannot open the file", path));
+  std::string text;
+  std::error_code error;
+  if (std::filesystem::is_regular_file(path, error)) {
+    auto size = std::filesystem::file_size(path, error);
+    if (!error) text.reserve(static_cast<size_t>(size) + kJsonReadPadding);
+  }
+  char chunk[1 << 16];
+  while (size_t got = std::fread(chunk, 1, sizeof chunk, file.get())) text.append(chunk, got);
+  if (std::ferror(file.get())) throw InputError(fmt::format("{}: cannot read the file", path));
+  if (text.capacity() < text.size() + kJsonReadPadding) text.reserve(text.size() + kJsonReadPadding);
+  return text;
 }
 
 LoadedPlatform load_platform_file(const std::string& path) {
@@ -393,6 +405,9 @@ LoadedPlatform load_platform_file(const std::string& path) {
   bool is_xml = (path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0) ||
                 (first != std::string::npos && text[first] == '<');
   if (is_xml) return LoadedPlatform{parse_simgrid_xml(text, path), path};
+  // Large clusters take the fast reader; anything it does not read goes to
+  // the reference reader below, which words the errors.
+  if (auto cluster = read_cluster_json_fast(text, path)) return LoadedPlatform{std::move(*cluster), path};
   return parse_platform_json(text, path);
 }
 

@@ -1,5 +1,6 @@
 #include "hetcoll/plan/plan_json.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
@@ -11,6 +12,26 @@ namespace hetcoll {
 using nlohmann::json;
 
 std::string json_quote(std::string_view text) { return json(std::string(text)).dump(); }
+
+namespace {
+
+// json_quote into a buffer: printable ASCII without '"' or '\\' is copied
+// between quotes (every generated id); anything else goes through the JSON
+// library so that escapes and UTF-8 checks stay in one place.
+void append_json_string(fmt::memory_buffer& buffer, std::string_view text) {
+  bool plain = true;
+  for (char c : text) plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  if (plain) {
+    buffer.push_back('"');
+    buffer.append(text);
+    buffer.push_back('"');
+  } else {
+    std::string quoted = json_quote(text);
+    buffer.append(std::string_view(quoted));
+  }
+}
+
+}  // namespace
 
 namespace {
 
@@ -30,15 +51,17 @@ std::string number(double value) { return fmt::format("{}", value); }
 
 void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster& cluster,
                      const PlanJsonOptions& options) {
-  std::vector<std::string> quoted_ids;
-  quoted_ids.reserve(static_cast<size_t>(cluster.size()));
-  for (const auto& id : cluster.ids()) quoted_ids.push_back(json_quote(id));
-  auto id = [&](ProcessorIndex p) -> const std::string& {
-    static const std::string unknown = "null";
-    return (p >= 0 && p < cluster.size()) ? quoted_ids[static_cast<size_t>(p)] : unknown;
-  };
-
   fmt::memory_buffer buffer;
+  auto append_id = [&](ProcessorIndex p) {
+    if (p >= 0 && p < cluster.size()) {
+      append_json_string(buffer, cluster.id(p));
+    } else {
+      buffer.append(std::string_view("null"));
+    }
+  };
+  auto id = [&](ProcessorIndex p) {
+    return (p >= 0 && p < cluster.size()) ? json_quote(cluster.id(p)) : std::string("null");
+  };
   auto flush = [&] {
     out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     buffer.clear();
@@ -74,10 +97,15 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
   if (options.include_transfers) {
     emit(",\n \"transfers\": [");
     bool first = true;
+    // A million transfers: compile-time formats, ids and numbers written
+    // straight into the buffer (no temporary string per value).
     for (const auto& transfer : plan.transfers) {
-      emit("{}{{\"from\": {}, \"to\": {}, \"start\": {}, \"end\": {}, \"payload\": \"{}\"}}", first ? "\n  " : ",\n  ",
-           id(transfer.from), id(transfer.to), number(transfer.start), number(transfer.end),
-           to_string(transfer.payload));
+      buffer.append(std::string_view(first ? "\n  {\"from\": " : ",\n  {\"from\": "));
+      append_id(transfer.from);
+      buffer.append(std::string_view(", \"to\": "));
+      append_id(transfer.to);
+      fmt::format_to(fmt::appender(buffer), FMT_COMPILE(", \"start\": {}, \"end\": {}, \"payload\": \"{}\"}}"),
+                     transfer.start, transfer.end, to_string(transfer.payload));
       first = false;
       if (buffer.size() > (1 << 16)) flush();
     }
