@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/wording.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/experiments/experiments_list.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
@@ -316,8 +317,9 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
     fnf_speedup.y.push_back(fnf_alone.makespan / fnf_helpers.makespan);
     optimal_speedup.x.push_back(ratio);
     optimal_speedup.y.push_back(optimal_alone.makespan / optimal_helpers.makespan);
-    std::string line = fmt::format("multicast r = {:g}: optimal {:g} alone vs {:g} with {} helpers (x{:.2f})", ratio,
-                                   optimal_alone.makespan, optimal_helpers.makespan, optimal_helpers.helpers.size(),
+    std::string line = fmt::format("multicast r = {:g}: optimal {:g} alone vs {:g} with {} (x{:.2f})", ratio,
+                                   optimal_alone.makespan, optimal_helpers.makespan,
+                                   count_of(optimal_helpers.helpers.size(), "helper"),
                                    optimal_alone.makespan / optimal_helpers.makespan);
     options.progress(line);
     multicast_summary += line + "\n";

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/allreduce/binomial.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/auto_select.h"
 #include "hetcoll/makespan/broadcast/binomial.h"
@@ -165,6 +166,14 @@ std::vector<MakespanAlgorithm> build_registry() {
       "binomial tree in rank order into the root, as MPI libraries build it", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_binomial(cluster, root_or_first(request));
+      }});
+  algorithms.push_back({
+      "binomial", Operation::allreduce, "none (ignores speeds; MPI's binomial reduce + broadcast)", "O(n log n)",
+      "MPICH MPIR_Allreduce reduce + bcast; the mpi-baseline experiment's all-reduce",
+      "binomial reduce into the root (default the first processor, MPI's rank 0), then binomial broadcast from it",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_allreduce_binomial(cluster, request.root);
       }});
   return algorithms;
 }

@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -38,6 +39,15 @@ class Cluster {
 
   double fastest_time() const { return fastest_time_; }
   double slowest_time() const { return slowest_time_; }
+  // The unit of every time of this cluster ("ms", "s", ...) as its platform
+  // file declares it (docs/FORMATS.md, "units"); empty when not declared.
+  // Printed after every time in the output; it changes no computation.
+  const std::string& time_unit() const { return time_unit_; }
+  Cluster& set_time_unit(std::string unit) {
+    time_unit_ = std::move(unit);
+    return *this;
+  }
+
   // A fastest processor; the lowest index among ties.
   ProcessorIndex fastest_processor() const { return fastest_processor_; }
   // Tolerance for time comparisons on this cluster (see core/ids.h).
@@ -59,6 +69,7 @@ class Cluster {
   std::vector<std::string> ids_;
   std::vector<double> times_;
   std::vector<ProcessorIndex> id_slots_;
+  std::string time_unit_;
   double fastest_time_ = 0;
   double slowest_time_ = 0;
   ProcessorIndex fastest_processor_ = kNoProcessor;

@@ -241,8 +241,9 @@ class GanttWriter {
   }
   bool has_lower_bound() const { return plan_.lower_bound > 0 && std::isfinite(plan_.lower_bound); }
   double x_of_clamped(double time) const { return x_of(std::clamp(time, ticks_.low, ticks_.high)); }
-  std::string makespan_label() const { return "makespan " + format_number(plan_.makespan); }
-  std::string lower_bound_label() const { return "lower bound " + format_number(plan_.lower_bound); }
+  std::string unit_suffix() const { return cluster_.time_unit().empty() ? "" : " " + cluster_.time_unit(); }
+  std::string makespan_label() const { return "makespan " + format_number(plan_.makespan) + unit_suffix(); }
+  std::string lower_bound_label() const { return "lower bound " + format_number(plan_.lower_bound) + unit_suffix(); }
 
   void open_document() {
     emit(R"(<?xml version="1.0" encoding="UTF-8"?>
@@ -281,7 +282,7 @@ text {{ font-family: {2}; fill: #222222; }}
   void draw_header() {
     const std::string headline = options_.title.empty() ? svg::plan_headline(plan_, cluster_) : options_.title;
     emit("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline));
-    emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_)));
+    emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_, cluster_.time_unit())));
     for (std::size_t i = 0; i < notes_.size(); ++i) {
       emit("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", notes_top_ + 12 + 16.0 * static_cast<double>(i),
            xml_escape(notes_[i]));
@@ -352,7 +353,11 @@ text {{ font-family: {2}; fill: #222222; }}
         emit(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg", x, plot_top_ - 7, label);
       }
     }
-    const std::string title = scale_exponent == 0 ? "time" : "time (×" + svg::power_of_ten(scale_exponent) + ")";
+    // "time (ms)", "time (×10⁻³ s)": the platform's unit, when it declares one.
+    const std::string& unit = cluster_.time_unit();
+    std::string scale_text = scale_exponent == 0 ? "" : "×" + svg::power_of_ten(scale_exponent);
+    if (!unit.empty()) scale_text += (scale_text.empty() ? "" : " ") + unit;
+    const std::string title = scale_text.empty() ? "time" : "time (" + xml_escape(scale_text) + ")";
     emit("\n<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (plot_left_ + plot_right_) / 2,
          plot_bottom_ + 38, title);
   }

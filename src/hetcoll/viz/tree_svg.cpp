@@ -229,7 +229,7 @@ class TreeWriter {
       content_width = std::max(content_width, extent_x);
       y += extent_y + 14;
     }
-    double text_extent = std::max({text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_), 12.5),
+    double text_extent = std::max({text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_, cluster_.time_unit()), 12.5),
                                    text_width(help_text(), 11.5)});
     for (const auto& note : notes_) text_extent = std::max(text_extent, text_width(note, 11.5));
     width_ = static_cast<int>(std::ceil(std::max({content_width + 2 * kMargin, text_extent + 2 * 12, 480.0})));
@@ -290,7 +290,7 @@ text {{ font-family: {2}; fill: #222222; }}
 
   void draw_header() {
     out_.add("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline()));
-    out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_)));
+    out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_, cluster_.time_unit())));
     out_.add("<text class=\"help\" x=\"12\" y=\"64\">{}</text>\n", xml_escape(help_text()));
     for (std::size_t i = 0; i < notes_.size(); ++i) {
       out_.add("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", 80 + 16.0 * static_cast<double>(i), xml_escape(notes_[i]));

@@ -91,9 +91,9 @@ MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, co
   std::string names;
   for (ProcessorIndex helper : plan.helpers) names += (names.empty() ? "" : ", ") + cluster.id(helper);
   plan.notes.push_back(plan.helpers.empty()
-                           ? fmt::format("helpers: none (up to {} fastest non-members tried)", helpers_allowed)
-                           : fmt::format("helpers (non-members that forward): {} (up to {} fastest non-members tried)",
-                                         names, helpers_allowed));
+                           ? fmt::format("helpers: none (up to {} tried)", fastest_non_members(helpers_allowed))
+                           : fmt::format("helpers (non-members that forward): {} (up to {} tried)", names,
+                                         fastest_non_members(helpers_allowed)));
   plan.lower_bound = multicast_lower_bound(cluster, group);
   return plan;
 }
