@@ -1,5 +1,6 @@
 #include "cli_common.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -244,5 +245,27 @@ void set_invocation_name(const std::string& argv0) {
 }
 
 const std::string& invocation_name() { return stored_invocation_name(); }
+
+std::string command_line_message(const InputError& error) {
+  const std::string& parameter = error.parameter();
+  const std::string message = error.what();
+  if (parameter.empty() || message.rfind(parameter + ": ", 0) != 0) return message;
+  // Parameters whose flag is not the parameter's name with dashes.
+  static const std::pair<std::string_view, std::string_view> renamed[] = {
+      {"algorithm", "--algo"},
+      {"time_limit_seconds", "--time-limit"},
+      {"min_time", "--min-time/--max-time"},
+      {"max_time", "--min-time/--max-time"},
+  };
+  std::string flag;
+  for (const auto& [name, option] : renamed) {
+    if (name == parameter) flag = option;
+  }
+  if (flag.empty()) {
+    flag = "--" + parameter;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+  }
+  return flag + message.substr(parameter.size());
+}
 
 }  // namespace hetcoll::cli

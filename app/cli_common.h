@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hetcoll/core/error.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/platform_io.h"
@@ -75,6 +76,11 @@ PictureFormat picture_format(const std::string& path);
 void check_picture_path(const std::string& path, const char* option, bool other_allowed = false);
 // Writes `svg` to `path`, converted to PNG or PDF when the path asks for it.
 void write_picture(const std::string& path, const std::string& svg, const char* option);
+
+// The message of a library InputError as the command line says it: the
+// parameter it names becomes the flag that sets it ("eps_prime: ..." ->
+// "--eps-prime: ..."); messages about files are kept as they are.
+std::string command_line_message(const InputError& error);
 
 // How the user started hetcoll, for commands printed as suggestions:
 // $HETCOLL_INVOKED_AS (scripts/hetcoll sets it to its own path as typed),

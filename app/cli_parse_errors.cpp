@@ -127,6 +127,16 @@ void report_parse_error(const CLI::App& app, const CLI::ParseError& error, const
                              match[2].str(), help_hint);
     return;
   }
+  // CLI::PositiveNumber / NonNegativeNumber say "Value -1 not in range
+  // 0.000000 to 1797693...(300 digits)".
+  static const std::regex open_range(R"(^(\S+): Value (\S+) not in range (-?[0-9.e+-]+) to [0-9]{30,}\.0+$)");
+  if (std::regex_match(message, match, open_range)) {
+    // Only a positive-number option refuses 0; both refuse negative values.
+    const bool negative = !match[2].str().empty() && match[2].str()[0] == '-';
+    std::cerr << fmt::format("{}: {}: must be {}, got {}\n{}\n", position.path, match[1].str(),
+                             negative ? "a number, not negative" : "greater than 0", match[2].str(), help_hint);
+    return;
+  }
   std::cerr << fmt::format("{}: {}\n{}\n", position.path, message, help_hint);
 }
 

@@ -21,7 +21,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "hetcoll — plan, prove and check collective communications (broadcast, multicast, reduce, all-reduce) "
       "on heterogeneous clusters.\nEvery plan is verified against the communication model before it is printed.\n"
-      "Exit codes: 0 success, 2 bad input, 3 no solution, 4 a limit was reached, 1 internal error.",
+      "Exit codes: 0 success, 2 bad input, 3 no solution, 4 a limit was reached, 5 validate: the plan is "
+      "invalid, 1 internal error.",
       "hetcoll"};
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("hetcoll {}", hetcoll::version()), "Print the version and exit");
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
     report_parse_error(app, e, std::vector<std::string>(argv + 1, argv + argc));
     return static_cast<int>(ExitCode::bad_input);
   } catch (const InputError& e) {
-    std::cerr << "hetcoll: " << e.what() << "\n";
+    std::cerr << "hetcoll: " << command_line_message(e) << "\n";
     return static_cast<int>(ExitCode::bad_input);
   } catch (const NoSolutionError& e) {
     std::cerr << "hetcoll: no solution: " << e.what() << "\n";

@@ -50,7 +50,7 @@ expect_in "tree svg written" "$work/t.svg" "<svg"
 check "validate ok" 0 "$hetcoll" validate --platform "$work/cluster.json" --plan "$work/plan.json"
 expect_in "validate says valid" "$work/out" "valid reduce plan"
 sed 's/"start": 0,/"start": 0.25,/' "$work/plan.json" >"$work/broken.json"
-check "validate broken" 2 "$hetcoll" validate --platform "$work/cluster.json" --plan "$work/broken.json"
+check "validate broken (exit 5: read, but invalid)" 5 "$hetcoll" validate --platform "$work/cluster.json" --plan "$work/broken.json"
 expect_in "validate names problem" "$work/out" "INVALID"
 check "algorithms" 0 "$hetcoll" algorithms
 expect_in "algorithms lists fnf" "$work/out" "fnf"

@@ -92,6 +92,21 @@ PY
 check "demo next" 0 env HETCOLL_INVOKED_AS=scripts/hetcoll "$hetcoll" demo --out "$work/demo"
 expect_in "demo next line" "$work/out" "  scripts/hetcoll broadcast --times 1,1,2,3,3 --gantt g.svg"
 expect_in "demo in ms" "$work/out" "makespan     3.6 ms"
+# The README shows the demo's own all-reduce chart.
+cmp -s "$work/demo/allreduce-gantt.svg" "$source_dir/docs/images/demo-allreduce-gantt.svg" && passed=$((passed + 1)) ||
+  { failed=$((failed + 1)); echo "FAIL docs/images/demo-allreduce-gantt.svg is not the demo's chart (copy it from hetcoll demo --out)"; }
+
+# --- library errors name parameters; the command line says its flags --------
+check "times item" 2 "$hetcoll" broadcast --times 1,x,3
+expect_in "times item flag" "$work/err" "hetcoll: --times: item 2 (\"x\"): not a number"
+check "order repeated" 2 "$hetcoll" reduce --times 1,2,3 --algo ep --order p1,p1
+expect_in "order flag" "$work/err" "hetcoll: --order: "
+check "eps prime" 2 "$hetcoll" broadcast --times 1,2,3 --algo ptas --eps-prime 1e-9
+expect_in "eps-prime flag" "$work/err" "hetcoll: --eps-prime: must be at least"
+check "negative number" 2 "$hetcoll" broadcast --times 1,2,3 --algo ptas --eps-prime -1
+expect_in "negative number in words" "$work/err" "--eps-prime: must be a number, not negative, got -1"
+check "generator classes" 2 "$hetcoll" generate cluster --classes 0
+expect_in "classes flag" "$work/err" "hetcoll: --classes: must be between 1"
 
 # --- units: the platform file says them, the output carries them ------------
 cat >"$work/ms.json" <<'JSON'

@@ -20,7 +20,7 @@ MakespanPlan choose(MakespanPlan greedy, MakespanPlan searched, const char* sear
   const std::uint64_t nodes = searched.stats.nodes;
   if (searched.optimal && !searched.limit_reached) {
     searched.notes.insert(searched.notes.begin(),
-                          fmt::format("--algo auto: {} is not proven optimal here, so the exact {} search ran and "
+                          fmt::format("auto: {} is not proven optimal here, so the exact {} search ran and "
                                       "finished ({} nodes)",
                                       greedy.algorithm, search_name, nodes));
     return searched;
@@ -35,15 +35,15 @@ MakespanPlan choose(MakespanPlan greedy, MakespanPlan searched, const char* sear
   best.lower_bound = lower_bound;  // both are proven; verify/ checks it against the makespan
   best.stats.nodes = nodes;
   best.limit_reached = false;  // our own budget, not a limit the user set
-  best.notes.push_back(fmt::format("--algo auto: the exact {} search stopped at its budget of {} nodes; "
-                                   "use --algo optimal (with --time-limit) to search further",
+  best.notes.push_back(fmt::format("auto: the exact {} search stopped at its budget of {} nodes; "
+                                   "algorithm \"optimal\" (with a time limit) searches further",
                                    search_name, nodes));
   return best;
 }
 
 MakespanPlan with_size_note(MakespanPlan greedy) {
-  greedy.notes.push_back(fmt::format("--algo auto: more than {} processors, so no exact search was tried; "
-                                     "--algo optimal --time-limit S searches anyway",
+  greedy.notes.push_back(fmt::format("auto: more than {} processors, so no exact search was tried; "
+                                     "algorithm \"optimal\" (with a time limit) searches anyway",
                                      kAutoSearchMaxProcessors));
   return greedy;
 }

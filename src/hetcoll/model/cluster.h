@@ -26,7 +26,7 @@ class Cluster {
 
   // A cluster whose processors are named p0, p1, ...
   static Cluster from_times(std::vector<double> transmission_times,
-                            std::string_view source_name = "--times");
+                            std::string_view source_name = "transmission_times");
 
   ProcessorIndex size() const { return static_cast<ProcessorIndex>(times_.size()); }
   double transmission_time(ProcessorIndex p) const { return times_[static_cast<size_t>(p)]; }

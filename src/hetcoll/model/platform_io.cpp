@@ -493,16 +493,20 @@ Cluster parse_times_list(std::string_view list) {
     double value = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      throw InputError(fmt::format("--times: item {} (\"{}\"): not a number", index + 1, item));
+      throw InputError("times", fmt::format("item {} (\"{}\"): not a number", index + 1, item));
     }
     if (!std::isfinite(value) || value <= 0) {
-      throw InputError(fmt::format("--times: item {} ({}): must be a positive finite number", index + 1, item));
+      throw InputError("times", fmt::format("item {} ({}): must be a positive finite number", index + 1, item));
     }
     times.push_back(value);
     position = comma + 1;
     ++index;
   }
-  return Cluster::from_times(std::move(times), "--times");
+  try {
+    return Cluster::from_times(std::move(times), "times");
+  } catch (const InputError& error) {  // the list as a whole: too many, too large
+    throw InputError("times", std::string(error.what()).substr(std::string_view("times: ").size()));
+  }
 }
 
 void write_cluster_json(std::ostream& out, const Cluster& cluster) {

@@ -119,7 +119,7 @@ std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::siz
     emit(root + (plan.operation == Operation::allreduce ? " — broadcasts the result" : " — source"));
     walk(plan.root, "", false);
   }
-  if (omitted > 0) text += fmt::format("... (tree cut at {} lines; --dot FILE shows it whole)\n", max_lines);
+  if (omitted > 0) text += fmt::format("... (tree cut at {} lines; the tree picture shows it whole)\n", max_lines);
   return text;
 }
 

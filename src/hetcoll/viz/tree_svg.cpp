@@ -159,8 +159,15 @@ class TreeWriter {
         if (i > 0) widest_edge_label_ = std::max(widest_edge_label_, text_width(edge_text(node), kEdgeFont));
       }
     }
+    // One-line boxes hold their "+k" badge at their right end, so badges
+    // never reach a neighbour; two-line boxes carry it below their corner.
+    std::size_t most_hidden = 0;
+    for (const auto& panel : panels_) {
+      for (std::size_t hidden : panel.hidden_children) most_hidden = std::max(most_hidden, hidden);
+    }
+    const double badge_room = most_hidden > 0 ? badge_width(most_hidden) + 6 : 0;
     two_line_box_width_ = std::ceil(std::max({widest_id_line, widest_ready, 48.0}) + 16);
-    one_line_box_width_ = std::ceil(widest_one_line + 16);
+    one_line_box_width_ = std::ceil(widest_one_line + 16 + badge_room);
   }
 
   void choose_direction() {
@@ -181,7 +188,8 @@ class TreeWriter {
     } else {
       box_width_ = one_line_box_width_;
       box_height_ = 22;
-      breadth_pitch_ = 30;
+      // Tall trees pack their rows closer (the boxes stay 22 px high).
+      breadth_pitch_ = most_leaves > 60 ? 26 : 30;
       layer_pitch_ = box_width_ + kBusOffsetLeftToRight + widest_edge_label_ + 18;
     }
   }
@@ -377,17 +385,18 @@ text {{ font-family: {2}; fill: #222222; }}
                centre.y + 4.5, id, time, ready);
     }
     if (const std::size_t hidden = panel.hidden_children[index]; hidden > 0) {
-      const std::string badge = fmt::format("+{}", hidden);
-      const double badge_width = text_width(badge, 9.5) + 8;
-      const double badge_right = left + box_width_ + 3;
-      const double badge_top = top + box_height_ - 6;
-      out_.add(R"svg(<rect x="{}" y="{}" width="{}" height="12" rx="6" fill="#666666"/>)svg", badge_right - badge_width, badge_top,
-               badge_width);
-      out_.add(R"svg(<text class="badge" x="{}" y="{}" text-anchor="middle">{}</text>)svg", badge_right - badge_width / 2,
-               badge_top + 9.5, badge);
+      const double width = badge_width(hidden);
+      const double badge_right = top_down_ ? left + box_width_ : left + box_width_ - 4;
+      const double badge_top = top_down_ ? top + box_height_ + 3 : centre.y - 6;
+      out_.add(R"svg(<rect x="{}" y="{}" width="{}" height="12" rx="6" fill="#666666"/>)svg", badge_right - width, badge_top,
+               width);
+      out_.add(R"svg(<text class="badge" x="{}" y="{}" text-anchor="middle">+{}</text>)svg", badge_right - width / 2,
+               badge_top + 9.5, hidden);
     }
     out_.add("</g>\n");
   }
+
+  static double badge_width(std::size_t hidden) { return text_width(fmt::format("+{}", hidden), 9.5) + 8; }
 
   static constexpr double kBusOffsetLeftToRight = 14;
 

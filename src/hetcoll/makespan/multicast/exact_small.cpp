@@ -214,9 +214,9 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
   if (max_helpers) k_max = std::clamp(*max_helpers, 0, k_max);
   const int largest = static_cast<int>(group.targets.size()) + k_max;
   if (largest > kExactMulticastMaxReceivers) {
-    throw InputError(fmt::format(
-        "--algo optimal: the exact multicast searches at most {} receivers per helper count; this group needs {} "
-        "({} targets + up to {} helpers); use --algo fnf or --algo ptas",
+    throw InputError("algorithm", fmt::format(
+        "optimal: the exact multicast searches at most {} receivers per helper count; this group needs {} "
+        "({} targets + up to {} helpers); use algorithm \"fnf\" or \"ptas\"",
         kExactMulticastMaxReceivers, largest, group.targets.size(), k_max));
   }
   // Incumbent: the FNF multicast over the same helper counts.
