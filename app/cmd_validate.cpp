@@ -44,10 +44,10 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
                                  ? fmt::format("; bound {} proven by its certificate", to_string(plan.throughput_bound))
                                  : std::string("; no certificate"));
   } else {
-    std::cout << fmt::format("{}: INVALID steady-state {} plan, {} violation(s):\n{}", plan_file,
-                             to_string(plan.operation), report.violation_count, report.summary());
+    std::cout << fmt::format("{}: INVALID steady-state {} plan, {}:\n{}", plan_file, to_string(plan.operation),
+                             count_of(report.violation_count, "violation"), report.summary());
   }
-  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::bad_input);
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::invalid_plan);
 }
 #endif
 
