@@ -6,12 +6,8 @@
 set -u
 hetcoll="$1"
 source_dir="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
 # shellcheck source=cli_test_lib.sh
-source "$(dirname "$0")/cli_test_lib.sh"
+source "$(dirname "$0")/cli_test_lib.sh"  # $work, passed, failed, check, expect_in
 
 expect_not_in() {  # expect_not_in NAME FILE TEXT
   if grep -qF -- "$3" "$2"; then

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
@@ -76,20 +77,8 @@ MakespanPlan plan_allreduce_auto(const Cluster& cluster, ProcessorIndex root, co
   if (root == kNoProcessor) root = cluster.fastest_processor();
   MakespanPlan reduce = plan_reduce_auto(cluster, root, request);
   MakespanPlan broadcast = plan_broadcast_auto(cluster, root, request);
-  MakespanPlan plan;
-  plan.operation = Operation::allreduce;
+  MakespanPlan plan = reduce_then_broadcast(cluster, reduce, broadcast);
   plan.algorithm = fmt::format("{}+{}", reduce.algorithm, broadcast.algorithm);
-  plan.root = root;
-  plan.transfers = reduce.transfers;
-  const double offset = reduce.makespan;
-  for (Transfer transfer : broadcast.transfers) {
-    transfer.start += offset;
-    transfer.end += offset;
-    transfer.payload = Payload::broadcast_value;
-    plan.transfers.push_back(transfer);
-  }
-  plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = allreduce_lower_bound(cluster);
   const bool root_is_fastest = cluster.transmission_time(root) <= cluster.fastest_time() + cluster.tolerance();
   const double reduce_factor = reduce.optimal ? 1.0 : 2.0;
   const double broadcast_factor = root_is_fastest ? (broadcast.optimal ? 1.0 : 1.5) : (broadcast.optimal ? 2.0 : 4.0);

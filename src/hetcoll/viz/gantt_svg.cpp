@@ -64,6 +64,7 @@ class GanttWriter {
 
   std::string draw() {
     summary_ = options_.summary && cluster_.size() > std::max(options_.max_rows, 1);
+    scan_transfers();
     if (summary_) {
       select_groups();
     } else {
@@ -150,6 +151,11 @@ class GanttWriter {
                        size});
     }
     shown_rows_ = static_cast<ProcessorIndex>(rows_.size());
+  }
+
+  // The time span and payloads of the plan; transfers naming unknown
+  // processors are counted, never drawn.
+  void scan_transfers() {
     for (const auto& transfer : plan_.transfers) {
       if (!valid(transfer.from) || !valid(transfer.to)) {
         ++invalid_transfers_;
@@ -166,12 +172,7 @@ class GanttWriter {
     shown_rows_ = std::min<ProcessorIndex>(cluster_.size(), std::max(options_.max_rows, 1));
     for (ProcessorIndex p = 0; p < shown_rows_; ++p) rows_.push_back({row_id_label(p), row_time_label(p), p == plan_.root, 1});
     for (const auto& transfer : plan_.transfers) {
-      if (!valid(transfer.from) || !valid(transfer.to)) {
-        ++invalid_transfers_;
-        continue;
-      }
-      time_end_ = std::max(time_end_, transfer.end);
-      payload_seen_[transfer.payload == Payload::partial_reduction ? 1 : 0] = true;
+      if (!valid(transfer.from) || !valid(transfer.to)) continue;
       if (row_of(transfer.from) < 0 && row_of(transfer.to) < 0) continue;
       drawn_.push_back(&transfer);
     }
@@ -185,8 +186,6 @@ class GanttWriter {
       });
       drawn_.erase(keep, drawn_.end());
     }
-    time_end_ = std::max({time_end_, plan_.makespan, plan_.lower_bound});
-    if (!(time_end_ > 0) || !std::isfinite(time_end_)) time_end_ = 1;
   }
 
   void compute_layout() {
