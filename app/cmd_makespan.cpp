@@ -1,5 +1,6 @@
 // broadcast, multicast, reduce, allreduce: plan, verify, print.
 #include <chrono>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,10 +34,26 @@ struct MakespanOptions {
   std::string targets;
   double time_limit = 0;
   std::uint64_t node_limit = 0;
-  double eps = 0.5;
-  double eps_prime = 0;
+  std::optional<double> eps;
+  std::optional<double> eps_prime;
   std::string view;  // graph platforms: "graph" (default) or "sender-speed"
 };
+
+// Options that would do nothing are refused before any work, so a user is
+// never left believing they changed something.
+void refuse_options_that_do_nothing(Operation operation, const MakespanOptions& options) {
+  const std::string& algorithm = options.algorithm;
+  if ((options.eps || options.eps_prime) && algorithm != "ptas") {
+    throw InputError(fmt::format("{}: only the approximation scheme uses it; add --algo ptas (the algorithm is {})",
+                                 options.eps ? "--eps" : "--eps-prime", algorithm.empty() ? "auto" : algorithm));
+  }
+  if (operation == Operation::reduce && !options.order.empty() && algorithm != "ep") {
+    throw InputError(fmt::format("--order: only --algo ep follows a given sender order (the algorithm is {})",
+                                 algorithm.empty() ? "auto" : algorithm));
+  }
+  check_picture_path(options.output.gantt_file, "--gantt");
+  check_picture_path(options.output.dot_file, "--dot", /*other_allowed=*/true);
+}
 
 void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report,
                    const OutputOptions& output) {
@@ -45,8 +62,14 @@ void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const Verif
     if (!file) throw InputError(fmt::format("--out: cannot write \"{}\"", output.out_file));
     write_plan_json(file, plan, cluster, {report.valid, true});
   }
-  if (!output.gantt_file.empty()) write_file(output.gantt_file, gantt_picture(plan, cluster), "--gantt");
-  if (!output.dot_file.empty()) write_file(output.dot_file, tree_picture(plan, cluster, output.dot_file), "--dot");
+  if (!output.gantt_file.empty()) write_picture(output.gantt_file, gantt_picture(plan, cluster), "--gantt");
+  if (!output.dot_file.empty()) {
+    if (picture_format(output.dot_file) == PictureFormat::other) {
+      write_file(output.dot_file, tree_picture(plan, cluster, output.dot_file), "--dot");
+    } else {
+      write_picture(output.dot_file, tree_picture(plan, cluster, ".svg"), "--dot");
+    }
+  }
   if (output.json) {
     std::ios::sync_with_stdio(false);
     write_plan_json(std::cout, plan, cluster, {report.valid, true});
@@ -68,8 +91,14 @@ void write_graph_outputs(const MakespanPlan& plan, const GraphNetwork& network, 
     if (!file) throw InputError(fmt::format("--out: cannot write \"{}\"", output.out_file));
     write_plan_json(file, plan, platform, {report.valid, true});
   }
-  if (!output.gantt_file.empty()) write_file(output.gantt_file, gantt_picture(plan, network), "--gantt");
-  if (!output.dot_file.empty()) write_file(output.dot_file, tree_picture(plan, network, output.dot_file), "--dot");
+  if (!output.gantt_file.empty()) write_picture(output.gantt_file, gantt_picture(plan, network), "--gantt");
+  if (!output.dot_file.empty()) {
+    if (picture_format(output.dot_file) == PictureFormat::other) {
+      write_file(output.dot_file, tree_picture(plan, network, output.dot_file), "--dot");
+    } else {
+      write_picture(output.dot_file, tree_picture(plan, network, ".svg"), "--dot");
+    }
+  }
   if (output.json) {
     std::ios::sync_with_stdio(false);
     write_plan_json(std::cout, plan, platform, {report.valid, true});
@@ -139,6 +168,7 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
 }
 
 int run_makespan(Operation operation, const MakespanOptions& options) {
+  refuse_options_that_do_nothing(operation, options);
   LoadedPlatform platform = load_platform(options.platform);
   if (!options.view.empty() && options.view != "graph" && options.view != "sender-speed") {
     throw InputError(fmt::format("--view: must be \"graph\" or \"sender-speed\", got \"{}\"", options.view));
@@ -164,8 +194,8 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   if (!options.order.empty()) request.order = resolve_processor_list(cluster, options.order, "--order");
   if (options.time_limit > 0) request.time_limit_seconds = options.time_limit;
   if (options.node_limit > 0) request.node_limit = options.node_limit;
-  request.eps = options.eps;
-  if (options.eps_prime > 0) request.eps_prime = options.eps_prime;
+  if (options.eps) request.eps = *options.eps;
+  request.eps_prime = options.eps_prime;
   request.progress = progress_printer(options.output.quiet || options.output.json);
   if (!options.output.quiet) {
     request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
@@ -220,9 +250,13 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   if (operation == Operation::multicast) {
     command->add_option("--targets", options.targets, "The processors that must receive: P,P,...")->required();
   }
-  command->add_option("--eps", options.eps, "PTAS precision epsilon (default 0.5)")->check(CLI::PositiveNumber);
-  command->add_option("--eps-prime", options.eps_prime, "PTAS fast/slow split epsilon' (default: --eps)")
-      ->check(CLI::PositiveNumber);
+  if (operation == Operation::broadcast || operation == Operation::multicast) {
+    command->add_option("--eps", options.eps, "With --algo ptas: the precision epsilon (default 0.5)")
+        ->check(CLI::PositiveNumber);
+    command->add_option("--eps-prime", options.eps_prime,
+                        "With --algo ptas: the fast/slow split epsilon' (default: --eps)")
+        ->check(CLI::PositiveNumber);
+  }
   command->add_option("--time-limit", options.time_limit,
                       "Stop searches after S seconds and print the best plan so far (exit code 4)")
       ->check(CLI::NonNegativeNumber);

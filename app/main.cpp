@@ -2,11 +2,18 @@
 // maps exceptions to exit codes. No algorithm logic here (STYLE.md):
 // planners, verification, pictures and experiments all live in src/hetcoll/.
 #include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
+#include "cli_common.h"
+#include "cli_parse_errors.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/hetcoll.h"
 
 int main(int argc, char** argv) {
   using namespace hetcoll;
@@ -14,9 +21,12 @@ int main(int argc, char** argv) {
   CLI::App app{
       "hetcoll — plan, prove and check collective communications (broadcast, multicast, reduce, all-reduce) "
       "on heterogeneous clusters.\nEvery plan is verified against the communication model before it is printed.\n"
-      "Exit codes: 0 success, 2 bad input, 3 no solution, 4 a limit was reached, 1 internal error.",
+      "Exit codes: 0 success, 2 bad input, 3 no solution, 4 a limit was reached, 5 validate: the plan is "
+      "invalid, 1 internal error.",
       "hetcoll"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("hetcoll {}", hetcoll::version()), "Print the version and exit");
+  set_invocation_name(argc > 0 ? argv[0] : "hetcoll");
   int result = 0;
 
 #ifndef HETCOLL_SMPI
@@ -36,6 +46,10 @@ int main(int argc, char** argv) {
   // The SMPI build (smpicxx, run by smpirun) has only this command.
   add_calibrate_command(app, result);
 
+  if (argc <= 1) {  // `hetcoll` alone: the usage, not an error
+    std::cout << app.help();
+    return static_cast<int>(ExitCode::success);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -45,10 +59,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    report_parse_error(app, e, std::vector<std::string>(argv + 1, argv + argc));
     return static_cast<int>(ExitCode::bad_input);
   } catch (const InputError& e) {
-    std::cerr << "hetcoll: " << e.what() << "\n";
+    std::cerr << "hetcoll: " << command_line_message(e) << "\n";
     return static_cast<int>(ExitCode::bad_input);
   } catch (const NoSolutionError& e) {
     std::cerr << "hetcoll: no solution: " << e.what() << "\n";

@@ -4,13 +4,18 @@
 // other exception, a crash, a sanitizer report or a slow input is a bug. A
 // platform that was read must also survive being written back and read again
 // with the same size, since `hetcoll --out` writes what the reader accepted.
+// The fast cluster reader (load_platform_file's) must read every input it
+// accepts exactly as the reference reader does.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <string_view>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/cluster_json_reader_internal.h"
 #include "hetcoll/model/platform_io.h"
 
 namespace {
@@ -34,11 +39,19 @@ void check_round_trip(const hetcoll::LoadedPlatform& loaded) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::string padded(text);
+  padded.reserve(size + hetcoll::kJsonReadPadding);
+  std::optional<hetcoll::Cluster> fast = hetcoll::read_cluster_json_fast(padded, "fuzz.json");
   hetcoll::LoadedPlatform loaded;
   try {
     loaded = hetcoll::parse_platform_json(text, "fuzz.json");
   } catch (const hetcoll::InputError&) {
+    if (fast) std::abort();  // the fast reader accepted what the reference rejects
     return 0;  // bad input, reported properly
+  }
+  if (fast && (!loaded.is_cluster() || fast->ids() != loaded.cluster().ids() ||
+               fast->transmission_times() != loaded.cluster().transmission_times())) {
+    std::abort();
   }
   check_round_trip(loaded);
   return 0;

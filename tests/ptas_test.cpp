@@ -189,8 +189,8 @@ TEST(PtasTest, RefusesWorkBeyondTheTimeLimitAndSaysWhatFits) {
     FAIL() << "expected an InputError";
   } catch (const InputError& error) {
     std::string message = error.what();
-    EXPECT_NE(message.find("--eps-prime"), std::string::npos) << message;
-    EXPECT_NE(message.find("--time-limit"), std::string::npos) << message;
+    EXPECT_EQ(error.parameter(), "eps_prime");
+    EXPECT_NE(message.find("the time limit"), std::string::npos) << message;
     EXPECT_NE(message.find("fits"), std::string::npos) << message;
   }
   auto fitting = finest_fitting_eps_prime(cluster, 0, {}, 0.5, 0.05, 1.0);

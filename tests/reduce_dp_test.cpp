@@ -178,7 +178,8 @@ TEST(ReduceDp, RefusesHugeStateSpaces) {
     run(cluster, 0, "dp");
     FAIL() << "expected InputError";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("--algo optimal"), std::string::npos) << error.what();
+    EXPECT_EQ(error.parameter(), "algorithm");
+    EXPECT_NE(std::string(error.what()).find("use algorithm \"optimal\""), std::string::npos) << error.what();
   }
 }
 

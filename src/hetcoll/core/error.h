@@ -18,6 +18,7 @@ enum class ExitCode : int {
   bad_input = 2,
   no_solution = 3,
   limit_reached = 4,
+  invalid_plan = 5,  // `validate`: the plan file was read and breaks the model (2: it could not be read)
 };
 
 // Malformed user input. The message names the file, the field or line, and

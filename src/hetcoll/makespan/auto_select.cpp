@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
@@ -20,7 +21,7 @@ MakespanPlan choose(MakespanPlan greedy, MakespanPlan searched, const char* sear
   const std::uint64_t nodes = searched.stats.nodes;
   if (searched.optimal && !searched.limit_reached) {
     searched.notes.insert(searched.notes.begin(),
-                          fmt::format("--algo auto: {} is not proven optimal here, so the exact {} search ran and "
+                          fmt::format("auto: {} is not proven optimal here, so the exact {} search ran and "
                                       "finished ({} nodes)",
                                       greedy.algorithm, search_name, nodes));
     return searched;
@@ -35,15 +36,15 @@ MakespanPlan choose(MakespanPlan greedy, MakespanPlan searched, const char* sear
   best.lower_bound = lower_bound;  // both are proven; verify/ checks it against the makespan
   best.stats.nodes = nodes;
   best.limit_reached = false;  // our own budget, not a limit the user set
-  best.notes.push_back(fmt::format("--algo auto: the exact {} search stopped at its budget of {} nodes; "
-                                   "use --algo optimal (with --time-limit) to search further",
+  best.notes.push_back(fmt::format("auto: the exact {} search stopped at its budget of {} nodes; "
+                                   "algorithm \"optimal\" (with a time limit) searches further",
                                    search_name, nodes));
   return best;
 }
 
 MakespanPlan with_size_note(MakespanPlan greedy) {
-  greedy.notes.push_back(fmt::format("--algo auto: more than {} processors, so no exact search was tried; "
-                                     "--algo optimal --time-limit S searches anyway",
+  greedy.notes.push_back(fmt::format("auto: more than {} processors, so no exact search was tried; "
+                                     "algorithm \"optimal\" (with a time limit) searches anyway",
                                      kAutoSearchMaxProcessors));
   return greedy;
 }
@@ -76,20 +77,8 @@ MakespanPlan plan_allreduce_auto(const Cluster& cluster, ProcessorIndex root, co
   if (root == kNoProcessor) root = cluster.fastest_processor();
   MakespanPlan reduce = plan_reduce_auto(cluster, root, request);
   MakespanPlan broadcast = plan_broadcast_auto(cluster, root, request);
-  MakespanPlan plan;
-  plan.operation = Operation::allreduce;
+  MakespanPlan plan = reduce_then_broadcast(cluster, reduce, broadcast);
   plan.algorithm = fmt::format("{}+{}", reduce.algorithm, broadcast.algorithm);
-  plan.root = root;
-  plan.transfers = reduce.transfers;
-  const double offset = reduce.makespan;
-  for (Transfer transfer : broadcast.transfers) {
-    transfer.start += offset;
-    transfer.end += offset;
-    transfer.payload = Payload::broadcast_value;
-    plan.transfers.push_back(transfer);
-  }
-  plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = allreduce_lower_bound(cluster);
   const bool root_is_fastest = cluster.transmission_time(root) <= cluster.fastest_time() + cluster.tolerance();
   const double reduce_factor = reduce.optimal ? 1.0 : 2.0;
   const double broadcast_factor = root_is_fastest ? (broadcast.optimal ? 1.0 : 1.5) : (broadcast.optimal ? 2.0 : 4.0);

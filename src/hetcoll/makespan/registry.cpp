@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/allreduce/binomial.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/auto_select.h"
 #include "hetcoll/makespan/broadcast/binomial.h"
@@ -50,9 +51,9 @@ std::vector<MakespanAlgorithm> build_registry() {
       }});
   algorithms.push_back({
       "ptas", Operation::broadcast, "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor)",
-      "O(log_{1+eps}(n) (n log n + P |U| k)), P = prod(s_i+1) count vectors; refused beyond --time-limit",
+      "O(log_{1+eps}(n) (n log n + P |U| k)), P = prod(s_i+1) count vectors; refused beyond the time limit",
       "Khuller, Kim, Woeginger 2003 sec. 3, Thms 2-3",
-      "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (--eps, --eps-prime)",
+      "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (eps, eps_prime)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         const ProcessorIndex source = root_or_first(request);
@@ -72,7 +73,7 @@ std::vector<MakespanAlgorithm> build_registry() {
       "exponential worst case; O(k + holders) per node plus an O(slot times x holders) bound",
       "Liu 2002 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
       "branch-and-bound over slot groups of receiver classes: exchange rule, relaxation/fluid/partial bounds, "
-      "target passes, memo, FNF incumbent (--time-limit, --node-limit)",
+      "target passes, memo, FNF incumbent (time and node limits)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_optimal(cluster, root_or_first(request), SearchLimits::from_request(request));
@@ -80,7 +81,7 @@ std::vector<MakespanAlgorithm> build_registry() {
   algorithms.push_back({
       "generic-bnb", Operation::broadcast, "exact (when the search finishes)", "O(N) nodes, N = class-sequence prefixes",
       "Liu 2002 sec. 5, Table 1 (generic column)",
-      "the seed's plain branch-and-bound over eq. 1 class sequences (baseline for `optimal`)", false,
+      "Liu 2002 sec. 5's plain branch-and-bound over eq. 1 class sequences (baseline for `optimal`)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_generic_bnb(cluster, root_or_first(request), SearchLimits::from_request(request));
       }});
@@ -94,9 +95,9 @@ std::vector<MakespanAlgorithm> build_registry() {
       }});
   algorithms.push_back({
       "ep", Operation::reduce, "none (depends on the order)", "O(n log n)", "Liu, Kuo, Wang 2009 sec. 3, Fig. 2, Lemma 1",
-      "earliest-possible schedule of a given sender order (--order P,P,...)", false,
+      "earliest-possible schedule of a given sender order (parameter order)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
-        if (!request.order) throw InputError("--algo ep needs --order P,P,... (every processor but the root)");
+        if (!request.order) throw InputError("order", "algorithm \"ep\" needs the sending order (every processor but the root)");
         return plan_reduce_ep(cluster, root_or_first(request), *request.order);
       }});
   algorithms.push_back({
@@ -104,7 +105,7 @@ std::vector<MakespanAlgorithm> build_registry() {
       "exponential worst case; O(k x open slots) per node",
       "Liu, Kuo, Wang 2009 secs. 3, 5.3.1, 6.2 (Cor. 1, Obs. 1, Table 1)",
       "branch-and-bound over heap-ordered MCP trees (EP sequences read backwards), SNF incumbent, class "
-      "symmetry, capacity bound, memo (--time-limit, --node-limit)",
+      "symmetry, capacity bound, memo (time and node limits)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_optimal(cluster, root_or_first(request), request);
@@ -112,7 +113,7 @@ std::vector<MakespanAlgorithm> build_registry() {
   algorithms.push_back({
       "generic-bnb", Operation::reduce, "exact (when the search finishes)", "O(N) nodes, N = class-sequence prefixes",
       "Liu, Kuo, Wang 2009 sec. 6.2, Table 1 (generic column)",
-      "the seed's plain branch-and-bound over EP class sequences (baseline for `optimal`)", false,
+      "Liu, Kuo, Wang 2009 sec. 6.2's plain branch-and-bound over EP class sequences (baseline for `optimal`)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_generic_bnb(cluster, root_or_first(request), request);
       }});
@@ -166,6 +167,14 @@ std::vector<MakespanAlgorithm> build_registry() {
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_binomial(cluster, root_or_first(request));
       }});
+  algorithms.push_back({
+      "binomial", Operation::allreduce, "none (ignores speeds; MPI's binomial reduce + broadcast)", "O(n log n)",
+      "MPICH MPIR_Allreduce reduce + bcast; the mpi-baseline experiment's all-reduce",
+      "binomial reduce into the root (default the first processor, MPI's rank 0), then binomial broadcast from it",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_allreduce_binomial(cluster, request.root);
+      }});
   return algorithms;
 }
 
@@ -198,7 +207,7 @@ MakespanPlan plan_makespan(const Cluster& cluster, const MakespanRequest& reques
     for (const auto& candidate : makespan_algorithms()) {
       if (candidate.operation == request.operation) known += (known.empty() ? "" : ", ") + candidate.name;
     }
-    throw InputError(fmt::format("--algo: unknown algorithm \"{}\" for {} (known: {})", algorithm_name,
+    throw InputError("algorithm", fmt::format("unknown algorithm \"{}\" for {} (known: {})", algorithm_name,
                                  to_string(request.operation), known));
   }
   if (request.root != kNoProcessor && (request.root < 0 || request.root >= cluster.size())) {

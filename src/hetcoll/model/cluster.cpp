@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -24,7 +25,9 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
   if (times_.size() > static_cast<size_t>(std::numeric_limits<ProcessorIndex>::max())) {
     throw InputError(fmt::format("{}: too many processors", source_name));
   }
-  index_of_.reserve(ids_.size());
+  size_t slots = 2;
+  while (slots < 2 * ids_.size()) slots *= 2;
+  id_slots_.assign(slots, kNoProcessor);
   for (size_t p = 0; p < times_.size(); ++p) {
     if (ids_[p].empty()) {
       throw InputError(fmt::format("{}: processors[{}].id: must not be empty", source_name, p));
@@ -33,11 +36,12 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
       throw InputError(fmt::format("{}: processors[{}].t: must be a positive finite number, got {}",
                                    source_name, p, times_[p]));
     }
-    auto [it, inserted] = index_of_.emplace(ids_[p], static_cast<ProcessorIndex>(p));
-    if (!inserted) {
+    size_t slot = id_slot(ids_[p]);
+    if (id_slots_[slot] != kNoProcessor) {
       throw InputError(fmt::format("{}: processors[{}].id: duplicate id \"{}\" (also processors[{}])",
-                                   source_name, p, ids_[p], it->second));
+                                   source_name, p, ids_[p], id_slots_[slot]));
     }
+    id_slots_[slot] = static_cast<ProcessorIndex>(p);
   }
   // Every schedule time is a sum of at most n transmission times.
   if (!std::isfinite(std::accumulate(times_.begin(), times_.end(), 0.0))) {
@@ -57,8 +61,22 @@ Cluster Cluster::from_times(std::vector<double> transmission_times, std::string_
   return Cluster(std::move(ids), std::move(transmission_times), source_name);
 }
 
+size_t Cluster::id_slot(std::string_view id) const {
+  const size_t mask = id_slots_.size() - 1;
+  size_t slot = std::hash<std::string_view>{}(id) & mask;
+  while (id_slots_[slot] != kNoProcessor && ids_[static_cast<size_t>(id_slots_[slot])] != id) slot = (slot + 1) & mask;
+  return slot;
+}
+
+std::optional<ProcessorIndex> Cluster::find_id(std::string_view id) const {
+  if (id_slots_.empty()) return std::nullopt;
+  ProcessorIndex found = id_slots_[id_slot(id)];
+  if (found == kNoProcessor) return std::nullopt;
+  return found;
+}
+
 std::optional<ProcessorIndex> Cluster::find(std::string_view id_or_index) const {
-  if (auto it = index_of_.find(std::string(id_or_index)); it != index_of_.end()) return it->second;
+  if (auto found = find_id(id_or_index)) return found;
   return parse_processor_index(id_or_index, times_.size());
 }
 

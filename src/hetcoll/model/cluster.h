@@ -8,8 +8,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "hetcoll/core/ids.h"
@@ -26,7 +26,7 @@ class Cluster {
 
   // A cluster whose processors are named p0, p1, ...
   static Cluster from_times(std::vector<double> transmission_times,
-                            std::string_view source_name = "--times");
+                            std::string_view source_name = "transmission_times");
 
   ProcessorIndex size() const { return static_cast<ProcessorIndex>(times_.size()); }
   double transmission_time(ProcessorIndex p) const { return times_[static_cast<size_t>(p)]; }
@@ -39,6 +39,15 @@ class Cluster {
 
   double fastest_time() const { return fastest_time_; }
   double slowest_time() const { return slowest_time_; }
+  // The unit of every time of this cluster ("ms", "s", ...) as its platform
+  // file declares it (docs/FORMATS.md, "units"); empty when not declared.
+  // Printed after every time in the output; it changes no computation.
+  const std::string& time_unit() const { return time_unit_; }
+  Cluster& set_time_unit(std::string unit) {
+    time_unit_ = std::move(unit);
+    return *this;
+  }
+
   // A fastest processor; the lowest index among ties.
   ProcessorIndex fastest_processor() const { return fastest_processor_; }
   // Tolerance for time comparisons on this cluster (see core/ids.h).
@@ -51,9 +60,16 @@ class Cluster {
   std::vector<double> distinct_times() const;
 
  private:
+  // Open-addressing table of processor indices keyed by their id (linear
+  // probing, kNoProcessor = empty slot, a power of two at least twice n): a
+  // million ids cost 8 MB here instead of a node and a copy of the id each.
+  std::optional<ProcessorIndex> find_id(std::string_view id) const;
+  size_t id_slot(std::string_view id) const;
+
   std::vector<std::string> ids_;
   std::vector<double> times_;
-  std::unordered_map<std::string, ProcessorIndex> index_of_;
+  std::vector<ProcessorIndex> id_slots_;
+  std::string time_unit_;
   double fastest_time_ = 0;
   double slowest_time_ = 0;
   ProcessorIndex fastest_processor_ = kNoProcessor;

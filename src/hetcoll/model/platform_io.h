@@ -21,7 +21,7 @@ namespace hetcoll {
 
 struct LoadedPlatform {
   std::variant<Cluster, Platform> model;
-  std::string source_name;  // the file name, or "--times"
+  std::string source_name;  // the file name, or "times" (a list of times)
 
   bool is_cluster() const { return std::holds_alternative<Cluster>(model); }
   const Cluster& cluster() const { return std::get<Cluster>(model); }

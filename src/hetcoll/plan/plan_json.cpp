@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +15,26 @@ namespace hetcoll {
 using nlohmann::json;
 
 std::string json_quote(std::string_view text) { return json(std::string(text)).dump(); }
+
+namespace {
+
+// json_quote into a buffer: printable ASCII without '"' or '\\' is copied
+// between quotes (every generated id); anything else goes through the JSON
+// library so that escapes and UTF-8 checks stay in one place.
+void append_json_string(fmt::memory_buffer& buffer, std::string_view text) {
+  bool plain = true;
+  for (char c : text) plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  if (plain) {
+    buffer.push_back('"');
+    buffer.append(text);
+    buffer.push_back('"');
+  } else {
+    std::string quoted = json_quote(text);
+    buffer.append(std::string_view(quoted));
+  }
+}
+
+}  // namespace
 
 namespace {
 
@@ -37,30 +58,35 @@ struct PlanNodes {
   std::function<std::optional<ProcessorIndex>(std::string_view)> find;
   const Platform* platform = nullptr;
   ProcessorIndex participant_count = 0;
+  std::string time_unit;
 };
 
 PlanNodes nodes_of(const Cluster& cluster) {
   return {cluster.size(), [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); },
-          [&cluster](std::string_view key) { return cluster.find(key); }, nullptr, cluster.size()};
+          [&cluster](std::string_view key) { return cluster.find(key); }, nullptr, cluster.size(),
+          cluster.time_unit()};
 }
 
 PlanNodes nodes_of(const Platform& platform) {
   ProcessorIndex participants = 0;
   for (const auto& node : platform.nodes()) participants += node.router ? 0 : 1;
   return {platform.size(), [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); },
-          [&platform](std::string_view key) { return platform.find(key); }, &platform, participants};
+          [&platform](std::string_view key) { return platform.find(key); }, &platform, participants,
+          platform.time_unit()};
 }
 
 void write_plan(std::ostream& out, const MakespanPlan& plan, const PlanNodes& nodes, const PlanJsonOptions& options) {
-  std::vector<std::string> quoted_ids;
-  quoted_ids.reserve(static_cast<size_t>(nodes.count));
-  for (ProcessorIndex p = 0; p < nodes.count; ++p) quoted_ids.push_back(json_quote(nodes.id(p)));
-  auto id = [&](ProcessorIndex p) -> const std::string& {
-    static const std::string unknown = "null";
-    return (p >= 0 && p < nodes.count) ? quoted_ids[static_cast<size_t>(p)] : unknown;
-  };
-
   fmt::memory_buffer buffer;
+  auto append_id = [&](ProcessorIndex p) {
+    if (p >= 0 && p < nodes.count) {
+      append_json_string(buffer, nodes.id(p));
+    } else {
+      buffer.append(std::string_view("null"));
+    }
+  };
+  auto id = [&](ProcessorIndex p) {
+    return (p >= 0 && p < nodes.count) ? json_quote(nodes.id(p)) : std::string("null");
+  };
   auto flush = [&] {
     out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     buffer.clear();
@@ -81,6 +107,7 @@ void write_plan(std::ostream& out, const MakespanPlan& plan, const PlanNodes& no
     for (size_t i = 0; i < plan.helpers.size(); ++i) emit("{}{}", i ? ", " : "", id(plan.helpers[i]));
     emit("], ");
   }
+  if (!nodes.time_unit.empty()) emit("\"time_unit\": {}, ", json_quote(nodes.time_unit));
   emit("\"makespan\": {}, \"lower_bound\": {}, \"optimal\": {}, ", number(plan.makespan), number(plan.lower_bound),
        plan.optimal ? "true" : "false");
   if (!plan.optimality_proof.empty()) emit("\"optimality_proof\": {}, ", json_quote(plan.optimality_proof));
@@ -100,17 +127,26 @@ void write_plan(std::ostream& out, const MakespanPlan& plan, const PlanNodes& no
   if (options.include_transfers) {
     emit(",\n \"transfers\": [");
     bool first = true;
+    // A million transfers: compile-time formats, ids and numbers written
+    // straight into the buffer (no temporary string per value).
     for (const auto& transfer : plan.transfers) {
-      emit("{}{{\"from\": {}, \"to\": {}, \"start\": {}, \"end\": {}, \"payload\": \"{}\"", first ? "\n  " : ",\n  ",
-           id(transfer.from), id(transfer.to), number(transfer.start), number(transfer.end),
-           to_string(transfer.payload));
+      buffer.append(std::string_view(first ? "\n  {\"from\": " : ",\n  {\"from\": "));
+      append_id(transfer.from);
+      buffer.append(std::string_view(", \"to\": "));
+      append_id(transfer.to);
+      fmt::format_to(fmt::appender(buffer), FMT_COMPILE(", \"start\": {}, \"end\": {}, \"payload\": \"{}\""),
+                     transfer.start, transfer.end, to_string(transfer.payload));
       if (nodes.platform && !transfer.route.empty()) {
         const auto& edges = nodes.platform->edges();
-        emit(", \"route\": [{}", id(edges[transfer.route.front()].from));
-        for (auto e : transfer.route) emit(", {}", id(edges[e].to));
-        emit("]");
+        buffer.append(std::string_view(", \"route\": ["));
+        append_id(edges[transfer.route.front()].from);
+        for (auto e : transfer.route) {
+          buffer.append(std::string_view(", "));
+          append_id(edges[e].to);
+        }
+        buffer.push_back(']');
       }
-      emit("}}");
+      buffer.push_back('}');
       first = false;
       if (buffer.size() > (1 << 16)) flush();
     }

@@ -5,11 +5,25 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/wording.h"
+
 namespace hetcoll {
 
 namespace {
 
 std::string format_time(double value) { return fmt::format("{:.6g}", value); }
+
+// "3.6 ms" when the platform declares its unit, else "3.6".
+std::string format_time(double value, const std::string& unit) {
+  return unit.empty() ? format_time(value) : fmt::format("{:.6g} {}", value, unit);
+}
+
+// Wall-clock durations: "43 µs", "2.5 ms", "1.2 s".
+std::string format_seconds(double seconds) {
+  if (seconds < 1e-3) return fmt::format("{:.3g} µs", seconds * 1e6);
+  if (seconds < 1) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} s", seconds);
+}
 
 // How the text names the nodes of a plan: a cluster's processors (with
 // their time t), or a platform's nodes (with the route a message takes).
@@ -18,8 +32,10 @@ struct Labels {
   std::function<const std::string&(ProcessorIndex)> id;
   std::function<std::string(ProcessorIndex)> node;  // "p3 (t=2)" or "a0"
   std::function<std::string(const Transfer&)> route;  // " via sw, wan" or ""
-  std::string header;                                  // "8 processors, source p0 (1)"
+  std::string header;                                  // "8 processors, source p0 (t = 1)"
   std::string model;                                   // a line for the summary, or ""
+  std::string unit;                                    // the platform's time unit, or ""
+  std::string root;                                    // the tree's first line: "p0 (t=1; times in ms)"
 };
 
 std::string summary(const MakespanPlan& plan, const Labels& labels, const VerifyReport& report) {
@@ -27,6 +43,7 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
   auto line = [&](std::string_view label, const std::string& value) {
     text += fmt::format("  {:<13}{}\n", label, value);
   };
+  const std::string& unit = labels.unit;
   text += fmt::format("{} of {}, algorithm {}\n", to_string(plan.operation), labels.header, plan.algorithm);
   if (!labels.model.empty()) line("model", labels.model);
   if (!plan.claims_scope.empty()) line("claims for", plan.claims_scope + " (not the platform graph)");
@@ -36,8 +53,8 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
     if (plan.targets.size() > 12) targets += fmt::format(", ... ({} in all)", plan.targets.size());
     line("targets", targets);
   }
-  line("makespan", format_time(plan.makespan));
-  std::string bound = format_time(plan.lower_bound);
+  line("makespan", format_time(plan.makespan, unit));
+  std::string bound = format_time(plan.lower_bound, unit);
   if (plan.lower_bound > 0) bound += fmt::format("   (makespan / bound = {:.4f})", plan.makespan / plan.lower_bound);
   line("lower bound", bound);
   line("guarantee", plan.guarantee.text);
@@ -48,10 +65,11 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
                                                         "checked on the platform)")
                              : fmt::format("NO — {} violation(s)", report.violation_count));
   line("messages", fmt::format("{}", plan.transfers.size()));
-  if (plan.stats.nodes || plan.stats.table_references) {
-    line("search", fmt::format("{} nodes, {} table references", plan.stats.nodes, plan.stats.table_references));
+  if (plan.stats.nodes) line("search", count_of(plan.stats.nodes, "search-tree node") + " examined");
+  if (plan.stats.table_references) {
+    line("DP table", count_of(plan.stats.table_references, "look-up") + " in the dynamic program's table");
   }
-  line("planned in", fmt::format("{:.3g} s", plan.stats.seconds));
+  line("planned in", format_seconds(plan.stats.seconds));
   for (const auto& note : plan.notes) line("note", note);
   return text;
 }
@@ -101,7 +119,7 @@ std::string tree(const MakespanPlan& plan, const Labels& labels, std::size_t max
       walk(child, prefix + (last ? "    " : "│   "), reduce);
     }
   };
-  const std::string root = labels.node(plan.root);
+  const std::string root = labels.root;
   if (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) {
     emit(root + " — reduce root; senders below, each after its own children");
     walk(plan.root, "", true);
@@ -110,7 +128,7 @@ std::string tree(const MakespanPlan& plan, const Labels& labels, std::size_t max
     emit(root + (plan.operation == Operation::allreduce ? " — broadcasts the result" : " — source"));
     walk(plan.root, "", false);
   }
-  if (omitted > 0) text += fmt::format("... (tree cut at {} lines; --dot FILE shows it whole)\n", max_lines);
+  if (omitted > 0) text += fmt::format("... (tree cut at {} lines; the tree picture shows it whole)\n", max_lines);
   return text;
 }
 
@@ -123,8 +141,11 @@ Labels cluster_labels(const MakespanPlan& plan, const Cluster& cluster) {
   };
   labels.route = [](const Transfer&) { return std::string(); };
   const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
-  labels.header = fmt::format("{} processors, {} {} ({})", cluster.size(), is_reduce ? "root" : "source",
-                              cluster.id(plan.root), format_time(cluster.transmission_time(plan.root)));
+  labels.unit = cluster.time_unit();
+  labels.header = fmt::format("{}, {} {} (t = {})", count_of(cluster.size(), "processor"), is_reduce ? "root" : "source",
+                              cluster.id(plan.root), format_time(cluster.transmission_time(plan.root), labels.unit));
+  labels.root = fmt::format("{} (t={}{})", cluster.id(plan.root), format_time(cluster.transmission_time(plan.root)),
+                            labels.unit.empty() ? "" : "; times in " + labels.unit);
   return labels;
 }
 
@@ -145,7 +166,9 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
   const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
   const std::size_t participants = network.participants().size();
   const std::size_t others = static_cast<std::size_t>(platform.size()) - participants;
-  labels.header = fmt::format("{} participants{}, {} {}", participants,
+  labels.unit = platform.time_unit();
+  labels.root = platform.id(plan.root) + (labels.unit.empty() ? "" : " (times in " + labels.unit + ")");
+  labels.header = fmt::format("{}{}, {} {}", count_of(participants, "participant"),
                               others ? fmt::format(" ({} routers and links)", others) : std::string(),
                               is_reduce ? "root" : "source", platform.id(plan.root));
   labels.model = fmt::format(

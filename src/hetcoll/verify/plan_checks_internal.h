@@ -18,8 +18,6 @@
 
 namespace hetcoll::verify_detail {
 
-inline constexpr std::size_t kMaxListedViolations = 20;
-
 // What the shared checks need to know about the model.
 struct StructureRules {
   ProcessorIndex node_count = 0;
@@ -37,11 +35,7 @@ class PlanChecker {
 
   template <typename... Args>
   void violation(fmt::format_string<Args...> format, Args&&... args) {
-    report_.valid = false;
-    ++report_.violation_count;
-    if (report_.violations.size() < kMaxListedViolations) {
-      report_.violations.push_back(fmt::format(format, std::forward<Args>(args)...));
-    }
+    report_.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
 
   const std::string& name(ProcessorIndex p) const { return rules_.name(p); }

@@ -97,6 +97,12 @@ class Checker {
 
 }  // namespace
 
+void VerifyReport::add_violation(std::string message) {
+  valid = false;
+  ++violation_count;
+  if (violations.size() < kMaxListedViolations) violations.push_back(std::move(message));
+}
+
 std::string VerifyReport::summary() const {
   if (valid) return "valid";
   std::string text;

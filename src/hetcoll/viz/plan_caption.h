@@ -15,8 +15,9 @@ std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster);
 // ("8 participants, 3 routers and links").
 std::string plan_headline(const MakespanPlan& plan, const std::string& root, const std::string& population);
 
-// e.g. "makespan 6 · lower bound 5 · guarantee ≤ 1.5 × optimal · proven optimal".
-std::string plan_evidence(const MakespanPlan& plan);
+// e.g. "makespan 6 ms · lower bound 5 ms · guarantee ≤ 1.5 × optimal"; times
+// carry `time_unit` (the cluster's, possibly empty).
+std::string plan_evidence(const MakespanPlan& plan, const std::string& time_unit = {});
 
 // "source" for broadcast and multicast, "root" for reduce and all-reduce.
 const char* root_role(Operation operation);

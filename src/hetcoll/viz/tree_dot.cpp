@@ -55,6 +55,7 @@ struct DotSubject {
   std::function<std::string(ProcessorIndex)> id;
   std::function<std::string(ProcessorIndex)> detail;  // "t=1", "site 2", ""
   std::string population;
+  std::string time_unit;  // the platform's, possibly empty
   const char* nodes_word = "processor";
   std::vector<int> transfer_class;      // graphs: per transfer
   std::vector<std::string> route_text;  // graphs: per transfer
@@ -121,7 +122,7 @@ std::string draw(const MakespanPlan& plan, const DotSubject& subject, const Tree
   const std::vector<TreePhase> phases = communication_tree(plan, subject.node_count);
   const bool has_root = plan.root >= 0 && plan.root < subject.node_count;
   std::vector<std::string> label_lines = {svg::plan_headline(plan, has_root ? subject.id(plan.root) : "?", subject.population),
-                                          svg::plan_evidence(plan)};
+                                          svg::plan_evidence(plan, subject.time_unit)};
   const std::size_t node_limit = std::max<std::size_t>(options.max_nodes, 1);
   std::size_t processors_left_out = 0;
   std::size_t detached = 0;
@@ -186,6 +187,7 @@ std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const Tre
   subject.id = [&cluster](ProcessorIndex p) { return cluster.id(p); };
   subject.detail = [&cluster](ProcessorIndex p) { return "t=" + format_number(cluster.transmission_time(p)); };
   subject.population = fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
+  subject.time_unit = cluster.time_unit();
   return draw(plan, subject, options);
 }
 
@@ -197,6 +199,7 @@ std::string tree_dot(const MakespanPlan& plan, const GraphNetwork& network, cons
   subject.id = [&network](ProcessorIndex p) { return network.platform().id(p); };
   subject.detail = labels.node_detail;
   subject.population = labels.population;
+  subject.time_unit = network.platform().time_unit();
   subject.nodes_word = "participant";
   subject.transfer_class = std::move(labels.transfer_class);
   subject.route_text = std::move(labels.route_text);

@@ -33,4 +33,21 @@ MakespanPlan plan_allreduce_snf_fnf(const Cluster& cluster, ProcessorIndex root)
   return plan;
 }
 
+MakespanPlan reduce_then_broadcast(const Cluster& cluster, const MakespanPlan& reduce, const MakespanPlan& broadcast) {
+  MakespanPlan plan;
+  plan.operation = Operation::allreduce;
+  plan.root = reduce.root;
+  plan.transfers = reduce.transfers;
+  const double reduce_end = reduce.makespan;
+  for (Transfer transfer : broadcast.transfers) {
+    transfer.start += reduce_end;
+    transfer.end += reduce_end;
+    transfer.payload = Payload::broadcast_value;
+    plan.transfers.push_back(transfer);
+  }
+  plan.makespan = last_completion(plan.transfers);
+  plan.lower_bound = allreduce_lower_bound(cluster);
+  return plan;
+}
+
 }  // namespace hetcoll

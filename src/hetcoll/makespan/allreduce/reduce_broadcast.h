@@ -23,4 +23,10 @@ namespace hetcoll {
 // root = kNoProcessor picks a fastest processor.
 MakespanPlan plan_allreduce_snf_fnf(const Cluster& cluster, ProcessorIndex root);
 
+// The all-reduce made of `reduce` (into its root) followed by `broadcast`
+// (from the same root), shifted to start when the reduce ends: operation,
+// root, transfers, makespan and the all-reduce lower bound are filled in;
+// the algorithm, guarantee and claims are the caller's to set.
+MakespanPlan reduce_then_broadcast(const Cluster& cluster, const MakespanPlan& reduce, const MakespanPlan& broadcast);
+
 }  // namespace hetcoll

@@ -97,7 +97,7 @@ MakespanPlan plan_broadcast_fnf(const Cluster& cluster, ProcessorIndex source) {
   plan.optimality_proof = fnf_optimality(cluster, source);
   plan.optimal = !plan.optimality_proof.empty();
   if (plan.optimal) plan.guarantee = Guarantee::exact();
-  if (!source_is_fastest) {
+  if (!source_is_fastest && !plan.optimal) {
     plan.notes.push_back("the source is not a fastest processor: FNF is within 2 x optimal (Liu 2002 Thm 4.7), "
                          "not the 1.5 of a fastest source");
   }

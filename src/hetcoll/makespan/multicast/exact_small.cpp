@@ -29,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/wording.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/multicast/multicast.h"
@@ -213,9 +214,9 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
   if (max_helpers) k_max = std::clamp(*max_helpers, 0, k_max);
   const int largest = static_cast<int>(group.targets.size()) + k_max;
   if (largest > kExactMulticastMaxReceivers) {
-    throw InputError(fmt::format(
-        "--algo optimal: the exact multicast searches at most {} receivers per helper count; this group needs {} "
-        "({} targets + up to {} helpers); use --algo fnf or --algo ptas",
+    throw InputError("algorithm", fmt::format(
+        "optimal: the exact multicast searches at most {} receivers per helper count; this group needs {} "
+        "({} targets + up to {} helpers); use algorithm \"fnf\" or \"ptas\"",
         kExactMulticastMaxReceivers, largest, group.targets.size(), k_max));
   }
   // Incumbent: the FNF multicast over the same helper counts.
@@ -248,7 +249,8 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
   MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "optimal", k_max);
   plan.stats.nodes = nodes;
   plan.notes.push_back(best_k < 0 ? std::string("the FNF multicast was already optimal")
-                                  : fmt::format("optimum found with the {} fastest non-members offered", best_k));
+                                  : fmt::format("optimum found with {} offered as helpers",
+                                                multicast_detail::fastest_non_members(best_k)));
   const bool every_k = k_max == group.max_useful_helpers;
   if (complete && every_k) {
     plan.optimal = true;
@@ -259,7 +261,7 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
     plan.lower_bound = plan.makespan;
   } else if (complete) {
     plan.guarantee = Guarantee::none();
-    plan.guarantee.text = fmt::format("optimal among plans with at most {} helpers", k_max);
+    plan.guarantee.text = fmt::format("optimal among plans with at most {}", count_of(k_max, "helper"));
   } else {
     plan.limit_reached = true;
     plan.guarantee = incumbent.guarantee;

@@ -47,7 +47,7 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
     }
   }
   MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "fnf", k_max);
-  plan.notes.push_back(fmt::format("best FNF run: the {} fastest non-members offered as helpers", best_k));
+  plan.notes.push_back(fmt::format("best FNF run: {} offered as helpers", multicast_detail::fastest_non_members(best_k)));
   if (!full_scan) {
     plan.notes.push_back(fmt::format("large group: {} helper counts tried on a geometric grid, not all {}", ks.size(),
                                      k_max + 1));

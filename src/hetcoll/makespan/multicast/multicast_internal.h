@@ -20,4 +20,11 @@ bool source_fastest_for_helpers(const Cluster& cluster, const MulticastGroup& gr
 MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& transfers,
                          std::string algorithm, int helpers_allowed);
 
+// "no non-member", "the fastest non-member", "the 3 fastest non-members".
+inline std::string fastest_non_members(int count) {
+  if (count <= 0) return "no non-member";
+  if (count == 1) return "the fastest non-member";
+  return "the " + std::to_string(count) + " fastest non-members";
+}
+
 }  // namespace hetcoll::multicast_detail

@@ -43,27 +43,27 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
   if (max_helpers) k_max = std::clamp(*max_helpers, 0, k_max);
   const double eps = parameters.eps;
   const double eps_prime = parameters.eps_prime.value_or(eps);
-  if (!(eps > 0) || !std::isfinite(eps)) throw InputError(fmt::format("--eps: must be a positive number, got {}", eps));
+  if (!(eps > 0) || !std::isfinite(eps)) throw InputError("eps", fmt::format("must be a positive number, got {}", eps));
   if (!(eps_prime > 0) || !std::isfinite(eps_prime)) {
-    throw InputError(fmt::format("--eps-prime: must be a positive number, got {}", eps_prime));
+    throw InputError("eps_prime", fmt::format("must be a positive number, got {}", eps_prime));
   }
   const bool limited = std::isfinite(parameters.time_limit_seconds);
   const double refusal = limited ? parameters.time_limit_seconds : kPtasDefaultRefusalSeconds;
   Prediction predicted = predict(cluster, group, k_max, eps, eps_prime);
   if (parameters.refuse_long_runs && (predicted.seconds > refusal || predicted.bytes > 6e9)) {
-    std::string advice = "no --eps-prime below 8 fits: use --algo fnf";
+    std::string advice = "no eps_prime below 8 fits: use algorithm \"fnf\"";
     for (double candidate = eps_prime * 1.1; candidate < 8; candidate *= 1.1) {
       Prediction p = predict(cluster, group, k_max, eps, candidate);
       if (p.seconds <= refusal && p.bytes <= 6e9) {
-        advice = fmt::format("the finest --eps-prime that fits is about {:.3g} (predicted {:.3g} s)", candidate * 1.001,
+        advice = fmt::format("the finest eps_prime that fits is about {:.3g} (predicted {:.3g} s)", candidate * 1.001,
                              p.seconds);
         break;
       }
     }
-    throw InputError(fmt::format(
-        "--eps-prime {:g}: the multicast PTAS ({} runs, one per helper count) would take about {:.3g} s; the limit "
+    throw InputError("eps_prime", fmt::format(
+        "{:g}: the multicast PTAS ({} runs, one per helper count) would take about {:.3g} s; the limit "
         "is {:g} s ({}); {}",
-        eps_prime, k_max + 1, predicted.seconds, refusal, limited ? "--time-limit" : "default refusal threshold",
+        eps_prime, k_max + 1, predicted.seconds, refusal, limited ? "the time limit" : "the default refusal threshold",
         advice));
   }
 

@@ -35,9 +35,9 @@ KClassDp::KClassDp(std::vector<double> class_times, std::vector<int> counts, dou
   for (int c : counts_) entries *= c + 1.0;
   const double work = work_estimate(counts_);
   if (work > work_limit || entries > 5e7) {
-    throw InputError(fmt::format(
-        "--algo dp: {} sender classes with counts ({}) give {:.3g} table entries and ~{:.3g} split evaluations "
-        "(limit {:.3g}); use --algo optimal (branch-and-bound with --time-limit)",
+    throw InputError("algorithm", fmt::format(
+        "dp: {} sender classes with counts ({}) give {:.3g} table entries and ~{:.3g} split evaluations "
+        "(limit {:.3g}); use algorithm \"optimal\" (branch-and-bound with a time limit)",
         k, fmt::join(counts_, ", "), entries, work, work_limit));
   }
   stride_.assign(k, 1);

@@ -143,9 +143,9 @@ TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int 
   for (std::int64_t b = 0; b <= slow_steps; ++b) lattice_points += std::floor((bound - b * t_slow) / t_fast) + 1;
   const double work = lattice_points * (max_f + 1.0) * (max_f + 1.0) / 4.0;
   if (work > work_limit) {
-    throw InputError(fmt::format(
-        "--algo dp: the two-class table is too big ({:.2g} lattice deadlines x {} fast senders; t_slow / t_fast = {:.3g}); "
-        "use --algo optimal (or snf, optimal when t_slow >= 2 t_fast)",
+    throw InputError("algorithm", fmt::format(
+        "dp: the two-class table is too big ({:.2g} lattice deadlines x {} fast senders; t_slow / t_fast = {:.3g}); "
+        "use algorithm \"optimal\" (or \"snf\", optimal when t_slow >= 2 t_fast)",
         lattice_points, max_f, t_slow / t_fast));
   }
   deadlines_.reserve(static_cast<size_t>(lattice_points));
