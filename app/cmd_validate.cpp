@@ -88,10 +88,13 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
     }
     std::cout << "]}\n";
   } else if (report.valid) {
-    std::cout << fmt::format("{}: valid {} plan, {} messages, makespan {:.6g} ({})\n", plan_file,
-                             to_string(plan.operation), plan.transfers.size(), report.measured_makespan, model);
+    // The model is named only for platform graphs, where there are two.
+    std::cout << fmt::format("{}: valid {} plan, {} messages, makespan {:.6g}{}\n", plan_file,
+                             to_string(plan.operation), plan.transfers.size(), report.measured_makespan,
+                             loaded.is_cluster() ? std::string() : " (" + model + ")");
   } else {
-    std::cout << fmt::format("{}: INVALID {} plan ({}), {}:\n{}", plan_file, to_string(plan.operation), model,
+    std::cout << fmt::format("{}: INVALID {} plan{}, {}:\n{}", plan_file, to_string(plan.operation),
+                             loaded.is_cluster() ? std::string() : " (" + model + ")",
                              count_of(report.violation_count, "violation"), report.summary());
   }
   return static_cast<int>(report.valid ? ExitCode::success : ExitCode::invalid_plan);

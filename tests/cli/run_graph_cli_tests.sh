@@ -43,7 +43,7 @@ check "simulate view plan" 0 "$hetcoll" simulate --platform "$two_sites" --plan 
 expect_true "view plan executed" "$work/out" "d['makespan'] <= d['planned_makespan']"
 check "simulate text" 0 "$hetcoll" simulate --platform "$two_sites" --plan "$work/view.json"
 expect_in "simulate text" "$work/out" "sender-speed view"
-# A tampered plan is refused with the violation named.
+# A tampered plan is refused (exit 5: an invalid plan) with the violation named.
 python3 - "$work/two.json" "$work/bad.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -51,7 +51,7 @@ d['transfers'][-1]['start'] -= 0.05
 d['transfers'][-1]['end'] -= 0.05
 json.dump(d, open(sys.argv[2], 'w'))
 PY
-check "validate tampered" 2 "$hetcoll" validate --platform "$two_sites" --plan "$work/bad.json"
+check "validate tampered" 5 "$hetcoll" validate --platform "$two_sites" --plan "$work/bad.json"
 expect_in "tampered names causality" "$work/out" "causality"
 
 # --- every operation and planner on a generated grid ----------------------------

@@ -421,8 +421,12 @@ text {{ font-family: {2}; fill: #222222; }}
 <defs>
 )",
          width_, height_, svg::kFontFamily, format_number(row_font_), format_number(bar_font_));
-    for (const PayloadStyle* style : {&kBroadcastStyle, &kReduceStyle, &kLinkClassStyles[0], &kLinkClassStyles[1],
-                                      &kLinkClassStyles[2], &kLinkClassStyles[3]}) {
+    // Link-class styles only where transfers are coloured by class (graphs).
+    std::vector<const PayloadStyle*> styles = {&kBroadcastStyle, &kReduceStyle};
+    if (by_class()) {
+      for (const auto& style : kLinkClassStyles) styles.push_back(&style);
+    }
+    for (const PayloadStyle* style : styles) {
       emit(R"svg(<pattern id="hatch-{0}" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">)svg"
            R"svg(<rect width="6" height="6" fill="{1}"/><line x1="0" y1="0" x2="0" y2="6" stroke="{2}" stroke-width="1.5" stroke-opacity="0.45"/></pattern>)svg"
            "\n",
