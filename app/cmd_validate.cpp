@@ -1,9 +1,5 @@
 // validate: check a plan file against the model.
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -11,7 +7,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
-
+#include "hetcoll/model/platform_io.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 #if HETCOLL_WITH_LP
@@ -74,7 +70,7 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
     std::cout << fmt::format("{}: INVALID {} plan, {} violation(s):\n{}", plan_file, to_string(plan.operation),
                              report.violation_count, report.summary());
   }
-  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::bad_input);
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::plan_invalid);
 }
 
 }  // namespace
@@ -89,7 +85,10 @@ void add_validate_command(CLI::App& app, int& result) {
   CLI::App* validate = app.add_subcommand("validate", "Check any plan file against the model (one-port, causality, "
                                                       "completeness, claimed numbers)");
   add_platform_options(validate, options->platform);
-  validate->add_option("--plan", options->plan, "The plan JSON file")->required();
+  validate->add_option("--plan", options->plan,
+                       "The plan JSON file. Exit code 0 when it is valid, 5 when it was read and is invalid "
+                       "(every violation listed), 2 when it cannot be read")
+      ->required();
   validate->add_flag("--json", options->json, "Print the verdict as JSON");
   validate->callback([&result, options] { result = run_validate(options->platform, options->plan, options->json); });
 }

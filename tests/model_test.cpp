@@ -165,19 +165,42 @@ TEST(PlanJson, BadPlansNameTheField) {
                 .find("unknown operation"),
             std::string::npos);
   EXPECT_NE(input_error_of([&] {
-              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": [{"from": "p0", "to": "zz",
-                  "start": 0, "end": 1}]})",
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 1, "transfers": [{"from": "p0",
+                  "to": "zz", "start": 0, "end": 1}]})",
                               cluster, "p.json");
             }).find("transfers[0].to: unknown processor \"zz\""),
             std::string::npos);
   EXPECT_NE(input_error_of([&] {
-              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": [{"from": "p0", "to": "p1",
-                  "end": 1}]})",
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 1, "transfers": [{"from": "p0",
+                  "to": "p1", "end": 1}]})",
                               cluster, "p.json");
             }).find("transfers[0].start: missing"),
             std::string::npos);
-  EXPECT_NE(input_error_of([&] { parse_plan_json(R"({"operation": "broadcast", "transfers": []})", cluster, "p.json"); })
-                .find("source: missing"),
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "makespan": 0, "transfers": []})", cluster, "p.json");
+            }).find("source: missing"),
+            std::string::npos);
+  // A plan states its makespan (it was read as NaN and the check skipped).
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": []})", cluster, "p.json");
+            }).find("p.json: makespan: missing"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": "4", "transfers": []})", cluster,
+                              "p.json");
+            }).find("makespan: must be a number"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 0, "optimal": "yes",
+                  "transfers": []})",
+                              cluster, "p.json");
+            }).find("optimal: must be true or false"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 0, "status": "done",
+                  "transfers": []})",
+                              cluster, "p.json");
+            }).find("status: must be"),
             std::string::npos);
   // Found by fuzz_plan_json: a number beyond a double escaped as a JSON library error.
   EXPECT_NE(input_error_of([&] {

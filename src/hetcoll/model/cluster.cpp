@@ -36,6 +36,11 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
       throw InputError(fmt::format("{}: processors[{}].t: must be a positive finite number, got {}",
                                    source_name, p, times_[p]));
     }
+    if (times_[p] < kSmallestTransmissionTime) {
+      throw InputError(fmt::format("{}: processors[{}].t: {} is too small: times below {:.2g} (subnormal, or with a "
+                                   "subnormal tolerance) lose precision; rescale them, e.g. to nanoseconds",
+                                   source_name, p, times_[p], kSmallestTransmissionTime));
+    }
     size_t slot = id_slot(ids_[p]);
     if (id_slots_[slot] != kNoProcessor) {
       throw InputError(fmt::format("{}: processors[{}].id: duplicate id \"{}\" (also processors[{}])",

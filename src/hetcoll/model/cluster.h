@@ -6,6 +6,7 @@
 // and receiving at once).
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,11 +16,17 @@
 
 namespace hetcoll {
 
+// The smallest transmission time accepted: below it the tolerance of
+// core/ids.h (1e-9 of a time) would be a subnormal number, and times
+// themselves lose precision (subnormals have fewer significant bits).
+inline constexpr double kSmallestTransmissionTime = std::numeric_limits<double>::min() / kRelativeTimeTolerance;
+
 class Cluster {
  public:
   Cluster() = default;
   // Throws InputError when ids are empty or duplicated, or a time is not a
-  // positive finite number. `source_name` prefixes the messages.
+  // positive finite number of at least kSmallestTransmissionTime, or the
+  // times' sum overflows. `source_name` prefixes the messages.
   Cluster(std::vector<std::string> ids, std::vector<double> transmission_times,
           std::string_view source_name = "cluster");
 
@@ -40,8 +47,10 @@ class Cluster {
   double slowest_time() const { return slowest_time_; }
   // A fastest processor; the lowest index among ties.
   ProcessorIndex fastest_processor() const { return fastest_processor_; }
-  // Tolerance for time comparisons on this cluster (see core/ids.h).
-  double tolerance() const { return time_tolerance(fastest_time_); }
+  // The tolerance rule of core/ids.h for this cluster: its time scale and
+  // the tolerance tau below which two times are equal.
+  double time_scale() const { return hetcoll::time_scale(fastest_time_, slowest_time_); }
+  double tolerance() const { return time_tolerance(fastest_time_, slowest_time_); }
 
   // Processor indices sorted by (transmission time, index): fastest first.
   std::vector<ProcessorIndex> fastest_first_order() const;

@@ -411,7 +411,7 @@ LoadedPlatform load_platform_file(const std::string& path) {
   return parse_platform_json(text, path);
 }
 
-Cluster parse_times_list(std::string_view list) {
+Cluster parse_times_list(std::string_view list, std::string_view option) {
   std::vector<double> times;
   size_t position = 0;
   size_t index = 0;
@@ -424,16 +424,16 @@ Cluster parse_times_list(std::string_view list) {
     double value = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      throw InputError(fmt::format("--times: item {} (\"{}\"): not a number", index + 1, item));
+      throw InputError(fmt::format("{}: item {} (\"{}\"): not a number", option, index + 1, item));
     }
     if (!std::isfinite(value) || value <= 0) {
-      throw InputError(fmt::format("--times: item {} ({}): must be a positive finite number", index + 1, item));
+      throw InputError(fmt::format("{}: item {} ({}): must be a positive finite number", option, index + 1, item));
     }
     times.push_back(value);
     position = comma + 1;
     ++index;
   }
-  return Cluster::from_times(std::move(times), "--times");
+  return Cluster::from_times(std::move(times), option);
 }
 
 void write_cluster_json(std::ostream& out, const Cluster& cluster) {

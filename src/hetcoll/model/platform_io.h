@@ -35,7 +35,8 @@ LoadedPlatform parse_platform_json(std::string_view text, std::string_view sourc
 LoadedPlatform load_platform_file(const std::string& path);
 
 // "1,1,2.5,4" -> a cluster p0..p3. Whitespace around numbers is allowed.
-Cluster parse_times_list(std::string_view list);
+// `option` names the list in messages (--times, --class-times).
+Cluster parse_times_list(std::string_view list, std::string_view option = "--times");
 
 // Writes the docs/FORMATS.md JSON form (ids, times / nodes, edges; every number
 // printed so that it reads back exactly).

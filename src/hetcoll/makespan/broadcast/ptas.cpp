@@ -14,6 +14,7 @@
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/ordered_tree.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -27,8 +28,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // estimates: the run stops at the first feasible guess.
 constexpr double kSecondsPerOperation = 4e-9;
 
-// Refuse tables that would not fit in memory, whatever the time limit.
-constexpr double kMaxBytes = 6e9;
+constexpr double kMaxBytes = kPtasMaxBytes;
 
 // Bisection rounds of PtasParameters::tighten_deadline (each re-runs the DP).
 constexpr int kTighteningRounds = 8;
@@ -633,7 +633,7 @@ bool source_is_fastest(const Instance& instance) {
   return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance(0);
 }
 
-PtasWorkEstimate estimate(const Instance& instance, bool tighten) {
+PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_above_seconds = kInfinity) {
   PtasWorkEstimate result;
   result.eps = instance.eps;
   result.eps_prime = instance.eps_prime;
@@ -651,6 +651,10 @@ PtasWorkEstimate estimate(const Instance& instance, bool tighten) {
     result.bytes = std::max(result.bytes, work.bytes);
     result.operations += work.operations;
     largest_dp = std::max(largest_dp, work.dp_operations);
+    if (result.operations * kSecondsPerOperation > stop_above_seconds || result.bytes > kMaxBytes) {
+      result.truncated = true;  // already too long: no need to predict the rest
+      break;
+    }
   }
   // Tightening re-runs the DP of the feasible guess (PtasParameters).
   if (tighten) result.operations += kTighteningRounds * largest_dp;
@@ -696,76 +700,91 @@ std::string PtasWorkEstimate::describe() const {
 double ptas_ratio(double eps, double eps_prime) { return (1 + eps) * (1 + eps_prime) * (1 + 3 * eps_prime); }
 
 PtasWorkEstimate estimate_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
-                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime) {
-  return estimate(make_instance(cluster, source, receivers, eps, eps_prime), /*tighten=*/true);
+                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime,
+                                         double stop_above_seconds) {
+  return estimate(make_instance(cluster, source, receivers, eps, eps_prime), /*tighten=*/true, stop_above_seconds);
 }
 
 std::optional<double> finest_fitting_eps_prime(const Cluster& cluster, ProcessorIndex source,
                                                const std::vector<ProcessorIndex>& receivers, double eps,
-                                               double eps_prime, double seconds) {
+                                               double eps_prime, double seconds, double search_seconds) {
+  const auto started = Clock::now();
   for (double candidate = eps_prime; candidate < 8; candidate *= 1.1) {
-    PtasWorkEstimate work = estimate_broadcast_ptas(cluster, source, receivers, eps, candidate);
-    if (work.seconds <= seconds && work.bytes <= kMaxBytes) return candidate;
+    PtasWorkEstimate work = estimate_broadcast_ptas(cluster, source, receivers, eps, candidate, seconds);
+    if (!work.truncated && work.seconds <= seconds && work.bytes <= kMaxBytes) return candidate;
+    if (std::chrono::duration<double>(Clock::now() - started).count() > search_seconds) break;
   }
   return std::nullopt;
 }
 
 MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
                                  const std::vector<ProcessorIndex>& receivers, const PtasParameters& parameters) {
-  const auto started = Clock::now();
+  SearchBudget budget(parameters.limits);
   const double eps = parameters.eps;
   const double eps_prime = parameters.eps_prime.value_or(parameters.eps);
   Instance instance = make_instance(cluster, source, receivers, eps, eps_prime);
   const bool fastest_source = source_is_fastest(instance);
   const double ratio = ptas_ratio(eps, eps_prime);
-
-  PtasWorkEstimate predicted = estimate(instance, parameters.tighten_deadline);
-  const bool limited = std::isfinite(parameters.time_limit_seconds);
-  const double refusal = limited ? parameters.time_limit_seconds : kPtasDefaultRefusalSeconds;
-  if (parameters.refuse_long_runs && (predicted.seconds > refusal || predicted.bytes > kMaxBytes)) {
-    auto fitting = finest_fitting_eps_prime(cluster, source, receivers, eps, eps_prime * 1.1, refusal);
-    std::string advice = fitting ? fmt::format("the finest --eps-prime that fits is about {} (predicted {})",
-                                               round_up_3(*fitting),
-                                               human_seconds(estimate_broadcast_ptas(cluster, source, receivers, eps,
-                                                                                     *fitting).seconds))
-                                 : std::string("no --eps-prime below 8 fits: use --algo fnf");
-    throw InputError(fmt::format(
-        "--eps-prime {:g}: the PTAS would take about {} and {:.3g} MB on this instance ({} classes, {:.3g} DP "
-        "states x {:.3g} trees per guess, {} guesses); the limit is {} ({}); {}",
-        eps_prime, human_seconds(predicted.seconds), predicted.bytes / 1e6, predicted.max_classes,
-        predicted.max_dp_states, predicted.max_useful_trees, predicted.guesses, human_seconds(refusal),
-        limited ? "--time-limit" : "no --time-limit given: the default refusal threshold", advice));
-  }
+  const bool subset = instance.receivers.size() + 1 < static_cast<size_t>(cluster.size());
+  const double simple_bound =
+      subset ? instance.simple_lower_bound
+             : std::max(instance.simple_lower_bound, broadcast_lower_bound(cluster, source));
 
   MakespanPlan plan;
   plan.operation = Operation::broadcast;
   plan.algorithm = "ptas";
   plan.root = source;
-  if (instance.receivers.size() + 1 < static_cast<size_t>(cluster.size())) {
+  if (subset) {
     // A subset: checkable as a multicast to exactly these receivers.
     plan.operation = Operation::multicast;
     plan.targets = instance.receivers;
   }
-  plan.notes.push_back(predicted.describe());
+  // FNF: the fallback when refused or stopped before a feasible guess.
+  auto use_fnf = [&](std::string why) {
+    MakespanPlan fallback = fnf_fallback(instance);
+    plan.transfers = std::move(fallback.transfers);
+    plan.makespan = fallback.makespan;
+    plan.guarantee = Guarantee::at_most(fastest_source ? 1.5 : 2.0);
+    plan.guarantee.text = fastest_source ? "<= 1.5 x optimal (FNF from a fastest source: the PTAS did not run to a plan)"
+                                         : "<= 2 x optimal (FNF, Liu 2002 Thm 4.7: the PTAS did not run to a plan)";
+    plan.notes.push_back(std::move(why));
+    settle_claims(plan, simple_bound, cluster.tolerance(), kBoundMetProof);
+    plan.stats.seconds = budget.elapsed_seconds();
+    return plan;
+  };
+
+  const bool limited = parameters.limits.has_time_limit();
+  const double refusal = limited ? parameters.limits.time_limit_seconds : kPtasDefaultRefusalSeconds;
+  if (parameters.refuse_long_runs) {
+    PtasWorkEstimate predicted = estimate(instance, parameters.tighten_deadline, refusal);
+    if (predicted.truncated || predicted.seconds > refusal || predicted.bytes > kMaxBytes) {
+      // The advice costs a few more predictions: at most about the limit.
+      auto fitting = finest_fitting_eps_prime(cluster, source, receivers, eps, eps_prime * 1.1, refusal,
+                                              std::max(0.0, refusal - budget.elapsed_seconds()));
+      std::string advice = fitting ? fmt::format("the finest --eps-prime that fits is about {}", round_up_3(*fitting))
+                                   : std::string("no --eps-prime below 8 fits (or finding one would take longer than "
+                                                 "the limit): use --algo fnf");
+      plan.status = SearchStatus::refused;
+      return use_fnf(fmt::format(
+          "refused: with --eps-prime {:g} the PTAS would take {}{} and {:.3g} MB on this instance ({} classes, {:.3g} "
+          "DP states x {:.3g} trees per guess, {} guesses predicted); the limit is {} ({}); {}. The FNF plan is "
+          "returned.",
+          eps_prime, predicted.truncated ? "more than " : "about ", human_seconds(predicted.seconds),
+          predicted.bytes / 1e6, predicted.max_classes, predicted.max_dp_states, predicted.max_useful_trees,
+          predicted.guesses, human_seconds(refusal), limited ? "--time-limit" : "the default when no limit is given",
+          advice));
+    }
+    plan.notes.push_back(predicted.describe());
+  }
   if (instance.receivers.empty()) {
     plan.guarantee = Guarantee::exact();
-    plan.optimal = true;
-    plan.optimality_proof = "nothing to send";
+    settle_claims(plan, 0.0, cluster.tolerance(), "nothing to send");
     return plan;
   }
 
-  bool stopped = false;
-  std::uint64_t calls = 0;
   std::function<bool()> should_stop = [&]() {
-    if (stopped) return true;
-    double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-    if (limited && elapsed > parameters.time_limit_seconds) stopped = true;
-    if (parameters.progress && (++calls % 16) == 0) {
-      SearchStats so_far = plan.stats;
-      so_far.seconds = elapsed;
-      if (!parameters.progress(so_far, instance.fnf_makespan)) stopped = true;
-    }
-    return stopped;
+    budget.table_references = plan.stats.table_references;
+    return !budget.check(instance.fnf_makespan);
   };
 
   double largest_infeasible = 0;
@@ -773,7 +792,12 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
   int tried = 0;
   std::vector<Transfer> scheme_transfers;
   double previous = 0;
-  for (int j = instance.first_guess_index(); previous < instance.fnf_makespan && !stopped; ++j) {
+  bool stopped = false;
+  for (int j = instance.first_guess_index(); previous < instance.fnf_makespan; ++j) {
+    if (!budget.check(instance.fnf_makespan)) {
+      stopped = true;
+      break;
+    }
     const double guess = instance.guess(j);
     previous = guess;
     ++tried;
@@ -790,7 +814,10 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
     } else {
       GuessSolver solver(instance, setup, plan.stats, should_stop);
       auto outcome = solver.run();
-      if (outcome == GuessSolver::Outcome::stopped) break;
+      if (outcome == GuessSolver::Outcome::stopped) {
+        stopped = true;
+        break;
+      }
       if (outcome == GuessSolver::Outcome::infeasible) {
         largest_infeasible = guess;
         continue;
@@ -804,72 +831,56 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
     break;
   }
 
-  const double simple_bound = instance.receivers.size() + 1 == static_cast<size_t>(cluster.size())
-                                  ? std::max(instance.simple_lower_bound, broadcast_lower_bound(cluster, source))
-                                  : instance.simple_lower_bound;
-  if (fastest_source) {
-    plan.lower_bound = std::max(simple_bound, largest_infeasible);
-  } else {
-    plan.lower_bound = simple_bound;
-  }
-  plan.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-
+  // By the contrapositive of Theorem 2, an infeasible guess proves OPT > T
+  // (Lemma 1 needs a fastest source).
+  const double proven = fastest_source ? std::max(simple_bound, largest_infeasible) : simple_bound;
+  plan.stats.seconds = budget.elapsed_seconds();
   const bool scheme_done = !scheme_transfers.empty();
-  const double scheme_makespan = scheme_done ? last_completion(scheme_transfers) : kInfinity;
-  if (scheme_done) {
-    plan.transfers = std::move(scheme_transfers);
-    plan.makespan = scheme_makespan;
+  if (!scheme_done) {
+    plan.status = stopped ? budget.status() : SearchStatus::finished;
+    use_fnf(stopped ? fmt::format("the PTAS stopped ({}) before a feasible guess; the FNF plan is returned",
+                                  to_string(budget.status()))
+                    : "internal inconsistency: no guess up to the FNF makespan was feasible; the FNF plan is returned");
+    settle_claims(plan, proven, cluster.tolerance(), kBoundMetProof);
+    return plan;
+  }
+  // A feasible guess is a finished run, even if the limit cut the optional
+  // deadline tightening short.
+  const double scheme_makespan = last_completion(scheme_transfers);
+  plan.transfers = std::move(scheme_transfers);
+  plan.makespan = scheme_makespan;
+  plan.notes.push_back(fmt::format(
+      "first feasible guess T = {:g} (after {} guesses); deadline D = (1+eps')(1+3eps')T = {:g}; rounded "
+      "makespan {:g}{}; true makespan {:g}",
+      feasible_guess, tried, feasible_deadline, rounded_makespan,
+      parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
+  if (scheme_makespan > feasible_deadline + instance.tolerance(feasible_deadline)) {
+    plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
+  }
+  if (largest_infeasible > 0 && fastest_source) {
     plan.notes.push_back(fmt::format(
-        "first feasible guess T = {:g} (after {} guesses); deadline D = (1+eps')(1+3eps')T = {:g}; rounded "
-        "makespan {:g}{}; true makespan {:g}",
-        feasible_guess, tried, feasible_deadline, rounded_makespan,
-        parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
-    if (scheme_makespan > feasible_deadline + instance.tolerance(feasible_deadline)) {
-      plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
-    }
-    if (largest_infeasible > 0 && fastest_source) {
-      plan.notes.push_back(fmt::format(
-          "guess T = {:g} is infeasible, so OPT > {:g} (contrapositive of Khuller, Kim, Woeginger 2003 Thm 2)", largest_infeasible,
-          largest_infeasible));
-    }
+        "guess T = {:g} is infeasible, so OPT > {:g} (contrapositive of Khuller, Kim, Woeginger 2003 Thm 2)",
+        largest_infeasible, largest_infeasible));
   }
   if (fastest_source) {
-    if (scheme_done) {
-      plan.guarantee = Guarantee::at_most(ratio);
-      plan.guarantee.text = fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thm 3)", ratio);
-    } else {
-      // Stopped before any guess was feasible: FNF is what we have.
-      MakespanPlan fallback = fnf_fallback(instance);
-      plan.transfers = std::move(fallback.transfers);
-      plan.makespan = fallback.makespan;
-      plan.guarantee = Guarantee::at_most(1.5);
-      plan.guarantee.text = "<= 1.5 x optimal (FNF, fastest source; the PTAS stopped before a feasible guess)";
-      plan.notes.push_back(stopped ? "the PTAS stopped (time limit or progress callback) before a feasible guess; "
-                                     "the FNF plan is returned"
-                                   : "internal inconsistency: no guess up to the FNF makespan was feasible; "
-                                     "the FNF plan is returned");
-      plan.limit_reached = stopped;
-    }
+    plan.guarantee = Guarantee::at_most(ratio);
+    plan.guarantee.text =
+        fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thm 3)", ratio);
   } else {
     MakespanPlan fallback = fnf_fallback(instance);
     plan.notes.push_back(fmt::format(
-        "the source is not a fastest processor: Khuller, Kim, Woeginger 2003's guarantee (Lemma 1) does not apply; the scheme gave {}, "
-        "FNF gives {:g}; the better is kept, with FNF's <= 2 x optimal (Liu 2002 Thm 4.7)",
-        scheme_done ? fmt::format("{:g}", scheme_makespan) : std::string("no plan"), fallback.makespan));
-    if (!scheme_done || fallback.makespan < scheme_makespan) {
+        "the source is not a fastest processor: Khuller, Kim, Woeginger 2003's guarantee (Lemma 1) does not apply; "
+        "the scheme gave {:g}, FNF gives {:g}; the better is kept, with FNF's <= 2 x optimal (Liu 2002 Thm 4.7)",
+        scheme_makespan, fallback.makespan));
+    if (fallback.makespan < scheme_makespan) {
       plan.transfers = std::move(fallback.transfers);
       plan.makespan = fallback.makespan;
     }
     plan.guarantee = Guarantee::at_most(2.0);
     plan.guarantee.text = "<= 2 x optimal (FNF bound; the PTAS bound needs a fastest source)";
-    plan.limit_reached = stopped;
   }
-  if (stopped && scheme_done) plan.limit_reached = false;  // a finished guess is a finished run
-  if (plan.makespan <= plan.lower_bound + instance.tolerance(plan.makespan)) {
-    plan.optimal = true;
-    plan.optimality_proof = "the makespan equals a proven lower bound";
-    plan.guarantee = Guarantee::exact();
-  } else if (plan.lower_bound > 0) {
+  settle_claims(plan, proven, cluster.tolerance(), kBoundMetProof);
+  if (!plan.optimal && plan.lower_bound > 0) {
     plan.notes.push_back(fmt::format("a posteriori: makespan / lower bound = {:.4g}", plan.makespan / plan.lower_bound));
   }
   return plan;

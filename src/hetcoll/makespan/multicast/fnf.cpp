@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/multicast/multicast.h"
 #include "hetcoll/makespan/multicast/multicast_internal.h"
 
@@ -63,11 +64,7 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
     plan.guarantee = Guarantee::none();
     plan.guarantee.text = "none: not every helper count was tried";
   }
-  if (plan.makespan <= plan.lower_bound + cluster.tolerance()) {
-    plan.optimal = true;
-    plan.optimality_proof = "the makespan equals a proven lower bound";
-    plan.guarantee = Guarantee::exact();
-  }
+  settle_claims(plan, plan.lower_bound, cluster.tolerance(), kBoundMetProof);
   return plan;
 }
 

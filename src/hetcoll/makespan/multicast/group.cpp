@@ -100,40 +100,4 @@ MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, co
 
 }  // namespace multicast_detail
 
-void register_multicast_algorithms(std::vector<MakespanAlgorithm>& algorithms) {
-  auto source_of = [](const MakespanRequest& request) { return request.root == kNoProcessor ? 0 : request.root; };
-  algorithms.push_back({
-      "fnf", Operation::multicast,
-      "<= 1.5 x optimal (source a fastest processor of those it may use), else <= 2 x optimal",
-      "O(|targets| g log g), g = targets + helpers", "Khuller, Kim, Woeginger 2003 sec. 4, Thm 4; Liu 2002 Thm 4.7",
-      "FNF over the targets plus the k fastest non-members, for every k; idle helpers pruned", true,
-      [source_of](const Cluster& cluster, const MakespanRequest& request) {
-        return plan_multicast_fnf(cluster, source_of(request), request.targets);
-      }});
-  algorithms.push_back({
-      "ptas", Operation::multicast, "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor)",
-      "|targets| runs of the broadcast PTAS", "Khuller, Kim, Woeginger 2003 secs. 3-4, Thms 3-4",
-      "the broadcast PTAS over the targets plus the k fastest non-members, for every k (--eps, --eps-prime)", false,
-      [source_of](const Cluster& cluster, const MakespanRequest& request) {
-        PtasParameters parameters;
-        parameters.eps = request.eps;
-        parameters.eps_prime = request.eps_prime;
-        parameters.time_limit_seconds = request.time_limit_seconds;
-        parameters.progress = request.progress;
-        return plan_multicast_ptas(cluster, source_of(request), request.targets, parameters);
-      }});
-  algorithms.push_back({
-      "optimal", Operation::multicast, "exact",
-      fmt::format("exponential; at most {} receivers (targets + helpers)", kExactMulticastMaxReceivers),
-      "Khuller, Kim, Woeginger 2003 sec. 4; Liu 2002 eq. 1, Thm 4.1",
-      "branch and bound over receive orders by class, for every number k of fastest helpers", false,
-      [source_of](const Cluster& cluster, const MakespanRequest& request) {
-        ExactSearchLimits limits;
-        limits.time_limit_seconds = request.time_limit_seconds;
-        limits.node_limit = request.node_limit;
-        limits.progress = request.progress;
-        return plan_multicast_exact(cluster, source_of(request), request.targets, limits);
-      }});
-}
-
 }  // namespace hetcoll
