@@ -45,14 +45,16 @@ class Cluster {
 
   double fastest_time() const { return fastest_time_; }
   double slowest_time() const { return slowest_time_; }
-  // A fastest processor; the lowest index among ties.
+  // A fastest processor; the lowest index among ties (times within the
+  // tolerance of the fastest, core/ids.h).
   ProcessorIndex fastest_processor() const { return fastest_processor_; }
   // The tolerance rule of core/ids.h for this cluster: its time scale and
   // the tolerance tau below which two times are equal.
   double time_scale() const { return hetcoll::time_scale(fastest_time_, slowest_time_); }
   double tolerance() const { return time_tolerance(fastest_time_, slowest_time_); }
 
-  // Processor indices sorted by (transmission time, index): fastest first.
+  // Processor indices fastest first; times equal under the tolerance rule
+  // by index (sort_by_time_class).
   std::vector<ProcessorIndex> fastest_first_order() const;
   // The distinct transmission times, ascending, merging values equal up to
   // the tolerance (a "class" of processors in the papers' words).
@@ -72,5 +74,14 @@ class Cluster {
   double slowest_time_ = 0;
   ProcessorIndex fastest_processor_ = kNoProcessor;
 };
+
+// The tie rule for ordering processors by speed (core/ids.h): times within
+// the tolerance are one class, and a class's members go by index — so a
+// time of 1 + 1e-10 orders like 1, and rounding noise never reorders.
+// time_class_ids: the class of each processor, 0 = fastest (classes are
+// runs of sorted times within the tolerance of their smallest member).
+std::vector<int> time_class_ids(const Cluster& cluster);
+// Sorts by class (fastest first, or slowest first), then by index.
+void sort_by_time_class(const Cluster& cluster, std::vector<ProcessorIndex>& processors, bool slowest_first = false);
 
 }  // namespace hetcoll

@@ -58,7 +58,8 @@ inline constexpr std::size_t kMaxSenderSpeedParticipants = 4096;
 // max_q Platform::route_time(route(p, q)), for a message of `message_size`
 // bytes (an upper bound on any send of p when p sends alone). Routes are the
 // platform's (declared, else direct edge, else cheapest path). Throws
-// InputError naming a pair that has no route or an infinite time, and above
+// NoSolutionError (exit code 3) naming a pair that no route joins, InputError
+// naming a pair whose route takes an infinite time, and above
 // kMaxSenderSpeedParticipants participants. Cost: participants^2 routes.
 Cluster cluster_from_platform(const Platform& platform, std::optional<double> message_size,
                               std::string_view source_name);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/json_input.h"
 
 namespace hetcoll {
 
@@ -148,7 +149,7 @@ double read_time(const json& object, const char* key, std::string_view source, s
 MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name) {
   json document;
   try {
-    document = json::parse(text.begin(), text.end());
+    document = parse_json_rejecting_duplicate_keys(text, source_name);
   } catch (const json::parse_error& error) {
     throw InputError(fmt::format("{}: malformed JSON: {}", source_name, error.what()));
   } catch (const json::exception& error) {  // e.g. a number beyond the range of a double

@@ -27,10 +27,7 @@ struct LaterFinish {
 std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex source,
                                     const std::vector<ProcessorIndex>& receivers, double start_time) {
   std::vector<ProcessorIndex> queue = receivers;
-  std::stable_sort(queue.begin(), queue.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
-    return ta != tb ? ta < tb : a < b;
-  });
+  sort_by_time_class(cluster, queue);  // fastest first; equal times (core/ids.h) by index
   const double tolerance = cluster.tolerance();
   std::vector<Transfer> transfers;
   transfers.reserve(queue.size());
@@ -47,7 +44,7 @@ std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex sourc
     }
     std::sort(group.begin(), group.end(), [&](const PendingSend& a, const PendingSend& b) {
       double ta = cluster.transmission_time(a.sender), tb = cluster.transmission_time(b.sender);
-      return ta != tb ? ta < tb : a.sender < b.sender;
+      return !time_equal(ta, tb, tolerance) ? ta < tb : a.sender < b.sender;
     });
     for (const auto& send : group) {
       if (next_receiver == queue.size()) break;

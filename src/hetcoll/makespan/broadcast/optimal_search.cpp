@@ -855,13 +855,32 @@ std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex 
       return sender > other.sender;
     }
   };
+  const double tolerance = cluster.tolerance();
+  // Ties within the tolerance (core/ids.h), so that rounding noise (decimal
+  // times, rescaled instances) never changes who serves whom: of the
+  // holders whose next send ends within the tolerance of the earliest, the
+  // faster sender serves, then the lower index.
+  auto preferred = [&](const Pending& a, const Pending& b) {
+    if (!time_equal(a.send_time, b.send_time, tolerance)) return a.send_time < b.send_time;
+    return a.sender < b.sender;
+  };
   std::priority_queue<Pending, std::vector<Pending>, std::greater<>> holders;
   holders.push({cluster.transmission_time(source), cluster.transmission_time(source), source});
   std::vector<Transfer> transfers;
   transfers.reserve(sequence.size());
+  std::vector<Pending> tied;
   for (ProcessorIndex receiver : sequence) {
-    Pending send = holders.top();
+    tied.clear();
+    tied.push_back(holders.top());
     holders.pop();
+    while (!holders.empty() && holders.top().finish <= tied.front().finish + tolerance) {
+      tied.push_back(holders.top());
+      holders.pop();
+    }
+    auto chosen = std::min_element(tied.begin(), tied.end(), preferred);
+    const Pending send = *chosen;
+    tied.erase(chosen);
+    for (const auto& other : tied) holders.push(other);
     transfers.push_back({send.sender, receiver, send.finish - send.send_time, send.finish, Payload::broadcast_value});
     holders.push({send.finish + send.send_time, send.send_time, send.sender});
     const double t = cluster.transmission_time(receiver);

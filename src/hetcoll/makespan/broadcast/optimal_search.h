@@ -183,8 +183,9 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
                                     const OptimalBroadcastOptions& options = {});
 
 // The no-delay schedule of a receiver sequence (Liu 2002 eq. 1): the i-th
-// receiver is served by the holder whose next send ends first (ties: faster
-// sender, then lower index). Shared by the searches to rebuild their plans.
+// receiver is served by the holder whose next send ends first (ties within
+// the cluster tolerance: faster sender, then lower index). Shared by the
+// searches to rebuild their plans.
 std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
                                          const std::vector<ProcessorIndex>& sequence);
 

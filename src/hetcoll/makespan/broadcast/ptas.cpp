@@ -51,7 +51,8 @@ struct Instance {
   double fnf_makespan = 0;                // FNF over the same processors
   double simple_lower_bound = 0;
 
-  double tolerance(double scale) const { return kRelativeTimeTolerance * std::max(fastest, scale); }
+  // The tolerance rule of core/ids.h for every decision of the scheme.
+  double tolerance() const { return cluster.tolerance(); }
   double guess(int j) const { return fastest * std::pow(1 + eps, j); }
   int first_guess_index() const {
     if (simple_lower_bound <= fastest) return 0;
@@ -86,11 +87,13 @@ struct GuessSetup {
       Verdict::undecided;
 };
 
-// Smallest i >= 1 with t <= theta (1+eps')^i, for t > theta.
-int class_index(double t, double theta, double eps_prime) {
+// Smallest i >= 1 with t <= theta (1+eps')^i, for t > theta; boundaries
+// are compared with the cluster tolerance, so rounding noise (decimal or
+// rescaled times) never moves a time to another class.
+int class_index(double t, double theta, double eps_prime, double tolerance) {
   int i = std::max(1, static_cast<int>(std::ceil(std::log(t / theta) / std::log1p(eps_prime))));
-  while (t > theta * std::pow(1 + eps_prime, i)) ++i;
-  while (i > 1 && t <= theta * std::pow(1 + eps_prime, i - 1)) --i;
+  while (t > theta * std::pow(1 + eps_prime, i) + tolerance) ++i;
+  while (i > 1 && t <= theta * std::pow(1 + eps_prime, i - 1) + tolerance) --i;
   return i;
 }
 
@@ -100,9 +103,9 @@ GuessSetup setup_guess(const Instance& instance, double guess) {
   setup.guess = guess;
   const double theta = instance.eps_prime * guess;
   setup.deadline = (1 + instance.eps_prime) * (1 + 3 * instance.eps_prime) * guess;
-  setup.tolerance = instance.tolerance(setup.deadline);
+  setup.tolerance = instance.tolerance();
   for (ProcessorIndex p : instance.receivers) {
-    (cluster.transmission_time(p) <= theta ? setup.fast : setup.slow).push_back(p);
+    (cluster.transmission_time(p) <= theta + setup.tolerance ? setup.fast : setup.slow).push_back(p);
   }
   setup.fast_transfers = fnf_transfers(cluster, instance.source, setup.fast);
   setup.fast_makespan = last_completion(setup.fast_transfers);
@@ -145,10 +148,24 @@ GuessSetup setup_guess(const Instance& instance, double guess) {
     double t = cluster.transmission_time(holder);
     heap.push({free + t, t, holder});
   }
+  // Points within the tolerance of the earliest are one tie: the faster
+  // sender first, then the lower index (never the rounding noise).
+  std::vector<Next> tied;
   while (setup.points.size() < setup.slow.size() && !heap.empty() &&
          heap.top().time <= setup.deadline + setup.tolerance) {
-    Next next = heap.top();
+    tied.assign(1, heap.top());
     heap.pop();
+    while (!heap.empty() && heap.top().time <= tied.front().time + setup.tolerance) {
+      tied.push_back(heap.top());
+      heap.pop();
+    }
+    auto chosen = std::min_element(tied.begin(), tied.end(), [&](const Next& a, const Next& b) {
+      if (!time_equal(a.send_time, b.send_time, setup.tolerance)) return a.send_time < b.send_time;
+      return a.sender < b.sender;
+    });
+    Next next = *chosen;
+    tied.erase(chosen);
+    for (const auto& other : tied) heap.push(other);
     setup.points.push_back({next.time, next.sender});
     heap.push({next.time + next.send_time, next.send_time, next.sender});
   }
@@ -164,7 +181,7 @@ GuessSetup setup_guess(const Instance& instance, double guess) {
   int current_index = 0;
   for (ProcessorIndex p : setup.slow) {
     double t = cluster.transmission_time(p);
-    int index = class_index(t, theta, instance.eps_prime);
+    int index = class_index(t, theta, instance.eps_prime, cluster.tolerance());
     if (setup.classes.empty() || index != current_index) {
       setup.classes.push_back({});
       current_index = index;
@@ -417,7 +434,7 @@ class GuessSolver {
           } else {
             value = fresh_[c][index - tree_stride_[c]];
           }
-          if (value < best) {
+          if (value < best - instance_.tolerance()) {  // ties: the first class
             best = value;
             root = static_cast<int>(c);
           }
@@ -445,7 +462,7 @@ class GuessSolver {
             if (!fits(tree.packed, packed)) continue;
             double rest = fresh_[c][index - tree.tree_index];
             double value = std::max(tree.time, rest);
-            if (value < best) {
+            if (value < best - instance_.tolerance()) {  // ties: the first tree
               best = value;
               choice = tree.tree_index;
             }
@@ -499,8 +516,10 @@ class GuessSolver {
       }
       points_used_[index] = best;
       choice_[index] = choice;
-      ++stats_.nodes;
-      if (may_stop && (stats_.nodes & 0xfff) == 0 && should_stop_()) return Outcome::stopped;
+      // DP states are table entries, not search nodes (the node limit is
+      // for searches, core/limits.h).
+      ++stats_.table_references;
+      if (may_stop && (stats_.table_references & 0xfff) == 0 && should_stop_()) return Outcome::stopped;
     }
     if (setup_.fast_makespan > deadline + setup_.tolerance) return Outcome::infeasible;
     return points_used_[dp_size_ - 1] <= point_count ? Outcome::feasible : Outcome::infeasible;
@@ -604,10 +623,7 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
       instance.receivers.push_back(p);
     }
   }
-  std::stable_sort(instance.receivers.begin(), instance.receivers.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
-    return ta != tb ? ta < tb : a < b;
-  });
+  sort_by_time_class(cluster, instance.receivers);  // fastest first; equal times (core/ids.h) by index
   instance.fastest = cluster.transmission_time(source);
   for (ProcessorIndex p : instance.receivers) instance.fastest = std::min(instance.fastest, cluster.transmission_time(p));
   instance.fnf_makespan = last_completion(fnf_transfers(cluster, source, instance.receivers));
@@ -630,7 +646,7 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
 }
 
 bool source_is_fastest(const Instance& instance) {
-  return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance(0);
+  return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance();
 }
 
 PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_above_seconds = kInfinity) {
@@ -638,11 +654,16 @@ PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_ab
   result.eps = instance.eps;
   result.eps_prime = instance.eps_prime;
   if (instance.receivers.empty()) return result;
+  // The run does at least every guess's set-up, so when predicting takes
+  // longer than the threshold, so would the run: stop on the clock too.
+  const auto started = std::chrono::steady_clock::now();
+  double elapsed = 0;
   double previous = 0, largest_dp = 0;
   for (int j = instance.first_guess_index(); previous < instance.fnf_makespan; ++j) {
     double guess = instance.guess(j);
     previous = guess;
     GuessWork work = predict_guess(instance, setup_guess(instance, guess));
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     ++result.guesses;
     result.max_classes = std::max(result.max_classes, work.classes);
     result.max_tree_vectors = std::max(result.max_tree_vectors, work.tree_vectors);
@@ -651,14 +672,15 @@ PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_ab
     result.bytes = std::max(result.bytes, work.bytes);
     result.operations += work.operations;
     largest_dp = std::max(largest_dp, work.dp_operations);
-    if (result.operations * kSecondsPerOperation > stop_above_seconds || result.bytes > kMaxBytes) {
+    if (std::max(result.operations * kSecondsPerOperation, elapsed) > stop_above_seconds ||
+        result.bytes > kMaxBytes) {
       result.truncated = true;  // already too long: no need to predict the rest
       break;
     }
   }
   // Tightening re-runs the DP of the feasible guess (PtasParameters).
   if (tighten) result.operations += kTighteningRounds * largest_dp;
-  result.seconds = result.operations * kSecondsPerOperation;
+  result.seconds = std::max(result.operations * kSecondsPerOperation, elapsed);
   return result;
 }
 
@@ -854,7 +876,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
       "makespan {:g}{}; true makespan {:g}",
       feasible_guess, tried, feasible_deadline, rounded_makespan,
       parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
-  if (scheme_makespan > feasible_deadline + instance.tolerance(feasible_deadline)) {
+  if (scheme_makespan > feasible_deadline + instance.tolerance()) {
     plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
   }
   if (largest_infeasible > 0 && fastest_source) {

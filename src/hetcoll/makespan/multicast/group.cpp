@@ -38,10 +38,7 @@ MulticastGroup make_multicast_group(const Cluster& cluster, ProcessorIndex sourc
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     if (!member[static_cast<size_t>(p)]) group.candidates.push_back(p);
   }
-  std::stable_sort(group.candidates.begin(), group.candidates.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
-    return ta != tb ? ta < tb : a < b;
-  });
+  sort_by_time_class(cluster, group.candidates);  // fastest first; equal times (core/ids.h) by index
   group.max_useful_helpers =
       std::min(static_cast<int>(group.candidates.size()), static_cast<int>(group.targets.size()) - 1);
   return group;

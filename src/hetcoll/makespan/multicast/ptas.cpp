@@ -29,11 +29,16 @@ struct Prediction {
 Prediction predict(const Cluster& cluster, const MulticastGroup& group, int k_max, double eps, double eps_prime,
                    double stop_above) {
   Prediction total;
+  const auto started = std::chrono::steady_clock::now();
   for (int k = 0; k <= k_max; ++k) {
     auto work = estimate_broadcast_ptas(cluster, group.source, group.receivers_with_helpers(k), eps, eps_prime,
                                         stop_above - total.seconds);
     total.seconds += work.seconds;
     total.bytes = std::max(total.bytes, work.bytes);
+    // Predicting costs about what the runs' set-ups cost (an FNF per guess):
+    // past the threshold on the clock, the runs would be too.
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    total.seconds = std::max(total.seconds, elapsed);
     if (work.truncated || total.seconds > stop_above || total.bytes > kPtasMaxBytes) {
       total.truncated = k < k_max || work.truncated;
       break;
@@ -64,7 +69,7 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
     if (predicted.truncated || predicted.seconds > refusal || predicted.bytes > kPtasMaxBytes) {
       // Advice, while it costs no more than about the limit again.
       std::string advice = "no --eps-prime below 8 fits (or finding one would take longer than the limit): use --algo fnf";
-      for (double candidate = eps_prime * 1.1; candidate < 8 && budget.elapsed_seconds() < 2 * refusal;
+      for (double candidate = eps_prime * 1.1; candidate < 8 && budget.elapsed_seconds() < refusal;
            candidate *= 1.1) {
         Prediction p = predict(cluster, group, k_max, eps, candidate, refusal);
         if (!p.truncated && p.seconds <= refusal && p.bytes <= kPtasMaxBytes) {

@@ -15,9 +15,7 @@ std::vector<ProcessorIndex> snf_order(const Cluster& cluster, ProcessorIndex roo
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     if (p != root) order.push_back(p);
   }
-  std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    return cluster.transmission_time(a) > cluster.transmission_time(b);
-  });
+  sort_by_time_class(cluster, order, /*slowest_first=*/true);
   return order;
 }
 
