@@ -68,6 +68,17 @@ check "no time limit" 0 "$hetcoll" broadcast --times 1,2,3 --algo optimal --time
 check "no solution" 3 "$hetcoll" broadcast --platform "$source_dir/tests/cli/data/disconnected.json"
 expect_in "no solution named" "$work/err" "no solution"
 
+# The pipelined tree search takes the same limits (built with HETCOLL_WITH_LP).
+if "$hetcoll" tree --help >/dev/null 2>&1; then
+  check "tree search honours the node limit" 4 "$hetcoll" tree --times 1,2,3,4,5,6,7 --heuristic optimal \
+    --node-limit 2 --skip-lp --json
+  expect_true "tree: exactly 2 nodes, node_limit" "$work/out" \
+    "d['search_nodes'] == 2 and d['status'] == 'node_limit' and not d['optimal'] and d['valid']"
+  check "tree search finishes" 0 "$hetcoll" tree --times 1,2,3,4 --heuristic optimal --skip-lp --json
+  expect_true "tree: finished" "$work/out" "d['optimal'] and d['status'] == 'finished'"
+  check "tree time limit 0" 2 "$hetcoll" tree --times 1,2,3 --heuristic optimal --time-limit 0
+fi
+
 # --- every write checked -------------------------------------------------------
 if [ -w /dev/full ]; then
   check "out to a full disk" 2 "$hetcoll" broadcast --times 1,2,3 --out /dev/full
