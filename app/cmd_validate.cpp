@@ -42,7 +42,7 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
     std::cout << fmt::format("{}: INVALID steady-state {} plan, {} violation(s):\n{}", plan_file,
                              to_string(plan.operation), report.violation_count, report.summary());
   }
-  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::bad_input);
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::plan_invalid);
 }
 #endif
 
