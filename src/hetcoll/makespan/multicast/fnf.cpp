@@ -34,21 +34,10 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
     for (int k = 0; k <= k_max; k = k < 4 ? k + 1 : k + k / 2) ks.push_back(k);
     if (ks.back() != k_max) ks.push_back(k_max);
   }
-  std::vector<Transfer> best;
-  double best_makespan = std::numeric_limits<double>::infinity();
-  int best_k = 0;
-  for (int k : ks) {
-    auto transfers = prune_idle_helpers(cluster, source, fnf_transfers(cluster, source, group.receivers_with_helpers(k)),
-                                        group.targets);
-    double makespan = last_completion(transfers);
-    if (makespan < best_makespan - cluster.tolerance()) {
-      best_makespan = makespan;
-      best = std::move(transfers);
-      best_k = k;
-    }
-  }
-  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "fnf", k_max);
-  plan.notes.push_back(fmt::format("best FNF run: the {} fastest non-members offered as helpers", best_k));
+  multicast_detail::BestHelperRun best;
+  for (int k : ks) best.offer(cluster, group, fnf_transfers(cluster, source, group.receivers_with_helpers(k)), k);
+  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best.transfers, "fnf", k_max);
+  plan.notes.push_back(fmt::format("best FNF run: the {} fastest non-members offered as helpers", best.helpers));
   if (!full_scan) {
     plan.notes.push_back(fmt::format("large group: {} helper counts tried on a geometric grid, not all {}", ks.size(),
                                      k_max + 1));

@@ -95,6 +95,17 @@ MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, co
   return plan;
 }
 
+void BestHelperRun::offer(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& run,
+                          int k) {
+  auto pruned = prune_idle_helpers(cluster, group.source, run, group.targets);
+  const double run_makespan = last_completion(pruned);
+  if (run_makespan < makespan - cluster.tolerance()) {
+    makespan = run_makespan;
+    transfers = std::move(pruned);
+    helpers = k;
+  }
+}
+
 }  // namespace multicast_detail
 
 }  // namespace hetcoll

@@ -35,10 +35,8 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
         kExactMulticastMaxReceivers, largest, group.targets.size(), k_max));
     return incumbent;
   }
-  std::vector<Transfer> best = incumbent.transfers;
-  double best_makespan = incumbent.makespan;
+  multicast_detail::BestHelperRun best{incumbent.transfers, incumbent.makespan, -1};
   double proven = std::numeric_limits<double>::infinity();  // min over k of each run's bound
-  int best_k = -1;
   SearchStatus status = SearchStatus::finished;
   std::uint64_t nodes = 0;
   for (int k = 0; k <= k_max && status == SearchStatus::finished; ++k) {
@@ -51,26 +49,19 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
       break;
     }
     BroadcastSearchResult found =
-        optimal_broadcast(cluster, source, group.receivers_with_helpers(k), run, best_makespan);
+        optimal_broadcast(cluster, source, group.receivers_with_helpers(k), run, best.makespan);
     nodes += found.stats.nodes;
     status = found.status;
     proven = std::min(proven, found.lower_bound);
-    if (!found.transfers.empty()) {
-      auto pruned = prune_idle_helpers(cluster, source, found.transfers, group.targets);
-      double makespan = last_completion(pruned);
-      if (makespan < best_makespan - cluster.tolerance()) {
-        best_makespan = makespan;
-        best = std::move(pruned);
-        best_k = k;
-      }
-    }
+    if (!found.transfers.empty()) best.offer(cluster, group, found.transfers, k);
   }
-  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "optimal", k_max);
+  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best.transfers, "optimal", k_max);
   plan.stats.nodes = nodes;
   plan.status = status;
   const bool complete = status == SearchStatus::finished;
-  plan.notes.push_back(best_k < 0 ? std::string("the FNF multicast was the best plan found")
-                                  : fmt::format("best plan found with the {} fastest non-members offered", best_k));
+  plan.notes.push_back(best.helpers < 0
+                           ? std::string("the FNF multicast was the best plan found")
+                           : fmt::format("best plan found with the {} fastest non-members offered", best.helpers));
   const bool every_k = k_max == group.max_useful_helpers;
   plan.guarantee = incumbent.guarantee;  // never worse than the FNF multicast
   if (complete && every_k) {

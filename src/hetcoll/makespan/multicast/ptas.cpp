@@ -91,10 +91,8 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
     }
   }
 
-  std::vector<Transfer> best;
-  double best_makespan = std::numeric_limits<double>::infinity();
+  multicast_detail::BestHelperRun best;
   double lower_bound = std::numeric_limits<double>::infinity();
-  int best_k = 0;
   bool all_guaranteed = true;
   SearchStatus status = SearchStatus::finished;
   SearchStats stats;
@@ -102,7 +100,7 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
     PtasParameters run = parameters;
     run.refuse_long_runs = false;
     run.limits.time_limit_seconds = budget.remaining_seconds();
-    if (k > 0 && !budget.check(best_makespan)) {
+    if (k > 0 && !budget.check(best.makespan)) {
       status = budget.status();
       break;
     }
@@ -117,20 +115,14 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
     lower_bound = std::min(lower_bound, sub.lower_bound);
     if (sub.limit_reached()) status = sub.status;
     if (sub.guarantee.kind == Guarantee::Kind::heuristic) all_guaranteed = false;
-    auto transfers = prune_idle_helpers(cluster, source, sub.transfers, group.targets);
-    double makespan = last_completion(transfers);
-    if (makespan < best_makespan - cluster.tolerance()) {
-      best_makespan = makespan;
-      best = std::move(transfers);
-      best_k = k;
-    }
+    best.offer(cluster, group, sub.transfers, k);
     if (status != SearchStatus::finished) break;
   }
-  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "ptas", k_max);
+  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best.transfers, "ptas", k_max);
   plan.stats = stats;
   plan.stats.seconds = budget.elapsed_seconds();
   plan.status = status;
-  plan.notes.push_back(fmt::format("best PTAS run: the {} fastest non-members offered as helpers", best_k));
+  plan.notes.push_back(fmt::format("best PTAS run: the {} fastest non-members offered as helpers", best.helpers));
   const bool every_k = k_max == group.max_useful_helpers && status == SearchStatus::finished;
   // OPT = min over k of OPT_k, and each run's bound holds for its own k.
   if (every_k) plan.lower_bound = std::max(plan.lower_bound, lower_bound);
