@@ -101,7 +101,17 @@ TEST(ToleranceRule, NearTiesAreTies) {
     const MakespanPlan a = plan_makespan(Cluster::from_times(exact), request, algorithm.name);
     const MakespanPlan b = plan_makespan(Cluster::from_times(noisy), request, algorithm.name);
     EXPECT_EQ(shape(a), shape(b)) << algorithm.name;
-    EXPECT_EQ(a.optimal, b.optimal) << algorithm.name;
+    // The same decisions, so the same makespan up to the noise (at most 7
+    // sends of 2e-10 each). A claim may be lost, never gained: a search or
+    // DP over classes that merged different times lowers its bound by the
+    // merge (docs/ALGORITHMS.md), so it may no longer meet the makespan.
+    EXPECT_NEAR(b.makespan, a.makespan, 7 * 2e-10 + 1e-9) << algorithm.name;
+    if (b.optimal) EXPECT_TRUE(a.optimal) << algorithm.name;
+    if (b.optimal && a.optimal) EXPECT_NEAR(b.lower_bound, a.lower_bound, 7 * 2e-10 + 1e-9) << algorithm.name;
+    if (algorithm.guarantee.kind == Guarantee::Kind::exact && a.optimal && !b.optimal) {
+      ASSERT_EQ(b.guarantee.kind, Guarantee::Kind::ratio) << algorithm.name;
+      EXPECT_LE(b.guarantee.ratio, 1 + 1e-8) << algorithm.name << ": the lost claim costs at most the noise";
+    }
     EXPECT_TRUE(verify(Cluster::from_times(noisy), b).valid) << algorithm.name;
   }
 }
@@ -175,9 +185,11 @@ TEST(ToleranceRule, TheoremClaimsSayWhenTheyHoldOnlyUpToTheTolerance) {
   MakespanPlan plan = plan_broadcast_fnf(Cluster::from_times({1, 2, 2, 4, 4, 4}), 0);
   EXPECT_TRUE(plan.optimal);
   EXPECT_EQ(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
-  plan = plan_broadcast_fnf(Cluster::from_times({1, 2 + 5e-10, 2, 4, 4, 4 + 1e-9}), 0);
+  // (4 + 1e-9 would be a class of its own: 4.000000001 - 4 is 1.00000008e-9
+  // in doubles, just above tau = 1e-9.)
+  plan = plan_broadcast_fnf(Cluster::from_times({1, 2 + 5e-10, 2, 4, 4, 4 + 5e-10}), 0);
   EXPECT_NE(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
-  plan = plan_reduce_snf(Cluster::from_times({1, 1, 2, 2 + 1e-9, 1}), 0);
+  plan = plan_reduce_snf(Cluster::from_times({1, 1, 2, 2 + 5e-10, 1}), 0);
   EXPECT_NE(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
 }
 

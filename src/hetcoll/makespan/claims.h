@@ -20,6 +20,13 @@ namespace hetcoll {
 // becomes plan.optimality_proof when the bound meets the makespan.
 void settle_claims(MakespanPlan& plan, double proven_lower_bound, double tolerance, std::string proof);
 
+// After settle_claims, for an exact search or DP that *finished* over times
+// merged into classes within the tolerance: when its bound (lowered by the
+// merge) misses the makespan, the plan is within makespan / bound of the
+// optimum — that becomes its ratio guarantee (when tighter) and a note says
+// why `optimal` is not claimed. `what` is "search" or "DP".
+void settle_merged_classes(MakespanPlan& plan, const char* what);
+
 // The proof text when only a closed-form bound meets the makespan.
 inline constexpr const char* kBoundMetProof = "the makespan equals a proven lower bound";
 

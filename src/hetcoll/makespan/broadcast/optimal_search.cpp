@@ -965,10 +965,8 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
   if (!result.complete()) {
     plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes: best schedule so far (at worst FNF)",
                                      to_string(result.status), result.stats.nodes));
-  } else if (!plan.optimal) {
-    plan.guarantee = Guarantee::at_most(plan.makespan / plan.lower_bound);
-    plan.notes.push_back("the search is exact on the times merged into classes within the tolerance; on the true "
-                         "times the plan is within the printed ratio of optimal");
+  } else {
+    settle_merged_classes(plan, "search");
   }
   return plan;
 }

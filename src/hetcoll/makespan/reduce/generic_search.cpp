@@ -131,6 +131,8 @@ MakespanPlan plan_reduce_generic_bnb(const Cluster& cluster, ProcessorIndex root
   if (!result.finished()) {
     plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF)",
                                      to_string(result.status), result.nodes));
+  } else {
+    settle_merged_classes(plan, "search");
   }
   return plan;
 }

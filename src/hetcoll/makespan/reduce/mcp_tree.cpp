@@ -140,11 +140,7 @@ MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex r
   }
   plan.guarantee = Guarantee::at_most(2.0);  // replaced by `exact` when the bound meets the makespan
   settle_claims(plan, std::max(0.0, optimum - classes.rounding_slack()), cluster.tolerance(), std::move(proof));
-  if (!plan.optimal) {
-    plan.guarantee = Guarantee::at_most(plan.makespan / plan.lower_bound);
-    plan.notes.push_back("the DP is exact on the times merged into classes within the tolerance; on the true times "
-                         "the plan is within the printed ratio of optimal");
-  }
+  settle_merged_classes(plan, "DP");
   return plan;
 }
 

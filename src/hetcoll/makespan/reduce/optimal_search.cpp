@@ -264,6 +264,8 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
   if (!result.finished()) {
     plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF)",
                                      to_string(result.status), result.nodes));
+  } else {
+    settle_merged_classes(plan, "search");
   }
   return plan;
 }
