@@ -1,4 +1,4 @@
-#include "hetcoll/core/json_input.h"
+#include "hetcoll/core/json_input_internal.h"
 
 #include <string>
 #include <unordered_set>

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/json_input_internal.h"
 #include "hetcoll/model/cluster_json_reader_internal.h"
-#include "hetcoll/core/json_input.h"
 #include "hetcoll/model/simgrid_xml.h"
 
 #include <map>

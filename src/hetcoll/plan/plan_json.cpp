@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/core/json_input.h"
+#include "hetcoll/core/json_input_internal.h"
 
 namespace hetcoll {
 

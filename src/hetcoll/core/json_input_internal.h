@@ -1,3 +1,5 @@
+// Internal (not installed: it exposes nlohmann::json).
+//
 // Reading JSON input strictly: a key that appears twice in one object is an
 // InputError naming it (nlohmann::json would silently keep the last one, so
 // a second "model" or "makespan" could hide the first). Parse errors are
