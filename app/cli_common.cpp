@@ -2,9 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -13,6 +19,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
+#include "hetcoll/hetcoll.h"
 
 namespace hetcoll::cli {
 
@@ -20,9 +27,28 @@ LoadedCluster load_cluster(const PlatformOptions& options) {
   if (options.platform_file.empty() == options.times.empty()) {
     throw InputError("give exactly one of --platform FILE and --times T,T,...");
   }
-  if (!options.times.empty()) return {parse_times_list(options.times), {}};
+  if (!options.times.empty()) {
+    if (options.message_size) {
+      throw InputError("--message-size: --times gives the transmission times themselves; a message size would change "
+                       "nothing (it turns the latency and bandwidth of a platform graph into times)");
+    }
+    return {parse_times_list(options.times), {}};
+  }
   LoadedPlatform loaded = load_platform_file(options.platform_file);
-  if (loaded.is_cluster()) return {std::get<Cluster>(std::move(loaded.model)), {}};
+  if (loaded.is_cluster()) {
+    if (options.message_size) {
+      throw InputError(fmt::format("--message-size: {} is a cluster (one transmission time per processor); a message "
+                                   "size would change nothing (it turns the latency and bandwidth of a platform "
+                                   "graph into times)",
+                                   options.platform_file));
+    }
+    return {std::get<Cluster>(std::move(loaded.model)), {}};
+  }
+  if (options.message_size && loaded.graph().has_fixed_costs()) {
+    throw InputError(fmt::format("--message-size: every edge of {} gives a fixed cost; a message size would change "
+                                 "nothing (it applies to edges with latency and bandwidth)",
+                                 options.platform_file));
+  }
   if (!options.message_size && !loaded.graph().has_fixed_costs()) {
     throw InputError(fmt::format("{}: its edges give latency/bandwidth; add --message-size BYTES to turn them into "
                                  "transmission times",
@@ -39,12 +65,7 @@ LoadedCluster load_cluster(const PlatformOptions& options) {
 ProcessorIndex resolve_processor(const Cluster& cluster, const std::string& name, const char* option,
                                  ProcessorIndex fallback) {
   if (name.empty()) return fallback;
-  auto found = cluster.find(name);
-  if (!found) {
-    throw InputError(fmt::format("{}: no processor \"{}\" (give an id or an index 0..{})", option, name,
-                                 cluster.size() - 1));
-  }
-  return *found;
+  return ProcessorRef(name).resolve(cluster, option);
 }
 
 std::vector<ProcessorIndex> resolve_processor_list(const Cluster& cluster, const std::string& list, const char* option) {
@@ -65,9 +86,11 @@ void add_platform_options(CLI::App* command, PlatformOptions& options) {
 void add_output_options(CLI::App* command, OutputOptions& options) {
   command->add_flag("--json", options.json, "Print the plan as JSON on stdout (docs/FORMATS.md)");
   command->add_option("--out", options.out_file, "Write the plan (JSON, with every transfer) to this file");
-  command->add_option("--gantt", options.gantt_file, "Write a Gantt chart (SVG): one row per processor");
+  command->add_option("--gantt", options.gantt_file, "Write a Gantt chart, one row per processor: FILE.svg, or FILE.png / FILE.pdf (converted with "
+                    "rsvg-convert)");
   command->add_option("--dot", options.dot_file,
-                      "Write the communication tree: Graphviz DOT, or an SVG drawing when FILE ends in .svg");
+                      "Write the communication tree: Graphviz DOT, or a drawing when FILE ends in .svg (.png, .pdf: "
+                      "converted with rsvg-convert)");
   command->add_flag("--quiet", options.quiet, "Print only the summary, no tree and no progress");
 }
 
@@ -177,6 +200,123 @@ ProcessorIndex resolve_node(const Platform& platform, const std::string& name, c
   auto found = platform.find(name);
   if (!found) throw InputError(fmt::format("{}: no node \"{}\" in the platform", option, name));
   return *found;
+}
+
+namespace {
+
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower_case(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// rsvg-convert on the PATH, or "".
+std::string find_svg_converter() {
+  const char* path = std::getenv("PATH");
+  std::string directories = path ? path : "";
+  size_t position = 0;
+  while (position <= directories.size()) {
+    size_t colon = directories.find(':', position);
+    if (colon == std::string::npos) colon = directories.size();
+    std::filesystem::path candidate = std::filesystem::path(directories.substr(position, colon - position)) / "rsvg-convert";
+    std::error_code error;
+    if (colon > position && std::filesystem::is_regular_file(candidate, error)) return candidate.string();
+    position = colon + 1;
+  }
+  return "";
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string& stored_invocation_name() {
+  static std::string name = "hetcoll";
+  return name;
+}
+
+}  // namespace
+
+PictureFormat picture_format(const std::string& path) {
+  const std::string lower = lower_case(path);
+  if (ends_with(lower, ".svg")) return PictureFormat::svg;
+  if (ends_with(lower, ".png")) return PictureFormat::png;
+  if (ends_with(lower, ".pdf")) return PictureFormat::pdf;
+  return PictureFormat::other;
+}
+
+void check_picture_path(const std::string& path, const char* option, bool other_allowed) {
+  if (path.empty()) return;
+  const PictureFormat format = picture_format(path);
+  if (format == PictureFormat::other && !other_allowed) {
+    throw InputError(fmt::format("{}: \"{}\": give a file ending in .svg, .png or .pdf", option, path));
+  }
+  if ((format == PictureFormat::png || format == PictureFormat::pdf) && find_svg_converter().empty()) {
+    throw InputError(fmt::format("{}: writing \"{}\" needs rsvg-convert (Debian package librsvg2-bin), which is "
+                                 "not installed; write an .svg instead",
+                                 option, path));
+  }
+}
+
+void write_picture(const std::string& path, const std::string& svg, const char* option) {
+  const PictureFormat format = picture_format(path);
+  if (format != PictureFormat::png && format != PictureFormat::pdf) {
+    write_file(path, svg, option);
+    return;
+  }
+  check_picture_path(path, option);
+  const std::string svg_path = path + ".tmp.svg";
+  write_file(svg_path, svg, option);
+  const std::string command =
+      fmt::format("{} -f {} -b white -o {} {} 2>&1", shell_quote(find_svg_converter()),
+                  format == PictureFormat::png ? "png" : "pdf", shell_quote(path), shell_quote(svg_path));
+  std::string output;
+  int status = -1;
+  if (FILE* pipe = popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
+    status = pclose(pipe);
+  }
+  std::error_code ignored;
+  std::filesystem::remove(svg_path, ignored);
+  if (status != 0) {
+    throw InputError(fmt::format("{}: rsvg-convert could not write \"{}\": {}", option, path,
+                                 output.empty() ? "it failed" : output));
+  }
+}
+
+void set_invocation_name(const std::string& argv0) {
+  const char* from_script = std::getenv("HETCOLL_INVOKED_AS");
+  stored_invocation_name() = from_script && *from_script ? from_script : argv0;
+}
+
+const std::string& invocation_name() { return stored_invocation_name(); }
+
+std::string command_line_message(const InputError& error) {
+  const std::string& parameter = error.parameter();
+  const std::string message = error.what();
+  if (parameter.empty() || message.rfind(parameter + ": ", 0) != 0) return message;
+  // Parameters whose flag is not the parameter's name with dashes.
+  static const std::pair<std::string_view, std::string_view> renamed[] = {
+      {"algorithm", "--algo"},
+      {"time_limit_seconds", "--time-limit"},
+      {"min_time", "--min-time/--max-time"},
+      {"max_time", "--min-time/--max-time"},
+  };
+  std::string flag;
+  for (const auto& [name, option] : renamed) {
+    if (name == parameter) flag = option;
+  }
+  if (flag.empty()) {
+    flag = "--" + parameter;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+  }
+  return flag + message.substr(parameter.size());
 }
 
 }  // namespace hetcoll::cli

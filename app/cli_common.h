@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hetcoll/core/error.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/platform_io.h"
@@ -83,5 +84,26 @@ void add_limit_options(CLI::App* command, LimitOptions& options);
 // The SearchLimits they give; InputError naming the option for zero,
 // negative, non-numeric or out-of-range values.
 SearchLimits parse_limits(const LimitOptions& options);
+// Pictures are drawn as SVG. A path ending in .png or .pdf is converted with
+// rsvg-convert (Debian package librsvg2-bin) when it is installed.
+enum class PictureFormat { svg, png, pdf, other };
+PictureFormat picture_format(const std::string& path);
+// Called before any work: InputError naming `option` when `path` asks for a
+// format this machine cannot write (.png/.pdf without rsvg-convert), or for
+// an extension other than .svg/.png/.pdf when `other_allowed` is false.
+void check_picture_path(const std::string& path, const char* option, bool other_allowed = false);
+// Writes `svg` to `path`, converted to PNG or PDF when the path asks for it.
+void write_picture(const std::string& path, const std::string& svg, const char* option);
+
+// The message of a library InputError as the command line says it: the
+// parameter it names becomes the flag that sets it ("eps_prime: ..." ->
+// "--eps-prime: ..."); messages about files are kept as they are.
+std::string command_line_message(const InputError& error);
+
+// How the user started hetcoll, for commands printed as suggestions:
+// $HETCOLL_INVOKED_AS (scripts/hetcoll sets it to its own path as typed),
+// else argv[0] ("hetcoll" when found on the PATH).
+void set_invocation_name(const std::string& argv0);
+const std::string& invocation_name();
 
 }  // namespace hetcoll::cli

@@ -23,8 +23,10 @@ namespace {
 // Liu, Kuo, Wang 2009 sec. 6.1: four fast Xeon 3.2 GHz and four slow Athlon MP 2 GHz
 // processors on fast Ethernet; send times in proportion to the clocks.
 Cluster demo_cluster() {
-  return Cluster({"xeon0", "xeon1", "xeon2", "xeon3", "athlon0", "athlon1", "athlon2", "athlon3"},
-                 {1.0, 1.0, 1.0, 1.0, 1.6, 1.6, 1.6, 1.6}, "demo cluster");
+  Cluster cluster({"xeon0", "xeon1", "xeon2", "xeon3", "athlon0", "athlon1", "athlon2", "athlon3"},
+                  {1.0, 1.0, 1.0, 1.0, 1.6, 1.6, 1.6, 1.6}, "demo cluster");
+  cluster.set_time_unit("ms");
+  return cluster;
 }
 
 int run_demo(const std::string& out_dir) {
@@ -53,8 +55,13 @@ int run_demo(const std::string& out_dir) {
   }
   std::cout << "Gantt charts written to " << std::filesystem::absolute(out_dir).string() << "/:\n";
   for (const auto& path : written) std::cout << "  " << path << "\n";
-  std::cout << "\nNext: hetcoll broadcast --times 1,1,2,3,3 --gantt g.svg   |   hetcoll algorithms   |   "
-               "hetcoll --help\n";
+  const std::string& hetcoll = invocation_name();
+  std::cout << fmt::format(
+      "\nNext, for example:\n"
+      "  {0} broadcast --times 1,1,2,3,3 --gantt g.svg    # your own cluster: one time per processor\n"
+      "  {0} algorithms                                   # every algorithm, its guarantee and reference\n"
+      "  {0} --help\n",
+      hetcoll);
   return 0;
 }
 

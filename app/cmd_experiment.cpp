@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "cli_parse_errors.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 
@@ -21,9 +22,12 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
                    double time_limit) {
   const Experiment* experiment = find_experiment(name);
   if (!experiment) {
-    std::string known;
-    for (const auto& e : experiments()) known += (known.empty() ? "" : ", ") + e.name;
-    throw InputError(fmt::format("experiment: unknown experiment \"{}\" (known: {})", name, known));
+    std::vector<std::string> known;
+    for (const auto& e : experiments()) known.push_back(e.name);
+    std::string nearest = nearest_name(name, known);
+    throw InputError(fmt::format("experiment: unknown experiment \"{}\"{}; `{} experiment --help` lists them", name,
+                                 nearest.empty() ? "" : fmt::format(" (did you mean {}?)", nearest),
+                                 invocation_name()));
   }
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
@@ -54,7 +58,14 @@ void add_experiment_command(CLI::App& app, int& result) {
   };
   auto options = std::make_shared<ExperimentCommandOptions>();
   CLI::App* experiment = app.add_subcommand("experiment", "Reproduce a table or figure of the papers (CSV + SVG)");
-  experiment->add_option("name", options->name, "Experiment name (see `hetcoll algorithms`)")->required();
+  experiment->add_option("name", options->name, "Experiment name (listed below)")->required();
+  experiment->footer([] {
+    std::string list = "Experiments:\n";
+    for (const auto& e : experiments()) {
+      list += fmt::format("  {:<18}{} ({})\n", e.name, e.description, e.reference);
+    }
+    return list;
+  });
   experiment->add_flag("--quick", options->quick, "A small version that runs in seconds");
   experiment->add_option("--out", options->out, "Directory for the CSV and SVG files (default: results)");
   experiment->add_option("--seed", options->seed, "Random seed (default 1)");

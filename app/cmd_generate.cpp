@@ -83,7 +83,7 @@ void add_generate_command(CLI::App& app, int& result) {
   cluster->add_option("--out", options->out, "Write to this file instead of stdout");
   cluster->callback([&result, options] {
     if (!options->class_times.empty()) {
-      options->cluster.class_times = parse_times_list(options->class_times, "--class-times").transmission_times();
+      options->cluster.class_times = parse_times_list(options->class_times, "class_times").transmission_times();
     }
     result = run_generate_cluster(options->cluster, options->out);
   });

@@ -1,6 +1,8 @@
 // broadcast, multicast, reduce, allreduce: plan, verify, print.
-#include <charconv>
-#include <cmath>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -27,18 +29,24 @@ struct MakespanOptions {
   std::string order;
   std::string targets;
   LimitOptions limits;
-  std::string eps = "0.5";
-  std::string eps_prime;
+  std::optional<double> eps;
+  std::optional<double> eps_prime;
 };
 
-// --eps / --eps-prime: a positive finite number (the PTAS checks the range).
-double parse_positive(const std::string& text, const char* option) {
-  double value = 0;
-  auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || stop != text.data() + text.size() || !std::isfinite(value) || !(value > 0)) {
-    throw InputError(fmt::format("{}: must be a positive number, got \"{}\"", option, text));
+// Options that would do nothing are refused before any work, so a user is
+// never left believing they changed something.
+void refuse_options_that_do_nothing(Operation operation, const MakespanOptions& options) {
+  const std::string& algorithm = options.algorithm;
+  if ((options.eps || options.eps_prime) && algorithm != "ptas") {
+    throw InputError(fmt::format("{}: only the approximation scheme uses it; add --algo ptas (the algorithm is {})",
+                                 options.eps ? "--eps" : "--eps-prime", algorithm.empty() ? "auto" : algorithm));
   }
-  return value;
+  if (operation == Operation::reduce && !options.order.empty() && algorithm != "ep") {
+    throw InputError(fmt::format("--order: only --algo ep follows a given sender order (the algorithm is {})",
+                                 algorithm.empty() ? "auto" : algorithm));
+  }
+  check_picture_path(options.output.gantt_file, "--gantt");
+  check_picture_path(options.output.dot_file, "--dot", /*other_allowed=*/true);
 }
 
 void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report,
@@ -47,8 +55,14 @@ void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const Verif
     write_file_with(output.out_file,
                     [&](std::ostream& out) { write_plan_json(out, plan, cluster, {report.valid, true}); }, "--out");
   }
-  if (!output.gantt_file.empty()) write_file(output.gantt_file, gantt_picture(plan, cluster), "--gantt");
-  if (!output.dot_file.empty()) write_file(output.dot_file, tree_picture(plan, cluster, output.dot_file), "--dot");
+  if (!output.gantt_file.empty()) write_picture(output.gantt_file, gantt_picture(plan, cluster), "--gantt");
+  if (!output.dot_file.empty()) {
+    if (picture_format(output.dot_file) == PictureFormat::other) {
+      write_file(output.dot_file, tree_picture(plan, cluster, output.dot_file), "--dot");
+    } else {
+      write_picture(output.dot_file, tree_picture(plan, cluster, ".svg"), "--dot");
+    }
+  }
   if (output.json) {
     std::ios::sync_with_stdio(false);
     write_plan_json(std::cout, plan, cluster, {report.valid, true});
@@ -63,6 +77,7 @@ void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const Verif
 }
 
 int run_makespan(Operation operation, const MakespanOptions& options) {
+  refuse_options_that_do_nothing(operation, options);
   LoadedCluster loaded = load_cluster(options.platform);
   const Cluster& cluster = loaded.cluster;
   MakespanRequest request;
@@ -77,9 +92,9 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   }
   if (!options.order.empty()) request.order = resolve_processor_list(cluster, options.order, "--order");
   request.limits = parse_limits(options.limits);
-  request.eps = parse_positive(options.eps, "--eps");
-  if (!options.eps_prime.empty()) request.eps_prime = parse_positive(options.eps_prime, "--eps-prime");
-  request.limits.progress = progress_printer(options.output.quiet);
+  if (options.eps) request.eps = *options.eps;
+  request.eps_prime = options.eps_prime;
+  request.limits.progress = progress_printer(options.output.quiet || options.output.json);
   if (!options.output.quiet) {
     request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
   }
@@ -128,8 +143,13 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   if (operation == Operation::multicast) {
     command->add_option("--targets", options.targets, "The processors that must receive: P,P,...")->required();
   }
-  command->add_option("--eps", options.eps, "PTAS precision epsilon, a positive number (default 0.5)");
-  command->add_option("--eps-prime", options.eps_prime, "PTAS fast/slow split epsilon' (default: --eps)");
+  if (operation == Operation::broadcast || operation == Operation::multicast) {
+    command->add_option("--eps", options.eps, "With --algo ptas: the precision epsilon (default 0.5)")
+        ->check(CLI::PositiveNumber);
+    command->add_option("--eps-prime", options.eps_prime,
+                        "With --algo ptas: the fast/slow split epsilon' (default: --eps)")
+        ->check(CLI::PositiveNumber);
+  }
   add_limit_options(command, options.limits);
   add_output_options(command, options.output);
   command->callback([&result, operation, &options, keep_alive] { result = run_makespan(operation, options); });

@@ -23,6 +23,15 @@ BroadcastModel parse_broadcast_model(const std::string& name) {
   throw InputError(fmt::format("--model: \"{}\" is not one-port or multi-port", name));
 }
 
+void write_broadcast_schedule(const std::string& path, const PeriodicPlan& schedule, const Platform& platform,
+                              bool valid) {
+  std::ostringstream text;
+  PeriodicPlanJsonOptions json_options;
+  json_options.valid = valid;
+  write_periodic_plan_json(text, schedule, platform, json_options);
+  write_file(path, text.str(), "--schedule-out");
+}
+
 namespace {
 
 struct TreeCommandOptions {
@@ -133,11 +142,7 @@ int run_tree(const TreeCommandOptions& options) {
     if (!platform.has_fixed_costs()) schedule.message_size = plan.slice_size;
     if (plan.optimal_throughput) schedule.notes.push_back("single tree; the multi-tree optimum is in hetcoll steady broadcast");
     auto report = verify_periodic_plan(platform, schedule);
-    std::ostringstream plan_json;
-    PeriodicPlanJsonOptions plan_options;
-    plan_options.valid = report.valid;
-    write_periodic_plan_json(plan_json, schedule, platform, plan_options);
-    write_file(options.schedule_out, plan_json.str(), "--schedule-out");
+    write_broadcast_schedule(options.schedule_out, schedule, platform, report.valid);
     if (!report.valid) {
       std::cerr << "the tree's periodic schedule failed its check: " << report.summary() << "\n";
       return static_cast<int>(ExitCode::internal_error);

@@ -8,6 +8,8 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/core/wording.h"
+
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 #if HETCOLL_WITH_LP
@@ -39,10 +41,10 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
                                  ? fmt::format("; bound {} proven by its certificate", to_string(plan.throughput_bound))
                                  : std::string("; no certificate"));
   } else {
-    std::cout << fmt::format("{}: INVALID steady-state {} plan, {} violation(s):\n{}", plan_file,
-                             to_string(plan.operation), report.violation_count, report.summary());
+    std::cout << fmt::format("{}: INVALID steady-state {} plan, {}:\n{}", plan_file, to_string(plan.operation),
+                             count_of(report.violation_count, "violation"), report.summary());
   }
-  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::plan_invalid);
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::invalid_plan);
 }
 #endif
 
@@ -67,10 +69,10 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
     std::cout << fmt::format("{}: valid {} plan, {} messages, makespan {:.6g}\n", plan_file, to_string(plan.operation),
                              plan.transfers.size(), report.measured_makespan);
   } else {
-    std::cout << fmt::format("{}: INVALID {} plan, {} violation(s):\n{}", plan_file, to_string(plan.operation),
-                             report.violation_count, report.summary());
+    std::cout << fmt::format("{}: INVALID {} plan, {}:\n{}", plan_file, to_string(plan.operation),
+                             count_of(report.violation_count, "violation"), report.summary());
   }
-  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::plan_invalid);
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::invalid_plan);
 }
 
 }  // namespace
@@ -83,7 +85,8 @@ void add_validate_command(CLI::App& app, int& result) {
   };
   auto options = std::make_shared<ValidateOptions>();
   CLI::App* validate = app.add_subcommand("validate", "Check any plan file against the model (one-port, causality, "
-                                                      "completeness, claimed numbers)");
+                                                      "completeness, claimed numbers). Exit 0: valid; 5: the plan "
+                                                      "breaks the model; 2: a file could not be read");
   add_platform_options(validate, options->platform);
   validate->add_option("--plan", options->plan,
                        "The plan JSON file. Exit code 0 when it is valid, 5 when it was read and is invalid "

@@ -3,7 +3,14 @@
 // to exit codes. A new command is a new cmd_*.cpp plus one line in main.cpp.
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
+
+namespace hetcoll {
+struct PeriodicPlan;
+class Platform;
+}  // namespace hetcoll
 
 namespace hetcoll::cli {
 
@@ -20,6 +27,10 @@ void add_demo_command(CLI::App& app, int& result);
 // creating it if no other file has).
 void add_tree_command(CLI::App& app, int& result);
 void add_steady_broadcast_command(CLI::App& app, int& result);
+// --schedule-out of both: the schedule as a periodic-plan JSON file with the
+// verifier's verdict (cmd_tree.cpp).
+void write_broadcast_schedule(const std::string& path, const PeriodicPlan& schedule, const Platform& platform,
+                              bool valid);
 void add_calibrate_command(CLI::App& app, int& result);  // under mpirun / smpirun
 // Steady-state scatter, gossip and reduce (cmd_steady.cpp; joins the `steady`
 // group, creating it if no other file has) and periodic-plan simulation.

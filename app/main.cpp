@@ -2,12 +2,19 @@
 // maps exceptions to exit codes. No algorithm logic here (STYLE.md):
 // planners, verification, pictures and experiments all live in src/hetcoll/.
 #include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
+#include "cli_common.h"
+#include "cli_parse_errors.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
+#include "hetcoll/hetcoll.h"
 
 int main(int argc, char** argv) {
   using namespace hetcoll;
@@ -20,6 +27,8 @@ int main(int argc, char** argv) {
       "1 internal error.",
       "hetcoll"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("hetcoll {}", hetcoll::version()), "Print the version and exit");
+  set_invocation_name(argc > 0 ? argv[0] : "hetcoll");
   int result = 0;
 
 #ifndef HETCOLL_SMPI
@@ -39,6 +48,10 @@ int main(int argc, char** argv) {
   // The SMPI build (smpicxx, run by smpirun) has only this command.
   add_calibrate_command(app, result);
 
+  if (argc <= 1) {  // `hetcoll` alone: the usage, not an error
+    std::cout << app.help();
+    return static_cast<int>(ExitCode::success);
+  }
   try {
     app.parse(argc, argv);
     // Every command prints to stdout: a failed write (a full disk, a closed
@@ -51,10 +64,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    report_parse_error(app, e, std::vector<std::string>(argv + 1, argv + argc));
     return static_cast<int>(ExitCode::bad_input);
   } catch (const InputError& e) {
-    std::cerr << "hetcoll: " << e.what() << "\n";
+    std::cerr << "hetcoll: " << command_line_message(e) << "\n";
     return static_cast<int>(ExitCode::bad_input);
   } catch (const NoSolutionError& e) {
     std::cerr << "hetcoll: no solution: " << e.what() << "\n";

@@ -22,6 +22,8 @@ std::string failing_parameter(Call call) {
     call();
   } catch (const InputError& error) {
     EXPECT_EQ(std::string(error.what()).rfind(error.parameter() + ": ", 0), 0u) << error.what();
+    // Library messages speak of parameters; the command line maps them to its flags.
+    EXPECT_EQ(std::string(error.what()).find("--"), std::string::npos) << error.what();
     return error.parameter();
   }
   return "(no error)";
@@ -100,6 +102,29 @@ TEST(HetcollApi, ErrorsNameTheParameter) {
   PlanOptions unknown_algorithm;
   unknown_algorithm.algorithm = "fastest";
   EXPECT_EQ(failing_parameter([&] { plan_reduce(cluster, 0, unknown_algorithm); }), "algorithm");
+}
+
+TEST(HetcollApi, AlgorithmParameterErrorsNameTheParameterNotAFlag) {
+  Cluster cluster = Cluster::from_times({1, 2, 2, 3});
+  PlanOptions ep_without_order;
+  ep_without_order.algorithm = "ep";
+  EXPECT_EQ(failing_parameter([&] { plan_reduce(cluster, 0, ep_without_order); }), "order");
+  PlanOptions repeated = ep_without_order;
+  repeated.order = {"p1", "p1", "p2"};
+  EXPECT_EQ(failing_parameter([&] { plan_reduce(cluster, 0, repeated); }), "order");
+  PlanOptions with_root = ep_without_order;
+  with_root.order = {"p0", "p1", "p2"};
+  EXPECT_EQ(failing_parameter([&] { plan_reduce(cluster, 0, with_root); }), "order");
+  PlanOptions ptas;
+  ptas.algorithm = "ptas";
+  ptas.eps = -1;
+  EXPECT_EQ(failing_parameter([&] { plan_broadcast(cluster, 0, ptas); }), "eps");
+  ptas.eps = 0.5;
+  ptas.eps_prime = 0;
+  EXPECT_EQ(failing_parameter([&] { plan_broadcast(cluster, 0, ptas); }), "eps_prime");
+  EXPECT_EQ(failing_parameter([&] { plan_multicast(cluster, 0, {"p1"}, ptas); }), "eps_prime");
+  EXPECT_EQ(failing_parameter([] { parse_times_list("1,x,3"); }), "times");
+  EXPECT_EQ(failing_parameter([] { parse_times_list("1,-2"); }), "times");
 }
 
 TEST(HetcollApi, ALimitReturnsTheBestPlanSoFarNotAnError) {

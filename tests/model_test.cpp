@@ -44,7 +44,7 @@ TEST(Cluster, RejectsBadProcessors) {
   EXPECT_NE(input_error_of([] { Cluster({"a"}, {1e-300}, "c.json"); }).find("too small"), std::string::npos);
   EXPECT_NO_THROW(Cluster({"a"}, {1e-290}, "c.json"));
   // The option is named as given.
-  EXPECT_NE(input_error_of([] { parse_times_list("1,-1", "--class-times"); }).find("--class-times: item 2"),
+  EXPECT_NE(input_error_of([] { parse_times_list("1,-1", "class_times"); }).find("class_times: item 2"),
             std::string::npos);
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <sstream>
 #include <string>
 
 #include "hetcoll/core/error.h"
@@ -134,6 +135,55 @@ TEST(PlatformJsonErrors, GoodFilesStillRead) {
       "ok.json");
   ASSERT_FALSE(platform.is_cluster());
   EXPECT_EQ(platform.graph().edges().size(), 2u);
+}
+
+// "units" declares the unit of the file's times; the output prints it.
+TEST(PlatformUnits, DeclaredUnitsAreReadNormalisedAndWrittenBack) {
+  auto cluster_with = [](const std::string& units) {
+    return parse_platform_json(R"({"model": "cluster", "units": )" + units +
+                                   R"(, "processors": [{"id": "a", "t": 1}, {"id": "b", "t": 2}]})",
+                               "units.json")
+        .cluster();
+  };
+  EXPECT_EQ(cluster_with(R"({"time": "ms"})").time_unit(), "ms");
+  EXPECT_EQ(cluster_with(R"({"time": "microseconds"})").time_unit(), "us");
+  EXPECT_EQ(cluster_with(R"({"t": "milliseconds per message"})").time_unit(), "ms");  // the older form
+  EXPECT_EQ(cluster_with(R"({"t": "seconds per message"})").time_unit(), "s");
+  EXPECT_EQ(cluster_with(R"({"time": "ticks"})").time_unit(), "ticks");                 // any short word
+  EXPECT_EQ(parse_platform_json(R"({"model": "cluster", "processors": [{"id": "a", "t": 1}]})", "x.json")
+                .cluster()
+                .time_unit(),
+            "");
+
+  std::ostringstream written;
+  write_cluster_json(written, cluster_with(R"({"time": "ms"})"));
+  EXPECT_EQ(parse_platform_json(written.str(), "written.json").cluster().time_unit(), "ms") << written.str();
+}
+
+TEST(PlatformUnits, BadUnitsNameTheField) {
+  const std::string processors = R"("processors": [{"id": "a", "t": 1}])";
+  expect_error(R"({"model": "cluster", "units": "ms", )" + processors + "}", {"units: must be an object"});
+  expect_error(R"({"model": "cluster", "units": {"time": 3}, )" + processors + "}", {"units.time: must be a string"});
+  expect_error(R"({"model": "cluster", "units": {"tmie": "ms"}, )" + processors + "}", {"units.tmie: unknown field"});
+  expect_error(R"({"model": "cluster", "units": {"time": ""}, )" + processors + "}", {"units.time", "not a unit"});
+  expect_error(R"({"model": "graph", "units": {"time": "ms"}, "nodes": [{"id": "A"}, {"id": "B"}],
+                  "edges": [{"from": "A", "to": "B", "latency": 0.001, "bandwidth": 1e6}]})",
+               {"units.time", "seconds"});
+}
+
+TEST(PlatformUnits, GraphsInSecondsWhenEdgesGiveLatencyAndBandwidth) {
+  LoadedPlatform costs = parse_platform_json(
+      R"({"model": "graph", "symmetric": true, "units": {"time": "ms"}, "nodes": [{"id": "A"}, {"id": "B"}],
+          "edges": [{"from": "A", "to": "B", "cost": 2}]})",
+      "g.json");
+  EXPECT_EQ(costs.graph().time_unit(), "ms");
+  EXPECT_EQ(cluster_from_platform(costs.graph(), std::nullopt, "g.json").time_unit(), "ms");
+  LoadedPlatform affine = parse_platform_json(
+      R"({"model": "graph", "symmetric": true, "nodes": [{"id": "A"}, {"id": "B"}],
+          "edges": [{"from": "A", "to": "B", "latency": 0.001, "bandwidth": 1e6}]})",
+      "g.json");
+  EXPECT_EQ(affine.graph().time_unit(), "s");
+  EXPECT_EQ(cluster_from_platform(affine.graph(), 1000.0, "g.json").time_unit(), "s");
 }
 
 }  // namespace

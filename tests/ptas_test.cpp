@@ -197,8 +197,8 @@ TEST(PtasTest, RefusesWorkBeyondTheTimeLimitAndSaysWhatFits) {
   expect_valid(cluster, refused);
   ASSERT_FALSE(refused.notes.empty());
   const std::string message = refused.notes.back();
-  EXPECT_NE(message.find("--eps-prime"), std::string::npos) << message;
-  EXPECT_NE(message.find("--time-limit"), std::string::npos) << message;
+  EXPECT_NE(message.find("eps_prime"), std::string::npos) << message;
+  EXPECT_NE(message.find("the time limit"), std::string::npos) << message;
   EXPECT_NE(message.find("fits"), std::string::npos) << message;
   EXPECT_DOUBLE_EQ(refused.makespan, last_completion(fnf_transfers(cluster, 0, [&] {
                      std::vector<ProcessorIndex> all;

@@ -181,7 +181,7 @@ TEST(ReduceDp, RefusesHugeStateSpaces) {
   EXPECT_EQ(plan.algorithm, "dp");
   EXPECT_EQ(plan.stats.table_references, 0u);
   ASSERT_FALSE(plan.notes.empty());
-  EXPECT_NE(plan.notes.back().find("--algo optimal"), std::string::npos) << plan.notes.back();
+  EXPECT_NE(plan.notes.back().find("algorithm \"optimal\""), std::string::npos) << plan.notes.back();
   expect_valid(cluster, plan);
 }
 

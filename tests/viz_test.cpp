@@ -311,13 +311,28 @@ TEST(GanttSvg, HundredThousandProcessorsStaySmall) {
   for (int i = 0; i < 100000; ++i) times.push_back(1 + i % 7);
   const Cluster cluster = Cluster::from_times(times);
   const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  // The summary: the source's row, then one row per class of times.
   const std::string svg = gantt_svg(plan, cluster);
-  EXPECT_LT(svg.size(), 2'000'000u);
+  EXPECT_LT(svg.size(), 1'000'000u);
   const auto document = parse_svg(svg);
-  EXPECT_EQ(gantt_row_ids(document).size(), 200u);
-  EXPECT_TRUE(any_text_contains(texts_of(document), "Only the first 200 of 100000 processors"));
+  // 100000 = 7 x 14285 + 5: times 1..5 have 14286 processors, 6 and 7 have
+  // 14285, and the source p0 (t = 1) has its own row.
+  EXPECT_EQ(gantt_row_ids(document), (std::set<std::string>{"p0", "14285 processors", "14286 processors"}));
+  EXPECT_EQ(document.select_nodes("//text[@class='row time']").size(), 8u);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "100000 processors: one row per class"));
+  EXPECT_EQ(document.select_nodes("//rect[title]").size(), 0u);  // no per-message bars
+  EXPECT_GE(document.select_nodes("//path[@fill='#0072B2']").size(), 1u);                // the fast classes send
+  EXPECT_EQ(document.select_nodes("//path[@fill='url(#hatch-value)']").size(), 7u);  // every class receives
+
+  // Without the summary: the first rows.
+  GanttOptions first_rows;
+  first_rows.summary = false;
+  const auto rows_document = parse_svg(gantt_svg(plan, cluster, first_rows));
+  EXPECT_EQ(gantt_row_ids(rows_document).size(), 200u);
+  EXPECT_TRUE(any_text_contains(texts_of(rows_document), "Only the first 200 of 100000 processors"));
 
   GanttOptions few;
+  few.summary = false;
   few.max_rows = 10;
   few.max_transfers = 25;
   const std::string capped = gantt_svg(plan, cluster, few);
@@ -335,7 +350,9 @@ TEST(GanttSvg, StarBroadcastIsCappedByTransfers) {
   plan.root = 0;
   for (int p = 1; p < n; ++p) plan.transfers.push_back({0, p, p - 1.0, static_cast<double>(p)});
   plan.makespan = n - 1;
-  const std::string svg = gantt_svg(plan, cluster);
+  GanttOptions first_rows;
+  first_rows.summary = false;
+  const std::string svg = gantt_svg(plan, cluster, first_rows);
   EXPECT_LT(svg.size(), 3'000'000u);
   const auto document = parse_svg(svg);
   EXPECT_EQ(bars_with_fill(document, "#0072B2"), 4000u);
@@ -441,6 +458,43 @@ TEST(TreeSvg, EscapesIdsAndHandlesTinyPlans) {
   const auto empty_document = parse_svg(tree_svg(MakespanPlan{}, three));
   EXPECT_TRUE(any_text_contains(texts_of(empty_document), "2 processors are not reached"));
   parse_svg(tree_svg(MakespanPlan{}, Cluster{}));
+}
+
+// Badges ("+k": children not drawn) of a 600-processor tree touch no other
+// node's box, in both directions.
+TEST(TreeSvg, BadgesOfLargeTreesOverlapNoBox) {
+  std::vector<double> times;
+  for (int i = 0; i < 600; ++i) times.push_back(1 + (i * 7) % 5);
+  const Cluster cluster = Cluster::from_times(times);
+  const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
+  for (auto direction : {TreeSvgOptions::Direction::automatic, TreeSvgOptions::Direction::top_down}) {
+    TreeSvgOptions options;
+    options.direction = direction;
+    const auto document = parse_svg(tree_svg(plan, cluster, options));
+    struct Box {
+      double x, y, width, height;
+    };
+    auto box_of = [](const pugi::xml_node& rect) {
+      return Box{rect.attribute("x").as_double(), rect.attribute("y").as_double(), rect.attribute("width").as_double(),
+                 rect.attribute("height").as_double()};
+    };
+    std::vector<Box> boxes, badges;
+    for (const pugi::xpath_node& node : document.select_nodes("//g[title]/rect[not(@fill='#666666')]")) boxes.push_back(box_of(node.node()));
+    for (const pugi::xpath_node& node : document.select_nodes("//rect[@fill='#666666']")) badges.push_back(box_of(node.node()));
+    ASSERT_GT(badges.size(), 10u);
+    ASSERT_GE(boxes.size(), 150u);
+    std::size_t overlaps = 0;
+    for (const Box& badge : badges) {
+      std::size_t touched = 0;  // the badge's own box may hold it; no second box may
+      for (const Box& box : boxes) {
+        const bool apart = badge.x + badge.width <= box.x || box.x + box.width <= badge.x ||
+                           badge.y + badge.height <= box.y || box.y + box.height <= badge.y;
+        touched += !apart;
+      }
+      overlaps += touched > 1;
+    }
+    EXPECT_EQ(overlaps, 0u);
+  }
 }
 
 TEST(TreeSvg, HundredThousandProcessorsAreCapped) {
@@ -577,6 +631,51 @@ TEST(LinePlotSvg, LogAxesSkipPointsTheyCannotShow) {
   EXPECT_TRUE(any_text_contains(ticks, "5000"));   // x: 1000 .. 10000 reads plainly
 }
 
+// One look per series across an experiment's plots; no yellow; long legends
+// widen the picture instead of being cut off; a series hidden under another
+// is named in a note.
+TEST(LinePlotSvg, StylesLegendsAndCoincidingSeries) {
+  auto styles = std::make_shared<SeriesStyles>();
+  PlotSpec first, second;
+  first.styles = second.styles = styles;
+  first.series = {{"FNF", {1, 2}, {1, 2}}, {"optimal", {1, 2}, {1, 1.5}}};
+  second.series = {{"optimal", {1, 2}, {3, 4}}, {"FNF", {1, 2}, {5, 6}}};
+  auto stroke_of = [](const pugi::xml_document& document, const std::string& name) {
+    for (const pugi::xpath_node& node : document.select_nodes("//g[title]")) {
+      if (std::string(node.node().child("title").text().get()) == name) {
+        return std::string(node.node().child("path").attribute("stroke").value());
+      }
+    }
+    return std::string("(none)");
+  };
+  const auto first_document = parse_svg(line_plot_svg(first));
+  const auto second_document = parse_svg(line_plot_svg(second));
+  EXPECT_EQ(stroke_of(first_document, "FNF"), stroke_of(second_document, "FNF"));
+  EXPECT_EQ(stroke_of(first_document, "optimal"), stroke_of(second_document, "optimal"));
+  EXPECT_NE(stroke_of(first_document, "FNF"), stroke_of(first_document, "optimal"));
+
+  PlotSpec many;
+  for (int s = 0; s < 12; ++s) {
+    many.series.push_back({fmt::format("a rather long series name number {} of twelve", s), {1, 2}, {1.0 * s, 2.0 * s + 1}});
+  }
+  many.series.push_back({"measured", {1, 2}, {7, 9}});
+  PlotSeries predicted{"predicted", {1, 2}, {7, 9}, true};
+  predicted.style_key = "measured";
+  many.series.push_back(predicted);
+  const std::string svg = line_plot_svg(many);
+  EXPECT_EQ(svg.find("#F0E442"), std::string::npos);  // yellow
+  const auto document = parse_svg(svg);
+  const double width = document.document_element().attribute("width").as_double();
+  const double height = document.document_element().attribute("height").as_double();
+  for (const pugi::xpath_node& node : document.select_nodes("//text[@class='legend']")) {
+    const double x = node.node().attribute("x").as_double(), y = node.node().attribute("y").as_double();
+    EXPECT_LE(x + svg::text_width(node.node().text().get(), 12), width) << node.node().text().get();
+    EXPECT_LE(y, height - 4) << node.node().text().get();
+  }
+  EXPECT_EQ(stroke_of(document, "measured"), stroke_of(document, "predicted"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "\u201Cpredicted\u201D is equal to \u201Cmeasured\u201D at every point"));
+}
+
 TEST(LinePlotSvg, EmptyPlotsAreValid) {
   const auto document = parse_svg(line_plot_svg(PlotSpec{}));
   EXPECT_TRUE(any_text_contains(texts_of(document), "no data"));
@@ -617,16 +716,22 @@ TEST(VizExamples, Write) {
   write_tree_svg(path("tree-allreduce.svg"), allreduce, cluster);
   write_tree_dot(path("tree-allreduce.dot"), allreduce, cluster);
 
-  // Seed 004, Fig. 2: FNF is not optimal with a slow source's neighbours.
+  // Liu 2002, Fig. 2: FNF is not optimal here.
   const Cluster figure2 = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
-  write_gantt_svg(path("gantt-seed004-fig2.svg"), plan_broadcast_fnf(figure2, 0), figure2);
-  write_tree_svg(path("tree-seed004-fig2.svg"), plan_broadcast_fnf(figure2, 0), figure2);
+  write_gantt_svg(path("gantt-liu2002-fig2.svg"), plan_broadcast_fnf(figure2, 0), figure2);
+  write_tree_svg(path("tree-liu2002-fig2.svg"), plan_broadcast_fnf(figure2, 0), figure2);
 
   std::vector<double> times;
   for (int i = 0; i < 64; ++i) times.push_back(1 + (i * 7) % 5);
   const Cluster sixty_four = Cluster::from_times(times);
   write_gantt_svg(path("gantt-64.svg"), plan_broadcast_fnf(sixty_four, 0), sixty_four);
   write_tree_svg(path("tree-64.svg"), plan_broadcast_fnf(sixty_four, 0), sixty_four);
+
+  // 600 processors: the Gantt summary per class and a tree cut at 150 nodes.
+  for (int i = 64; i < 600; ++i) times.push_back(1 + (i * 7) % 5);
+  const Cluster six_hundred = Cluster::from_times(times);
+  write_gantt_svg(path("gantt-600-allreduce.svg"), plan_allreduce_snf_fnf(six_hundred, kNoProcessor), six_hundred);
+  write_tree_svg(path("tree-600.svg"), plan_broadcast_fnf(six_hundred, 0), six_hundred);
 
   PlotSpec plot;
   plot.title = "Makespan of FNF broadcast and SNF reduce";

@@ -1,5 +1,5 @@
 # Helpers shared by the command-line test scripts (sourced, not run).
-# The caller sets $work (a scratch directory) and starts passed/failed at 0.
+# The caller may set $work (a scratch directory) and passed/failed; else they are made below.
 
 check() {  # check NAME EXPECTED_EXIT COMMAND...
   local name="$1" expected="$2"
@@ -37,3 +37,12 @@ expect_true() {  # expect_true NAME FILE PYTHON_EXPRESSION_ON_d
     echo "FAIL $1: $3 is not true for $2"
   fi
 }
+
+# A scratch directory removed on exit and the counters, unless the caller
+# already set them.
+if [ -z "${work:-}" ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+passed=${passed:-0}
+failed=${failed:-0}

@@ -31,7 +31,7 @@ expect_true "simulated throughput near 1" "$work/out" "d['finished'] and 0.99 < 
 python3 -c "
 import json,sys; d=json.load(open(sys.argv[1])); d['throughput']='2'; d['operations_per_period']=2*d['operations_per_period']
 json.dump(d, open(sys.argv[2],'w'))" "$work/fig6.json" "$work/tampered.json"
-check "validate tampered" 5 "$hetcoll" validate --platform "$fig6" --plan "$work/tampered.json"
+check "validate tampered (exit 5: read, but invalid)" 5 "$hetcoll" validate --platform "$fig6" --plan "$work/tampered.json"
 expect_in "tampered plan named invalid" "$work/out" "INVALID"
 
 # --- scatter and gossip --------------------------------------------------

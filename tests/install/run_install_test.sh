@@ -72,6 +72,12 @@ if "$cmake" -S "$source_dir/examples/cpp" -B "$work/example" -G "$generator" -DC
                       'error: parameter "source": source: no processor "p9"'; do
         grep -qF -- "$expected" "$work/run.log" || { cat "$work/run.log"; fail "plan_example did not print: $expected"; }
       done
+      # docs/LIBRARY.md shows the example's whole output: compare it.
+      if command -v python3 >/dev/null; then
+        python3 "$source_dir/tests/docs/run_doc_tests.py" "$prefix/bin/hetcoll" "$source_dir" \
+          --program build-example/plan_example="$work/example/plan_example" --only build-example/plan_example \
+          "$source_dir/docs/LIBRARY.md" >"$work/doc.log" 2>&1 || { cat "$work/doc.log"; fail "docs/LIBRARY.md's output differs"; }
+      fi
     else
       cat "$work/run.log"; fail "plan_example (find_package build) failed"
     fi

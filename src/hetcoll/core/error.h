@@ -19,7 +19,7 @@ enum class ExitCode : int {
   bad_input = 2,       // malformed input, or a file that cannot be written
   no_solution = 3,     // a well-formed request without a solution (NoSolutionError)
   limit_reached = 4,   // a limit stopped the run or it refused to start: best plan printed
-  plan_invalid = 5,    // validate: the plan was read and is invalid
+  invalid_plan = 5,    // validate: the plan was read and breaks the model (2: it could not be read)
 };
 
 // Malformed user input. The message names the file, the field or line, and

@@ -115,8 +115,8 @@ ExperimentResult run_dp_references(const ExperimentOptions& options) {
   plot.log_y = true;
   PlotSeries ours_naive{"naive (ours)", {}, {}}, ours_lemma4{"Lemma 4 (ours)", {}, {}},
       ours_lemma5{"Lemmas 4+5 (ours)", {}, {}};
-  PlotSeries seed2{"Table 2 (seed)", {}, {}, true}, seed3{"Table 3 (seed)", {}, {}, true},
-      seed4{"Table 4 (seed)", {}, {}, true};
+  PlotSeries seed2{"Table 2 (paper)", {}, {}, true}, seed3{"Table 3 (paper)", {}, {}, true},
+      seed4{"Table 4 (paper)", {}, {}, true};
   double sum_ratio_naive = 0, sum_ratio_lemma4 = 0, sum_ratio_lemma5 = 0;
   int ratio_cells = 0;
   for (int f = 0; f <= table_max; f += 10) {
@@ -155,7 +155,7 @@ ExperimentResult run_dp_references(const ExperimentOptions& options) {
     }
   }
   plot.series = {ours_naive, seed2, ours_lemma4, seed3, ours_lemma5, seed4};
-  summary += fmt::format("c_s = 2, f = s = {}: references naive {}, lemma4 {}, lemma5 {} (seed: 11250, 117, 120)\n",
+  summary += fmt::format("c_s = 2, f = s = {}: references naive {}, lemma4 {}, lemma5 {} (paper: 11250, 117, 120)\n",
                          table_max, naive.references_at(table_max, table_max), lemma4.references_at(table_max, table_max),
                          lemma5.references_at(table_max, table_max));
   summary += fmt::format("whole {}x{} table: naive {} refs {:.3f} s, lemma4 {} refs {:.3f} s, lemma5 {} refs {:.3f} s; "
@@ -163,7 +163,7 @@ ExperimentResult run_dp_references(const ExperimentOptions& options) {
                          table_max + 1, table_max + 1, naive.total_references, naive_seconds, lemma4.total_references,
                          lemma4_seconds, lemma5.total_references, lemma5_seconds, identical ? "identical" : "DIFFERENT");
   if (ratio_cells > 0) {
-    summary += fmt::format("mean ratio ours / seed over the cells f, s in 10..{} (step 10): naive {:.3f}, lemma4 {:.2f}, lemma5 {:.2f}\n", std::min(table_max, 150),
+    summary += fmt::format("mean ratio ours / paper over the cells f, s in 10..{} (step 10): naive {:.3f}, lemma4 {:.2f}, lemma5 {:.2f}\n", std::min(table_max, 150),
                            sum_ratio_naive / ratio_cells, sum_ratio_lemma4 / ratio_cells, sum_ratio_lemma5 / ratio_cells);
   }
 

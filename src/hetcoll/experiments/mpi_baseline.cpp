@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/experiments/experiments_list.h"
+#include "hetcoll/makespan/allreduce/binomial.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/broadcast/binomial.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
@@ -37,8 +38,9 @@ Comparison compare(const Cluster& cluster, ProcessorIndex root) {
   c.fnf = checked(plan_broadcast_fnf(cluster, root));
   c.binomial_reduce = checked(plan_reduce_binomial(cluster, root));
   c.snf = checked(plan_reduce_snf(cluster, root));
-  // MPI's all-reduce for small messages: binomial reduce, then binomial broadcast.
-  c.binomial_allreduce = c.binomial_reduce + c.binomial_broadcast;
+  // MPI's all-reduce for small messages: binomial reduce, then binomial
+  // broadcast (`hetcoll allreduce --algo binomial --root P`).
+  c.binomial_allreduce = checked(plan_allreduce_binomial(cluster, root));
   c.snf_fnf = checked(plan_allreduce_snf_fnf(cluster, kNoProcessor));
   return c;
 }
@@ -65,10 +67,10 @@ ExperimentResult run_mpi_baseline(const ExperimentOptions& options) {
   {
     Cluster fast_first({"xeon0", "xeon1", "xeon2", "xeon3", "athlon0", "athlon1", "athlon2", "athlon3"},
                        {1, 1, 1, 1, 1.6, 1.6, 1.6, 1.6});
-    add_row("seed000-6.1 fast first", 8, 1, compare(fast_first, 0));
+    add_row("Liu-Kuo-Wang 6.1 fast first", 8, 1, compare(fast_first, 0));
     Cluster interleaved({"xeon0", "athlon0", "xeon1", "athlon1", "xeon2", "athlon2", "xeon3", "athlon3"},
                         {1, 1.6, 1, 1.6, 1, 1.6, 1, 1.6});
-    add_row("seed000-6.1 interleaved", 8, 1, compare(interleaved, 0));
+    add_row("Liu-Kuo-Wang 6.1 interleaved", 8, 1, compare(interleaved, 0));
   }
 
   PlotSpec plot;

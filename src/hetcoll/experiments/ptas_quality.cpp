@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/wording.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/experiments/experiments_list.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
@@ -91,6 +92,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
                    {}};
   PlotSpec quality_plot{"Broadcast makespan / optimum (3-5 classes, fastest source)", "processors n",
                         "mean makespan / optimum", false, false, {}};
+  quality_plot.styles = std::make_shared<SeriesStyles>();  // FNF and each PTAS look the same in every plot
   std::vector<PlotSeries> quality_series(2 + epsilons.size());
   quality_series[0].name = "FNF";
   quality_series.back().name = "PTAS eps = 0.5, paper verbatim (no tightening)";
@@ -202,11 +204,13 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
                    "useful_trees", "classes", "ptas_makespan", "fnf_makespan", "status"},
                   {}};
   PlotSpec timing_plot{"PTAS running time (eps = 0.5); dashed: predicted", "eps'", "seconds", true, true, {}};
+  timing_plot.styles = quality_plot.styles;
   std::string timing_summary;
   for (const Family& family : families) {
     for (int n : family.sizes) {
       PlotSeries series{fmt::format("{}, n = {}", family.name, n), {}, {}, false};
       PlotSeries predicted_series{fmt::format("{}, n = {} (predicted)", family.name, n), {}, {}, true};
+      predicted_series.style_key = series.name;  // the prediction in its measurement's colour
       std::vector<Cluster> clusters;
       for (int i = 0; i < (options.quick ? 1 : 2); ++i) {
         if (family.continuous) {
@@ -283,6 +287,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
                      {}};
   PlotSpec multicast_plot{fmt::format("Multicast to {} slow processors from a slow source, {} fast helpers", m, m),
                           "slow / fast transmission time", "speed-up from helpers", false, true, {}};
+  multicast_plot.styles = quality_plot.styles;
   PlotSeries fnf_speedup{"FNF", {}, {}, false}, optimal_speedup{"optimal", {}, {}, false};
   std::string multicast_summary;
   for (double ratio : slow_ratios) {
@@ -308,8 +313,9 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
     fnf_speedup.y.push_back(fnf_alone.makespan / fnf_helpers.makespan);
     optimal_speedup.x.push_back(ratio);
     optimal_speedup.y.push_back(optimal_alone.makespan / optimal_helpers.makespan);
-    std::string line = fmt::format("multicast r = {:g}: optimal {:g} alone vs {:g} with {} helpers (x{:.2f})", ratio,
-                                   optimal_alone.makespan, optimal_helpers.makespan, optimal_helpers.helpers.size(),
+    std::string line = fmt::format("multicast r = {:g}: optimal {:g} alone vs {:g} with {} (x{:.2f})", ratio,
+                                   optimal_alone.makespan, optimal_helpers.makespan,
+                                   count_of(optimal_helpers.helpers.size(), "helper"),
                                    optimal_alone.makespan / optimal_helpers.makespan);
     options.progress(line);
     multicast_summary += line + "\n";

@@ -224,7 +224,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
 
 void register_reduce_search_experiment(std::vector<Experiment>& list) {
   list.push_back({"reduce-search",
-                  "optimal reduce: our branch-and-bound vs the seed's generic one (nodes, seconds, N), 3 and 5 classes",
+                  "optimal reduce: our branch-and-bound vs Liu, Kuo, Wang 2009's generic one (nodes, seconds, N), 3 and 5 classes",
                   "Liu, Kuo, Wang 2009 sec. 6.2, Table 1", run_reduce_search});
 }
 

@@ -14,15 +14,15 @@ Cluster generate_cluster(const ClusterGeneratorOptions& options) {
   constexpr int kMaxProcessors = 100'000'000;
   constexpr int kMaxClasses = 1'000'000;
   if (options.processors < 1 || options.processors > kMaxProcessors) {
-    throw InputError(fmt::format("--processors: must be between 1 and {}, got {}", kMaxProcessors, options.processors));
+    throw InputError("processors", fmt::format("must be between 1 and {}, got {}", kMaxProcessors, options.processors));
   }
   std::vector<double> class_times = options.class_times;
   if (class_times.empty()) {
     if (options.classes < 1 || options.classes > kMaxClasses) {
-      throw InputError(fmt::format("--classes: must be between 1 and {}, got {}", kMaxClasses, options.classes));
+      throw InputError("classes", fmt::format("must be between 1 and {}, got {}", kMaxClasses, options.classes));
     }
     if (!(options.min_time > 0) || !(options.max_time >= options.min_time) || !std::isfinite(options.max_time)) {
-      throw InputError("--min-time/--max-time: need 0 < min-time <= max-time");
+      throw InputError("min_time", "need 0 < min_time <= max_time (both finite)");
     }
     for (int k = 0; k < options.classes; ++k) {
       double fraction = options.classes == 1 ? 0.0 : static_cast<double>(k) / (options.classes - 1);

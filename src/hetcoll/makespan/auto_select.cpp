@@ -31,7 +31,7 @@ MakespanPlan choose(const Cluster& cluster, MakespanPlan greedy, MakespanPlan se
   const std::uint64_t nodes = searched.stats.nodes;
   if (searched.optimal) {
     searched.notes.insert(searched.notes.begin(),
-                          fmt::format("--algo auto: {} is not proven optimal here, so the exact {} search ran and "
+                          fmt::format("auto: {} is not proven optimal here, so the exact {} search ran and "
                                       "finished ({} nodes)",
                                       greedy.algorithm, search_name, nodes));
     return searched;
@@ -50,19 +50,19 @@ MakespanPlan choose(const Cluster& cluster, MakespanPlan greedy, MakespanPlan se
   best.status = status;
   settle_claims(best, lower_bound, cluster.tolerance(), kBoundMetProof);
   if (own_budget) {
-    best.notes.push_back(fmt::format("--algo auto: the exact {} search stopped at its budget of {} nodes; "
-                                     "use --algo optimal (with --time-limit) to search further",
+    best.notes.push_back(fmt::format("auto: the exact {} search stopped at its budget of {} nodes; "
+                                     "algorithm \"optimal\" (with a time limit) searches further",
                                      search_name, nodes));
   } else {
-    best.notes.push_back(fmt::format("--algo auto: the exact {} search stopped ({}) after {} nodes: best plan so far",
+    best.notes.push_back(fmt::format("auto: the exact {} search stopped ({}) after {} nodes: best plan so far",
                                      search_name, to_string(status), nodes));
   }
   return best;
 }
 
 MakespanPlan with_size_note(MakespanPlan greedy) {
-  greedy.notes.push_back(fmt::format("--algo auto: more than {} processors, so no exact search was tried; "
-                                     "--algo optimal --time-limit S searches anyway",
+  greedy.notes.push_back(fmt::format("auto: more than {} processors, so no exact search was tried; "
+                                     "algorithm \"optimal\" (with a time limit) searches anyway",
                                      kAutoSearchMaxProcessors));
   return greedy;
 }

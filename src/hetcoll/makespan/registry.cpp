@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/allreduce/binomial.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/auto_select.h"
 #include "hetcoll/makespan/broadcast/binomial.h"
@@ -91,9 +92,9 @@ void add_broadcast(std::vector<MakespanAlgorithm>& algorithms) {
       {Kind::ratio, 2.0, true, Kind::ratio, 2.0,
        {{Kind::ratio, 0, "source a fastest processor", "Khuller, Kim, Woeginger 2003 Thm 3", true}},
        "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor), else FNF's <= 2 x"},
-      "O(log_{1+eps}(n) (n log n + P |U| k)), P = prod(s_i+1) count vectors; refused beyond --time-limit",
+      "O(log_{1+eps}(n) (n log n + P |U| k)), P = prod(s_i+1) count vectors; refused beyond the time limit",
       "Khuller, Kim, Woeginger 2003 sec. 3, Thms 2-3",
-      "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (--eps, --eps-prime)",
+      "approximation scheme: FNF on the fast processors, DP over trees of rounded slow processors (eps, eps_prime)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         const ProcessorIndex source = root_or_first(request);
@@ -116,7 +117,7 @@ void add_broadcast(std::vector<MakespanAlgorithm>& algorithms) {
       "exponential worst case; O(k + holders) per node plus an O(slot times x holders) bound",
       "Liu 2002 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
       "branch-and-bound over slot groups of receiver classes: exchange rule, relaxation/fluid/partial bounds, "
-      "target passes, memo, FNF incumbent (--time-limit, --node-limit)",
+      "target passes, memo, FNF incumbent (time and node limits)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_optimal(cluster, root_or_first(request), request.limits);
@@ -125,7 +126,7 @@ void add_broadcast(std::vector<MakespanAlgorithm>& algorithms) {
       "generic-bnb", Operation::broadcast, CommunicationModel::sender_speed,
       exact_search(2.0, "exact (when the search finishes; else best so far, never worse than FNF)"),
       "O(N) nodes, N = class-sequence prefixes", "Liu 2002 sec. 5, Table 1 (generic column)",
-      "the seed's plain branch-and-bound over eq. 1 class sequences (baseline for `optimal`)", false,
+      "Liu 2002 sec. 5's plain branch-and-bound over eq. 1 class sequences (baseline for `optimal`)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_generic_bnb(cluster, root_or_first(request), request.limits);
       }, {}});
@@ -157,7 +158,7 @@ void add_multicast(std::vector<MakespanAlgorithm>& algorithms) {
        {{Kind::ratio, 0, "source a fastest processor", "Khuller, Kim, Woeginger 2003 Thms 3-4", true}},
        "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor), else FNF's <= 2 x"},
       "|targets| runs of the broadcast PTAS", "Khuller, Kim, Woeginger 2003 secs. 3-4, Thms 3-4",
-      "the broadcast PTAS over the targets plus the k fastest non-members, for every k (--eps, --eps-prime)", false,
+      "the broadcast PTAS over the targets plus the k fastest non-members, for every k (parameters eps, eps_prime)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_multicast_ptas(cluster, root_or_first(request), request.targets, ptas_parameters(request));
       }, {}});
@@ -167,7 +168,7 @@ void add_multicast(std::vector<MakespanAlgorithm>& algorithms) {
                                     kExactMulticastMaxReceivers)),
       fmt::format("exponential; at most {} receivers (targets + helpers)", kExactMulticastMaxReceivers),
       "Khuller, Kim, Woeginger 2003 sec. 4; Liu 2002 sec. 5",
-      "the optimal broadcast search for every number k of fastest helpers (--time-limit, --node-limit)", false,
+      "the optimal broadcast search for every number k of fastest helpers (time and node limits)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_multicast_exact(cluster, root_or_first(request), request.targets, request.limits);
       }, {}});
@@ -187,9 +188,9 @@ void add_reduce(std::vector<MakespanAlgorithm>& algorithms) {
       "ep", Operation::reduce, CommunicationModel::sender_speed,
       {Kind::heuristic, 0, false, Kind::heuristic, 0, {}, "none (depends on the order)"},
       "O(n log n)", "Liu, Kuo, Wang 2009 sec. 3, Fig. 2, Lemma 1",
-      "earliest-possible schedule of a given sender order (--order P,P,...)", false,
+      "earliest-possible schedule of a given sender order (parameter order)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
-        if (!request.order) throw InputError("--algo ep needs --order P,P,... (every processor but the root)");
+        if (!request.order) throw InputError("order", "algorithm \"ep\" needs the sending order (every processor but the root)");
         return plan_reduce_ep(cluster, root_or_first(request), *request.order);
       }, {}});
   algorithms.push_back({
@@ -198,7 +199,7 @@ void add_reduce(std::vector<MakespanAlgorithm>& algorithms) {
       "exponential worst case; O(k x open slots) per node",
       "Liu, Kuo, Wang 2009 secs. 3, 5.3.1, 6.2 (Cor. 1, Obs. 1, Table 1)",
       "branch-and-bound over heap-ordered MCP trees (EP sequences read backwards), SNF incumbent, class "
-      "symmetry, capacity bound, memo (--time-limit, --node-limit)",
+      "symmetry, capacity bound, memo (time and node limits)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_optimal(cluster, root_or_first(request), request.limits);
@@ -207,13 +208,13 @@ void add_reduce(std::vector<MakespanAlgorithm>& algorithms) {
       "generic-bnb", Operation::reduce, CommunicationModel::sender_speed,
       exact_search(2.0, "exact (when the search finishes; else best so far, <= 2 x optimal)"),
       "O(N) nodes, N = class-sequence prefixes", "Liu, Kuo, Wang 2009 sec. 6.2, Table 1 (generic column)",
-      "the seed's plain branch-and-bound over EP class sequences (baseline for `optimal`)", false,
+      "Liu, Kuo, Wang 2009 sec. 6.2's plain branch-and-bound over EP class sequences (baseline for `optimal`)", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_generic_bnb(cluster, root_or_first(request), request.limits);
       }, {}});
   algorithms.push_back({
       "dp", Operation::reduce, CommunicationModel::sender_speed,
-      exact_search(2.0, "exact (refused beyond --time-limit or the memory cap: then SNF's plan, <= 2 x)"),
+      exact_search(2.0, "exact (refused beyond the time limit or the memory cap: then SNF's plan, <= 2 x)"),
       "2 classes: O(L f^2) (L lattice deadlines); k classes: O(n^(2k-1) log n)",
       "Liu, Kuo, Wang 2009 secs. 5.3.2-5.3.5, eqs. 2-4, Lemmas 4-5, Thms 5-6",
       "dynamic programming over class counts: two-class capacity DP, else the k-class DP (predicts its time and "
@@ -242,6 +243,15 @@ void add_allreduce(std::vector<MakespanAlgorithm>& algorithms) {
       "SNF reduce to the root, then FNF broadcast of the result from it", false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_allreduce_snf_fnf(cluster, request.root);
+      }, {}});
+  algorithms.push_back({
+      "binomial", Operation::allreduce, CommunicationModel::sender_speed,
+      {Kind::heuristic, 0, false, Kind::heuristic, 0, {}, "none (ignores speeds; MPI's binomial reduce + broadcast)"},
+      "O(n log n)", "MPICH MPIR_Allreduce reduce + bcast; the mpi-baseline experiment's all-reduce",
+      "binomial reduce into the root (default the first processor, MPI's rank 0), then binomial broadcast from it",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_allreduce_binomial(cluster, request.root);
       }, {}});
 }
 
@@ -323,7 +333,7 @@ MakespanPlan plan_makespan(const Cluster& cluster, const MakespanRequest& reques
         known += (known.empty() ? "" : ", ") + candidate.name;
       }
     }
-    throw InputError(fmt::format("--algo: unknown algorithm \"{}\" for {} (known: {})", algorithm_name,
+    throw InputError("algorithm", fmt::format("unknown algorithm \"{}\" for {} (known: {})", algorithm_name,
                                  to_string(request.operation), known));
   }
   if (request.root != kNoProcessor && (request.root < 0 || request.root >= cluster.size())) {

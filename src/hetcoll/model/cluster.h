@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -32,7 +33,7 @@ class Cluster {
 
   // A cluster whose processors are named p0, p1, ...
   static Cluster from_times(std::vector<double> transmission_times,
-                            std::string_view source_name = "--times");
+                            std::string_view source_name = "transmission_times");
 
   ProcessorIndex size() const { return static_cast<ProcessorIndex>(times_.size()); }
   double transmission_time(ProcessorIndex p) const { return times_[static_cast<size_t>(p)]; }
@@ -45,6 +46,15 @@ class Cluster {
 
   double fastest_time() const { return fastest_time_; }
   double slowest_time() const { return slowest_time_; }
+  // The unit of every time of this cluster ("ms", "s", ...) as its platform
+  // file declares it (docs/FORMATS.md, "units"); empty when not declared.
+  // Printed after every time in the output; it changes no computation.
+  const std::string& time_unit() const { return time_unit_; }
+  Cluster& set_time_unit(std::string unit) {
+    time_unit_ = std::move(unit);
+    return *this;
+  }
+
   // A fastest processor; the lowest index among ties (times within the
   // tolerance of the fastest, core/ids.h).
   ProcessorIndex fastest_processor() const { return fastest_processor_; }
@@ -70,6 +80,7 @@ class Cluster {
   std::vector<std::string> ids_;
   std::vector<double> times_;
   std::vector<ProcessorIndex> id_slots_;
+  std::string time_unit_;
   double fastest_time_ = 0;
   double slowest_time_ = 0;
   ProcessorIndex fastest_processor_ = kNoProcessor;

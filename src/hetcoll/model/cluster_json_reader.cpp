@@ -27,7 +27,7 @@ bool has_control_character(std::string_view text) {
   return false;
 }
 
-// Walks a value the cluster reader ignores ("description", "units") so that
+// Walks a value the cluster reader ignores ("description") so that
 // it is validated as fully as the reference reader validates it.
 bool skip_value(ondemand::value value, int depth) {
   if (depth > 64) return false;
@@ -112,7 +112,7 @@ std::optional<Cluster> read_cluster(std::string_view text, std::string_view sour
   if (document.get_object().get(root)) return std::nullopt;
   std::vector<std::string> ids;
   std::vector<double> times;
-  bool have_model = false, have_processors = false, have_description = false, have_units = false;
+  bool have_model = false, have_processors = false, have_description = false;
   for (auto field_result : root) {
     ondemand::field field;
     std::string_view key;
@@ -132,10 +132,11 @@ std::optional<Cluster> read_cluster(std::string_view text, std::string_view sour
         if (std::move(element).get(processor) || !read_processor(processor, ids, times)) return std::nullopt;
       }
       have_processors = true;
-    } else if ((key == "description" && !have_description) || (key == "units" && !have_units)) {
+    } else if (key == "description" && !have_description) {
       if (!skip_value(field.value(), 1)) return std::nullopt;
-      (key == "units" ? have_units : have_description) = true;
+      have_description = true;
     } else {
+      // "units" included: the reference reader checks and keeps the time unit.
       return std::nullopt;
     }
   }

@@ -31,7 +31,7 @@ std::string_view to_string(PortModel ports) {
 double PlatformEdge::message_time(std::optional<double> message_size) const {
   if (cost) return *cost;
   if (!message_size) {
-    throw InputError("edges with latency/bandwidth need --message-size BYTES to become costs");
+    throw InputError("message_size", "edges with latency/bandwidth need a message size in bytes to become costs");
   }
   return latency.value_or(0.0) + *message_size / *bandwidth;
 }
@@ -216,7 +216,7 @@ double Platform::route_time(const Route& route, std::optional<double> message_si
   }
   if (narrowest == std::numeric_limits<double>::infinity()) return fixed + latency;
   if (!message_size) {
-    throw InputError("edges with latency/bandwidth need --message-size BYTES to become costs");
+    throw InputError("message_size", "edges with latency/bandwidth need a message size in bytes to become costs");
   }
   return fixed + latency + *message_size / narrowest;
 }

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -132,6 +133,14 @@ class Platform {
   std::vector<double> edge_costs(std::optional<double> message_size = std::nullopt) const;
   // True when every edge has a `cost` (no message size needed).
   bool has_fixed_costs() const;
+  // The unit of `cost`, `send_overhead` and route times as the file declares
+  // it ("units"), "s" for SimGrid files; empty when not declared. Edges with
+  // latency and bandwidth always give seconds.
+  const std::string& time_unit() const { return time_unit_; }
+  Platform& set_time_unit(std::string unit) {
+    time_unit_ = std::move(unit);
+    return *this;
+  }
   // The nodes that are not routers, in index order.
   std::vector<ProcessorIndex> participants() const;
 
@@ -167,6 +176,7 @@ class Platform {
   std::vector<std::vector<size_t>> out_;
   std::vector<std::vector<size_t>> in_;
   std::unordered_map<std::string, ProcessorIndex> index_of_;
+  std::string time_unit_;
   std::shared_ptr<const PlatformRouting> routing_;
 };
 

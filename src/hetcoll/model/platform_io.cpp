@@ -1,5 +1,7 @@
 #include "hetcoll/model/platform_io.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -110,6 +112,58 @@ void reject_unknown_keys(const json& object, std::initializer_list<std::string_v
   }
 }
 
+// "units": {"time": "ms"} says what unit the file's times are in (also
+// {"t": "milliseconds per message"}, the form earlier versions wrote).
+// Spelled-out units become their symbols; any other short word ("ticks") is
+// kept as written. Returns "" when the file declares no unit.
+std::string read_time_unit(const json& document, std::string_view source) {
+  auto units = document.find("units");
+  if (units == document.end()) return "";
+  if (!units->is_object()) {
+    throw InputError(fmt::format("{}: units: must be an object such as {{\"time\": \"ms\"}}, got {}", source,
+                                 type_name(*units)));
+  }
+  reject_unknown_keys(*units, {"time", "t"}, source, "units.");
+  if (units->contains("time") && units->contains("t")) {
+    throw InputError(fmt::format("{}: units: give \"time\" only (\"t\" is its older name)", source));
+  }
+  const std::string key = units->contains("time") ? "time" : "t";
+  auto value = units->find(key);
+  if (value == units->end()) return "";
+  if (!value->is_string()) {
+    throw InputError(fmt::format("{}: units.{}: must be a string such as \"ms\", got {}", source, key,
+                                 type_name(*value)));
+  }
+  std::string unit = value->get<std::string>();
+  for (std::string_view suffix : {" per message", "/message"}) {
+    if (unit.size() > suffix.size() && unit.compare(unit.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      unit.resize(unit.size() - suffix.size());
+    }
+  }
+  std::string lower;
+  for (char c : unit) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  struct Spelling {
+    std::string_view symbol;
+    std::initializer_list<std::string_view> names;
+  };
+  for (const Spelling& spelling : {Spelling{"s", {"s", "sec", "second", "seconds"}},
+                                   Spelling{"ms", {"ms", "msec", "millisecond", "milliseconds"}},
+                                   Spelling{"us", {"us", "\u00b5s", "usec", "microsecond", "microseconds"}},
+                                   Spelling{"ns", {"ns", "nsec", "nanosecond", "nanoseconds"}},
+                                   Spelling{"min", {"min", "minute", "minutes"}},
+                                   Spelling{"h", {"h", "hour", "hours"}}}) {
+    for (std::string_view name : spelling.names) {
+      if (lower == name) return std::string(spelling.symbol);
+    }
+  }
+  const bool printable = std::all_of(unit.begin(), unit.end(), [](char c) { return c == ' ' || std::isgraph(static_cast<unsigned char>(c)) || (c & 0x80); });
+  if (unit.empty() || unit.size() > 24 || !printable) {
+    throw InputError(fmt::format("{}: units.{}: \"{}\" is not a unit of time (e.g. \"s\", \"ms\", \"us\")", source,
+                                 key, value->get<std::string>()));
+  }
+  return unit;
+}
+
 Cluster parse_cluster(const json& document, std::string_view source) {
   reject_unknown_keys(document, {"model", "processors", "description", "units"}, source, "");
   const json& processors = require_field(document, "processors", source, "");
@@ -131,7 +185,9 @@ Cluster parse_cluster(const json& document, std::string_view source) {
     ids.push_back(read_id(require_field(processor, "id", source, where), source, where + "id"));
     times.push_back(read_number(require_field(processor, "t", source, where), source, where + "t"));
   }
-  return Cluster(std::move(ids), std::move(times), source);
+  Cluster cluster(std::move(ids), std::move(times), source);
+  cluster.set_time_unit(read_time_unit(document, source));
+  return cluster;
 }
 
 // The first edge listed from `from` to `to`, if any.
@@ -349,7 +405,16 @@ Platform parse_graph(const json& document, std::string_view source) {
     Platform graph(nodes, edges, source);  // checks nodes and edges before routes refer to them
     routes = parse_routes(*it, graph, index_of, symmetric, source);
   }
-  return Platform(std::move(nodes), std::move(edges), source, std::move(routes));
+  const std::string time_unit = read_time_unit(document, source);
+  const bool any_latency = std::any_of(edges.begin(), edges.end(), [](const PlatformEdge& e) { return !e.cost; });
+  if (any_latency && !time_unit.empty() && time_unit != "s") {
+    throw InputError(fmt::format("{}: units.time: \"{}\", but edges with latency and bandwidth give seconds; give "
+                                 "every edge a cost in {}, or the units as \"s\"",
+                                 source, time_unit, time_unit));
+  }
+  Platform platform(std::move(nodes), std::move(edges), source, std::move(routes));
+  platform.set_time_unit(any_latency ? "s" : time_unit);
+  return platform;
 }
 
 }  // namespace
@@ -429,14 +494,18 @@ LoadedPlatform load_platform_file(const std::string& path) {
   size_t first = text.find_first_not_of(" \t\r\n");
   bool is_xml = (path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0) ||
                 (first != std::string::npos && text[first] == '<');
-  if (is_xml) return LoadedPlatform{parse_simgrid_xml(text, path), path};
+  if (is_xml) {
+    Platform platform = parse_simgrid_xml(text, path);
+    platform.set_time_unit("s");  // SimGrid's latencies are seconds, its bandwidths bytes per second
+    return LoadedPlatform{std::move(platform), path};
+  }
   // Large clusters take the fast reader; anything it does not read goes to
   // the reference reader below, which words the errors.
   if (auto cluster = read_cluster_json_fast(text, path)) return LoadedPlatform{std::move(*cluster), path};
   return parse_platform_json(text, path);
 }
 
-Cluster parse_times_list(std::string_view list, std::string_view option) {
+Cluster parse_times_list(std::string_view list, std::string_view parameter) {
   std::vector<double> times;
   size_t position = 0;
   size_t index = 0;
@@ -449,20 +518,30 @@ Cluster parse_times_list(std::string_view list, std::string_view option) {
     double value = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      throw InputError(fmt::format("{}: item {} (\"{}\"): not a number", option, index + 1, item));
+      throw InputError(std::string(parameter), fmt::format("item {} (\"{}\"): not a number", index + 1, item));
     }
     if (!std::isfinite(value) || value <= 0) {
-      throw InputError(fmt::format("{}: item {} ({}): must be a positive finite number", option, index + 1, item));
+      throw InputError(std::string(parameter),
+                       fmt::format("item {} ({}): must be a positive finite number", index + 1, item));
     }
     times.push_back(value);
     position = comma + 1;
     ++index;
   }
-  return Cluster::from_times(std::move(times), option);
+  try {
+    return Cluster::from_times(std::move(times), parameter);
+  } catch (const InputError& error) {  // the list as a whole: too many, too large
+    std::string problem = error.what();
+    const std::string prefix = std::string(parameter) + ": ";
+    if (problem.rfind(prefix, 0) == 0) problem.erase(0, prefix.size());
+    throw InputError(std::string(parameter), problem);
+  }
 }
 
 void write_cluster_json(std::ostream& out, const Cluster& cluster) {
-  out << "{\"model\": \"cluster\", \"units\": {\"t\": \"seconds per message\"},\n \"processors\": [";
+  out << "{\"model\": \"cluster\",";
+  if (!cluster.time_unit().empty()) out << " \"units\": {\"time\": " << json(cluster.time_unit()).dump() << "},";
+  out << "\n \"processors\": [";
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     out << (p ? ",\n  " : "\n  ") << "{\"id\": " << json(cluster.id(p)).dump()
         << ", \"t\": " << json(cluster.transmission_time(p)).dump() << "}";
@@ -471,7 +550,9 @@ void write_cluster_json(std::ostream& out, const Cluster& cluster) {
 }
 
 void write_platform_json(std::ostream& out, const Platform& platform) {
-  out << "{\"model\": \"graph\", \"symmetric\": false,\n \"nodes\": [";
+  out << "{\"model\": \"graph\", \"symmetric\": false,";
+  if (!platform.time_unit().empty()) out << " \"units\": {\"time\": " << json(platform.time_unit()).dump() << "},";
+  out << "\n \"nodes\": [";
   for (ProcessorIndex v = 0; v < platform.size(); ++v) {
     const auto& node = platform.node(v);
     json object = {{"id", node.id}};
@@ -575,7 +656,11 @@ Cluster cluster_from_platform(const Platform& platform, std::optional<double> me
                                    source_name, ids.back()));
     }
   }
-  return Cluster(std::move(ids), std::move(slowest), source_name);
+  Cluster cluster(std::move(ids), std::move(slowest), source_name);
+  const bool uses_latency =
+      std::any_of(platform.edges().begin(), platform.edges().end(), [](const PlatformEdge& e) { return !e.cost; });
+  cluster.set_time_unit(uses_latency ? "s" : platform.time_unit());
+  return cluster;
 }
 
 }  // namespace hetcoll

@@ -21,7 +21,7 @@ namespace hetcoll {
 
 struct LoadedPlatform {
   std::variant<Cluster, Platform> model;
-  std::string source_name;  // the file name, or "--times"
+  std::string source_name;  // the file name, or "times" (a list of times)
 
   bool is_cluster() const { return std::holds_alternative<Cluster>(model); }
   const Cluster& cluster() const { return std::get<Cluster>(model); }
@@ -35,8 +35,9 @@ LoadedPlatform parse_platform_json(std::string_view text, std::string_view sourc
 LoadedPlatform load_platform_file(const std::string& path);
 
 // "1,1,2.5,4" -> a cluster p0..p3. Whitespace around numbers is allowed.
-// `option` names the list in messages (--times, --class-times).
-Cluster parse_times_list(std::string_view list, std::string_view option = "--times");
+// `parameter` names the list in errors (InputError::parameter(): "times",
+// "class_times").
+Cluster parse_times_list(std::string_view list, std::string_view parameter = "times");
 
 // Writes the docs/FORMATS.md JSON form (ids, times / nodes, edges; every number
 // printed so that it reads back exactly).

@@ -80,6 +80,7 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
     for (size_t i = 0; i < plan.helpers.size(); ++i) emit("{}{}", i ? ", " : "", id(plan.helpers[i]));
     emit("], ");
   }
+  if (!cluster.time_unit().empty()) emit("\"time_unit\": {}, ", json_quote(cluster.time_unit()));
   emit("\"makespan\": {}, \"lower_bound\": {}, \"optimal\": {}, ", number(plan.makespan), number(plan.lower_bound),
        plan.optimal ? "true" : "false");
   if (!plan.optimality_proof.empty()) emit("\"optimality_proof\": {}, ", json_quote(plan.optimality_proof));

@@ -57,7 +57,8 @@ std::string periodic_plan_summary(const PeriodicPlan& plan, const Platform& plat
       text += fmt::format("series of broadcasts from {}\n", platform.id(plan.root));
       break;
   }
-  text += fmt::format("  throughput   {} operations per time unit\n", exact_and_decimal(plan.throughput));
+  text += fmt::format("  throughput   {} operation{} per time unit\n", exact_and_decimal(plan.throughput),
+                      plan.throughput == 1 ? "" : "s");
   if (plan.optimal()) {
     text += fmt::format("  optimal      yes — the LP bound {} is proven by a dual certificate{}\n",
                         to_string(plan.throughput_bound), report.certificate_checked ? " (checked exactly)" : "");
@@ -65,7 +66,8 @@ std::string periodic_plan_summary(const PeriodicPlan& plan, const Platform& plat
     text += fmt::format("  optimal      no — LP bound {}; lost {} to the period limit\n",
                         exact_and_decimal(plan.throughput_bound), to_string(plan.throughput_bound - plan.throughput));
   }
-  text += fmt::format("  period       {} time units, {} operation{} per period{}\n", big(plan.period),
+  text += fmt::format("  period       {} time unit{}, {} operation{} per period{}\n", big(plan.period),
+                      plan.period == 1 ? "" : "s",
                       big(plan.operations_per_period), plan.operations_per_period == 1 ? "" : "s", plan.split_messages ? "" : ", whole messages");
   std::size_t idle = 0;
   for (const auto& slot : plan.slots) idle += slot.transfers.empty() ? 1 : 0;

@@ -5,11 +5,25 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/wording.h"
+
 namespace hetcoll {
 
 namespace {
 
 std::string format_time(double value) { return fmt::format("{:.6g}", value); }
+
+// "3.6 ms" when the platform declares its unit, else "3.6".
+std::string format_time(double value, const std::string& unit) {
+  return unit.empty() ? format_time(value) : fmt::format("{:.6g} {}", value, unit);
+}
+
+// Wall-clock durations: "43 µs", "2.5 ms", "1.2 s".
+std::string format_seconds(double seconds) {
+  if (seconds < 1e-3) return fmt::format("{:.3g} µs", seconds * 1e6);
+  if (seconds < 1) return fmt::format("{:.3g} ms", seconds * 1e3);
+  return fmt::format("{:.3g} s", seconds);
+}
 
 }  // namespace
 
@@ -19,17 +33,18 @@ std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const
     text += fmt::format("  {:<13}{}\n", label, value);
   };
   const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
-  text += fmt::format("{} of {} processors, {} {} ({}), algorithm {}\n", to_string(plan.operation), cluster.size(),
-                      is_reduce ? "root" : "source", cluster.id(plan.root),
-                      format_time(cluster.transmission_time(plan.root)), plan.algorithm);
+  const std::string& unit = cluster.time_unit();
+  text += fmt::format("{} of {}, {} {} (t = {}), algorithm {}\n", to_string(plan.operation),
+                      count_of(cluster.size(), "processor"), is_reduce ? "root" : "source", cluster.id(plan.root),
+                      format_time(cluster.transmission_time(plan.root), unit), plan.algorithm);
   if (plan.operation == Operation::multicast) {
     std::string targets;
     for (size_t i = 0; i < plan.targets.size() && i < 12; ++i) targets += (i ? ", " : "") + cluster.id(plan.targets[i]);
     if (plan.targets.size() > 12) targets += fmt::format(", ... ({} in all)", plan.targets.size());
     line("targets", targets);
   }
-  line("makespan", format_time(plan.makespan));
-  std::string bound = format_time(plan.lower_bound);
+  line("makespan", format_time(plan.makespan, unit));
+  std::string bound = format_time(plan.lower_bound, unit);
   if (plan.lower_bound > 0) bound += fmt::format("   (makespan / bound = {:.4f})", plan.makespan / plan.lower_bound);
   line("lower bound", bound);
   line("guarantee", plan.guarantee.text);
@@ -42,10 +57,11 @@ std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const
   line("valid", report.valid ? "yes (one-port, causality, completeness and claims checked)"
                              : fmt::format("NO — {} violation(s)", report.violation_count));
   line("messages", fmt::format("{}", plan.transfers.size()));
-  if (plan.stats.nodes || plan.stats.table_references) {
-    line("search", fmt::format("{} nodes, {} table references", plan.stats.nodes, plan.stats.table_references));
+  if (plan.stats.nodes) line("search", count_of(plan.stats.nodes, "search-tree node") + " examined");
+  if (plan.stats.table_references) {
+    line("DP table", count_of(plan.stats.table_references, "look-up") + " in the dynamic program's table");
   }
-  line("planned in", fmt::format("{:.3g} s", plan.stats.seconds));
+  line("planned in", format_seconds(plan.stats.seconds));
   for (const auto& note : plan.notes) line("note", note);
   return text;
 }
@@ -96,7 +112,9 @@ std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::siz
       walk(child, prefix + (last ? "    " : "│   "), reduce);
     }
   };
-  const std::string root = fmt::format("{} (t={})", cluster.id(plan.root), format_time(cluster.transmission_time(plan.root)));
+  const std::string root = fmt::format("{} (t={}{})", cluster.id(plan.root),
+                                       format_time(cluster.transmission_time(plan.root)),
+                                       cluster.time_unit().empty() ? "" : "; times in " + cluster.time_unit());
   if (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) {
     emit(root + " — reduce root; senders below, each after its own children");
     walk(plan.root, "", true);
@@ -105,7 +123,7 @@ std::string tree_text(const MakespanPlan& plan, const Cluster& cluster, std::siz
     emit(root + (plan.operation == Operation::allreduce ? " — broadcasts the result" : " — source"));
     walk(plan.root, "", false);
   }
-  if (omitted > 0) text += fmt::format("... (tree cut at {} lines; --dot FILE shows it whole)\n", max_lines);
+  if (omitted > 0) text += fmt::format("... (tree cut at {} lines; the tree picture shows it whole)\n", max_lines);
   return text;
 }
 

@@ -34,6 +34,7 @@
 // Complexity: O(m log m) time, O(n + m) space for m transfers.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,12 @@ struct VerifyReport {
 
   // One line per violation (at most the first 20), for stderr.
   std::string summary() const;
+
+  // Marks the report invalid, counts the violation and keeps its words if
+  // fewer than kMaxListedViolations are listed: every verifier reports
+  // through this one rule.
+  static constexpr std::size_t kMaxListedViolations = 20;
+  void add_violation(std::string message);
 };
 
 VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);

@@ -11,7 +11,6 @@ namespace hetcoll {
 
 namespace {
 
-constexpr std::size_t kMaxListedViolations = 20;
 
 class Checker {
  public:
@@ -43,11 +42,7 @@ class Checker {
  private:
   template <typename... Args>
   void violation(fmt::format_string<Args...> format, Args&&... args) {
-    report_.valid = false;
-    ++report_.violation_count;
-    if (report_.violations.size() < kMaxListedViolations) {
-      report_.violations.push_back(fmt::format(format, std::forward<Args>(args)...));
-    }
+    report_.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
 
   // The local tolerance of comparing x with y when messages of transmission
@@ -321,6 +316,12 @@ class Checker {
 };
 
 }  // namespace
+
+void VerifyReport::add_violation(std::string message) {
+  valid = false;
+  ++violation_count;
+  if (violations.size() < kMaxListedViolations) violations.push_back(std::move(message));
+}
 
 std::string VerifyReport::summary() const {
   if (valid) return "valid";

@@ -18,8 +18,6 @@ namespace hetcoll {
 
 namespace {
 
-constexpr std::size_t kMaxListedViolations = 20;
-
 using EdgeType = std::pair<std::size_t, MessageType>;
 using TaskKey = std::tuple<ProcessorIndex, int, int, int>;  // node, first, split, last
 
@@ -55,11 +53,7 @@ class PeriodicChecker {
  private:
   template <typename... Args>
   void violation(fmt::format_string<Args...> format, Args&&... args) {
-    report_.valid = false;
-    ++report_.violation_count;
-    if (report_.violations.size() < kMaxListedViolations) {
-      report_.violations.push_back(fmt::format(format, std::forward<Args>(args)...));
-    }
+    report_.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
 
   const std::string& id(ProcessorIndex v) const { return platform_.id(v); }

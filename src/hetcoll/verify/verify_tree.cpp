@@ -9,17 +9,11 @@
 namespace hetcoll {
 namespace {
 
-constexpr std::size_t kMaxListedViolations = 20;
-
 struct Violations {
   VerifyReport& report;
   template <typename... Args>
   void add(fmt::format_string<Args...> format, Args&&... args) {
-    report.valid = false;
-    if (report.violations.size() < kMaxListedViolations) {
-      report.violations.push_back(fmt::format(format, std::forward<Args>(args)...));
-    }
-    ++report.violation_count;
+    report.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
 };
 

@@ -64,15 +64,25 @@ class GanttWriter {
       : plan_(plan), cluster_(cluster), options_(options) {}
 
   std::string draw() {
-    select_rows_and_transfers();
+    summary_ = options_.summary && cluster_.size() > std::max(options_.max_rows, 1);
+    scan_transfers();
+    if (summary_) {
+      select_groups();
+    } else {
+      select_rows_and_transfers();
+    }
     compute_layout();
     open_document();
     draw_header();
     draw_rows();
     draw_time_axis();
     draw_markers();
-    draw_arrows();
-    draw_bars();
+    if (summary_) {
+      draw_summary();
+    } else {
+      draw_arrows();
+      draw_bars();
+    }
     out_.add_raw("</svg>\n");
     return out_.take();
   }
@@ -92,8 +102,61 @@ class GanttWriter {
   bool valid(ProcessorIndex p) const { return p >= 0 && p < cluster_.size(); }
   int row_of(ProcessorIndex p) const { return valid(p) && p < shown_rows_ ? static_cast<int>(p) : -1; }
 
-  void select_rows_and_transfers() {
-    shown_rows_ = std::min<ProcessorIndex>(cluster_.size(), std::max(options_.max_rows, 1));
+  // Summary view: the root's row, then one row per group of processors of
+  // equal (or, beyond kMaxGroups classes, neighbouring) transmission times.
+  static constexpr std::size_t kMaxGroups = 24;
+  void select_groups() {
+    const ProcessorIndex n = cluster_.size();
+    const bool has_root = valid(plan_.root);
+    std::vector<ProcessorIndex> others;
+    others.reserve(static_cast<std::size_t>(n));
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != plan_.root) others.push_back(p);
+    }
+    std::stable_sort(others.begin(), others.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+      return cluster_.transmission_time(a) < cluster_.transmission_time(b);
+    });
+    // Classes of equal times; merged into kMaxGroups groups of about equal
+    // size when there are more.
+    std::vector<std::pair<std::size_t, std::size_t>> classes;  // [begin, end) in `others`
+    for (std::size_t i = 0; i < others.size();) {
+      std::size_t j = i;
+      while (j < others.size() && cluster_.transmission_time(others[j]) == cluster_.transmission_time(others[i])) ++j;
+      classes.push_back({i, j});
+      i = j;
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> groups;
+    if (classes.size() <= kMaxGroups) {
+      groups = classes;
+    } else {
+      const double per_group = static_cast<double>(others.size()) / kMaxGroups;
+      for (const auto& [begin, end] : classes) {
+        if (!groups.empty() && static_cast<double>(groups.back().second - groups.back().first) < per_group) {
+          groups.back().second = end;
+        } else {
+          groups.push_back({begin, end});
+        }
+      }
+    }
+    group_of_.assign(static_cast<std::size_t>(n), -1);
+    if (has_root) {
+      rows_.push_back({row_id_label(plan_.root), row_time_label(plan_.root), true, 1});
+      group_of_[static_cast<std::size_t>(plan_.root)] = 0;
+    }
+    for (const auto& [begin, end] : groups) {
+      const double low = cluster_.transmission_time(others[begin]), high = cluster_.transmission_time(others[end - 1]);
+      const auto size = static_cast<ProcessorIndex>(end - begin);
+      for (std::size_t i = begin; i < end; ++i) group_of_[static_cast<std::size_t>(others[i])] = static_cast<int>(rows_.size());
+      rows_.push_back({fmt::format("{} processor{}", size, size == 1 ? "" : "s"),
+                       low == high ? "t=" + format_number(low) : "t=" + format_number(low) + "–" + format_number(high), false,
+                       size});
+    }
+    shown_rows_ = static_cast<ProcessorIndex>(rows_.size());
+  }
+
+  // The time span and payloads of the plan; transfers naming unknown
+  // processors are counted, never drawn.
+  void scan_transfers() {
     for (const auto& transfer : plan_.transfers) {
       if (!valid(transfer.from) || !valid(transfer.to)) {
         ++invalid_transfers_;
@@ -101,6 +164,16 @@ class GanttWriter {
       }
       time_end_ = std::max(time_end_, transfer.end);
       payload_seen_[transfer.payload == Payload::partial_reduction ? 1 : 0] = true;
+    }
+    time_end_ = std::max({time_end_, plan_.makespan, plan_.lower_bound});
+    if (!(time_end_ > 0) || !std::isfinite(time_end_)) time_end_ = 1;
+  }
+
+  void select_rows_and_transfers() {
+    shown_rows_ = std::min<ProcessorIndex>(cluster_.size(), std::max(options_.max_rows, 1));
+    for (ProcessorIndex p = 0; p < shown_rows_; ++p) rows_.push_back({row_id_label(p), row_time_label(p), p == plan_.root, 1});
+    for (const auto& transfer : plan_.transfers) {
+      if (!valid(transfer.from) || !valid(transfer.to)) continue;
       if (row_of(transfer.from) < 0 && row_of(transfer.to) < 0) continue;
       drawn_.push_back(&transfer);
     }
@@ -114,21 +187,20 @@ class GanttWriter {
       });
       drawn_.erase(keep, drawn_.end());
     }
-    time_end_ = std::max({time_end_, plan_.makespan, plan_.lower_bound});
-    if (!(time_end_ > 0) || !std::isfinite(time_end_)) time_end_ = 1;
   }
 
   void compute_layout() {
     width_ = std::max(options_.width, 480);
-    row_height_ = std::clamp(std::floor(640.0 / std::max(shown_rows_, 1)), shown_rows_ > 100 ? 12.0 : 14.0, 30.0);
+    row_height_ = summary_ ? 34.0
+                           : std::clamp(std::floor(900.0 / std::max(shown_rows_, 1)), shown_rows_ > 100 ? 12.0 : 16.0, 30.0);
     bar_height_ = std::round(row_height_ * 0.76);
     row_font_ = std::min(13.0, std::round(row_height_ * 0.78));
     bar_font_ = std::min(12.0, std::round(bar_height_ * 0.8));
 
     double id_width = 0, time_width = 0;
-    for (ProcessorIndex p = 0; p < shown_rows_; ++p) {
-      id_width = std::max(id_width, text_width(row_id_label(p), row_font_) * (p == plan_.root ? 1.08 : 1.0));
-      time_width = std::max(time_width, text_width(row_time_label(p), row_font_));
+    for (const auto& row : rows_) {
+      id_width = std::max(id_width, text_width(row.id_label, row_font_) * (row.root ? 1.08 : 1.0));
+      time_width = std::max(time_width, text_width(row.time_label, row_font_));
     }
     id_column_right_ = 12 + id_width;
     time_column_left_ = id_column_right_ + 8;
@@ -190,7 +262,12 @@ class GanttWriter {
 
   void build_notes() {
     const ProcessorIndex n = cluster_.size();
-    if (shown_rows_ < n) {
+    if (summary_) {
+      notes_.push_back(fmt::format(
+          "{} processors: one row per class of equal transmission time; above its middle line the share of the "
+          "class sending (solid), below it the share receiving (hatched); half a row = all of them.",
+          n));
+    } else if (shown_rows_ < n) {
       notes_.push_back(fmt::format(
           "Only the first {} of {} processors have a row; messages to or from the others show on the visible side only.",
           shown_rows_, n));
@@ -242,8 +319,9 @@ class GanttWriter {
   }
   bool has_lower_bound() const { return plan_.lower_bound > 0 && std::isfinite(plan_.lower_bound); }
   double x_of_clamped(double time) const { return x_of(std::clamp(time, ticks_.low, ticks_.high)); }
-  std::string makespan_label() const { return "makespan " + format_number(plan_.makespan); }
-  std::string lower_bound_label() const { return "lower bound " + format_number(plan_.lower_bound); }
+  std::string unit_suffix() const { return cluster_.time_unit().empty() ? "" : " " + cluster_.time_unit(); }
+  std::string makespan_label() const { return "makespan " + format_number(plan_.makespan) + unit_suffix(); }
+  std::string lower_bound_label() const { return "lower bound " + format_number(plan_.lower_bound) + unit_suffix(); }
 
   void open_document() {
     emit(R"(<?xml version="1.0" encoding="UTF-8"?>
@@ -282,7 +360,7 @@ text {{ font-family: {2}; fill: #222222; }}
   void draw_header() {
     const std::string headline = options_.title.empty() ? svg::plan_headline(plan_, cluster_) : options_.title;
     emit("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline));
-    emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_)));
+    emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_, cluster_.time_unit())));
     for (std::size_t i = 0; i < notes_.size(); ++i) {
       emit("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", notes_top_ + 12 + 16.0 * static_cast<double>(i),
            xml_escape(notes_[i]));
@@ -326,13 +404,13 @@ text {{ font-family: {2}; fill: #222222; }}
     }
     emit("\n");
     for (int row = 0; row < shown_rows_; ++row) {
-      const auto p = static_cast<ProcessorIndex>(row);
+      const auto& labels = rows_[static_cast<std::size_t>(row)];
       const double baseline = row_top(row) + row_height_ / 2 + row_font_ * 0.36;
-      emit(R"svg(<text class="row{}" x="{}" y="{}" text-anchor="end">{}</text>)svg", p == plan_.root ? " root" : "", id_column_right_,
-           baseline, xml_escape(row_id_label(p)));
+      emit(R"svg(<text class="row{}" x="{}" y="{}" text-anchor="end">{}</text>)svg", labels.root ? " root" : "", id_column_right_,
+           baseline, xml_escape(labels.id_label));
       emit(R"svg(<text class="row time" x="{}" y="{}">{}</text>)svg"
            "\n",
-           time_column_left_, baseline, xml_escape(row_time_label(p)));
+           time_column_left_, baseline, xml_escape(labels.time_label));
     }
     emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="#999999" stroke-width="1"/>)svg"
          "\n",
@@ -353,7 +431,11 @@ text {{ font-family: {2}; fill: #222222; }}
         emit(R"svg(<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>)svg", x, plot_top_ - 7, label);
       }
     }
-    const std::string title = scale_exponent == 0 ? "time" : "time (×" + svg::power_of_ten(scale_exponent) + ")";
+    // "time (ms)", "time (×10⁻³ s)": the platform's unit, when it declares one.
+    const std::string& unit = cluster_.time_unit();
+    std::string scale_text = scale_exponent == 0 ? "" : "×" + svg::power_of_ten(scale_exponent);
+    if (!unit.empty()) scale_text += (scale_text.empty() ? "" : " ") + unit;
+    const std::string title = scale_text.empty() ? "time" : "time (" + xml_escape(scale_text) + ")";
     emit("\n<text class=\"axis-title\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (plot_left_ + plot_right_) / 2,
          plot_bottom_ + 38, title);
   }
@@ -375,6 +457,78 @@ text {{ font-family: {2}; fill: #222222; }}
     };
     if (has_lower_bound()) marker(plan_.lower_bound, lower_bound_label(), kLowerBoundColour, "2 3", 0);
     marker(plan_.makespan, makespan_label(), kMakespanColour, "6 3", lines - 1);
+  }
+
+  // Summary rows: per group, the share of its processors busy sending (upper
+  // half, solid) and receiving (lower half, hatched) in each of about 2-pixel
+  // time bins, per payload, drawn as step areas.
+  void draw_summary() {
+    const auto bins = static_cast<std::size_t>(std::max(50.0, std::round((plot_right_ - plot_left_) / 2)));
+    const double span = ticks_.high - ticks_.low;
+    const double bin_time = span / static_cast<double>(bins);
+    // busy[payload][role][row * bins + bin]: processor-time inside the bin.
+    std::vector<double> busy[2][2];
+    for (auto& payload : busy) {
+      for (auto& role : payload) role.assign(rows_.size() * bins, 0.0);
+    }
+    for (const auto& transfer : plan_.transfers) {
+      if (!valid(transfer.from) || !valid(transfer.to) || !(transfer.end > transfer.start)) continue;
+      const int payload = transfer.payload == Payload::partial_reduction ? 1 : 0;
+      const double start = std::clamp(transfer.start, ticks_.low, ticks_.high);
+      const double end = std::clamp(transfer.end, ticks_.low, ticks_.high);
+      const auto first = std::min(bins - 1, static_cast<std::size_t>((start - ticks_.low) / bin_time));
+      const auto last = std::min(bins - 1, static_cast<std::size_t>((end - ticks_.low) / bin_time));
+      for (int role = 0; role < 2; ++role) {
+        const int row = group_of_[static_cast<std::size_t>(role == 0 ? transfer.from : transfer.to)];
+        if (row < 0) continue;
+        double* cells = busy[payload][role].data() + static_cast<std::size_t>(row) * bins;
+        for (std::size_t bin = first; bin <= last; ++bin) {
+          const double bin_start = ticks_.low + bin_time * static_cast<double>(bin);
+          cells[bin] += std::max(0.0, std::min(end, bin_start + bin_time) - std::max(start, bin_start));
+        }
+      }
+    }
+    for (std::size_t row = 0; row < rows_.size(); ++row) {
+      const double top = row_top(static_cast<int>(row)) + 2;
+      const double half = (row_height_ - 4) / 2;
+      emit(R"svg(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#BBBBBB" stroke-width="0.6"/>)svg"
+           "\n",
+           plot_left_, top + half, plot_right_);
+      for (int payload = 0; payload < 2; ++payload) {
+        const auto& style = payload == 1 ? kReduceStyle : kBroadcastStyle;
+        for (int role = 0; role < 2; ++role) {
+          const double* cells = busy[payload][role].data() + row * bins;
+          const double capacity = bin_time * static_cast<double>(rows_[row].processors);
+          // The area grows up from the middle line (sending) or down from
+          // it (receiving).
+          const double base = top + half;
+          const double direction = role == 0 ? -1 : 1;
+          std::string path;
+          double previous = -1;
+          bool any = false;
+          for (std::size_t bin = 0; bin <= bins; ++bin) {
+            const double share = bin < bins ? std::min(1.0, cells[bin] / capacity) : 0.0;
+            if (share > 0) any = true;
+            if (share == previous) continue;
+            const double x = plot_left_ + (plot_right_ - plot_left_) * static_cast<double>(bin) / static_cast<double>(bins);
+            const double y = base + direction * share * half;
+            path += path.empty() ? fmt::format("M{:.1f},{:.1f} L{:.1f},{:.1f}", x, base, x, y)
+                                 : fmt::format(" L{:.1f},{:.1f} L{:.1f},{:.1f}", x, base + direction * previous * half, x, y);
+            previous = share;
+          }
+          if (!any) continue;
+          if (role == 0) {
+            emit(R"svg(<path d="{} z" fill="{}"/>)svg"
+                 "\n",
+                 path, style.colour);
+          } else {
+            emit(R"svg(<path d="{} z" fill="url(#hatch-{})" stroke="{}" stroke-width="0.8"/>)svg"
+                 "\n",
+                 path, style.key, style.colour);
+          }
+        }
+      }
+    }
   }
 
   // Thin arrows from each send to its receive, behind the bars; messages
@@ -459,6 +613,14 @@ text {{ font-family: {2}; fill: #222222; }}
   const GanttOptions& options_;
   svg::SvgText out_;
 
+  struct RowLabels {
+    std::string id_label, time_label;
+    bool root = false;
+    ProcessorIndex processors = 1;  // how many processors the row stands for
+  };
+  bool summary_ = false;
+  std::vector<RowLabels> rows_;
+  std::vector<int> group_of_;  // summary: the row of each processor
   ProcessorIndex shown_rows_ = 0;
   std::vector<const Transfer*> drawn_;
   std::size_t transfers_on_rows_ = 0;

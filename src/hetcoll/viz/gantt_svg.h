@@ -11,9 +11,14 @@
 // algorithm, the makespan, the lower bound and the guarantee; dashed lines
 // mark the makespan and the lower bound on the time axis.
 //
-// Large plans stay small: only the first `max_rows` processors get a row and
-// at most `max_transfers` messages are drawn; the picture says what was left
-// out. A 100000-processor plan gives a file of a few hundred kB.
+// Large plans stay small and readable. Above `max_rows` processors the chart
+// becomes a summary: the root keeps its row, the others are grouped by
+// transmission time (one row per class, at most 24 groups), and each group's
+// row shows over time the share of its processors sending (solid, upper
+// half) and receiving (hatched, lower half). With `summary` off, only the
+// first `max_rows` processors get a row instead. At most `max_transfers`
+// messages are drawn as bars; the picture says what was left out. A
+// 100000-processor plan gives a file of a few hundred kB.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +32,8 @@ namespace hetcoll {
 struct GanttOptions {
   std::string title;                 // replaces the generated first title line when not empty
   int width = 1100;                  // picture width in pixels
-  int max_rows = 200;                // processors with a row; the others are summarised
+  int max_rows = 200;                // above this many processors: the per-class summary (or the first rows)
+  bool summary = true;               // false: the first max_rows processors instead of the summary
   std::size_t max_transfers = 4000;  // messages drawn; the others are counted in a note
   std::size_t max_arrows = 32;       // sender-to-receiver arrows only when at most this many messages are drawn
 };

@@ -47,9 +47,8 @@ struct Axis {
   }
 };
 
-// Linear axes include 0 when the data are positive and 0 is close compared
-// with their spread (so bars of "how much" read honestly), otherwise they
-// hug the data (so ratios near 1 are not squashed into a line).
+// Axes start at the data (rounded to a nice tick), so ratios near 1 are not
+// squashed into a line.
 Axis make_axis(bool log, double data_low, double data_high, int target_ticks) {
   Axis axis;
   axis.log = log;
@@ -69,8 +68,6 @@ Axis make_axis(bool log, double data_low, double data_high, int target_ticks) {
     }
   } else {
     if (no_data) data_low = 0, data_high = 1;
-    if (data_low > 0 && data_low <= 0.25 * data_high) data_low = 0;
-    if (data_high < 0 && data_high >= 0.25 * data_low) data_high = 0;
     const auto ticks = svg::nice_linear_ticks(data_low, data_high, target_ticks);
     axis.low = ticks.low;
     axis.high = ticks.high;
@@ -82,11 +79,13 @@ Axis make_axis(bool log, double data_low, double data_high, int target_ticks) {
   return axis;
 }
 
-// A marker shape per series, centred on (x, y); filled with the series colour.
-std::string marker_svg(std::size_t series_index, double x, double y, const std::string& colour) {
+constexpr std::size_t kMarkerShapes = 7;
+
+// A marker shape per style, centred on (x, y); filled with the series colour.
+std::string marker_svg(std::size_t style, double x, double y, const std::string& colour) {
   constexpr double r = 3.6;
   auto p = [](double value) { return std::round(value * 100) / 100 + 0.0; };
-  switch (series_index % 6) {
+  switch (style % kMarkerShapes) {
     case 0: return fmt::format(R"svg(<circle cx="{}" cy="{}" r="{}" fill="{}"/>)svg", p(x), p(y), r, colour);
     case 1:
       return fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>)svg", p(x - r), p(y - r), 2 * r, 2 * r, colour);
@@ -99,17 +98,80 @@ std::string marker_svg(std::size_t series_index, double x, double y, const std::
     case 4:
       return fmt::format(R"svg(<path d="M{},{} L{},{} L{},{} z" fill="{}"/>)svg", p(x), p(y + r * 1.2), p(x + r * 1.15),
                          p(y - r * 0.9), p(x - r * 1.15), p(y - r * 0.9), colour);
-    default:
+    case 5:
       return fmt::format(R"svg(<circle cx="{}" cy="{}" r="{}" fill="#FFFFFF" stroke="{}" stroke-width="1.8"/>)svg", p(x), p(y), r,
                          colour);
+    default:
+      return fmt::format(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="#FFFFFF" stroke="{}" stroke-width="1.8"/>)svg",
+                         p(x - r), p(y - r), 2 * r, 2 * r, colour);
   }
+}
+
+// The drawable points of a series in data coordinates.
+std::vector<std::pair<double, double>> plottable_points(const PlotSeries& series, bool log_x, bool log_y) {
+  std::vector<std::pair<double, double>> points;
+  const std::size_t count = std::min(series.x.size(), series.y.size());
+  for (std::size_t i = 0; i < count; ++i) {
+    const double x = series.x[i], y = series.y[i];
+    if (!std::isfinite(x) || !std::isfinite(y) || (log_x && x <= 0) || (log_y && y <= 0)) continue;
+    points.emplace_back(x, y);
+  }
+  return points;
+}
+
+bool same_points(const std::vector<std::pair<double, double>>& a, const std::vector<std::pair<double, double>>& b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double scale = std::max({std::fabs(a[i].second), std::fabs(b[i].second), 1e-300});
+    if (a[i].first != b[i].first || std::fabs(a[i].second - b[i].second) > 1e-9 * scale) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
+std::size_t SeriesStyles::style_of(const std::string& key) {
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] == key) return i;
+  }
+  keys_.push_back(key);
+  return keys_.size() - 1;
+}
+
 std::string line_plot_svg(const PlotSpec& spec) {
-  const int width = std::max(spec.width, 320);
-  const int height = std::max(spec.height, 240);
+  int width = std::max(spec.width, 320);
+  int height = std::max(spec.height, 240);
+
+  // Styles by key; a series drawn exactly over an earlier one would hide it,
+  // so a note under the plot says so.
+  SeriesStyles own_styles;
+  SeriesStyles& styles = spec.styles ? *spec.styles : own_styles;
+  std::vector<std::size_t> style(spec.series.size());
+  for (std::size_t s = 0; s < spec.series.size(); ++s) {
+    const auto& series = spec.series[s];
+    style[s] = styles.style_of(series.style_key.empty() ? series.name : series.style_key);
+  }
+  std::vector<std::string> notes;
+  {
+    std::vector<std::vector<std::pair<double, double>>> points(spec.series.size());
+    for (std::size_t s = 0; s < spec.series.size(); ++s) points[s] = plottable_points(spec.series[s], spec.log_x, spec.log_y);
+    std::vector<bool> hidden(spec.series.size(), false);
+    for (std::size_t s = 0; s < spec.series.size(); ++s) {
+      if (spec.series[s].name.empty() || hidden[s]) continue;
+      std::vector<std::string> twins;
+      for (std::size_t t = s + 1; t < spec.series.size(); ++t) {
+        if (!spec.series[t].name.empty() && same_points(points[s], points[t])) {
+          hidden[t] = true;
+          twins.push_back("\u201C" + svg::shorten(spec.series[t].name, 40) + "\u201D");
+        }
+      }
+      if (twins.empty()) continue;
+      std::string list;
+      for (std::size_t i = 0; i < twins.size(); ++i) list += (i == 0 ? "" : i + 1 == twins.size() ? " and " : ", ") + twins[i];
+      notes.push_back(fmt::format("{} {} equal to \u201C{}\u201D at every point (drawn over it)", list,
+                                  twins.size() == 1 ? "is" : "are", svg::shorten(spec.series[s].name, 40)));
+    }
+  }
 
   // Data ranges over the drawable points.
   double x_low = std::numeric_limits<double>::infinity(), x_high = -x_low;
@@ -126,14 +188,28 @@ std::string line_plot_svg(const PlotSpec& spec) {
     }
   }
 
-  // Legend to the right of the plot, when any series has a name.
+  // Legend to the right of the plot, when any series has a name. The picture
+  // grows so that the legend never squeezes the plot below 60 % of it, and
+  // never runs off the bottom.
   double legend_width = 0;
+  std::size_t legend_rows = 0;
   for (const auto& series : spec.series) {
-    if (!series.name.empty()) legend_width = std::max(legend_width, 44 + text_width(svg::shorten(series.name, 40), kLegendFont));
+    if (series.name.empty()) continue;
+    legend_width = std::max(legend_width, 44 + text_width(svg::shorten(series.name, 40), kLegendFont));
+    ++legend_rows;
+  }
+  if (legend_width > 0) {
+    const double plot_share = (width - 32 - legend_width - 16) / width;
+    if (plot_share < 0.6) width = static_cast<int>(std::ceil((legend_width + 48) / 0.4));
   }
   const double title_height = spec.title.empty() ? 14 : 40;
   const double plot_top = title_height + 8;
-  const double plot_bottom = height - 54.0;  // tick labels and the x axis title
+  constexpr double kLegendRow = 22;
+  constexpr double kNoteRow = 17;
+  height = std::max(height, static_cast<int>(std::ceil(plot_top + 10 + kLegendRow * legend_rows + 20)));
+  const double notes_height = notes.empty() ? 0 : 8 + kNoteRow * notes.size();
+  height += static_cast<int>(notes_height);
+  const double plot_bottom = height - 54.0 - notes_height;  // tick labels, the x axis title, the notes
   const Axis y_axis = make_axis(spec.log_y, y_low, y_high, std::clamp(static_cast<int>((plot_bottom - plot_top) / 55), 3, 10));
   double y_label_width = 0;
   for (const auto& label : y_axis.labels) y_label_width = std::max(y_label_width, text_width(label, kTickFont));
@@ -202,6 +278,10 @@ text {{ font-family: {2}; fill: #222222; }}
     out.add("<text class=\"axis-title\" x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" transform=\"rotate(-90 {0} {1})\">{2}</text>\n",
             x, y, xml_escape(y_title));
   }
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    out.add("<text class=\"note\" x=\"{}\" y=\"{}\">{}</text>\n", plot_left, plot_bottom + 54 + 8 + kNoteRow * i + 4,
+            xml_escape(notes[i]));
+  }
   if (drawable_points == 0) {
     out.add("<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no data to plot</text>\n", (plot_left + plot_right) / 2,
             (plot_top + plot_bottom) / 2);
@@ -211,7 +291,7 @@ text {{ font-family: {2}; fill: #222222; }}
   const auto& colours = svg::palette();
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     const auto& series = spec.series[s];
-    const std::string& colour = colours[s % colours.size()];
+    const std::string& colour = colours[style[s] % colours.size()];
     const std::size_t count = std::min(series.x.size(), series.y.size());
     std::string path;
     bool pen_down = false;
@@ -234,9 +314,9 @@ text {{ font-family: {2}; fill: #222222; }}
               series.dashed ? R"svg( stroke-dasharray="7 4")svg" : "");
     }
     if (series.markers && points.size() <= kMaxPointsWithMarkers) {
-      for (const auto& [px, py] : points) out.add_raw(marker_svg(s, px, py, colour));
+      for (const auto& [px, py] : points) out.add_raw(marker_svg(style[s], px, py, colour));
     } else if (points.size() == 1) {
-      out.add_raw(marker_svg(s, points.front().first, points.front().second, colour));
+      out.add_raw(marker_svg(style[s], points.front().first, points.front().second, colour));
     }
     out.add("</g>\n");
   }
@@ -247,14 +327,14 @@ text {{ font-family: {2}; fill: #222222; }}
   for (std::size_t s = 0; s < spec.series.size(); ++s) {
     const auto& series = spec.series[s];
     if (series.name.empty()) continue;
-    const std::string& colour = colours[s % colours.size()];
+    const std::string& colour = colours[style[s] % colours.size()];
     out.add(R"svg(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="{3}" stroke-width="2"{4}/>)svg", legend_x, legend_x + 30, legend_y,
             colour, series.dashed ? R"svg( stroke-dasharray="7 4")svg" : "");
-    if (series.markers) out.add_raw(marker_svg(s, legend_x + 15, legend_y, colour));
+    if (series.markers) out.add_raw(marker_svg(style[s], legend_x + 15, legend_y, colour));
     out.add(R"svg(<text class="legend" x="{}" y="{}">{}</text>)svg"
             "\n",
             legend_x + 38, legend_y + 4.2, xml_escape(svg::shorten(series.name, 40)));
-    legend_y += 22;
+    legend_y += kLegendRow;
   }
   out.add_raw("</svg>\n");
   return out.take();

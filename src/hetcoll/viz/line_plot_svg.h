@@ -5,6 +5,8 @@
 // infinite, or <= 0 on a log axis) are skipped and break the line.
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,21 @@ struct PlotSeries {
   std::vector<double> x, y;
   bool dashed = false;
   bool markers = true;  // a marker at each point (only when the series has at most 80 points)
+  // Series with the same key share colour and marker (a measured line and
+  // its dashed prediction); empty: the name.
+  std::string style_key;
+};
+
+// Colour and marker for each series key, in first-seen order. One instance
+// shared by every plot of an experiment keeps a series' look the same in
+// each plot; within a plot, different keys always look different (8
+// colours x 7 markers).
+class SeriesStyles {
+ public:
+  std::size_t style_of(const std::string& key);
+
+ private:
+  std::vector<std::string> keys_;
 };
 
 struct PlotSpec {
@@ -23,8 +40,10 @@ struct PlotSpec {
   bool log_y = false;
   bool log_x = false;
   std::vector<PlotSeries> series;
-  int width = 760;   // picture size in pixels
+  int width = 760;   // picture size in pixels; grows to fit the legend and notes
   int height = 460;
+  // Shared across an experiment's plots (see SeriesStyles); null: this plot's own.
+  std::shared_ptr<SeriesStyles> styles;
 };
 
 // Axes with ticks, one colour per series, a legend; returns the SVG text.

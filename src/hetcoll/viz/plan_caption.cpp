@@ -57,9 +57,10 @@ std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
   return headline;
 }
 
-std::string plan_evidence(const MakespanPlan& plan) {
-  std::string evidence = "makespan " + format_number(plan.makespan);
-  if (plan.lower_bound > 0) evidence += " · lower bound " + format_number(plan.lower_bound);
+std::string plan_evidence(const MakespanPlan& plan, const std::string& time_unit) {
+  const std::string unit = time_unit.empty() ? "" : " " + time_unit;
+  std::string evidence = "makespan " + format_number(plan.makespan) + unit;
+  if (plan.lower_bound > 0) evidence += " · lower bound " + format_number(plan.lower_bound) + unit;
   if (!plan.guarantee.text.empty()) evidence += " · guarantee " + pretty_guarantee(plan.guarantee.text);
   // The optimum is at least the lower bound, which certifies this instance.
   // Said only when it is tighter than the guarantee: then it tells more.

@@ -12,8 +12,9 @@ namespace hetcoll::svg {
 // e.g. "Broadcast from p0 · fnf · 8 processors" (plain text, not escaped).
 std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster);
 
-// e.g. "makespan 6 · lower bound 5 · guarantee ≤ 1.5 × optimal · proven optimal".
-std::string plan_evidence(const MakespanPlan& plan);
+// e.g. "makespan 6 ms · lower bound 5 ms · guarantee ≤ 1.5 × optimal"; times
+// carry `time_unit` (the cluster's, possibly empty).
+std::string plan_evidence(const MakespanPlan& plan, const std::string& time_unit = {});
 
 // "source" for broadcast and multicast, "root" for reduce and all-reduce.
 const char* root_role(Operation operation);

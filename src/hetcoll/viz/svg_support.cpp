@@ -203,7 +203,7 @@ const std::vector<std::string>& palette() {
       "#56B4E9",  // sky blue
       "#D55E00",  // vermillion
       "#000000",  // black
-      "#F0E442",  // yellow (last: weak on white)
+      "#882255",  // wine (Tol's muted scheme; Okabe-Ito's yellow is unreadable on white)
   };
   return colours;
 }

@@ -96,7 +96,7 @@ void write_phase(svg::SvgText& out, const MakespanPlan& plan, const Cluster& clu
 
 std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const TreeDotOptions& options) {
   const std::vector<TreePhase> phases = communication_tree(plan, cluster);
-  std::vector<std::string> label_lines = {svg::plan_headline(plan, cluster), svg::plan_evidence(plan)};
+  std::vector<std::string> label_lines = {svg::plan_headline(plan, cluster), svg::plan_evidence(plan, cluster.time_unit())};
   const std::size_t node_limit = std::max<std::size_t>(options.max_nodes, 1);
   std::size_t processors_left_out = 0;
   std::size_t detached = 0;

@@ -160,8 +160,15 @@ class TreeWriter {
         if (i > 0) widest_edge_label_ = std::max(widest_edge_label_, text_width(edge_text(node), kEdgeFont));
       }
     }
+    // One-line boxes hold their "+k" badge at their right end, so badges
+    // never reach a neighbour; two-line boxes carry it below their corner.
+    std::size_t most_hidden = 0;
+    for (const auto& panel : panels_) {
+      for (std::size_t hidden : panel.hidden_children) most_hidden = std::max(most_hidden, hidden);
+    }
+    const double badge_room = most_hidden > 0 ? badge_width(most_hidden) + 6 : 0;
     two_line_box_width_ = std::ceil(std::max({widest_id_line, widest_ready, 48.0}) + 16);
-    one_line_box_width_ = std::ceil(widest_one_line + 16);
+    one_line_box_width_ = std::ceil(widest_one_line + 16 + badge_room);
   }
 
   void choose_direction() {
@@ -182,7 +189,8 @@ class TreeWriter {
     } else {
       box_width_ = one_line_box_width_;
       box_height_ = 22;
-      breadth_pitch_ = 30;
+      // Tall trees pack their rows closer (the boxes stay 22 px high).
+      breadth_pitch_ = most_leaves > 60 ? 26 : 30;
       layer_pitch_ = box_width_ + kBusOffsetLeftToRight + widest_edge_label_ + 18;
     }
   }
@@ -230,7 +238,7 @@ class TreeWriter {
       content_width = std::max(content_width, extent_x);
       y += extent_y + 14;
     }
-    double text_extent = std::max({text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_), 12.5),
+    double text_extent = std::max({text_width(headline(), 16) * 1.08, text_width(svg::plan_evidence(plan_, cluster_.time_unit()), 12.5),
                                    text_width(help_text(), 11.5)});
     for (const auto& note : notes_) text_extent = std::max(text_extent, text_width(note, 11.5));
     width_ = static_cast<int>(std::ceil(std::max({content_width + 2 * kMargin, text_extent + 2 * 12, 480.0})));
@@ -291,7 +299,7 @@ text {{ font-family: {2}; fill: #222222; }}
 
   void draw_header() {
     out_.add("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline()));
-    out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_)));
+    out_.add("<text class=\"evidence\" x=\"12\" y=\"46\">{}</text>\n", xml_escape(svg::plan_evidence(plan_, cluster_.time_unit())));
     out_.add("<text class=\"help\" x=\"12\" y=\"64\">{}</text>\n", xml_escape(help_text()));
     for (std::size_t i = 0; i < notes_.size(); ++i) {
       out_.add("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", 80 + 16.0 * static_cast<double>(i), xml_escape(notes_[i]));
@@ -378,17 +386,18 @@ text {{ font-family: {2}; fill: #222222; }}
                centre.y + 4.5, id, time, ready);
     }
     if (const std::size_t hidden = panel.hidden_children[index]; hidden > 0) {
-      const std::string badge = fmt::format("+{}", hidden);
-      const double badge_width = text_width(badge, 9.5) + 8;
-      const double badge_right = left + box_width_ + 3;
-      const double badge_top = top + box_height_ - 6;
-      out_.add(R"svg(<rect x="{}" y="{}" width="{}" height="12" rx="6" fill="#666666"/>)svg", badge_right - badge_width, badge_top,
-               badge_width);
-      out_.add(R"svg(<text class="badge" x="{}" y="{}" text-anchor="middle">{}</text>)svg", badge_right - badge_width / 2,
-               badge_top + 9.5, badge);
+      const double width = badge_width(hidden);
+      const double badge_right = top_down_ ? left + box_width_ : left + box_width_ - 4;
+      const double badge_top = top_down_ ? top + box_height_ + 3 : centre.y - 6;
+      out_.add(R"svg(<rect x="{}" y="{}" width="{}" height="12" rx="6" fill="#666666"/>)svg", badge_right - width, badge_top,
+               width);
+      out_.add(R"svg(<text class="badge" x="{}" y="{}" text-anchor="middle">+{}</text>)svg", badge_right - width / 2,
+               badge_top + 9.5, hidden);
     }
     out_.add("</g>\n");
   }
+
+  static double badge_width(std::size_t hidden) { return text_width(fmt::format("+{}", hidden), 9.5) + 8; }
 
   static constexpr double kBusOffsetLeftToRight = 14;
 

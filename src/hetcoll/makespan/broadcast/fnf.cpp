@@ -98,7 +98,7 @@ MakespanPlan plan_broadcast_fnf(const Cluster& cluster, ProcessorIndex source) {
   const std::string theorem = fnf_optimality(cluster, source);
   settle_claims(plan, theorem.empty() ? broadcast_lower_bound(cluster, source) : plan.makespan, cluster.tolerance(),
                 theorem.empty() ? std::string(kBoundMetProof) : theorem);
-  if (!source_is_fastest) {
+  if (!source_is_fastest && !plan.optimal) {
     plan.notes.push_back("the source is not a fastest processor: FNF is within 2 x optimal (Liu 2002 Thm 4.7), "
                          "not the 1.5 of a fastest source");
   }

@@ -602,15 +602,15 @@ std::vector<std::vector<ProcessorIndex>> GuessSolver::children() const {
 
 Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std::vector<ProcessorIndex>& receivers,
                        double eps, double eps_prime) {
-  if (!(eps > 0) || !std::isfinite(eps)) throw InputError(fmt::format("--eps: must be a positive number, got {}", eps));
+  if (!(eps > 0) || !std::isfinite(eps)) throw InputError("eps", fmt::format("must be a positive number, got {}", eps));
   if (!(eps_prime > 0) || !std::isfinite(eps_prime)) {
-    throw InputError(fmt::format("--eps-prime: must be a positive number, got {}", eps_prime));
+    throw InputError("eps_prime", fmt::format("must be a positive number, got {}", eps_prime));
   }
   // Below this the guarantee changes by less than a millionth while the
   // number of guesses and of slow classes explodes.
-  if (eps < kMinPtasEps) throw InputError(fmt::format("--eps: must be at least {:g}, got {:g}", kMinPtasEps, eps));
+  if (eps < kMinPtasEps) throw InputError("eps", fmt::format("must be at least {:g}, got {:g}", kMinPtasEps, eps));
   if (eps_prime < kMinPtasEps) {
-    throw InputError(fmt::format("--eps-prime: must be at least {:g}, got {:g}", kMinPtasEps, eps_prime));
+    throw InputError("eps_prime", fmt::format("must be at least {:g}, got {:g}", kMinPtasEps, eps_prime));
   }
   if (source < 0 || source >= cluster.size()) throw InputError("the source is not a processor of the cluster");
   Instance instance{cluster, source, {}, 0, eps, eps_prime, 0, 0};
@@ -637,8 +637,8 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
   if (span > 1) {
     const double guesses = std::log(span) / std::log1p(eps) + 2;
     if (guesses > kMaxPtasGuesses) {
-      throw InputError(fmt::format("--eps: {} is too small: the scheme would try about {:.3g} guesses of the makespan "
-                                   "(at most {:g} are allowed); use --eps {:.3g} or more",
+      throw InputError("eps", fmt::format("{} is too small: the scheme would try about {:.3g} guesses of the makespan "
+                                          "(at most {:g} are allowed); use {:.3g} or more",
                                    eps, guesses, kMaxPtasGuesses, std::expm1(std::log(span) / (kMaxPtasGuesses - 2))));
     }
   }
@@ -783,17 +783,17 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
       // The advice costs a few more predictions: at most about the limit.
       auto fitting = finest_fitting_eps_prime(cluster, source, receivers, eps, eps_prime * 1.1, refusal,
                                               std::max(0.0, refusal - budget.elapsed_seconds()));
-      std::string advice = fitting ? fmt::format("the finest --eps-prime that fits is about {}", round_up_3(*fitting))
-                                   : std::string("no --eps-prime below 8 fits (or finding one would take longer than "
-                                                 "the limit): use --algo fnf");
+      std::string advice = fitting ? fmt::format("the finest eps_prime that fits is about {}", round_up_3(*fitting))
+                                   : std::string("no eps_prime below 8 fits (or finding one would take longer than "
+                                                 "the limit): use algorithm \"fnf\"");
       plan.status = SearchStatus::refused;
       return use_fnf(fmt::format(
-          "refused: with --eps-prime {:g} the PTAS would take {}{} and {:.3g} MB on this instance ({} classes, {:.3g} "
+          "refused: with eps_prime {:g} the PTAS would take {}{} and {:.3g} MB on this instance ({} classes, {:.3g} "
           "DP states x {:.3g} trees per guess, {} guesses predicted); the limit is {} ({}); {}. The FNF plan is "
           "returned.",
           eps_prime, predicted.truncated ? "more than " : "about ", human_seconds(predicted.seconds),
           predicted.bytes / 1e6, predicted.max_classes, predicted.max_dp_states, predicted.max_useful_trees,
-          predicted.guesses, human_seconds(refusal), limited ? "--time-limit" : "the default when no limit is given",
+          predicted.guesses, human_seconds(refusal), limited ? "the time limit" : "the default when no limit is given",
           advice));
     }
     plan.notes.push_back(predicted.describe());

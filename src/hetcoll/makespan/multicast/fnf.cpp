@@ -37,7 +37,7 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
   multicast_detail::BestHelperRun best;
   for (int k : ks) best.offer(cluster, group, fnf_transfers(cluster, source, group.receivers_with_helpers(k)), k);
   MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best.transfers, "fnf", k_max);
-  plan.notes.push_back(fmt::format("best FNF run: the {} fastest non-members offered as helpers", best.helpers));
+  plan.notes.push_back(fmt::format("best FNF run: {} offered as helpers", multicast_detail::fastest_non_members(best.helpers)));
   if (!full_scan) {
     plan.notes.push_back(fmt::format("large group: {} helper counts tried on a geometric grid, not all {}", ks.size(),
                                      k_max + 1));

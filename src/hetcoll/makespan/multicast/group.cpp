@@ -20,20 +20,20 @@ std::vector<ProcessorIndex> MulticastGroup::receivers_with_helpers(int k) const 
 
 MulticastGroup make_multicast_group(const Cluster& cluster, ProcessorIndex source,
                                     const std::vector<ProcessorIndex>& targets) {
-  if (source < 0 || source >= cluster.size()) throw InputError("--source: not a processor of the cluster");
+  if (source < 0 || source >= cluster.size()) throw InputError("source", "not a processor of the cluster");
   MulticastGroup group;
   group.source = source;
   std::vector<char> member(static_cast<size_t>(cluster.size()), 0);
   member[static_cast<size_t>(source)] = 1;
   for (ProcessorIndex target : targets) {
-    if (target < 0 || target >= cluster.size()) throw InputError("--targets: names a processor outside the cluster");
+    if (target < 0 || target >= cluster.size()) throw InputError("targets", "names a processor outside the cluster");
     if (!member[static_cast<size_t>(target)]) {
       member[static_cast<size_t>(target)] = 1;
       group.targets.push_back(target);
     }
   }
   if (group.targets.empty()) {
-    throw InputError("--targets: a multicast needs at least one target other than the source");
+    throw InputError("targets", "a multicast needs at least one target other than the source");
   }
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     if (!member[static_cast<size_t>(p)]) group.candidates.push_back(p);
@@ -88,9 +88,9 @@ MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, co
   std::string names;
   for (ProcessorIndex helper : plan.helpers) names += (names.empty() ? "" : ", ") + cluster.id(helper);
   plan.notes.push_back(plan.helpers.empty()
-                           ? fmt::format("helpers: none (up to {} fastest non-members tried)", helpers_allowed)
-                           : fmt::format("helpers (non-members that forward): {} (up to {} fastest non-members tried)",
-                                         names, helpers_allowed));
+                           ? fmt::format("helpers: none (up to {} tried)", fastest_non_members(helpers_allowed))
+                           : fmt::format("helpers (non-members that forward): {} (up to {} tried)", names,
+                                         fastest_non_members(helpers_allowed)));
   plan.lower_bound = multicast_lower_bound(cluster, group);
   return plan;
 }

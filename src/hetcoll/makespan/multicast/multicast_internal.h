@@ -31,5 +31,11 @@ struct BestHelperRun {
 
   void offer(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& run, int k);
 };
+// "no non-member", "the fastest non-member", "the 3 fastest non-members".
+inline std::string fastest_non_members(int count) {
+  if (count <= 0) return "no non-member";
+  if (count == 1) return "the fastest non-member";
+  return "the " + std::to_string(count) + " fastest non-members";
+}
 
 }  // namespace hetcoll::multicast_detail

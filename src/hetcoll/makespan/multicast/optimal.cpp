@@ -31,7 +31,7 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
     incumbent.status = SearchStatus::refused;
     incumbent.notes.push_back(fmt::format(
         "refused: the exact multicast searches at most {} receivers per helper count; this group needs {} ({} "
-        "targets + up to {} helpers); the FNF multicast is returned (--algo ptas may do better)",
+        "targets + up to {} helpers); the FNF multicast is returned (algorithm \"ptas\" may do better)",
         kExactMulticastMaxReceivers, largest, group.targets.size(), k_max));
     return incumbent;
   }
@@ -61,7 +61,8 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
   const bool complete = status == SearchStatus::finished;
   plan.notes.push_back(best.helpers < 0
                            ? std::string("the FNF multicast was the best plan found")
-                           : fmt::format("best plan found with the {} fastest non-members offered", best.helpers));
+                           : fmt::format("best plan found with {} offered as helpers",
+                                         multicast_detail::fastest_non_members(best.helpers)));
   const bool every_k = k_max == group.max_useful_helpers;
   plan.guarantee = incumbent.guarantee;  // never worse than the FNF multicast
   if (complete && every_k) {

@@ -58,9 +58,9 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
   if (max_helpers) k_max = std::clamp(*max_helpers, 0, k_max);
   const double eps = parameters.eps;
   const double eps_prime = parameters.eps_prime.value_or(eps);
-  if (!(eps > 0) || !std::isfinite(eps)) throw InputError(fmt::format("--eps: must be a positive number, got {}", eps));
+  if (!(eps > 0) || !std::isfinite(eps)) throw InputError("eps", fmt::format("must be a positive number, got {}", eps));
   if (!(eps_prime > 0) || !std::isfinite(eps_prime)) {
-    throw InputError(fmt::format("--eps-prime: must be a positive number, got {}", eps_prime));
+    throw InputError("eps_prime", fmt::format("must be a positive number, got {}", eps_prime));
   }
   const bool limited = parameters.limits.has_time_limit();
   const double refusal = limited ? parameters.limits.time_limit_seconds : kPtasDefaultRefusalSeconds;
@@ -68,12 +68,13 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
     Prediction predicted = predict(cluster, group, k_max, eps, eps_prime, refusal);
     if (predicted.truncated || predicted.seconds > refusal || predicted.bytes > kPtasMaxBytes) {
       // Advice, while it costs no more than about the limit again.
-      std::string advice = "no --eps-prime below 8 fits (or finding one would take longer than the limit): use --algo fnf";
+      std::string advice =
+          "no eps_prime below 8 fits (or finding one would take longer than the limit): use algorithm \"fnf\"";
       for (double candidate = eps_prime * 1.1; candidate < 8 && budget.elapsed_seconds() < refusal;
            candidate *= 1.1) {
         Prediction p = predict(cluster, group, k_max, eps, candidate, refusal);
         if (!p.truncated && p.seconds <= refusal && p.bytes <= kPtasMaxBytes) {
-          advice = fmt::format("the finest --eps-prime that fits is about {:.3g} (predicted {:.3g} s)",
+          advice = fmt::format("the finest eps_prime that fits is about {:.3g} (predicted {:.3g} s)",
                                candidate * 1.001, p.seconds);
           break;
         }
@@ -82,10 +83,10 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
       plan.algorithm = "ptas";
       plan.status = SearchStatus::refused;
       plan.notes.push_back(fmt::format(
-          "refused: with --eps-prime {:g} the multicast PTAS ({} runs, one per helper count) would take {}{:.3g} s; "
+          "refused: with eps_prime {:g} the multicast PTAS ({} runs, one per helper count) would take {}{:.3g} s; "
           "the limit is {:g} s ({}); {}. The FNF multicast is returned.",
           eps_prime, k_max + 1, predicted.truncated ? "more than " : "about ", predicted.seconds, refusal,
-          limited ? "--time-limit" : "the default when no limit is given", advice));
+          limited ? "the time limit" : "the default when no limit is given", advice));
       plan.stats.seconds = budget.elapsed_seconds();
       return plan;
     }

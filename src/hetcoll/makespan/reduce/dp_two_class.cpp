@@ -270,8 +270,8 @@ std::optional<std::string> dp_refusal(const DpWorkEstimate& work, const SearchLi
   const double seconds = limits.has_time_limit() ? limits.time_limit_seconds : kDpDefaultRefusalSeconds;
   if (work.seconds <= seconds && work.bytes <= kDpMaxBytes) return std::nullopt;
   return fmt::format("refused: the DP would need {}; the limit is {:.3g} s ({}) and {:.3g} MB; the SNF plan is returned "
-                     "(--algo optimal searches with --time-limit instead)",
-                     work.describe(), seconds, limits.has_time_limit() ? "--time-limit" : "the default when no limit is given",
+                     "(algorithm \"optimal\" searches with a time limit instead)",
+                     work.describe(), seconds, limits.has_time_limit() ? "the time limit" : "the default when no limit is given",
                      kDpMaxBytes / 1e6);
 }
 

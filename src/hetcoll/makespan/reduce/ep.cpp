@@ -80,14 +80,14 @@ std::vector<double> ep_start_times(const Cluster& cluster, const std::vector<Pro
 
 void check_order(const Cluster& cluster, ProcessorIndex root, const std::vector<ProcessorIndex>& order) {
   if (static_cast<ProcessorIndex>(order.size()) != cluster.size() - 1) {
-    throw InputError(fmt::format("--order: must list every processor but the root once ({} processors), got {}",
+    throw InputError("order", fmt::format("must list every processor but the root once ({} processors), got {}",
                                  cluster.size() - 1, order.size()));
   }
   std::vector<bool> seen(static_cast<size_t>(cluster.size()), false);
   for (auto p : order) {
-    if (p < 0 || p >= cluster.size()) throw InputError("--order: names a processor outside the cluster");
-    if (p == root) throw InputError(fmt::format("--order: the root {} never sends; leave it out", cluster.id(p)));
-    if (seen[static_cast<size_t>(p)]) throw InputError(fmt::format("--order: {} appears twice", cluster.id(p)));
+    if (p < 0 || p >= cluster.size()) throw InputError("order", "names a processor outside the cluster");
+    if (p == root) throw InputError("order", fmt::format("the root {} never sends; leave it out", cluster.id(p)));
+    if (seen[static_cast<size_t>(p)]) throw InputError("order", fmt::format("{} appears twice", cluster.id(p)));
     seen[static_cast<size_t>(p)] = true;
   }
 }

@@ -36,7 +36,7 @@ const std::vector<TreeHeuristic>& tree_heuristics() {
       {"simple-prune", "Topo-Prune-Simple", "Beaumont, Marchal, Robert 2004, Alg. 1",
        "delete the heaviest edges while every node stays reachable", false, simple_prune_tree},
       {"refined-prune", "Topo-Prune-Degree", "Beaumont, Marchal, Robert 2004, Alg. 2",
-       "delete the heaviest edge of the most loaded node, repeatedly (load per --model)", false,
+       "delete the heaviest edge of the most loaded node, repeatedly (load per port model)", false,
        refined_prune_tree},
       {"grow", "Topo-Grow-Tree", "Beaumont, Marchal, Robert 2004, Alg. 3",
        "Prim-like growth minimising the sender's weighted out-degree (one-port)", false, grow_tree},
