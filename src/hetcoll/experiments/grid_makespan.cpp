@@ -69,7 +69,7 @@ Outcome run_instance(const Instance& instance, Operation operation) {
   for (const auto& name : kPlanners) outcome.makespan[name] = checked(name);
   if (outcome.hosts <= 10) {
     // The optimum, when the search proves it within its node limit.
-    request.node_limit = kOptimumNodeLimit;
+    request.limits.node_limit = kOptimumNodeLimit;
     const double optimum = checked("optimal");
     if (!std::isnan(optimum)) outcome.makespan["optimal"] = optimum;
   }

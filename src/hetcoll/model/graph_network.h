@@ -145,7 +145,7 @@ class GraphNetwork {
 
   // Tolerance for comparing times on this platform (core/ids.h rule, relative
   // to the cheapest edge that costs anything).
-  double tolerance() const { return time_tolerance(smallest_edge_cost_); }
+  double tolerance() const { return time_tolerance(smallest_edge_cost_, smallest_edge_cost_); }
 
  private:
   const Platform* platform_;

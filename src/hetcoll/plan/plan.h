@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hetcoll/core/ids.h"
+#include "hetcoll/core/limits.h"
 
 namespace hetcoll {
 
@@ -59,12 +60,6 @@ struct Guarantee {
   static Guarantee none();
 };
 
-struct SearchStats {
-  std::uint64_t nodes = 0;             // search-tree nodes examined
-  std::uint64_t table_references = 0;  // DP table look-ups
-  double seconds = 0;                  // wall-clock planning time
-};
-
 // The model a plan's times and claims hold in.
 enum class PlanModel : std::uint8_t {
   sender_speed,    // one time per processor (a cluster, or the sender-speed view of a graph)
@@ -98,9 +93,13 @@ struct MakespanPlan {
   // platform the plan is printed for, e.g. "the sender-speed view of
   // grid.json"; empty: they hold for the plan's model.
   std::string claims_scope;
-  bool limit_reached = false;    // a node/time limit stopped the search
+  // finished, or why the run stopped early (a limit, the caller) or refused
+  // to start (core/limits.h); the plan is then the best found so far.
+  SearchStatus status = SearchStatus::finished;
   SearchStats stats;
   std::vector<std::string> notes;  // remarks for the user (e.g. guarantee caveats)
+
+  bool limit_reached() const { return status != SearchStatus::finished; }
 };
 
 // The largest end time of the transfers (0 for an empty plan).

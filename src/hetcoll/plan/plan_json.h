@@ -25,9 +25,10 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
 void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Platform& platform,
                      const PlanJsonOptions& options = {});
 
-// Reads a plan written by write_plan_json (or by hand: only "operation" and
-// "transfers" are required; processors by id or index). Throws InputError
-// naming `source_name` and the field.
+// Reads a plan written by write_plan_json (or by hand: "operation", the
+// source or root, "makespan" and "transfers" are required; processors by id
+// or index; the other claims are optional but must be well-formed). Throws
+// InputError naming `source_name` and the field.
 MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name);
 // The same on a platform graph; a transfer's "route" (optional) must join
 // consecutive nodes by edges of the platform (the cheapest edge is taken

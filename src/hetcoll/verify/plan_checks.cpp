@@ -194,16 +194,27 @@ double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
 
 void PlanChecker::check_claims(double completion) {
   report_.measured_makespan = completion;
-  if (!std::isnan(plan_.makespan) && !(std::fabs(plan_.makespan - completion) <= tolerance_)) {
+  if (!std::isfinite(plan_.makespan)) {
+    violation("claims: the makespan must be a finite number, got {}", plan_.makespan);
+  } else if (!(std::fabs(plan_.makespan - completion) <= tolerance_)) {
     violation("claims: the plan claims makespan {} but it completes at {}", plan_.makespan, completion);
   }
-  if (plan_.lower_bound > completion + tolerance_) {
+  if (!std::isfinite(plan_.lower_bound)) {
+    violation("claims: the lower bound must be a finite number, got {}", plan_.lower_bound);
+  } else if (plan_.lower_bound > completion + tolerance_) {
     violation("claims: the claimed lower bound {} exceeds the makespan {}", plan_.lower_bound, completion);
   }
   // optimal means proven: the plan's own lower bound must meet its makespan.
   if (plan_.model == PlanModel::platform_graph && plan_.optimal && plan_.lower_bound < completion - tolerance_) {
     violation("claims: the plan claims to be optimal but its lower bound {} is below its makespan {}",
               plan_.lower_bound, completion);
+  }
+  if (plan_.guarantee.kind == Guarantee::Kind::exact && !plan_.optimal) {
+    violation("claims: the guarantee is exact but the plan does not claim to be optimal");
+  }
+  if (plan_.guarantee.kind == Guarantee::Kind::ratio &&
+      !(std::isfinite(plan_.guarantee.ratio) && plan_.guarantee.ratio >= 1)) {
+    violation("claims: a ratio guarantee must be a finite number >= 1, got {}", plan_.guarantee.ratio);
   }
 }
 

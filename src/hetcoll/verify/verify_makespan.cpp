@@ -1,46 +1,74 @@
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <numeric>
 
 #include <fmt/format.h>
 
-#include "hetcoll/verify/plan_checks_internal.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {
 
 namespace {
 
-double cluster_tolerance(const Cluster& cluster, const MakespanPlan& plan) {
-  double scale = cluster.fastest_time();
-  for (const auto& transfer : plan.transfers) scale = std::max(scale, std::fabs(transfer.end));
-  return kRelativeTimeTolerance * scale;
-}
 
 class Checker {
  public:
-  Checker(const Cluster& cluster, const MakespanPlan& plan)
-      : cluster_(cluster),
-        plan_(plan),
-        tolerance_(cluster_tolerance(cluster, plan)),
-        checks_(plan, {cluster.size(), [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); },
-                       {}, {}},
-                tolerance_, report_) {}
+  Checker(const Cluster& cluster, const MakespanPlan& plan) : cluster_(cluster), plan_(plan) {
+    // Rounding of sums of up to m times (a processor's k-th send is its
+    // ready time plus k transmission times), with room to spare.
+    noise_ = (static_cast<double>(plan.transfers.size()) + 16) * DBL_EPSILON;
+  }
 
   VerifyReport run() {
-    report_.measured_makespan = last_completion(plan_.transfers);
-    if (!check_well_formed()) return std::move(report_);
+    if (!check_well_formed()) return finish();
     check_one_port();
-    checks_.check_operation();
-    return std::move(report_);
+    switch (plan_.operation) {
+      case Operation::broadcast:
+      case Operation::multicast:
+        report_.measured_makespan = check_broadcast(all_transfers(), /*value_available_at=*/0.0);
+        break;
+      case Operation::reduce:
+        report_.measured_makespan = check_reduce(all_transfers());
+        break;
+      case Operation::allreduce:
+        report_.measured_makespan = check_allreduce();
+        break;
+    }
+    check_claims();
+    return finish();
   }
 
  private:
   template <typename... Args>
   void violation(fmt::format_string<Args...> format, Args&&... args) {
-    checks_.violation(format, std::forward<Args>(args)...);
+    report_.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
+
+  // The local tolerance of comparing x with y when messages of transmission
+  // time `duration` are involved: 1e-9 of that time (the tolerance rule of
+  // core/ids.h, at the scale of the messages at hand) plus the rounding
+  // noise of the magnitudes compared. Never the schedule's global scale,
+  // so a late transfer does not blind the checks of early ones.
+  double tolerance(double x, double y, double duration) const {
+    return kRelativeTimeTolerance * duration + noise_ * std::max(std::fabs(x), std::fabs(y));
+  }
+  bool at_least(double x, double y, double duration) const { return x >= y - tolerance(x, y, duration); }
+
   const std::string& name(ProcessorIndex p) const { return cluster_.id(p); }
-  std::string describe(std::size_t i) const { return checks_.describe(i); }
+  double time_of(ProcessorIndex p) const { return cluster_.transmission_time(p); }
+  std::string describe(std::size_t i) const {
+    const auto& t = plan_.transfers[i];
+    return fmt::format("transfers[{}] ({} -> {}, {}..{})", i, name(t.from), name(t.to), t.start, t.end);
+  }
+
+  VerifyReport finish() { return std::move(report_); }
+
+  std::vector<std::size_t> all_transfers() const {
+    std::vector<std::size_t> indices(plan_.transfers.size());
+    std::iota(indices.begin(), indices.end(), 0);
+    return indices;
+  }
 
   bool check_well_formed() {
     const ProcessorIndex n = cluster_.size();
@@ -56,13 +84,21 @@ class Checker {
         ok = false;
         continue;
       }
+      if (!std::isfinite(t.start) || !std::isfinite(t.end)) {
+        violation("transfers[{}]: start and end must be finite numbers, got {} and {}", i, t.start, t.end);
+        ok = false;
+        continue;
+      }
       if (t.from == t.to) violation("{}: a processor sends to itself", describe(i));
-      if (!(t.start >= -tolerance_)) violation("{}: starts before time 0", describe(i));
-      double expected = cluster_.transmission_time(t.from);
-      if (!(std::fabs((t.end - t.start) - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
+      const double expected = time_of(t.from);
+      if (!at_least(t.start, 0.0, expected)) violation("{}: starts before time 0", describe(i));
+      if (!(std::fabs((t.end - t.start) - expected) <= tolerance(t.start, t.end, expected))) {
         violation("{}: lasts {} but {} takes {} to send a message", describe(i), t.end - t.start, name(t.from),
                   expected);
       }
+    }
+    if (plan_.operation == Operation::multicast && plan_.targets.empty()) {
+      violation("multicast: the plan lists no targets, so its completeness cannot be checked");
     }
     for (auto target : plan_.targets) {
       if (target < 0 || target >= n) {
@@ -74,25 +110,209 @@ class Checker {
   }
 
   // One-port: per processor, the intervals in which it sends or receives
-  // must not overlap (sending and receiving count alike in this model).
+  // must not overlap.
   void check_one_port() {
-    std::vector<verify_detail::PlanChecker::Busy> busy;
-    busy.reserve(2 * plan_.transfers.size());
+    // Every transfer occupies its sender and its receiver. Bucket the
+    // (processor, interval) pairs by processor (counting sort, one flat
+    // array), then sort each processor's intervals by start time.
+    struct Busy {
+      double start, end;
+      std::size_t transfer;
+    };
+    const auto n = static_cast<std::size_t>(cluster_.size());
+    std::vector<std::size_t> first(n + 1, 0);
+    for (const auto& t : plan_.transfers) {
+      ++first[static_cast<std::size_t>(t.from) + 1];
+      ++first[static_cast<std::size_t>(t.to) + 1];
+    }
+    for (std::size_t p = 0; p < n; ++p) first[p + 1] += first[p];
+    std::vector<Busy> busy(first[n]);
+    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
     for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
       const auto& t = plan_.transfers[i];
-      busy.push_back({static_cast<std::size_t>(t.from), t.start, t.end, i});
-      busy.push_back({static_cast<std::size_t>(t.to), t.start, t.end, i});
+      busy[fill[static_cast<std::size_t>(t.from)]++] = {t.start, t.end, i};
+      busy[fill[static_cast<std::size_t>(t.to)]++] = {t.start, t.end, i};
     }
-    checks_.check_no_overlap(std::move(busy), static_cast<std::size_t>(cluster_.size()), [&](std::size_t p) {
-      return fmt::format("one-port: {} takes part in two messages at once", name(static_cast<ProcessorIndex>(p)));
-    });
+    for (std::size_t p = 0; p < n; ++p) {
+      auto begin = busy.begin() + static_cast<std::ptrdiff_t>(first[p]);
+      auto end = busy.begin() + static_cast<std::ptrdiff_t>(first[p + 1]);
+      std::sort(begin, end, [](const Busy& a, const Busy& b) {
+        return a.start != b.start ? a.start < b.start : a.transfer < b.transfer;
+      });
+      // Each interval against the latest end so far (an interval can
+      // overlap one that is not its immediate predecessor).
+      auto latest = begin;
+      for (auto it = begin; it != end; ++it) {
+        if (it != begin) {
+          const double duration = std::max(time_of(plan_.transfers[latest->transfer].from),
+                                            time_of(plan_.transfers[it->transfer].from));
+          if (!at_least(it->start, latest->end, duration)) {
+            violation("one-port: {} takes part in {} and {} at once", name(static_cast<ProcessorIndex>(p)),
+                      describe(latest->transfer), describe(it->transfer));
+          }
+        }
+        if (it == begin || it->end > latest->end) latest = it;
+      }
+    }
+  }
+
+  // The transfers `indices` carry a value from plan_.root, which holds it from
+  // `value_available_at`. Every processor must receive it exactly once (or,
+  // for a multicast, every target at least once) and forward it only after.
+  // Returns when the operation completes: the last first-receive of a
+  // processor that must receive (helpers' receives do not count).
+  double check_broadcast(const std::vector<std::size_t>& indices, double value_available_at) {
+    const auto n = static_cast<std::size_t>(cluster_.size());
+    std::vector<double> received_at(n, std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> receive_count(n, 0);
+    received_at[static_cast<std::size_t>(plan_.root)] = value_available_at;
+    for (auto i : indices) {
+      const auto& t = plan_.transfers[i];
+      if (t.to == plan_.root) {
+        violation("{}: the source {} receives its own broadcast", describe(i), name(t.to));
+        continue;
+      }
+      auto to = static_cast<std::size_t>(t.to);
+      if (++receive_count[to] > 1) {
+        violation("{}: {} receives the message a second time", describe(i), name(t.to));
+      }
+      received_at[to] = std::min(received_at[to], t.end);
+    }
+    for (auto i : indices) {
+      const auto& t = plan_.transfers[i];
+      double holds_from = received_at[static_cast<std::size_t>(t.from)];
+      if (std::isinf(holds_from)) {
+        violation("{}: causality: {} never receives the message it sends", describe(i), name(t.from));
+      } else if (!at_least(t.start, holds_from, time_of(t.from))) {
+        violation("{}: causality: {} sends at {} but holds the message only from {}", describe(i), name(t.from),
+                  t.start, holds_from);
+      }
+    }
+    double completed = value_available_at;
+    auto must_receive = [&](std::size_t p) {
+      if (static_cast<ProcessorIndex>(p) == plan_.root) return;
+      if (receive_count[p] == 0) {
+        violation("completeness: {}{} never receives the message",
+                  plan_.operation == Operation::multicast ? "target " : "", name(static_cast<ProcessorIndex>(p)));
+      } else {
+        completed = std::max(completed, received_at[p]);
+      }
+    };
+    if (plan_.operation == Operation::multicast) {
+      for (auto target : plan_.targets) must_receive(static_cast<std::size_t>(target));
+    } else {
+      for (std::size_t p = 0; p < n; ++p) must_receive(p);
+    }
+    return completed;
+  }
+
+  // Returns the time at which the root holds every contribution.
+  double check_reduce(const std::vector<std::size_t>& indices) {
+    const auto n = static_cast<std::size_t>(cluster_.size());
+    std::vector<std::size_t> send_of(n, SIZE_MAX);
+    std::vector<double> last_receive(n, 0.0);
+    for (auto i : indices) {
+      const auto& t = plan_.transfers[i];
+      auto from = static_cast<std::size_t>(t.from);
+      if (t.from == plan_.root) {
+        violation("{}: the root {} sends; it must only receive", describe(i), name(t.from));
+        continue;
+      }
+      if (send_of[from] != SIZE_MAX) {
+        violation("{}: {} sends a second time (it already sent in transfers[{}])", describe(i), name(t.from),
+                  send_of[from]);
+        continue;
+      }
+      send_of[from] = i;
+    }
+    for (auto i : indices) {
+      const auto& t = plan_.transfers[i];
+      auto to = static_cast<std::size_t>(t.to);
+      last_receive[to] = std::max(last_receive[to], t.end);
+    }
+    for (std::size_t p = 0; p < n; ++p) {
+      if (static_cast<ProcessorIndex>(p) == plan_.root) continue;
+      if (send_of[p] == SIZE_MAX) {
+        violation("completeness: {} never sends its contribution", name(static_cast<ProcessorIndex>(p)));
+        continue;
+      }
+      const auto& send = plan_.transfers[send_of[p]];
+      if (!at_least(send.start, last_receive[p], time_of(send.from))) {
+        violation("{}: causality: {} sends its combined value at {} before its last incoming message arrives at {}",
+                  describe(send_of[p]), name(static_cast<ProcessorIndex>(p)), send.start, last_receive[p]);
+      }
+    }
+    // Each contribution follows the unique chain of sends; it must end at the
+    // root without a cycle. state: 0 unknown, 1 on the current path, 2 reaches root.
+    std::vector<std::uint8_t> state(n, 0);
+    state[static_cast<std::size_t>(plan_.root)] = 2;
+    std::vector<std::size_t> path;
+    for (std::size_t start = 0; start < n; ++start) {
+      std::size_t p = start;
+      path.clear();
+      while (state[p] == 0 && send_of[p] != SIZE_MAX) {
+        state[p] = 1;
+        path.push_back(p);
+        p = static_cast<std::size_t>(plan_.transfers[send_of[p]].to);
+      }
+      bool reaches_root = state[p] == 2;
+      if (!reaches_root && state[p] == 1) {
+        violation("completeness: the contribution of {} travels in a cycle and never reaches the root",
+                  name(static_cast<ProcessorIndex>(start)));
+      }
+      for (auto q : path) state[q] = reaches_root ? 2 : 3;
+    }
+    return last_receive[static_cast<std::size_t>(plan_.root)];
+  }
+
+  double check_allreduce() {
+    std::vector<std::size_t> reduce_phase, broadcast_phase;
+    for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
+      (plan_.transfers[i].payload == Payload::partial_reduction ? reduce_phase : broadcast_phase).push_back(i);
+    }
+    double result_ready = check_reduce(reduce_phase);
+    return check_broadcast(broadcast_phase, result_ready);
+  }
+
+  // The claims, with the instance's tolerance (core/ids.h: the rule the
+  // planners apply, makespan/claims.h) plus rounding noise.
+  void check_claims() {
+    const double measured = report_.measured_makespan;
+    auto claim_tolerance = [&](double x, double y) {
+      return cluster_.tolerance() + noise_ * std::max(std::fabs(x), std::fabs(y));
+    };
+    const bool makespan_finite = std::isfinite(plan_.makespan);
+    if (!makespan_finite) {
+      violation("claims: the makespan must be a finite number, got {}", plan_.makespan);
+    } else if (!(std::fabs(plan_.makespan - measured) <= claim_tolerance(plan_.makespan, measured))) {
+      violation("claims: the plan claims makespan {} but the operation completes at {}", plan_.makespan, measured);
+    }
+    if (!std::isfinite(plan_.lower_bound)) {
+      violation("claims: the lower bound must be a finite number, got {}", plan_.lower_bound);
+      return;
+    }
+    if (plan_.lower_bound > measured + claim_tolerance(plan_.lower_bound, measured)) {
+      violation("claims: the claimed lower bound {} exceeds the makespan {}", plan_.lower_bound, measured);
+    }
+    if (plan_.optimal && makespan_finite &&
+        !(std::fabs(plan_.makespan - plan_.lower_bound) <= claim_tolerance(plan_.makespan, plan_.lower_bound))) {
+      violation("claims: the plan claims to be optimal, but its lower bound {} does not meet its makespan {} "
+                "(optimal means lower_bound == makespan)",
+                plan_.lower_bound, plan_.makespan);
+    }
+    if (plan_.guarantee.kind == Guarantee::Kind::exact && !plan_.optimal) {
+      violation("claims: the guarantee is exact but the plan does not claim to be optimal");
+    }
+    if (plan_.guarantee.kind == Guarantee::Kind::ratio &&
+        !(std::isfinite(plan_.guarantee.ratio) && plan_.guarantee.ratio >= 1)) {
+      violation("claims: a ratio guarantee must be a finite number >= 1, got {}", plan_.guarantee.ratio);
+    }
   }
 
   const Cluster& cluster_;
   const MakespanPlan& plan_;
-  double tolerance_ = 0;
+  double noise_ = 0;
   VerifyReport report_;
-  verify_detail::PlanChecker checks_;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <functional>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/viz/communication_tree.h"
 #include "hetcoll/viz/graph_plan_labels.h"
 #include "hetcoll/viz/plan_caption.h"
@@ -208,7 +209,7 @@ std::string tree_dot(const MakespanPlan& plan, const GraphNetwork& network, cons
 }
 
 void write_tree_dot(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const TreeDotOptions& options) {
-  svg::write_text_file(path, tree_dot(plan, cluster, options));
+  hetcoll::write_text_file(path, tree_dot(plan, cluster, options));
 }
 
 }  // namespace hetcoll

@@ -9,6 +9,7 @@
 
 #include <functional>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/viz/communication_tree.h"
 #include "hetcoll/viz/graph_plan_labels.h"
 #include "hetcoll/viz/plan_caption.h"
@@ -500,7 +501,7 @@ std::string tree_svg(const MakespanPlan& plan, const GraphNetwork& network, cons
 }
 
 void write_tree_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {
-  svg::write_text_file(path, tree_svg(plan, cluster, options));
+  hetcoll::write_text_file(path, tree_svg(plan, cluster, options));
 }
 
 }  // namespace hetcoll

@@ -17,12 +17,12 @@ double completion(const EngineResult& result, double ready) {
 }
 }  // namespace
 
-EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& task, const ExactSearchLimits& limits) {
+EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits) {
   if (task.members.size() <= kAutoExactMembers) {
-    ExactSearchLimits budget = limits;
+    SearchLimits budget = limits;
     budget.node_limit = std::min(budget.node_limit, kAutoExactNodeBudget);
     EngineResult result = broadcast_exact(network, task, budget);
-    if (result.limit_reached) {
+    if (result.status != SearchStatus::finished) {
       result.notes.push_back("--algo auto: the exact search did not finish within its budget; best plan found");
     }
     return result;

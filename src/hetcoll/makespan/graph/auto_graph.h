@@ -23,6 +23,6 @@ inline constexpr std::size_t kAutoExactMembers = 10;
 inline constexpr std::uint64_t kAutoExactNodeBudget = 200000;
 
 // `limits` caps the search further (a user's --time-limit / --node-limit).
-EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& task, const ExactSearchLimits& limits);
+EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits);
 
 }  // namespace hetcoll

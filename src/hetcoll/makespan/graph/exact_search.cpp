@@ -10,7 +10,7 @@
 #include "hetcoll/makespan/graph/ecef.h"
 #include "hetcoll/makespan/graph/graph_schedule.h"
 #include "hetcoll/makespan/graph/lookahead.h"
-#include "hetcoll/makespan/search_budget.h"
+#include "hetcoll/core/limits.h"
 
 namespace hetcoll {
 
@@ -20,12 +20,12 @@ using Mask = std::uint32_t;
 
 class ExactBroadcastSearch {
  public:
-  ExactBroadcastSearch(const GraphNetwork& network, const BroadcastTask& task, const ExactSearchLimits& limits)
+  ExactBroadcastSearch(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits)
       : task_(task),
         table_(network, task.members, task.reversed),
         k_(table_.size()),
         source_(table_.index_of(task.source)),
-        budget_(limits.node_limit, limits.time_limit_seconds, limits.progress) {
+        budget_(limits) {
     cost_.resize(k_ * k_);
     closure_.resize(k_ * k_);
     route_ports_.resize(k_ * k_);
@@ -80,7 +80,8 @@ class ExactBroadcastSearch {
     descend();
   }
 
-  bool finished() const { return !budget_.exhausted(); }
+  bool finished() const { return !budget_.stopped(); }
+  SearchStatus status() const { return budget_.status(); }
   bool improved() const { return !best_sequence_.empty() || (targets_ == 0); }
   const std::vector<std::pair<std::size_t, std::size_t>>& best_sequence() const { return best_sequence_; }
   std::uint64_t nodes() const { return nodes_; }
@@ -133,7 +134,7 @@ class ExactBroadcastSearch {
       }
       return;
     }
-    if (budget_.exhausted(nodes_, best_)) return;
+    if (!budget_.admit(best_)) return;
     std::vector<Child> children;
     for (std::size_t u = 0; u < k_; ++u) {
       if (!(informed_ >> u & 1)) continue;
@@ -156,7 +157,7 @@ class ExactBroadcastSearch {
     for (const auto& child : children) {
       if (child.end >= best_) break;
       apply_and_descend(child);
-      if (budget_.exhausted()) return;
+      if (budget_.stopped()) return;
     }
   }
 
@@ -222,7 +223,7 @@ double makespan_of(const EngineResult& result, double source_ready) {
 
 }  // namespace
 
-EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const ExactSearchLimits& limits) {
+EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits) {
   if (task.members.size() > kMaxExactMembers) {
     throw InputError(fmt::format("exact search: {} participants exceed its limit of {}", task.members.size(),
                                  kMaxExactMembers));
@@ -253,7 +254,7 @@ EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& t
     result.proof = fmt::format("exact search over transfer orders finished ({} node{})", search.nodes(),
                                search.nodes() == 1 ? "" : "s");
   } else {
-    result.limit_reached = true;
+    result.status = search.status();
     result.notes.push_back(fmt::format("the exact search stopped at a limit after {} nodes; best plan found so far",
                                        search.nodes()));
   }

@@ -43,6 +43,6 @@ namespace hetcoll {
 
 inline constexpr std::size_t kMaxExactMembers = 16;
 
-EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const ExactSearchLimits& limits);
+EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits);
 
 }  // namespace hetcoll

@@ -58,7 +58,7 @@ struct Phase {
   std::vector<Transfer> transfers;
   double completion = 0;
   bool proven_optimal = false;
-  bool limit_reached = false;
+  SearchStatus status = SearchStatus::finished;
   std::string proof;
   SearchStats stats;
   std::vector<std::string> notes;
@@ -66,7 +66,7 @@ struct Phase {
 
 void absorb(Phase& phase, EngineResult&& result) {
   phase.proven_optimal = result.proven_optimal;
-  phase.limit_reached = result.limit_reached;
+  phase.status = result.status;
   phase.proof = std::move(result.proof);
   phase.stats = result.stats;
   phase.notes = std::move(result.notes);
@@ -135,7 +135,7 @@ MakespanPlan plan_on_graph(const GraphNetwork& network, const MakespanRequest& r
   auto take_phase = [&](Phase&& phase) {
     plan.transfers.insert(plan.transfers.end(), std::make_move_iterator(phase.transfers.begin()),
                           std::make_move_iterator(phase.transfers.end()));
-    plan.limit_reached = plan.limit_reached || phase.limit_reached;
+    if (phase.status != SearchStatus::finished) plan.status = phase.status;
     add_stats(plan.stats, phase.stats);
     for (auto& note : phase.notes) {
       if (std::find(plan.notes.begin(), plan.notes.end(), note) == plan.notes.end()) plan.notes.push_back(note);

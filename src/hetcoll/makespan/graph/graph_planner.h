@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "hetcoll/core/limits.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
@@ -44,7 +45,7 @@ struct BroadcastTask {
 struct EngineResult {
   std::vector<Transfer> transfers;  // of the broadcast (of the reversed problem when reversed)
   bool proven_optimal = false;      // an exact search finished
-  bool limit_reached = false;       // a search stopped at a limit
+  SearchStatus status = SearchStatus::finished;  // or why a search stopped early
   std::string proof;                // why it is optimal, when proven
   SearchStats stats;
   std::vector<std::string> notes;

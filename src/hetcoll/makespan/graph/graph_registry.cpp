@@ -18,14 +18,6 @@ namespace hetcoll {
 
 namespace {
 
-ExactSearchLimits limits_of(const MakespanRequest& request) {
-  ExactSearchLimits limits;
-  limits.node_limit = request.node_limit;
-  limits.time_limit_seconds = request.time_limit_seconds;
-  limits.progress = request.progress;
-  return limits;
-}
-
 GraphMakespanAlgorithm entry(std::string name, Guarantee guarantee, std::string complexity, std::string reference,
                              std::string summary, BroadcastEngine engine) {
   GraphMakespanAlgorithm algorithm;
@@ -58,7 +50,7 @@ std::vector<GraphMakespanAlgorithm> build_registry() {
                            {});
     algorithm.is_default = true;
     algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
-      ExactSearchLimits limits = limits_of(request);
+      SearchLimits limits = request.limits;
       return plan_on_graph(network, request, {"auto", guarantee},
                            [limits](const GraphNetwork& n, const BroadcastTask& task) {
                              return broadcast_auto(n, task, limits);
@@ -87,7 +79,7 @@ std::vector<GraphMakespanAlgorithm> build_registry() {
                            "exact search for small graphs (<= 16 participants; --time-limit, --node-limit)", {});
     algorithm.exact = true;
     algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
-      ExactSearchLimits limits = limits_of(request);
+      SearchLimits limits = request.limits;
       return plan_on_graph(network, request, {"optimal", guarantee},
                            [limits](const GraphNetwork& n, const BroadcastTask& task) {
                              return broadcast_exact(n, task, limits);
