@@ -65,8 +65,10 @@ expect_in "node limit named" "$work/err" "--node-limit"
 check "node limit 2^64" 2 "$hetcoll" broadcast --times 1,2,3 --node-limit 18446744073709551616
 expect_in "node limit too large" "$work/err" "too large"
 check "no time limit" 0 "$hetcoll" broadcast --times 1,2,3 --algo optimal --time-limit none --quiet
-check "no solution" 3 "$hetcoll" broadcast --platform "$source_dir/tests/cli/data/disconnected.json"
+check "no solution" 3 "$hetcoll" broadcast --platform "$source_dir/tests/cli/data/disconnected.json" --view sender-speed
 expect_in "no solution named" "$work/err" "no solution"
+check "no solution on the graph" 3 "$hetcoll" broadcast --platform "$source_dir/tests/cli/data/disconnected.json" --source B
+expect_in "no solution on the graph named" "$work/err" "A cannot be reached from B"
 
 # The pipelined tree search takes the same limits (built with HETCOLL_WITH_LP).
 if "$hetcoll" tree --help >/dev/null 2>&1; then
