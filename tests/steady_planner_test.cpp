@@ -2,6 +2,7 @@
 // answer is known, and on seeded random platforms every plan passes verify/,
 // the exact throughput matches Clp's floating optimum, the two scatter/gossip
 // formulations agree exactly, and the trees sum exactly to the flows.
+#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -146,6 +147,16 @@ TEST(SteadyPlanners, BadPlatformsGetClearErrors) {
     EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
   }
 
+  // Free edges and free computing: the tree pricing's master is unbounded;
+  // the full LP reports it.
+  const Platform free_reduce({host("S"), host("A")}, {link(1, 0, 0.0)}, "free");
+  try {
+    plan_steady_reduce(free_reduce, 0, {});
+    ADD_FAILURE() << "an unbounded reduce was accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
+  }
+
   const Platform with_router({host("S"), router("R"), host("A")}, {link(0, 1, 1), link(1, 2, 1)}, "router");
   EXPECT_THROW(plan_steady_scatter(with_router, 0, {1}), InputError);        // a router as target
   EXPECT_THROW(plan_steady_reduce(with_router, 1, {0, 2}), InputError);      // root not a participant
@@ -211,7 +222,7 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
     expect_valid(platform, reduce);
     // The reduce LP by column generation: the same exact optimum.
     const auto view = make_steady_platform(platform, std::nullopt);
-    const auto generated = solve_reduce_lp(view, {0, reduce.participants}, {}, true);
+    const auto generated = solve_reduce_lp(view, {0, reduce.participants}, {}, ReduceLpMethod::column_generation);
     EXPECT_EQ(generated.throughput, reduce.throughput);
 
     // Whole messages and a fixed period keep the plans valid.
@@ -242,6 +253,41 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
     }
   }
   EXPECT_GE(fixed_runs, 4);  // the fixed-period branch really ran
+}
+
+// The default reduce solver (reduction-tree pricing) against the full LP
+// solved two other ways (Clp + exact basis, QSopt_ex): the same exact
+// optimum, and the tree-priced plan — whose certificate is built for the
+// full LP — passes verify/. Random participant subsets, orders and roots.
+TEST(SteadyReduce, TreePricingMatchesTheFullLpExactly) {
+  std::mt19937 random(907);
+  for (int trial = 0; trial < 10; ++trial) {
+    const auto platform = random_platform(random, 5 + trial % 4);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::vector<ProcessorIndex> participants;
+    for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+      if (!platform.node(v).router && random() % 5 != 0) participants.push_back(v);
+    }
+    if (participants.size() < 2) continue;
+    std::shuffle(participants.begin(), participants.end(), random);
+    const auto root = participants[random() % participants.size()];
+    const auto view = make_steady_platform(platform, std::nullopt);
+    const ReduceProblem problem{root, participants};
+
+    const auto by_trees = solve_reduce_lp(view, problem);
+    EXPECT_NE(by_trees.stats.method.find("reduction-tree pricing"), std::string::npos) << by_trees.stats.method;
+    const auto full = solve_reduce_lp(view, problem, {}, ReduceLpMethod::full);
+    EXPECT_EQ(by_trees.throughput, full.throughput);
+    EXPECT_EQ(by_trees.certificate.bound, full.certificate.bound);
+    lp::SolveOptions exact_only;
+    exact_only.exact_solver_only = true;
+    EXPECT_EQ(solve_reduce_lp(view, problem, exact_only).throughput, by_trees.throughput);
+
+    const auto plan = plan_steady_reduce(platform, root, participants);
+    EXPECT_EQ(plan.throughput, by_trees.throughput);
+    EXPECT_NE(plan.stats.lp_method.find("reduction-tree pricing"), std::string::npos);
+    expect_valid(platform, plan);
+  }
 }
 
 TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {

@@ -239,7 +239,7 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
   if (participants.empty()) participants = platform.participants();
   const auto view = make_steady_platform(platform, options.message_size);
   const ReduceProblem problem{root, participants};
-  const auto lp_result = solve_reduce_lp(view, problem, options.lp, options.column_generation);
+  const auto lp_result = solve_reduce_lp(view, problem, options.lp, options.reduce_method);
   const auto start = std::chrono::steady_clock::now();
   auto trees = extract_reduction_trees(view, problem, lp_result);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -283,6 +284,55 @@ std::vector<int> attractive_columns(const Model& model, const detail::ClpSession
   return columns;
 }
 
+// Clp stops within its tolerances (1e-7); a basis that is optimal within
+// them may be a pivot or two from exactly optimal. Tightens and continues
+// from it a few times; `unseen_attractive` names columns Clp has not loaded
+// that the exact duals say would improve the optimum (they are loaded and Clp
+// continues). True with `solution` optimal (method: " (polished)" or empty);
+// false with fallback_reason set and `floating` the last basis.
+bool certify_clp_basis(const Model& model, detail::ClpSession& clp, detail::FloatingResult& floating,
+                       Solution& solution,
+                       const std::function<std::vector<int>(const Solution&)>& unseen_attractive, int& loaded) {
+  std::string reason;
+  const double tolerances[] = {0.0, 1e-10, 1e-13};
+  for (std::size_t attempt = 0; attempt < 3;) {
+    if (attempt > 0) {
+      const auto polish_start = std::chrono::steady_clock::now();
+      floating = clp.resolve(tolerances[attempt]);
+      solution.floating_seconds += seconds_since(polish_start);
+      if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
+    }
+    solution.simplex_iterations = floating.iterations;
+    if (floating.outcome != detail::FloatingResult::Outcome::optimal) {
+      reason = floating.message;
+      break;
+    }
+    const auto exact_start = std::chrono::steady_clock::now();
+    const bool exact = exact_from_basis(model, floating, solution, reason);
+    const auto missing = exact ? std::vector<int>{} : unseen_attractive(solution);
+    solution.exact_seconds += seconds_since(exact_start);
+    if (exact) {
+      solution.status = SolveStatus::optimal;
+      solution.method = attempt > 0 ? " (polished)" : "";
+      solution.columns_loaded = loaded;
+      return true;
+    }
+    if (!missing.empty()) {
+      ++solution.generation_rounds;
+      loaded += static_cast<int>(missing.size());
+      const auto add_start = std::chrono::steady_clock::now();
+      floating = clp.add_columns(missing);
+      solution.floating_seconds += seconds_since(add_start);
+      solution.floating_objective = floating.objective;
+      continue;
+    }
+    ++attempt;
+  }
+  solution.columns_loaded = loaded;
+  solution.fallback_reason = reason;
+  return false;
+}
+
 }  // namespace
 
 Solution solve(const Model& model, const SolveOptions& options) {
@@ -313,56 +363,23 @@ Solution solve(const Model& model, const SolveOptions& options) {
     }
     solution.floating_seconds = seconds_since(float_start);
     solution.floating_objective = floating.objective;
-    // Clp stops within its tolerances (1e-7); a basis that is optimal within
-    // them may be a pivot or two from exactly optimal. Tighten and continue
-    // from it a few times before falling back to the exact solver. With
-    // column generation, the exact check also prices the columns Clp never
-    // saw; any that would improve the optimum are added and Clp continues.
-    std::string reason;
-    const double tolerances[] = {0.0, 1e-10, 1e-13};
-    for (std::size_t attempt = 0; attempt < 3;) {
-      if (attempt > 0) {
-        const auto polish_start = std::chrono::steady_clock::now();
-        floating = clp.resolve(tolerances[attempt]);
-        solution.floating_seconds += seconds_since(polish_start);
-        if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
-      }
-      solution.simplex_iterations = floating.iterations;
-      if (floating.outcome != detail::FloatingResult::Outcome::optimal) {
-        reason = floating.message;
-        break;
-      }
-      const auto exact_start = std::chrono::steady_clock::now();
-      const bool exact = exact_from_basis(model, floating, solution, reason);
+    // With column generation, the exact check also prices the columns Clp
+    // never saw; any that would improve the optimum are added and Clp
+    // continues.
+    const auto unseen_attractive = [&](const Solution& attempt) {
       std::vector<int> missing;
-      if (!exact && generate && !solution.dual.empty()) {
-        missing = dual_infeasible_columns(model, solution.dual, 1000);
+      if (generate && !attempt.dual.empty()) {
+        missing = dual_infeasible_columns(model, attempt.dual, 1000);
         std::erase_if(missing, [&](int j) { return clp.loaded(j); });
       }
-      solution.exact_seconds += seconds_since(exact_start);
-      if (exact) {
-        solution.status = SolveStatus::optimal;
-        solution.method = "clp-" + algorithm_name + " + exact basis";
-        if (attempt > 0) solution.method += " (polished)";
-        if (generate) solution.method += ", column generation";
-        solution.columns_loaded = loaded;
-        return solution;
-      }
-      floating_basis = floating;
-      if (!missing.empty()) {
-        // Columns Clp never saw price out exactly: load them, keep going.
-        ++solution.generation_rounds;
-        loaded += static_cast<int>(missing.size());
-        const auto add_start = std::chrono::steady_clock::now();
-        floating = clp.add_columns(missing);
-        solution.floating_seconds += seconds_since(add_start);
-        solution.floating_objective = floating.objective;
-        continue;
-      }
-      ++attempt;
+      return missing;
+    };
+    if (certify_clp_basis(model, clp, floating, solution, unseen_attractive, loaded)) {
+      solution.method = "clp-" + algorithm_name + " + exact basis" + solution.method;
+      if (generate) solution.method += ", column generation";
+      return solution;
     }
-    solution.columns_loaded = loaded;
-    solution.fallback_reason = reason;
+    if (floating.outcome == detail::FloatingResult::Outcome::optimal) floating_basis = floating;
     if (!options.allow_fallback) {
       solution.status = SolveStatus::failed;
       solution.failure = solution.fallback_reason;
@@ -406,6 +423,40 @@ Solution solve(const Model& model, const SolveOptions& options) {
       break;
   }
   solution.exact_seconds += seconds_since(exact_start);
+  return solution;
+}
+
+Solution solve_with_pricing(Model& model, const PricingOracle& price) {
+  Solution solution;
+  std::vector<int> columns(static_cast<std::size_t>(model.column_count()));
+  for (int j = 0; j < model.column_count(); ++j) columns[static_cast<std::size_t>(j)] = j;
+  detail::ClpSession clp(model, columns);
+  int loaded = model.column_count();
+  const auto float_start = std::chrono::steady_clock::now();
+  auto floating = clp.solve(SimplexAlgorithm::primal);
+  while (floating.outcome == detail::FloatingResult::Outcome::optimal) {
+    const int before = model.column_count();
+    price(model, clp.row_duals());
+    if (model.column_count() == before) break;
+    std::vector<int> fresh;
+    for (int j = before; j < model.column_count(); ++j) fresh.push_back(j);
+    ++solution.generation_rounds;
+    loaded += static_cast<int>(fresh.size());
+    floating = clp.add_columns(fresh);
+  }
+  solution.floating_seconds = seconds_since(float_start);
+  solution.floating_objective = floating.objective;
+  const auto nothing_unseen = [](const Solution&) { return std::vector<int>{}; };
+  if (certify_clp_basis(model, clp, floating, solution, nothing_unseen, loaded)) {
+    solution.method = "clp-primal + exact basis" + solution.method + ", pricing";
+    return solution;
+  }
+  switch (floating.outcome) {
+    case detail::FloatingResult::Outcome::unbounded: solution.status = SolveStatus::unbounded; break;
+    case detail::FloatingResult::Outcome::infeasible: solution.status = SolveStatus::infeasible; break;
+    default: solution.status = SolveStatus::failed; break;
+  }
+  solution.failure = solution.fallback_reason;
   return solution;
 }
 

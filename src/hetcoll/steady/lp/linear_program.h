@@ -43,6 +43,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -141,6 +142,20 @@ struct Solution {
 };
 
 Solution solve(const Model& model, const SolveOptions& options = {});
+
+// Delayed column generation with a pricing oracle, for models whose columns
+// are too many to list (Dantzig-Wolfe masters: one column per reduction
+// tree, say). `model` starts with some columns (at least one); the oracle
+// gets Clp's floating row duals (A^T y >= c convention) and appends to
+// `model` the columns that price out (c_j - a_j^T y > 0), or none when it
+// finds none. Clp (primal simplex) continues from its basis after each
+// batch; once the oracle adds nothing, the basis is re-solved exactly and
+// checked as in solve() — over the columns generated, so `optimal` here
+// means optimal for the model as it ends: the caller proves that no column
+// it could still generate prices out (exactly, with `dual`) before claiming
+// more. No QSopt_ex fallback: on `failed` the caller uses another route.
+using PricingOracle = std::function<void(Model& model, const std::vector<double>& duals)>;
+Solution solve_with_pricing(Model& model, const PricingOracle& price);
 
 // The exact optimality test behind `optimal`: x >= 0 satisfies every row, y
 // has the right sign on every row and A^T y >= c, and c^T x == b^T y.
