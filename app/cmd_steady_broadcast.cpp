@@ -45,8 +45,10 @@ void print_steady_broadcast_summary(const Platform& platform, ProcessorIndex sou
   std::cout << fmt::format("proof: dual certificate with {} cut rows, checked exactly; every target receives TP by "
                            "max-flow under the edge rates: {}\n",
                            solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
-  std::cout << fmt::format("LP: {} rows x {} columns, {} rounds of cut generation, {}, {:.3f} s\n", solution.lp_rows,
-                           solution.lp_columns, solution.rounds, solution.lp_method, solution.seconds);
+  std::cout << fmt::format("LP: {} rows x {} columns, {} floating rounds of cut generation then {} exact solve{}, {}, "
+                           "{:.3f} s\n",
+                           solution.lp_rows, solution.lp_columns, solution.floating_rounds, solution.rounds,
+                           solution.rounds == 1 ? "" : "s", solution.lp_method, solution.seconds);
   std::string period = to_string(schedule.period);
   std::cout << fmt::format("multi-tree schedule: {} trees, weights sum to {:.6g} = {} of the LP bound ({}); "
                            "one period of {} time units in {} one-port matchings, built in {:.3f} s\n",
@@ -216,7 +218,8 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
        << ", \"throughput\": \"" << to_string(solution.throughput) << "\", \"throughput_value\": "
        << fmt::format("{}", solution.throughput_value()) << ", \"valid\": " << (failure.empty() ? "true" : "false")
        << ",\n \"lp\": {\"rows\": " << solution.lp_rows << ", \"columns\": " << solution.lp_columns
-       << ", \"cuts\": " << solution.targets_in_lp << ", \"rounds\": " << solution.rounds
+       << ", \"cuts\": " << solution.targets_in_lp << ", \"floating_rounds\": " << solution.floating_rounds
+       << ", \"rounds\": " << solution.rounds
        << ", \"method\": " << json_quote(solution.lp_method) << ", \"seconds\": " << fmt::format("{}", solution.seconds)
        << "},\n \"edge_rates\": [";
   bool first = true;

@@ -183,6 +183,46 @@ TEST(LinearProgram, RandomPackingLpsAgreeAcrossBackends) {
   EXPECT_EQ(from_basis, optimal);  // Clp's basis re-solved exactly every time
 }
 
+// Row generation: rows added in batches to a model, re-solved in floating
+// point from the last basis, then certified from that basis; the answer is
+// the one solve() gives for the final model from scratch, exactly.
+TEST(FloatingRowSolver, RowsAddedInRoundsThenCertifiedMatchSolve) {
+  std::mt19937 random(11);
+  std::uniform_int_distribution<int> small(1, 9);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int columns = 3 + trial % 7;
+    Model model;
+    for (int j = 0; j < columns; ++j) model.add_column(q(small(random), small(random)));
+    auto add_random_row = [&] {
+      int row = model.add_row(RowSense::less_equal, q(small(random), small(random)));
+      for (int j = 0; j < columns; ++j) {
+        if (random() % 3 != 0) model.add_entry(row, j, q(small(random), small(random)));
+      }
+    };
+    // Every column bounded from the start: x_j <= 9.
+    for (int j = 0; j < columns; ++j) model.add_entry(model.add_row(RowSense::less_equal, 9), j, 1);
+    FloatingRowSolver floating(model);
+    double previous = std::numeric_limits<double>::infinity();
+    for (int round = 0; round < 4; ++round) {
+      ASSERT_TRUE(floating.solve()) << floating.message();
+      // Adding rows to a maximisation never raises its optimum.
+      EXPECT_LE(floating.objective(), previous + 1e-9) << "trial " << trial;
+      previous = floating.objective();
+      for (int k = 0; k < 1 + trial % 3; ++k) add_random_row();
+    }
+    const auto certified = floating.certify();
+    ASSERT_EQ(certified.status, SolveStatus::optimal) << "trial " << trial << ": " << certified.failure;
+    EXPECT_TRUE(check_optimality(model, certified.primal, certified.dual).ok()) << "trial " << trial;
+    const auto scratch = solve(model);
+    ASSERT_EQ(scratch.status, SolveStatus::optimal);
+    EXPECT_EQ(certified.objective, scratch.objective) << "trial " << trial;
+    // More rows after certify(): the solver carries on from where it is.
+    add_random_row();
+    ASSERT_TRUE(floating.solve());
+    EXPECT_EQ(floating.certify().objective, solve(model).objective) << "trial " << trial;
+  }
+}
+
 TEST(SparseRationalLu, SolvesBothSystemsExactly) {
   std::mt19937 random(3);
   for (int trial = 0; trial < 30; ++trial) {

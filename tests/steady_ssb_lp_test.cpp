@@ -129,5 +129,21 @@ TEST(SsbLp, RowGenerationMatchesTheFullProgramAndBoundsEveryTree) {
   }
 }
 
+// Dense platforms, where cut generation needs several floating rounds and
+// the cut program is degenerate (many optimal rates): the certified optimum
+// is the full flow program's, and the plan's rates pass the max-flow check.
+TEST(SsbLp, DensePlatformsCutGenerationMatchesTheFullProgram) {
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    auto platform = generate_random_platform({14, 0.5, 0.0, seed, {}});
+    auto times = platform.edge_costs(1e6);
+    auto solution = solve_ssb(platform, 0, times);
+    EXPECT_EQ(check_ssb_solution(platform, 0, times, solution), "") << "seed " << seed;
+    EXPECT_GT(solution.targets_in_lp, 0) << "seed " << seed;  // the cut program, not the fallback
+    auto full = lp::solve(build_ssb_model(platform, 0, times, solution.targets));
+    ASSERT_EQ(full.status, lp::SolveStatus::optimal);
+    EXPECT_EQ(full.objective, solution.throughput) << "seed " << seed;
+  }
+}
+
 }  // namespace
 }  // namespace hetcoll

@@ -190,6 +190,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 std::optional<lp::Solution> solve_reduce_by_tree_pricing(const lp::Model& model, const ReduceLpIndex& index) {
+  // No port or compute row: every tree is free, the throughput unbounded.
+  if (index.resource_rows.empty()) return std::nullopt;
   const TreePricing pricing(model, index);
   lp::Model master;
   for (int row : index.resource_rows) master.add_row(model.sense(row), model.rhs(row), model.label(row));

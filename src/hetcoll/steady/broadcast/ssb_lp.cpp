@@ -18,7 +18,10 @@ namespace hetcoll {
 namespace {
 
 constexpr const char* kFormulation = "ssb-broadcast";
-constexpr int kMaxCutRounds = 25;
+// Floating rounds are cheap (a warm-started dual simplex and one float
+// max-flow per target); exact rounds each solve and certify from scratch.
+constexpr int kMaxFloatingRounds = 2000;
+constexpr int kMaxExactRounds = 10;
 
 std::string edge_key(size_t e) { return fmt::format("{}", e); }
 
@@ -97,8 +100,15 @@ lp::Model build_ssb_model(const Platform& platform, ProcessorIndex source, const
   return model;
 }
 
-Rational exact_max_flow(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
-                        const std::vector<Rational>& capacity) {
+namespace {
+
+struct ExactFlow {
+  Rational value;
+  std::vector<char> reached_from_source;  // in the final residual graph
+};
+
+ExactFlow exact_flow(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                     const std::vector<Rational>& capacity) {
   const auto m = platform.edges().size();
   std::vector<Rational> flow(m, 0);
   Rational total = 0;
@@ -130,7 +140,11 @@ Rational exact_max_flow(const Platform& platform, ProcessorIndex source, Process
         }
       }
     }
-    if (!seen[static_cast<size_t>(target)]) return total;
+    if (!seen[static_cast<size_t>(target)]) {
+      // The search ran out without meeting the target: `seen` is the
+      // source side of a minimum cut.
+      return {total, std::move(seen)};
+    }
     Rational bottleneck = -1;
     for (auto v = target; v != source;) {
       auto [e, forward] = parent[static_cast<size_t>(v)];
@@ -149,6 +163,13 @@ Rational exact_max_flow(const Platform& platform, ProcessorIndex source, Process
     }
     total += bottleneck;
   }
+}
+
+}  // namespace
+
+Rational exact_max_flow(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                        const std::vector<Rational>& capacity) {
+  return exact_flow(platform, source, target, capacity).value;
 }
 
 namespace {
@@ -186,7 +207,8 @@ struct CutModel {
   std::vector<int> rate;
 };
 
-CutModel build_cut_model(const Platform& platform, const std::vector<double>& slice_times, const std::vector<Cut>& cuts) {
+// The program over TP and n with the port rows and no cut yet.
+CutModel build_port_model(const Platform& platform, const std::vector<double>& slice_times) {
   CutModel built;
   const auto m = platform.edges().size();
   built.throughput = built.model.add_column(1, "TP");
@@ -194,22 +216,29 @@ CutModel build_cut_model(const Platform& platform, const std::vector<double>& sl
   std::vector<Rational> time(m);
   for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
   add_port_rows(built.model, platform, time, built.rate);
-  std::vector<char> inside(static_cast<size_t>(platform.size()));
-  for (const auto& cut : cuts) {
-    std::fill(inside.begin(), inside.end(), 0);
-    std::vector<std::string> keys;
-    for (auto v : cut) {
-      inside[static_cast<size_t>(v)] = 1;
-      keys.push_back(platform.id(v));
-    }
-    int row = built.model.add_row(lp::RowSense::less_equal, 0, {"cut", keys});
-    built.model.add_entry(row, built.throughput, 1);
-    for (auto v : cut) {
-      for (auto e : platform.in_edges(v)) {
-        if (!inside[static_cast<size_t>(platform.edges()[e].from)]) built.model.add_entry(row, built.rate[e], -1);
-      }
+  return built;
+}
+
+// TP <= sum of n(e) over the edges entering `cut`.
+void add_cut_row(CutModel& built, const Platform& platform, const Cut& cut) {
+  std::vector<char> inside(static_cast<size_t>(platform.size()), 0);
+  std::vector<std::string> keys;
+  for (auto v : cut) {
+    inside[static_cast<size_t>(v)] = 1;
+    keys.push_back(platform.id(v));
+  }
+  int row = built.model.add_row(lp::RowSense::less_equal, 0, {"cut", keys});
+  built.model.add_entry(row, built.throughput, 1);
+  for (auto v : cut) {
+    for (auto e : platform.in_edges(v)) {
+      if (!inside[static_cast<size_t>(platform.edges()[e].from)]) built.model.add_entry(row, built.rate[e], -1);
     }
   }
+}
+
+CutModel build_cut_model(const Platform& platform, const std::vector<double>& slice_times, const std::vector<Cut>& cuts) {
+  CutModel built = build_port_model(platform, slice_times);
+  for (const auto& cut : cuts) add_cut_row(built, platform, cut);
   return built;
 }
 
@@ -258,16 +287,17 @@ std::pair<double, MinCuts> float_min_cuts(const Platform& platform, ProcessorInd
   return {total, cuts};
 }
 
-// The exact minimum cut's sink side, for a target found short exactly.
-Cut exact_min_cut(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
-                  const std::vector<Rational>& capacity) {
-  // Scaled doubles locate a cut; if it is not exactly short, fall back to the
-  // singleton {target} (always a valid cut).
-  std::vector<double> approximate;
-  for (const auto& c : capacity) approximate.push_back(to_double(c));
-  auto cut = float_min_cuts(platform, source, target, approximate, 0.0).second.near_target;
-  if (std::find(cut.begin(), cut.end(), target) == cut.end()) return {target};
-  return cut;
+// The sink side of an exact minimum cut between the source and `target`,
+// with its capacity. When the capacity is below the LP's TP the cut is
+// violated by the LP's exact solution, so it is not one of its rows yet.
+std::pair<Rational, Cut> exact_min_cut(const Platform& platform, ProcessorIndex source, ProcessorIndex target,
+                                       const std::vector<Rational>& capacity) {
+  auto flow = exact_flow(platform, source, target, capacity);
+  Cut cut;
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    if (!flow.reached_from_source[static_cast<size_t>(v)]) cut.push_back(v);
+  }
+  return {std::move(flow.value), std::move(cut)};
 }
 
 // w and the nodes other than the source that reach w along edges whose
@@ -306,16 +336,14 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
   if (solution.targets.empty()) throw InputError("source: the platform has no other participant to broadcast to");
 
   // Row generation over cuts: start with every target's in-cut {w}, add the
-  // minimum cut of each target whose max-flow under n falls short of TP.
+  // minimum cuts of each target whose max-flow under n falls short of TP.
+  CutModel built = build_port_model(platform, slice_times);
   std::set<Cut> known;
-  std::vector<Cut> cuts;
   auto add_cut = [&](Cut cut) {
     std::sort(cut.begin(), cut.end());
-    if (known.insert(cut).second) {
-      cuts.push_back(std::move(cut));
-      return true;
-    }
-    return false;
+    if (!known.insert(cut).second) return false;
+    add_cut_row(built, platform, cut);
+    return true;
   };
   // Initial cuts: each target with every node that reaches it by edges of
   // zero slice time (the wires of an imported SimGrid topology). The singleton
@@ -323,49 +351,61 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
   // leaves its cut unbounded; the closure's entering edges all take time, so
   // a port row or a link row bounds each of them and the LP is bounded.
   for (auto w : solution.targets) add_cut(free_edge_closure(platform, source, w, slice_times));
+  const size_t edge_count = platform.edges().size();
+  auto read_rates = [&](const std::vector<double>& primal) {
+    std::vector<double> rates(edge_count);
+    for (size_t e = 0; e < edge_count; ++e) rates[e] = primal[static_cast<size_t>(built.rate[e])];
+    return rates;
+  };
+  // Floating-point rounds: Clp re-solves from its last basis (a few dual
+  // pivots per round), float max-flows find the violated cuts. Cut
+  // generation tails on dense platforms (dozens of rounds of a few cuts),
+  // which costs little here. Then one exact solve from the basis the rounds
+  // ended on, certified, and exact max-flows: a target short by less than
+  // the floating tolerance adds its exact minimum cut and the rounds resume
+  // (rare: one exact solve on every platform tried).
+  lp::FloatingRowSolver floating(built.model);
   for (;;) {
+    for (int round = 0; round < kMaxFloatingRounds; ++round) {
+      ++solution.floating_rounds;
+      if (!floating.solve()) break;  // certify() below says what is wrong
+      const auto rates = read_rates(floating.primal());
+      const double tp = floating.primal()[static_cast<size_t>(built.throughput)];
+      bool added = false;
+      for (auto w : solution.targets) {
+        auto [flow, found] = float_min_cuts(platform, source, w, rates, 1e-12 * tp);
+        if (flow < tp * (1 - 1e-9)) {
+          added |= add_cut(std::move(found.near_target));
+          added |= add_cut(std::move(found.near_source));
+        }
+      }
+      if (!added) break;
+    }
     ++solution.rounds;
-    CutModel built = build_cut_model(platform, slice_times, cuts);
-    lp::Solution result = lp::solve(built.model);
+    lp::Solution result = floating.certify();
     if (result.status != lp::SolveStatus::optimal) {
       throw std::runtime_error(fmt::format("the SSB linear program was not solved: {} {}", lp::to_string(result.status),
                                            result.failure));
     }
     solution.throughput = result.primal[static_cast<size_t>(built.throughput)];
-    solution.edge_rates.assign(platform.edges().size(), 0);
-    std::vector<double> rates(platform.edges().size());
-    for (size_t e = 0; e < platform.edges().size(); ++e) {
-      solution.edge_rates[e] = result.primal[static_cast<size_t>(built.rate[e])];
-      rates[e] = to_double(solution.edge_rates[e]);
-    }
-    const double tp = to_double(solution.throughput);
+    solution.edge_rates.assign(edge_count, 0);
+    for (size_t e = 0; e < edge_count; ++e) solution.edge_rates[e] = result.primal[static_cast<size_t>(built.rate[e])];
     bool added = false;
     for (auto w : solution.targets) {
-      auto [flow, found] = float_min_cuts(platform, source, w, rates, 1e-12 * tp);
-      if (flow < tp * (1 - 1e-9)) {
-        added |= add_cut(std::move(found.near_target));
-        added |= add_cut(std::move(found.near_source));
-      }
-    }
-    if (!added) {
-      // Exact confirmation: every target receives TP under the exact rates.
-      for (auto w : solution.targets) {
-        if (exact_max_flow(platform, source, w, solution.edge_rates) < solution.throughput) {
-          added |= add_cut(exact_min_cut(platform, source, w, solution.edge_rates));
-        }
-      }
+      auto [capacity, cut] = exact_min_cut(platform, source, w, solution.edge_rates);
+      if (capacity < solution.throughput) added |= add_cut(std::move(cut));
     }
     if (!added) {
       solution.certificate = lp::make_certificate(built.model, result, kFormulation);
       solution.lp_rows = built.model.row_count();
       solution.lp_columns = built.model.column_count();
-      solution.lp_method = result.method;
-      solution.targets_in_lp = static_cast<int>(cuts.size());
+      solution.lp_method = result.method + ", cut generation";
+      solution.targets_in_lp = static_cast<int>(known.size());
       break;
     }
-    if (solution.rounds >= kMaxCutRounds) {
-      // Cut generation tails on some dense platforms: solve the full flow
-      // program instead (bounded, about 10 s for 50 nodes).
+    if (solution.rounds >= kMaxExactRounds) {
+      // Never seen: exact rounds that keep finding cuts. The full flow
+      // program is bounded (about 5 s for 50 nodes, density 0.12).
       lp::Model full;
       auto columns = build_model(full, platform, source, slice_times, solution.targets);
       lp::Solution exact = lp::solve(full);
@@ -374,9 +414,7 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
                                              lp::to_string(exact.status), exact.failure));
       }
       solution.throughput = exact.primal[static_cast<size_t>(columns.throughput)];
-      for (size_t e = 0; e < platform.edges().size(); ++e) {
-        solution.edge_rates[e] = exact.primal[static_cast<size_t>(columns.rate[e])];
-      }
+      for (size_t e = 0; e < edge_count; ++e) solution.edge_rates[e] = exact.primal[static_cast<size_t>(columns.rate[e])];
       solution.certificate = lp::make_certificate(full, exact, kFormulation);
       solution.lp_rows = full.row_count();
       solution.lp_columns = full.column_count();

@@ -23,19 +23,26 @@
 // flows x_w of eq. (2) iff every node set X without the source that holds a
 // target w receives TP over its in-edges: TP <= sum of n(e) entering X
 // ("cut" rows, keys = the ids in X). The program over TP and n with port
-// rows and cut rows is solved by row generation: start with the in-cut {w}
-// of every target, solve exactly, and for every target whose max-flow under
-// n falls short of TP add the minimum cuts nearest to it and nearest to the
-// source (found in doubles,
-// then confirmed with an exact max-flow over rationals before stopping).
+// rows and cut rows is solved by row generation, in two phases:
+//  1. Floating point (lp::FloatingRowSolver): start with the in-cut {w} of
+//     every target; each round re-solves with Clp from its last basis and,
+//     for every target whose float max-flow under n falls short of TP, adds
+//     the minimum cuts nearest to it and nearest to the source. Rounds are
+//     cheap (a few dual pivots); dense platforms need several.
+//  2. Exact: the basis the rounds ended on is re-solved in rationals and
+//     certified (FloatingRowSolver::certify, the path of lp::solve), then an
+//     exact max-flow per target confirms it receives TP under the exact n. A
+//     target short by less than the float tolerance adds its exact minimum
+//     cut (violated, so new) and phase 1 resumes.
 // When no target falls short, n and TP are feasible for eq. (2), so optimal;
 // the certificate's duals are on port and cut rows, and each cut row is a
 // valid inequality of eq. (2), which check_ssb_solution() re-derives from
 // the platform. The full flow program (build_ssb_model) is kept to
-// cross-check on small platforms, and as the fallback when cut generation
-// has not converged after 25 rounds (it tails on some dense random
-// platforms); its certificate is then checked against it. Measured: 0.2-0.5 s on 65-node Tiers
-// platforms, 10-25 rounds (docs/RESULTS.md).
+// cross-check on small platforms, and as the fallback after 10 exact rounds
+// that keep finding cuts (never seen); its certificate is then checked
+// against it. Measured (docs/RESULTS.md): 0.03-0.07 s on dense random
+// 50-node platforms (3-22 s before the floating phase), 0.27 s on the
+// complete 64-node route graph of the MPI comparison (4032 edges).
 #pragma once
 
 #include <string>
@@ -56,8 +63,9 @@ struct SsbSolution {
   // Statistics of the last (restricted) LP solve.
   int lp_rows = 0;
   int lp_columns = 0;
-  int rounds = 0;                      // row-generation rounds
-  int targets_in_lp = 0;               // targets whose flows are in the final LP
+  int floating_rounds = 0;             // row-generation rounds in floating point
+  int rounds = 0;                      // exact solves of the cut program
+  int targets_in_lp = 0;               // cut rows in the final LP (0: the full flow program)
   std::string lp_method;
   double seconds = 0;
 

@@ -40,8 +40,16 @@ class ClpSession {
   // model after the session started), then primal simplex from the current
   // basis (still primal feasible: the new columns start at zero).
   FloatingResult add_columns(const std::vector<int>& columns);
+  // Loads the rows the model gained since the session was built or last
+  // synchronised (rows only: the columns must not change), then dual simplex
+  // from the current basis (still dual feasible: the new rows' slacks enter
+  // the basis), so a round of row generation costs a few pivots.
+  FloatingResult add_rows();
   // The row duals of the last solve (maximisation convention: A^T y >= c).
   std::vector<double> row_duals() const;
+  // The column values of the last solve, indexed like the model's columns
+  // (zero for columns not loaded).
+  std::vector<double> column_values() const;
   bool loaded(int column) const;
 
  private:

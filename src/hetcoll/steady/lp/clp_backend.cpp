@@ -5,6 +5,7 @@
 #include <coin/ClpSolve.hpp>
 
 #include <limits>
+#include <tuple>
 
 #include "hetcoll/steady/lp/backends_internal.h"
 
@@ -15,10 +16,22 @@ struct ClpSession::State {
   ClpSimplex simplex;
   std::vector<int> model_column;  // Clp column -> model column
   std::vector<int> clp_column;    // model column -> Clp column, -1 when not loaded
+  int rows_loaded = 0;
   int iterations = 0;
 };
 
 namespace {
+
+// Clp's bounds for a row of the model.
+std::pair<double, double> row_bounds(const Model& model, int row) {
+  const double rhs = model.rhs(row).get_d();
+  switch (model.sense(row)) {
+    case RowSense::less_equal: return {-COIN_DBL_MAX, rhs};
+    case RowSense::equal: return {rhs, rhs};
+    case RowSense::greater_equal: return {rhs, COIN_DBL_MAX};
+  }
+  return {-COIN_DBL_MAX, COIN_DBL_MAX};
+}
 
 void append_columns(ClpSimplex& simplex, const Model& model, const std::vector<int>& columns) {
   std::vector<CoinBigIndex> starts{0};
@@ -44,18 +57,12 @@ void append_columns(ClpSimplex& simplex, const Model& model, const std::vector<i
 ClpSession::ClpSession(const Model& model, const std::vector<int>& columns) : state_(new State) {
   state_->model = &model;
   const int rows = model.row_count();
-  const double infinity = COIN_DBL_MAX;
   std::vector<double> row_lower(static_cast<std::size_t>(rows));
   std::vector<double> row_upper(static_cast<std::size_t>(rows));
   for (int i = 0; i < rows; ++i) {
-    const double rhs = model.rhs(i).get_d();
-    const auto k = static_cast<std::size_t>(i);
-    switch (model.sense(i)) {
-      case RowSense::less_equal: row_lower[k] = -infinity; row_upper[k] = rhs; break;
-      case RowSense::equal: row_lower[k] = rhs; row_upper[k] = rhs; break;
-      case RowSense::greater_equal: row_lower[k] = rhs; row_upper[k] = infinity; break;
-    }
+    std::tie(row_lower[static_cast<std::size_t>(i)], row_upper[static_cast<std::size_t>(i)]) = row_bounds(model, i);
   }
+  state_->rows_loaded = rows;
   auto& simplex = state_->simplex;
   simplex.setLogLevel(0);
   // Rows first (no columns), then the columns.
@@ -162,6 +169,50 @@ FloatingResult ClpSession::add_columns(const std::vector<int>& columns) {
   simplex.primal(1);
   state_->iterations += simplex.numberIterations();
   return read();
+}
+
+FloatingResult ClpSession::add_rows() {
+  const Model& model = *state_->model;
+  const int first = state_->rows_loaded, count = model.row_count() - first;
+  auto& simplex = state_->simplex;
+  if (count > 0) {
+    // The model is stored by columns, rows in increasing order: the new
+    // rows' entries are at the end of each loaded column.
+    std::vector<std::vector<std::pair<int, double>>> rows(static_cast<std::size_t>(count));
+    for (std::size_t c = 0; c < state_->model_column.size(); ++c) {
+      const auto& entries = model.column(state_->model_column[c]);
+      for (auto it = entries.rbegin(); it != entries.rend() && it->first >= first; ++it) {
+        rows[static_cast<std::size_t>(it->first - first)].emplace_back(static_cast<int>(c), it->second.get_d());
+      }
+    }
+    std::vector<double> lower, upper, values;
+    std::vector<CoinBigIndex> starts{0};
+    std::vector<int> indices;
+    for (int i = 0; i < count; ++i) {
+      auto [low, up] = row_bounds(model, first + i);
+      lower.push_back(low);
+      upper.push_back(up);
+      for (const auto& [column, value] : rows[static_cast<std::size_t>(i)]) {
+        indices.push_back(column);
+        values.push_back(value);
+      }
+      starts.push_back(static_cast<CoinBigIndex>(indices.size()));
+    }
+    simplex.addRows(count, lower.data(), upper.data(), starts.data(), indices.data(), values.data());
+    state_->rows_loaded = model.row_count();
+  }
+  simplex.dual();  // from the status arrays of the last solve: the current basis
+  state_->iterations += simplex.numberIterations();
+  return read();
+}
+
+std::vector<double> ClpSession::column_values() const {
+  const double* values = const_cast<ClpSimplex&>(state_->simplex).primalColumnSolution();
+  std::vector<double> result(static_cast<std::size_t>(state_->model->column_count()), 0.0);
+  for (std::size_t c = 0; c < state_->model_column.size(); ++c) {
+    result[static_cast<std::size_t>(state_->model_column[c])] = values[c];
+  }
+  return result;
 }
 
 std::vector<double> ClpSession::row_duals() const {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -284,111 +283,26 @@ std::vector<int> attractive_columns(const Model& model, const detail::ClpSession
   return columns;
 }
 
-// Clp stops within its tolerances (1e-7); a basis that is optimal within
-// them may be a pivot or two from exactly optimal. Tightens and continues
-// from it a few times; `unseen_attractive` names columns Clp has not loaded
-// that the exact duals say would improve the optimum (they are loaded and Clp
-// continues). True with `solution` optimal (method: " (polished)" or empty);
-// false with fallback_reason set and `floating` the last basis.
-bool certify_clp_basis(const Model& model, detail::ClpSession& clp, detail::FloatingResult& floating,
-                       Solution& solution,
-                       const std::function<std::vector<int>(const Solution&)>& unseen_attractive, int& loaded) {
-  std::string reason;
-  const double tolerances[] = {0.0, 1e-10, 1e-13};
-  for (std::size_t attempt = 0; attempt < 3;) {
-    if (attempt > 0) {
-      const auto polish_start = std::chrono::steady_clock::now();
-      floating = clp.resolve(tolerances[attempt]);
-      solution.floating_seconds += seconds_since(polish_start);
-      if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
-    }
-    solution.simplex_iterations = floating.iterations;
-    if (floating.outcome != detail::FloatingResult::Outcome::optimal) {
-      reason = floating.message;
-      break;
-    }
-    const auto exact_start = std::chrono::steady_clock::now();
-    const bool exact = exact_from_basis(model, floating, solution, reason);
-    const auto missing = exact ? std::vector<int>{} : unseen_attractive(solution);
-    solution.exact_seconds += seconds_since(exact_start);
-    if (exact) {
-      solution.status = SolveStatus::optimal;
-      solution.method = attempt > 0 ? " (polished)" : "";
-      solution.columns_loaded = loaded;
-      return true;
-    }
-    if (!missing.empty()) {
-      ++solution.generation_rounds;
-      loaded += static_cast<int>(missing.size());
-      const auto add_start = std::chrono::steady_clock::now();
-      floating = clp.add_columns(missing);
-      solution.floating_seconds += seconds_since(add_start);
-      solution.floating_objective = floating.objective;
-      continue;
-    }
-    ++attempt;
-  }
-  solution.columns_loaded = loaded;
-  solution.fallback_reason = reason;
-  return false;
-}
-
 }  // namespace
 
-Solution solve(const Model& model, const SolveOptions& options) {
-  Solution solution;
-  std::optional<detail::FloatingResult> floating_basis;
-  const std::string algorithm_name = options.algorithm == SimplexAlgorithm::dual       ? "dual"
-                                     : options.algorithm == SimplexAlgorithm::primal   ? "primal"
-                                     : options.algorithm == SimplexAlgorithm::presolve ? "presolve"
-                                                                                       : "barrier";
-  if (!options.exact_solver_only) {
-    const bool generate = !options.initial_columns.empty();
-    std::vector<int> first_columns = options.initial_columns;
-    if (!generate) {
-      first_columns.resize(static_cast<std::size_t>(model.column_count()));
-      for (int j = 0; j < model.column_count(); ++j) first_columns[static_cast<std::size_t>(j)] = j;
-    }
-    detail::ClpSession clp(model, first_columns);
-    int loaded = static_cast<int>(first_columns.size());
-    const auto float_start = std::chrono::steady_clock::now();
-    auto floating = clp.solve(options.algorithm);
-    // Column generation in floating point until no column prices out.
-    while (generate && floating.outcome == detail::FloatingResult::Outcome::optimal) {
-      const auto columns = attractive_columns(model, clp, clp.row_duals());
-      if (columns.empty()) break;
-      ++solution.generation_rounds;
-      loaded += static_cast<int>(columns.size());
-      floating = clp.add_columns(columns);
-    }
-    solution.floating_seconds = seconds_since(float_start);
-    solution.floating_objective = floating.objective;
-    // With column generation, the exact check also prices the columns Clp
-    // never saw; any that would improve the optimum are added and Clp
-    // continues.
-    const auto unseen_attractive = [&](const Solution& attempt) {
-      std::vector<int> missing;
-      if (generate && !attempt.dual.empty()) {
-        missing = dual_infeasible_columns(model, attempt.dual, 1000);
-        std::erase_if(missing, [&](int j) { return clp.loaded(j); });
-      }
-      return missing;
-    };
-    if (certify_clp_basis(model, clp, floating, solution, unseen_attractive, loaded)) {
-      solution.method = "clp-" + algorithm_name + " + exact basis" + solution.method;
-      if (generate) solution.method += ", column generation";
-      return solution;
-    }
-    if (floating.outcome == detail::FloatingResult::Outcome::optimal) floating_basis = floating;
-    if (!options.allow_fallback) {
-      solution.status = SolveStatus::failed;
-      solution.failure = solution.fallback_reason;
-      return solution;
-    }
+namespace {
+
+std::string algorithm_name(SimplexAlgorithm algorithm) {
+  switch (algorithm) {
+    case SimplexAlgorithm::dual: return "dual";
+    case SimplexAlgorithm::primal: return "primal";
+    case SimplexAlgorithm::presolve: return "presolve";
+    case SimplexAlgorithm::barrier: return "barrier";
   }
+  return "?";
+}
+
+// QSopt_ex from scratch or from `start`, through the same exact check.
+void solve_exactly(const Model& model, const SolveOptions& options, const detail::FloatingResult* start,
+                   Solution& solution) {
   const auto exact_start = std::chrono::steady_clock::now();
-  const auto exact = detail::solve_with_qsopt_ex(model, options.algorithm, floating_basis ? &*floating_basis : nullptr);
-  solution.method = floating_basis ? "qsopt_ex from clp's basis" : "qsopt_ex";
+  const auto exact = detail::solve_with_qsopt_ex(model, options.algorithm, start);
+  solution.method = start ? "qsopt_ex from clp's basis" : "qsopt_ex";
   switch (exact.outcome) {
     case detail::ExactResult::Outcome::optimal: {
       solution.primal = exact.primal;
@@ -423,15 +337,143 @@ Solution solve(const Model& model, const SolveOptions& options) {
       break;
   }
   solution.exact_seconds += seconds_since(exact_start);
+}
+
+// From Clp's answer `floating` on `clp` to a checked exact one (steps 2-4 of
+// the header). `generate`: column generation is on (columns Clp never saw
+// are priced exactly).
+Solution certify_floating(const Model& model, detail::ClpSession& clp, detail::FloatingResult floating,
+                 const SolveOptions& options, bool generate, Solution solution) {
+  if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
+  // Clp stops within its tolerances (1e-7); a basis that is optimal within
+  // them may be a pivot or two from exactly optimal. Tighten and continue
+  // from it a few times before falling back to the exact solver. With
+  // column generation, the exact check also prices the columns Clp never
+  // saw; any that would improve the optimum are added and Clp continues.
+  std::optional<detail::FloatingResult> floating_basis;
+  std::string reason;
+  const double tolerances[] = {0.0, 1e-10, 1e-13};
+  for (std::size_t attempt = 0; attempt < 3;) {
+    if (attempt > 0) {
+      const auto polish_start = std::chrono::steady_clock::now();
+      floating = clp.resolve(tolerances[attempt]);
+      solution.floating_seconds += seconds_since(polish_start);
+      if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
+    }
+    solution.simplex_iterations = floating.iterations;
+    if (floating.outcome != detail::FloatingResult::Outcome::optimal) {
+      reason = floating.message;
+      break;
+    }
+    const auto exact_start = std::chrono::steady_clock::now();
+    const bool exact = exact_from_basis(model, floating, solution, reason);
+    std::vector<int> missing;
+    if (!exact && generate && !solution.dual.empty()) {
+      missing = dual_infeasible_columns(model, solution.dual, 1000);
+      std::erase_if(missing, [&](int j) { return clp.loaded(j); });
+    }
+    solution.exact_seconds += seconds_since(exact_start);
+    if (exact) {
+      solution.status = SolveStatus::optimal;
+      solution.method = "clp-" + algorithm_name(options.algorithm) + " + exact basis";
+      if (attempt > 0) solution.method += " (polished)";
+      if (generate) solution.method += ", column generation";
+      return solution;
+    }
+    floating_basis = floating;
+    if (!missing.empty()) {
+      // Columns Clp never saw price out exactly: load them, keep going.
+      ++solution.generation_rounds;
+      solution.columns_loaded += static_cast<int>(missing.size());
+      const auto add_start = std::chrono::steady_clock::now();
+      floating = clp.add_columns(missing);
+      solution.floating_seconds += seconds_since(add_start);
+      solution.floating_objective = floating.objective;
+      continue;
+    }
+    ++attempt;
+  }
+  solution.fallback_reason = reason;
+  if (!options.allow_fallback) {
+    solution.status = SolveStatus::failed;
+    solution.failure = solution.fallback_reason;
+    return solution;
+  }
+  solve_exactly(model, options, floating_basis ? &*floating_basis : nullptr, solution);
   return solution;
 }
 
-Solution solve_with_pricing(Model& model, const PricingOracle& price) {
+}  // namespace
+
+Solution solve(const Model& model, const SolveOptions& options) {
   Solution solution;
+  if (options.exact_solver_only) {
+    solve_exactly(model, options, nullptr, solution);
+    return solution;
+  }
+  const bool generate = !options.initial_columns.empty();
+  std::vector<int> first_columns = options.initial_columns;
+  if (!generate) {
+    first_columns.resize(static_cast<std::size_t>(model.column_count()));
+    for (int j = 0; j < model.column_count(); ++j) first_columns[static_cast<std::size_t>(j)] = j;
+  }
+  detail::ClpSession clp(model, first_columns);
+  solution.columns_loaded = static_cast<int>(first_columns.size());
+  const auto float_start = std::chrono::steady_clock::now();
+  auto floating = clp.solve(options.algorithm);
+  // Column generation in floating point until no column prices out.
+  while (generate && floating.outcome == detail::FloatingResult::Outcome::optimal) {
+    const auto columns = attractive_columns(model, clp, clp.row_duals());
+    if (columns.empty()) break;
+    ++solution.generation_rounds;
+    solution.columns_loaded += static_cast<int>(columns.size());
+    floating = clp.add_columns(columns);
+  }
+  solution.floating_seconds = seconds_since(float_start);
+  solution.floating_objective = floating.objective;
+  return certify_floating(model, clp, std::move(floating), options, generate, std::move(solution));
+}
+
+FloatingRowSolver::FloatingRowSolver(const Model& model) {
+  std::vector<int> columns(static_cast<std::size_t>(model.column_count()));
+  for (int j = 0; j < model.column_count(); ++j) columns[static_cast<std::size_t>(j)] = j;
+  session_ = std::make_unique<detail::ClpSession>(model, columns);
+  model_ = &model;
+}
+
+FloatingRowSolver::~FloatingRowSolver() = default;
+
+Solution FloatingRowSolver::certify(const SolveOptions& options) {
+  if (!last_ || model_->row_count() != static_cast<int>(last_->row_status.size())) solve();
+  Solution solution;
+  solution.columns_loaded = model_->column_count();
+  solution.floating_seconds = seconds_;
+  solution.floating_objective = last_->objective;
+  solution = certify_floating(*model_, *session_, *last_, options, false, std::move(solution));
+  // Polishing moved Clp's basis: later rows continue from where it ended.
+  last_.reset();
+  return solution;
+}
+
+bool FloatingRowSolver::solve() {
+  const auto start = std::chrono::steady_clock::now();
+  auto result = session_->add_rows();
+  seconds_ += seconds_since(start);
+  last_ = std::make_unique<detail::FloatingResult>(result);
+  iterations_ = result.iterations;
+  message_ = result.message;
+  if (result.outcome != detail::FloatingResult::Outcome::optimal) return false;
+  objective_ = result.objective;
+  primal_ = session_->column_values();
+  return true;
+}
+
+Solution solve_with_pricing(Model& model, const PricingOracle& price) {
   std::vector<int> columns(static_cast<std::size_t>(model.column_count()));
   for (int j = 0; j < model.column_count(); ++j) columns[static_cast<std::size_t>(j)] = j;
   detail::ClpSession clp(model, columns);
-  int loaded = model.column_count();
+  Solution solution;
+  solution.columns_loaded = model.column_count();
   const auto float_start = std::chrono::steady_clock::now();
   auto floating = clp.solve(SimplexAlgorithm::primal);
   while (floating.outcome == detail::FloatingResult::Outcome::optimal) {
@@ -441,22 +483,24 @@ Solution solve_with_pricing(Model& model, const PricingOracle& price) {
     std::vector<int> fresh;
     for (int j = before; j < model.column_count(); ++j) fresh.push_back(j);
     ++solution.generation_rounds;
-    loaded += static_cast<int>(fresh.size());
+    solution.columns_loaded += static_cast<int>(fresh.size());
     floating = clp.add_columns(fresh);
   }
   solution.floating_seconds = seconds_since(float_start);
   solution.floating_objective = floating.objective;
-  const auto nothing_unseen = [](const Solution&) { return std::vector<int>{}; };
-  if (certify_clp_basis(model, clp, floating, solution, nothing_unseen, loaded)) {
-    solution.method = "clp-primal + exact basis" + solution.method + ", pricing";
+  if (floating.outcome == detail::FloatingResult::Outcome::unbounded ||
+      floating.outcome == detail::FloatingResult::Outcome::infeasible) {
+    // Clp's word, unchecked: the caller takes another route (QSopt_ex loops
+    // on some of these masters, e.g. one without rows).
+    solution.status = floating.outcome == detail::FloatingResult::Outcome::unbounded ? SolveStatus::unbounded
+                                                                                   : SolveStatus::infeasible;
+    solution.failure = floating.message;
     return solution;
   }
-  switch (floating.outcome) {
-    case detail::FloatingResult::Outcome::unbounded: solution.status = SolveStatus::unbounded; break;
-    case detail::FloatingResult::Outcome::infeasible: solution.status = SolveStatus::infeasible; break;
-    default: solution.status = SolveStatus::failed; break;
-  }
-  solution.failure = solution.fallback_reason;
+  SolveOptions options;
+  options.algorithm = SimplexAlgorithm::primal;
+  solution = certify_floating(model, clp, std::move(floating), options, false, std::move(solution));
+  if (solution.status == SolveStatus::optimal) solution.method += ", pricing";
   return solution;
 }
 

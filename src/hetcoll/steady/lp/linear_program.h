@@ -44,6 +44,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -143,6 +144,53 @@ struct Solution {
 
 Solution solve(const Model& model, const SolveOptions& options = {});
 
+namespace detail {
+class ClpSession;
+struct FloatingResult;
+}
+
+// Floating-point solves of a model that grows by rows, for row (cut)
+// generation: Clp keeps its basis between solves, so re-solving after a
+// round of new rows costs a few dual simplex pivots instead of a solve from
+// scratch. No guarantee of any kind: the answer is Clp's, within its
+// tolerances. A caller that claims an optimum solves the final model with
+// solve(), which certifies it exactly.
+// The model must outlive the solver; after construction only rows may be
+// added to it (add_row/add_entry on new rows), never columns.
+class FloatingRowSolver {
+ public:
+  explicit FloatingRowSolver(const Model& model);
+  ~FloatingRowSolver();
+  FloatingRowSolver(const FloatingRowSolver&) = delete;
+  FloatingRowSolver& operator=(const FloatingRowSolver&) = delete;
+
+  // Loads the rows added since the last call, then re-solves. True when Clp
+  // ends optimal; otherwise message() says why.
+  bool solve();
+  double objective() const { return objective_; }
+  const std::vector<double>& primal() const { return primal_; }  // one per column
+  const std::string& message() const { return message_; }
+  int iterations() const { return iterations_; }
+  double seconds() const { return seconds_; }  // in Clp, over every solve
+
+  // The certified answer for the model as it stands, as solve() gives it,
+  // but starting from Clp's current basis instead of from scratch: the
+  // vertex the floating rounds ended on is re-solved exactly (polished or
+  // handed to QSopt_ex as solve() does when it is not exactly optimal).
+  // Later solve() calls continue from wherever this left Clp.
+  Solution certify(const SolveOptions& options = {});
+
+ private:
+  const Model* model_ = nullptr;
+  std::unique_ptr<detail::ClpSession> session_;
+  std::unique_ptr<detail::FloatingResult> last_;
+  double seconds_ = 0;
+  double objective_ = 0;
+  std::vector<double> primal_;
+  std::string message_;
+  int iterations_ = 0;
+};
+
 // Delayed column generation with a pricing oracle, for models whose columns
 // are too many to list (Dantzig-Wolfe masters: one column per reduction
 // tree, say). `model` starts with some columns (at least one); the oracle
@@ -150,10 +198,10 @@ Solution solve(const Model& model, const SolveOptions& options = {});
 // `model` the columns that price out (c_j - a_j^T y > 0), or none when it
 // finds none. Clp (primal simplex) continues from its basis after each
 // batch; once the oracle adds nothing, the basis is re-solved exactly and
-// checked as in solve() — over the columns generated, so `optimal` here
+// checked as in solve() (QSopt_ex if needed) — over the columns generated, so `optimal` here
 // means optimal for the model as it ends: the caller proves that no column
 // it could still generate prices out (exactly, with `dual`) before claiming
-// more. No QSopt_ex fallback: on `failed` the caller uses another route.
+// more. `unbounded` and `infeasible` are Clp's floating verdicts, unchecked.
 using PricingOracle = std::function<void(Model& model, const std::vector<double>& duals)>;
 Solution solve_with_pricing(Model& model, const PricingOracle& price);
 
