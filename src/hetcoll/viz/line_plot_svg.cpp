@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/viz/svg_support.h"
 
 namespace hetcoll {
@@ -340,7 +341,7 @@ text {{ font-family: {2}; fill: #222222; }}
 }
 
 void write_line_plot_svg(const std::string& path, const PlotSpec& spec) {
-  svg::write_text_file(path, line_plot_svg(spec));
+  hetcoll::write_text_file(path, line_plot_svg(spec));
 }
 
 }  // namespace hetcoll

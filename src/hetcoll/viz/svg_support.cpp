@@ -233,12 +233,4 @@ double text_width(std::string_view text, double font_size) {
   return width_in_em * font_size;
 }
 
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error(fmt::format("{}: cannot open for writing", path));
-  file << text;
-  file.close();
-  if (!file) throw std::runtime_error(fmt::format("{}: write failed", path));
-}
-
 }  // namespace hetcoll::svg

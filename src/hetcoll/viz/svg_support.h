@@ -101,7 +101,4 @@ double text_width(std::string_view text, double font_size);
 // The font-family attribute value used by every drawing.
 inline constexpr const char* kFontFamily = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif";
 
-// Writes `text` to `path`; throws std::runtime_error naming the file on failure.
-void write_text_file(const std::string& path, const std::string& text);
-
 }  // namespace hetcoll::svg
