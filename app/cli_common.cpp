@@ -1,18 +1,24 @@
 #include "cli_common.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/files.h"
 #include "hetcoll/hetcoll.h"
 
 namespace hetcoll::cli {
@@ -89,7 +95,7 @@ void add_output_options(CLI::App* command, OutputOptions& options) {
 }
 
 ProgressCallback progress_printer(bool quiet) {
-  if (quiet) return {};
+  if (quiet || !isatty(STDERR_FILENO)) return {};
   auto last = std::make_shared<std::chrono::steady_clock::time_point>(std::chrono::steady_clock::now());
   return [last](const SearchStats& stats, double best) {
     auto now = std::chrono::steady_clock::now();
@@ -123,10 +129,55 @@ std::vector<ProcessorIndex> resolve_node_list(const Platform& platform, const st
 }
 
 void write_file(const std::string& path, const std::string& text, const char* option) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw InputError(fmt::format("{}: cannot write \"{}\"", option, path));
-  out << text;
-  if (!out) throw InputError(fmt::format("{}: cannot write \"{}\"", option, path));
+  write_text_file(path, text, option);
+}
+
+void add_limit_options(CLI::App* command, LimitOptions& options) {
+  command->add_option("--time-limit", options.time_limit,
+                      fmt::format("Wall-clock limit in seconds for searches, DPs and the PTAS (default {:g}; \"none\" "
+                                  "for no limit). A search stops at the limit and prints its best plan; a DP or the "
+                                  "PTAS whose predicted time exceeds it refuses at once and prints the fallback plan "
+                                  "(FNF or SNF). Either way the exit code is 4",
+                                  kDefaultTimeLimitSeconds));
+  command->add_option("--node-limit", options.node_limit,
+                      "Stop exact searches after exactly N search nodes (a positive integer, default none) and "
+                      "print the best plan so far (exit code 4); also under --algo auto");
+}
+
+SearchLimits parse_limits(const LimitOptions& options) {
+  SearchLimits limits;
+  limits.time_limit_seconds = kDefaultTimeLimitSeconds;
+  if (!options.time_limit.empty()) {
+    if (options.time_limit == "none") {
+      limits.time_limit_seconds = std::numeric_limits<double>::infinity();
+    } else {
+      double seconds = 0;
+      const char* begin = options.time_limit.data();
+      const char* end = begin + options.time_limit.size();
+      auto [stop, error] = std::from_chars(begin, end, seconds);
+      if (error != std::errc() || stop != end || !std::isfinite(seconds) || !(seconds > 0)) {
+        throw InputError(fmt::format("--time-limit: must be a positive number of seconds or \"none\", got \"{}\"",
+                                     options.time_limit));
+      }
+      limits.time_limit_seconds = seconds;
+    }
+  }
+  if (!options.node_limit.empty() && options.node_limit != "none") {
+    std::uint64_t nodes = 0;
+    const char* begin = options.node_limit.data();
+    const char* end = begin + options.node_limit.size();
+    auto [stop, error] = std::from_chars(begin, end, nodes);
+    if (error == std::errc::result_out_of_range) {
+      throw InputError(fmt::format("--node-limit: {} is too large (at most {}; \"none\" for no limit)",
+                                   options.node_limit, kNoNodeLimit - 1));
+    }
+    if (error != std::errc() || stop != end || nodes == 0 || nodes == kNoNodeLimit) {
+      throw InputError(fmt::format("--node-limit: must be a positive integer or \"none\", got \"{}\"",
+                                   options.node_limit));
+    }
+    limits.node_limit = nodes;
+  }
+  return limits;
 }
 
 Platform load_platform_graph(const PlatformOptions& options) {

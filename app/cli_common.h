@@ -50,7 +50,8 @@ struct OutputOptions {
 // --json, --out, --gantt, --dot, --quiet.
 void add_output_options(CLI::App* command, OutputOptions& options);
 
-// Prints search progress on stderr about once a second (nothing when quiet).
+// Prints search progress on stderr about once a second when stderr is a
+// terminal (nothing when quiet or redirected).
 ProgressCallback progress_printer(bool quiet);
 
 // A platform graph from --platform (a cluster file becomes its complete
@@ -63,9 +64,26 @@ std::vector<ProcessorIndex> resolve_node_list(const Platform& platform, const st
 // Splits "a,b,c" into its items; InputError naming `option` for an empty item.
 std::vector<std::string> split_list(const std::string& list, const char* option);
 
-// Writes text to a file, InputError naming the option and path on failure.
+// Writes text to a file, InputError naming the option and path on failure
+// (the file is flushed and closed before success is claimed).
 void write_file(const std::string& path, const std::string& text, const char* option);
 
+// --time-limit and --node-limit, as given on the command line.
+struct LimitOptions {
+  std::string time_limit;  // seconds, or "none"; empty = kDefaultTimeLimitSeconds
+  std::string node_limit;  // a positive integer, or "none"; empty = none
+};
+
+// Searches, DPs and the PTAS stop (or refuse to start) after this many
+// seconds unless --time-limit says otherwise.
+inline constexpr double kDefaultTimeLimitSeconds = 60;
+
+// --time-limit, --node-limit.
+void add_limit_options(CLI::App* command, LimitOptions& options);
+
+// The SearchLimits they give; InputError naming the option for zero,
+// negative, non-numeric or out-of-range values.
+SearchLimits parse_limits(const LimitOptions& options);
 // Pictures are drawn as SVG. A path ending in .png or .pdf is converted with
 // rsvg-convert (Debian package librsvg2-bin) when it is installed.
 enum class PictureFormat { svg, png, pdf, other };

@@ -1,9 +1,5 @@
 // algorithms: list the registry.
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -11,7 +7,6 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
-
 #include "hetcoll/experiments/experiment.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/plan/plan_json.h"
@@ -19,30 +14,77 @@
 namespace hetcoll::cli {
 namespace {
 
+const char* kind_name(Guarantee::Kind kind) {
+  switch (kind) {
+    case Guarantee::Kind::exact: return "exact";
+    case Guarantee::Kind::ratio: return "ratio";
+    case Guarantee::Kind::heuristic: return "heuristic";
+  }
+  return "?";
+}
+
+// {"kind": "ratio", "ratio": 2} (no ratio for exact and heuristic claims;
+// "ratio_from_eps": true when it is (1+eps)(1+eps')(1+3eps')).
+std::string claim_json(Guarantee::Kind kind, double ratio, bool from_eps = false) {
+  if (kind != Guarantee::Kind::ratio) return fmt::format("\"kind\": \"{}\"", kind_name(kind));
+  if (from_eps && ratio == 0) return "\"kind\": \"ratio\", \"ratio_from_eps\": true";
+  return fmt::format("\"kind\": \"ratio\", \"ratio\": {}", ratio);
+}
+
+std::string claim_text(const ClaimCondition& c) {
+  if (c.kind == Guarantee::Kind::exact) return "optimal";
+  if (c.ratio_from_eps) return "<= (1+eps)(1+eps')(1+3eps') x optimal";
+  return fmt::format("<= {:g} x optimal", c.ratio);
+}
+
+std::string guarantee_json(const AlgorithmGuarantee& g) {
+  std::string conditions;
+  for (const auto& c : g.stronger) {
+    conditions += fmt::format("{}{{{}, \"condition\": {}, \"reference\": {}}}", conditions.empty() ? "" : ", ",
+                              claim_json(c.kind, c.ratio, c.ratio_from_eps), json_quote(c.condition),
+                              json_quote(c.reference));
+  }
+  return fmt::format("{{{}, {}\"when_stopped\": {{{}}}, \"stronger\": [{}], \"text\": {}}}",
+                     claim_json(g.kind, g.ratio), g.ratio_from_eps ? "\"ratio_from_eps\": true, " : "",
+                     claim_json(g.stopped_kind, g.stopped_ratio), conditions, json_quote(g.text));
+}
+
 int run_algorithms(bool json) {
   if (json) {
     std::cout << "[";
     bool first = true;
     for (const auto& a : makespan_algorithms()) {
       std::cout << (first ? "\n " : ",\n ")
-                << fmt::format("{{\"name\": {}, \"operation\": \"{}\", \"model\": \"cluster\", \"guarantee\": {}, "
-                               "\"complexity\": {}, \"reference\": {}, \"default\": {}, \"summary\": {}}}",
-                               json_quote(a.name), to_string(a.operation), json_quote(a.guarantee),
-                               json_quote(a.complexity), json_quote(a.reference), a.is_default ? "true" : "false",
-                               json_quote(a.summary));
+                << fmt::format("{{\"name\": {}, \"operation\": \"{}\", \"model\": \"{}\", \"guarantee\": {}, "
+                               "\"guarantee_spec\": {}, \"complexity\": {}, \"reference\": {}, \"default\": {}, "
+                               "\"summary\": {}}}",
+                               json_quote(a.name), to_string(a.operation), to_string(a.model),
+                               json_quote(a.guarantee.text), guarantee_json(a.guarantee), json_quote(a.complexity),
+                               json_quote(a.reference), a.is_default ? "true" : "false", json_quote(a.summary));
       first = false;
     }
     std::cout << "\n]\n";
     return 0;
   }
-  std::cout << "Makespan algorithms (sender-speed cluster model):\n";
-  for (auto operation : {Operation::broadcast, Operation::multicast, Operation::reduce, Operation::allreduce}) {
-    std::cout << fmt::format("\n{}\n", to_string(operation));
-    for (const auto& a : makespan_algorithms()) {
-      if (a.operation != operation) continue;
-      std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n",
-                               a.name, a.is_default ? "[default] " : "", a.summary, "", a.guarantee, "",
-                               a.complexity, "", a.reference);
+  for (auto model : {CommunicationModel::sender_speed, CommunicationModel::platform_graph}) {
+    bool any = false;
+    for (const auto& a : makespan_algorithms()) any = any || a.model == model;
+    if (!any) continue;
+    std::cout << (model == CommunicationModel::sender_speed ? "Makespan algorithms (sender-speed cluster model):\n"
+                                                            : "\nMakespan algorithms (platform graph model):\n");
+    for (auto operation : {Operation::broadcast, Operation::multicast, Operation::reduce, Operation::allreduce}) {
+      bool header = false;
+      for (const auto& a : makespan_algorithms()) {
+        if (a.operation != operation || a.model != model) continue;
+        if (!header) std::cout << fmt::format("\n{}\n", to_string(operation));
+        header = true;
+        std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n", a.name, a.is_default ? "[default] " : "",
+                                 a.summary, "", a.guarantee.text);
+        for (const auto& c : a.guarantee.stronger) {
+          std::cout << fmt::format("  {:<12}  {} when {} ({})\n", "", claim_text(c), c.condition, c.reference);
+        }
+        std::cout << fmt::format("  {:<12}time: {}\n  {:<12}reference: {}\n", "", a.complexity, "", a.reference);
+      }
     }
   }
   if (!experiments().empty()) {

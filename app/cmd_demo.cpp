@@ -13,7 +13,7 @@
 #include "hetcoll/core/error.h"
 
 #include "hetcoll/makespan/registry.h"
-#include "hetcoll/plan/plan_text.h"
+#include "hetcoll/report/plan_text.h"
 #include "hetcoll/verify/verify.h"
 #include "visual_outputs.h"
 

@@ -11,7 +11,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
-
+#include "hetcoll/core/files.h"
 #include "hetcoll/gen/cluster_generator.h"
 #include "hetcoll/gen/random_platform.h"
 #include "hetcoll/gen/tiers_platform.h"
@@ -25,9 +25,7 @@ int run_generate_cluster(const ClusterGeneratorOptions& options, const std::stri
   if (out_file.empty()) {
     write_cluster_json(std::cout, cluster);
   } else {
-    std::ostringstream text;
-    write_cluster_json(text, cluster);
-    write_file(out_file, text.str(), "--out");
+    write_file_with(out_file, [&](std::ostream& out) { write_cluster_json(out, cluster); }, "--out");
     std::cout << fmt::format("wrote a {}-processor cluster to {}\n", cluster.size(), out_file);
   }
   return 0;
@@ -85,7 +83,7 @@ void add_generate_command(CLI::App& app, int& result) {
   cluster->add_option("--out", options->out, "Write to this file instead of stdout");
   cluster->callback([&result, options] {
     if (!options->class_times.empty()) {
-      options->cluster.class_times = parse_times_list(options->class_times).transmission_times();
+      options->cluster.class_times = parse_times_list(options->class_times, "class_times").transmission_times();
     }
     result = run_generate_cluster(options->cluster, options->out);
   });

@@ -1,10 +1,9 @@
 // broadcast, multicast, reduce, allreduce: plan, verify, print.
 #include <chrono>
-#include <optional>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -12,10 +11,10 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
-
+#include "hetcoll/core/files.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/plan/plan_json.h"
-#include "hetcoll/plan/plan_text.h"
+#include "hetcoll/report/plan_text.h"
 #include "hetcoll/verify/verify.h"
 #include "visual_outputs.h"
 
@@ -29,8 +28,7 @@ struct MakespanOptions {
   std::string algorithm;
   std::string order;
   std::string targets;
-  double time_limit = 0;
-  std::uint64_t node_limit = 0;
+  LimitOptions limits;
   std::optional<double> eps;
   std::optional<double> eps_prime;
 };
@@ -54,9 +52,8 @@ void refuse_options_that_do_nothing(Operation operation, const MakespanOptions& 
 void write_outputs(const MakespanPlan& plan, const Cluster& cluster, const VerifyReport& report,
                    const OutputOptions& output) {
   if (!output.out_file.empty()) {
-    std::ofstream file(output.out_file);
-    if (!file) throw InputError(fmt::format("--out: cannot write \"{}\"", output.out_file));
-    write_plan_json(file, plan, cluster, {report.valid, true});
+    write_file_with(output.out_file,
+                    [&](std::ostream& out) { write_plan_json(out, plan, cluster, {report.valid, true}); }, "--out");
   }
   if (!output.gantt_file.empty()) write_picture(output.gantt_file, gantt_picture(plan, cluster), "--gantt");
   if (!output.dot_file.empty()) {
@@ -94,11 +91,10 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
     request.targets = resolve_processor_list(cluster, options.targets, "--targets");
   }
   if (!options.order.empty()) request.order = resolve_processor_list(cluster, options.order, "--order");
-  if (options.time_limit > 0) request.time_limit_seconds = options.time_limit;
-  if (options.node_limit > 0) request.node_limit = options.node_limit;
+  request.limits = parse_limits(options.limits);
   if (options.eps) request.eps = *options.eps;
   request.eps_prime = options.eps_prime;
-  request.progress = progress_printer(options.output.quiet || options.output.json);
+  request.limits.progress = progress_printer(options.output.quiet || options.output.json);
   if (!options.output.quiet) {
     request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
   }
@@ -111,7 +107,15 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
     std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
     return static_cast<int>(ExitCode::internal_error);
   }
-  return static_cast<int>(plan.limit_reached ? ExitCode::limit_reached : ExitCode::success);
+  if (plan.limit_reached()) {
+    std::cerr << fmt::format("hetcoll: {}; exit code 4\n",
+                             plan.status == SearchStatus::refused
+                                 ? "the algorithm refused to run (see the note): the fallback plan was printed"
+                                 : fmt::format("stopped ({}): the best plan found so far was printed",
+                                               to_string(plan.status)));
+    return static_cast<int>(ExitCode::limit_reached);
+  }
+  return static_cast<int>(ExitCode::success);
 }
 
 CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operation, MakespanOptions& options,
@@ -127,9 +131,9 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                                 : "Source processor (id or index; default: the first)");
   std::string algorithms;
   for (const auto& algorithm : makespan_algorithms()) {
-    if (algorithm.operation == operation) {
+    if (algorithm.operation == operation && algorithm.model == CommunicationModel::sender_speed) {
       algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
-                                algorithm.guarantee);
+                                algorithm.guarantee.text);
     }
   }
   command->add_option("--algo", options.algorithm, "Algorithm; `hetcoll algorithms` lists them all:" + algorithms);
@@ -146,10 +150,7 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                         "With --algo ptas: the fast/slow split epsilon' (default: --eps)")
         ->check(CLI::PositiveNumber);
   }
-  command->add_option("--time-limit", options.time_limit,
-                      "Stop searches after S seconds and print the best plan so far (exit code 4)")
-      ->check(CLI::NonNegativeNumber);
-  command->add_option("--node-limit", options.node_limit, "Stop searches after N nodes (exit code 4)");
+  add_limit_options(command, options.limits);
   add_output_options(command, options.output);
   command->callback([&result, operation, &options, keep_alive] { result = run_makespan(operation, options); });
   return command;

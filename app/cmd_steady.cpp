@@ -12,7 +12,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/participants.h"
 #include "hetcoll/plan/periodic_plan_json.h"
-#include "hetcoll/plan/periodic_plan_text.h"
+#include "hetcoll/report/periodic_plan_text.h"
 #include "hetcoll/sim/periodic_simulator.h"
 #include "hetcoll/steady/steady_planner.h"
 #include "hetcoll/verify/verify_periodic.h"

@@ -39,6 +39,7 @@ struct TreeCommandOptions {
   std::string source, heuristic = "improve", model = "one-port", out, schedule_out;
   std::optional<double> slice_size;
   bool json = false, quiet = false, skip_lp = false;
+  LimitOptions limits;
 };
 
 void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan, bool quiet) {
@@ -68,8 +69,9 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
   }
   if (plan.search_finished) {
     std::cout << (*plan.search_finished ? fmt::format("optimal single tree: proven ({} search nodes)\n", plan.search_nodes)
-                                        : fmt::format("search stopped at its node limit ({} nodes): best tree found, "
-                                                      "not proven optimal\n",
+                                        : fmt::format("search stopped ({}, {} nodes): best tree found, not proven "
+                                                      "optimal\n",
+                                                      to_string(plan.search_status.value_or(SearchStatus::node_limit)),
                                                       plan.search_nodes));
   }
   if (plan.makespan) {
@@ -99,6 +101,9 @@ int run_tree(const TreeCommandOptions& options) {
   request.model = parse_broadcast_model(options.model);
   request.slice_size = options.slice_size;
   request.message_size = options.platform.message_size;
+  request.search_limits = parse_limits(options.limits);
+  // Without --node-limit the search keeps its own bound (20,000,000 nodes).
+  if (request.search_limits.node_limit == kNoNodeLimit) request.search_limits.node_limit = kDefaultTreeSearchNodeLimit;
   if (!request.slice_size && !request.message_size && !platform.has_fixed_costs()) {
     throw InputError("--slice-size: the platform's edges give latency/bandwidth; give --slice-size BYTES, or "
                      "--message-size BYTES to have the best slice size chosen");
@@ -185,6 +190,7 @@ void add_tree_command(CLI::App& app, int& result) {
                    "Write the tree's one-port periodic schedule (the steady-state plan JSON that hetcoll validate "
                    "and hetcoll simulate read); not for trees with routed edges");
   tree->add_flag("--quiet", options->quiet, "Summary only, no tree edges");
+  add_limit_options(tree, options->limits);
   tree->add_flag("--skip-lp", options->skip_lp,
                  "Do not solve the SSB linear program (no optimal_throughput / ratio; not for lp-prune, lp-grow)");
   tree->callback([&result, options] { result = run_tree(*options); });

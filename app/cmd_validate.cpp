@@ -1,9 +1,5 @@
 // validate: check a plan file against the model.
-#include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -11,6 +7,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/platform_io.h"
 #include "hetcoll/core/wording.h"
 
 #include "hetcoll/plan/plan_json.h"
@@ -91,7 +88,10 @@ void add_validate_command(CLI::App& app, int& result) {
                                                       "completeness, claimed numbers). Exit 0: valid; 5: the plan "
                                                       "breaks the model; 2: a file could not be read");
   add_platform_options(validate, options->platform);
-  validate->add_option("--plan", options->plan, "The plan JSON file")->required();
+  validate->add_option("--plan", options->plan,
+                       "The plan JSON file. Exit code 0 when it is valid, 5 when it was read and is invalid "
+                       "(every violation listed), 2 when it cannot be read")
+      ->required();
   validate->add_flag("--json", options->json, "Print the verdict as JSON");
   validate->callback([&result, options] { result = run_validate(options->platform, options->plan, options->json); });
 }

@@ -13,6 +13,7 @@
 #include "cli_parse_errors.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/files.h"
 #include "hetcoll/hetcoll.h"
 
 int main(int argc, char** argv) {
@@ -21,8 +22,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "hetcoll — plan, prove and check collective communications (broadcast, multicast, reduce, all-reduce) "
       "on heterogeneous clusters.\nEvery plan is verified against the communication model before it is printed.\n"
-      "Exit codes: 0 success, 2 bad input, 3 no solution, 4 a limit was reached, 5 validate: the plan is "
-      "invalid, 1 internal error.",
+      "Exit codes: 0 success; 2 bad input (or a file that cannot be written); 3 no solution exists; 4 a limit "
+      "stopped the run or it refused to start (the best plan is still printed); 5 validate: the plan is invalid; "
+      "1 internal error.",
       "hetcoll"};
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("hetcoll {}", hetcoll::version()), "Print the version and exit");
@@ -52,6 +54,9 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
+    // Every command prints to stdout: a failed write (a full disk, a closed
+    // pipe) must not pass for success.
+    check_stream(std::cout, "standard output");
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -11,6 +11,7 @@
 #include "hetcoll/makespan/broadcast/generic_search.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/broadcast/ptas.h"
+#include "hetcoll/makespan/reduce/dp_k_class.h"
 #include "hetcoll/makespan/reduce/dp_two_class.h"
 #include "hetcoll/makespan/reduce/optimal_search.h"
 
@@ -38,9 +39,7 @@ void BM_GenericBroadcastSearch(benchmark::State& state) {
 
 void BM_OptimalReduce(benchmark::State& state) {
   auto cluster = three_class_cluster(static_cast<int>(state.range(0)), 7);
-  hetcoll::MakespanRequest request;
-  request.operation = hetcoll::Operation::reduce;
-  for (auto _ : state) benchmark::DoNotOptimize(hetcoll::plan_reduce_optimal(cluster, 0, request));
+  for (auto _ : state) benchmark::DoNotOptimize(hetcoll::plan_reduce_optimal(cluster, 0));
 }
 
 void BM_TwoClassTable(benchmark::State& state) {
@@ -49,6 +48,32 @@ void BM_TwoClassTable(benchmark::State& state) {
     hetcoll::TwoClassCapacity table(1.0, 1.5, size, size);
     benchmark::DoNotOptimize(table.value(size, size));
   }
+}
+
+// Calibration of the DPs' time predictions (kSecondsPerPair and
+// kSecondsPerLatticePoint in dp_two_class.cpp, kSecondsPerSplit in
+// dp_k_class.cpp): the counters report measured seconds per predicted step.
+void BM_TwoClassCapacityCalibration(benchmark::State& state) {
+  const int fast = static_cast<int>(state.range(0));
+  const double ratio = static_cast<double>(state.range(1)) / 10.0;
+  const auto work = hetcoll::TwoClassCapacity::estimate(1.0, ratio, fast, 4 * fast);
+  for (auto _ : state) {
+    hetcoll::TwoClassCapacity table(1.0, ratio, fast, 4 * fast);
+    benchmark::DoNotOptimize(table.value(fast, 4 * fast));
+  }
+  state.counters["predicted_s"] = work.seconds;
+  state.counters["lattice"] = work.table_entries;
+}
+
+void BM_KClassDpCalibration(benchmark::State& state) {
+  const int count = static_cast<int>(state.range(0));
+  const std::vector<int> counts{count, count, count};
+  const auto work = hetcoll::KClassDp::estimate(counts);
+  for (auto _ : state) {
+    hetcoll::KClassDp dp({1.0, 1.3, 1.7}, counts);
+    benchmark::DoNotOptimize(dp.optimum());
+  }
+  state.counters["predicted_s"] = work.seconds;
 }
 
 void BM_BroadcastPtas(benchmark::State& state) {
@@ -66,4 +91,6 @@ BENCHMARK(BM_OptimalBroadcast)->Arg(21)->Arg(100)->Arg(1000)->Unit(benchmark::kM
 BENCHMARK(BM_GenericBroadcastSearch)->Arg(14)->Arg(21)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_OptimalReduce)->Arg(21)->Arg(60)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_TwoClassTable)->Arg(150)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TwoClassCapacityCalibration)->Args({100, 15})->Args({300, 15})->Args({30, 1000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_KClassDpCalibration)->Arg(15)->Arg(30)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BroadcastPtas)->Arg(100)->Arg(50)->Arg(30)->Unit(benchmark::kMillisecond);

@@ -19,7 +19,7 @@ constexpr double kSlack = 1e-9;
 
 TEST(AutoSelect, OptimalOnSmallClustersAndNeverWorseThanGreedy) {
   std::mt19937_64 rng(2026);
-  MakespanRequest request;
+  SearchLimits request;
   for (int trial = 0; trial < 1500; ++trial) {
     int n = std::uniform_int_distribution<int>(1, 8)(rng);
     Cluster cluster = testing::random_cluster(rng, n, trial % 5, 4.0);
@@ -48,14 +48,14 @@ TEST(AutoSelect, LargeClustersFallBackWithinTheBudget) {
   std::mt19937_64 rng(5);
   // Continuous times: no theorem applies; the search runs to its budget.
   Cluster cluster = testing::random_cluster(rng, kAutoSearchMaxProcessors, 0, 9.0);
-  MakespanRequest request;
+  SearchLimits request;
   MakespanPlan broadcast = plan_broadcast_auto(cluster, 0, request);
   EXPECT_TRUE(verify(cluster, broadcast).valid);
-  EXPECT_FALSE(broadcast.limit_reached);
+  EXPECT_FALSE(broadcast.limit_reached());
   EXPECT_LE(broadcast.stats.nodes, kAutoSearchNodeBudget + 1000);
   MakespanPlan reduce = plan_reduce_auto(cluster, 0, request);
   EXPECT_TRUE(verify(cluster, reduce).valid);
-  EXPECT_FALSE(reduce.limit_reached);
+  EXPECT_FALSE(reduce.limit_reached());
   // Beyond the size limit the greedy plan comes back at once.
   Cluster large = testing::random_cluster(rng, 5000, 0, 9.0);
   MakespanPlan large_broadcast = plan_broadcast_auto(large, 0, request);

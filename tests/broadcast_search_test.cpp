@@ -90,7 +90,7 @@ TEST(BroadcastSearch, MatchesBruteForceOverSequencesWithTiesAndAnySource) {
     MakespanPlan plan = plan_broadcast_optimal(cluster, source);
     ASSERT_NEAR(plan.makespan, expected, 1e-9) << "trial " << trial;
     EXPECT_TRUE(plan.optimal);
-    EXPECT_FALSE(plan.limit_reached);
+    EXPECT_FALSE(plan.limit_reached());
     EXPECT_DOUBLE_EQ(plan.lower_bound, plan.makespan);
     expect_valid(cluster, plan);
     MakespanPlan generic = plan_broadcast_generic_bnb(cluster, source);
@@ -133,7 +133,7 @@ TEST(BroadcastSearch, EveryRuleSubsetAgrees) {
         n <= 9 ? brute::broadcast_by_sequences(cluster, source) : generic_bnb_broadcast(cluster, source, receivers).makespan;
     for (size_t v = 0; v < variants.size(); ++v) {
       BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers, {}, 1e300, variants[v]);
-      ASSERT_TRUE(result.complete);
+      ASSERT_TRUE(result.complete());
       ASSERT_NEAR(result.makespan, expected, 1e-9) << "trial " << trial << " variant " << v;
     }
   }
@@ -278,7 +278,7 @@ TEST(BroadcastSearch, LimitsReturnTheBestPlanSoFar) {
   SearchLimits by_nodes;
   by_nodes.node_limit = 1;
   MakespanPlan plan = plan_broadcast_optimal(cluster, 0, by_nodes);
-  EXPECT_TRUE(plan.limit_reached);
+  EXPECT_TRUE(plan.limit_reached());
   EXPECT_FALSE(plan.optimal);
   EXPECT_TRUE(plan.optimality_proof.empty());
   EXPECT_LE(plan.makespan, fnf + 1e-9);
@@ -288,12 +288,12 @@ TEST(BroadcastSearch, LimitsReturnTheBestPlanSoFar) {
   SearchLimits by_time;
   by_time.time_limit_seconds = 0.01;
   plan = plan_broadcast_optimal(cluster, 0, by_time);
-  EXPECT_TRUE(plan.limit_reached);
+  EXPECT_TRUE(plan.limit_reached());
   EXPECT_FALSE(plan.optimal);
   expect_valid(cluster, plan);
 
   MakespanPlan generic = plan_broadcast_generic_bnb(cluster, 0, by_nodes);
-  EXPECT_TRUE(generic.limit_reached);
+  EXPECT_TRUE(generic.limit_reached());
   EXPECT_FALSE(generic.optimal);
   expect_valid(cluster, generic);
 
@@ -301,9 +301,9 @@ TEST(BroadcastSearch, LimitsReturnTheBestPlanSoFar) {
   MakespanRequest request;
   request.operation = Operation::broadcast;
   request.root = 0;
-  request.node_limit = 1;
+  request.limits.node_limit = 1;
   MakespanPlan via_registry = plan_makespan(cluster, request, "optimal");
-  EXPECT_TRUE(via_registry.limit_reached);
+  EXPECT_TRUE(via_registry.limit_reached());
   expect_valid(cluster, via_registry);
 }
 
@@ -323,7 +323,7 @@ TEST(BroadcastSearch, StoppedSearchesKeepValidBounds) {
     if (plan.optimal) {
       EXPECT_NEAR(plan.makespan, optimum, 1e-9);
     }
-    EXPECT_EQ(plan.optimal, !plan.limit_reached);
+    EXPECT_EQ(plan.optimal, !plan.limit_reached());
   }
 }
 
@@ -342,7 +342,7 @@ TEST(BroadcastSearch, ProgressCallbackCanStopTheSearch) {
   };
   MakespanPlan plan = plan_broadcast_generic_bnb(cluster, cluster.fastest_processor(), limits);
   EXPECT_EQ(calls, 1);
-  EXPECT_TRUE(plan.limit_reached);
+  EXPECT_TRUE(plan.limit_reached());
   expect_valid(cluster, plan);
 }
 
@@ -362,7 +362,7 @@ TEST(BroadcastSearch, SubsetOfReceivers) {
     const double expected = brute::broadcast_by_sequences(Cluster::from_times(sub_times), 0);
 
     BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers);
-    ASSERT_TRUE(result.complete);
+    ASSERT_TRUE(result.complete());
     ASSERT_NEAR(result.makespan, expected, 1e-9) << "trial " << trial;
     EXPECT_NEAR(result.lower_bound, result.makespan, 1e-9);
     ASSERT_EQ(result.transfers.size(), receivers.size());
@@ -380,7 +380,7 @@ TEST(BroadcastSearch, SubsetOfReceivers) {
 
     // With the optimum as incumbent nothing strictly better exists.
     BroadcastSearchResult none = optimal_broadcast(cluster, source, receivers, {}, expected);
-    EXPECT_TRUE(none.complete);
+    EXPECT_TRUE(none.complete());
     EXPECT_TRUE(none.transfers.empty() || last_completion(none.transfers) < expected - 1e-9);
     EXPECT_TRUE(none.transfers.empty());
   }

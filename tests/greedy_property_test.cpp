@@ -111,8 +111,16 @@ TEST(FnfGolden, SlowSourceSendsToFastestFirst) {
   expect_valid(cluster, plan);
   ASSERT_FALSE(plan.transfers.empty());
   EXPECT_EQ(plan.transfers.front().to, 1);
-  EXPECT_FALSE(plan.optimal);  // three classes, slow source: no theorem applies
-  EXPECT_DOUBLE_EQ(plan.guarantee.ratio, 2.0);
+  // Three classes, slow source: no theorem applies, but FNF's makespan 5
+  // meets the broadcast bound t(s) + t_min ceil(log2(n / 2)) = 3 + 2.
+  EXPECT_DOUBLE_EQ(plan.makespan, 5.0);
+  EXPECT_TRUE(plan.optimal);
+  EXPECT_EQ(plan.optimality_proof, "the makespan equals a proven lower bound");
+  EXPECT_EQ(plan.lower_bound, plan.makespan);
+  // With a slower last processor the bound no longer meets it: FNF's ratio.
+  MakespanPlan unproven = plan_broadcast_fnf(Cluster::from_times({3, 1, 1, 1, 2.5, 2.5}), 0);
+  EXPECT_FALSE(unproven.optimal);
+  EXPECT_DOUBLE_EQ(unproven.guarantee.ratio, 2.0);
   // A power-2 cluster with a given slow source is covered by Liu 2002 sec. 4.4.
   EXPECT_TRUE(plan_broadcast_fnf(Cluster::from_times({4, 1, 1, 1, 2}), 0).optimal);
 }

@@ -11,6 +11,7 @@
 #include "hetcoll/model/shortest_paths.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
+#include "support/test_support.h"
 
 namespace hetcoll {
 namespace {
@@ -35,6 +36,16 @@ TEST(Cluster, RejectsBadProcessors) {
   EXPECT_NE(input_error_of([] { Cluster({"a"}, {std::numeric_limits<double>::infinity()}, "c.json"); }).find("finite"),
             std::string::npos);
   EXPECT_NE(input_error_of([] { Cluster({"a", "b"}, {1e308, 1e308}, "c.json"); }).find("overflows"), std::string::npos);
+  // Subnormal times (issue 7: 3e-310 etc. claimed a wrong optimum) and times
+  // whose tolerance would be subnormal are rejected by name.
+  EXPECT_NE(input_error_of([] { Cluster({"a", "b"}, {3e-310, 1}, "c.json"); }).find("processors[0].t: 3e-310 is too small"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([] { parse_times_list("3e-310,3e-310,7e-310"); }).find("too small"), std::string::npos);
+  EXPECT_NE(input_error_of([] { Cluster({"a"}, {1e-300}, "c.json"); }).find("too small"), std::string::npos);
+  EXPECT_NO_THROW(Cluster({"a"}, {1e-290}, "c.json"));
+  // The option is named as given.
+  EXPECT_NE(input_error_of([] { parse_times_list("1,-1", "class_times"); }).find("class_times: item 2"),
+            std::string::npos);
 }
 
 TEST(Cluster, FindsByIdOrIndex) {
@@ -126,8 +137,41 @@ TEST(PlatformJson, GraphToClusterNeedsEveryPair) {
   auto partial = parse_platform_json(
       R"({"model": "graph", "nodes": [{"id": "A"}, {"id": "B"}], "edges": [{"from": "A", "to": "B", "cost": 2}]})",
       "g.json");
-  EXPECT_NE(input_error_of([&] { cluster_from_platform(partial.graph(), std::nullopt, "g.json"); })
-                .find("from \"B\" to \"A\""),
+  // A valid platform whose sender-speed view does not exist: no solution (exit code 3).
+  try {
+    cluster_from_platform(partial.graph(), std::nullopt, "g.json");
+    FAIL() << "expected NoSolutionError";
+  } catch (const NoSolutionError& error) {
+    EXPECT_NE(std::string(error.what()).find("from \"B\" to \"A\""), std::string::npos) << error.what();
+  }
+}
+
+TEST(PlatformJson, DuplicatesAreRejectedByName) {
+  // A second "model" key used to be kept silently (and then blamed "processors").
+  EXPECT_NE(input_error_of([&] {
+              parse_platform_json(R"({"model": "graph", "model": "cluster", "processors": [{"id": "a", "t": 1}]})",
+                                  "d.json");
+            }).find("d.json: model: the key appears twice"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_platform_json(R"({"model": "cluster", "processors": [{"id": "a", "t": 1, "t": 2}]})", "d.json");
+            }).find("t: the key appears twice"),
+            std::string::npos);
+  // Duplicate graph edges (the larger cost used to win silently).
+  EXPECT_NE(input_error_of([&] {
+              parse_platform_json(R"({"model": "graph", "nodes": [{"id": "A"}, {"id": "B"}], "edges": [
+                  {"from": "A", "to": "B", "cost": 2}, {"from": "A", "to": "B", "cost": 5}]})",
+                                  "d.json");
+            }).find("edges[1]: duplicate edge \"A\" -> \"B\" (also edges[0])"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_platform_json(R"({"model": "graph", "symmetric": true, "nodes": [{"id": "A"}, {"id": "B"}],
+                  "edges": [{"from": "A", "to": "B", "cost": 2}, {"from": "B", "to": "A", "cost": 2}]})",
+                                  "d.json");
+            }).find("symmetric"),
+            std::string::npos);
+  // A directory given as a platform file.
+  EXPECT_NE(input_error_of([&] { load_platform_file(testing::source_path("examples")); }).find("is a directory"),
             std::string::npos);
 }
 
@@ -165,19 +209,42 @@ TEST(PlanJson, BadPlansNameTheField) {
                 .find("unknown operation"),
             std::string::npos);
   EXPECT_NE(input_error_of([&] {
-              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": [{"from": "p0", "to": "zz",
-                  "start": 0, "end": 1}]})",
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 1, "transfers": [{"from": "p0",
+                  "to": "zz", "start": 0, "end": 1}]})",
                               cluster, "p.json");
             }).find("transfers[0].to: unknown processor \"zz\""),
             std::string::npos);
   EXPECT_NE(input_error_of([&] {
-              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": [{"from": "p0", "to": "p1",
-                  "end": 1}]})",
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 1, "transfers": [{"from": "p0",
+                  "to": "p1", "end": 1}]})",
                               cluster, "p.json");
             }).find("transfers[0].start: missing"),
             std::string::npos);
-  EXPECT_NE(input_error_of([&] { parse_plan_json(R"({"operation": "broadcast", "transfers": []})", cluster, "p.json"); })
-                .find("source: missing"),
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "makespan": 0, "transfers": []})", cluster, "p.json");
+            }).find("source: missing"),
+            std::string::npos);
+  // A plan states its makespan (it was read as NaN and the check skipped).
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "transfers": []})", cluster, "p.json");
+            }).find("p.json: makespan: missing"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": "4", "transfers": []})", cluster,
+                              "p.json");
+            }).find("makespan: must be a number"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 0, "optimal": "yes",
+                  "transfers": []})",
+                              cluster, "p.json");
+            }).find("optimal: must be true or false"),
+            std::string::npos);
+  EXPECT_NE(input_error_of([&] {
+              parse_plan_json(R"({"operation": "broadcast", "source": "p0", "makespan": 0, "status": "done",
+                  "transfers": []})",
+                              cluster, "p.json");
+            }).find("status: must be"),
             std::string::npos);
   // Found by fuzz_plan_json: a number beyond a double escaped as a JSON library error.
   EXPECT_NE(input_error_of([&] {

@@ -170,7 +170,12 @@ TEST(MulticastTest, BadInputIsRefused) {
   std::vector<double> many(40, 1.0);
   std::vector<ProcessorIndex> targets;
   for (int i = 1; i < 30; ++i) targets.push_back(i);
-  EXPECT_THROW(plan_multicast_exact(Cluster::from_times(many), 0, targets), InputError);
+  // Too big for the exact search: refused, the FNF multicast returned (exit code 4).
+  Cluster big = Cluster::from_times(many);
+  MakespanPlan refused = plan_multicast_exact(big, 0, targets);
+  EXPECT_EQ(refused.status, SearchStatus::refused);
+  EXPECT_EQ(refused.algorithm, "optimal");
+  EXPECT_TRUE(verify(big, refused).valid) << verify(big, refused).summary();
 }
 
 }  // namespace

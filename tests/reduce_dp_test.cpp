@@ -174,13 +174,56 @@ TEST(ReduceDp, RefusesHugeStateSpaces) {
   std::vector<double> times;
   for (int c = 0; c < 6; ++c) times.insert(times.end(), 40, 1.0 + 0.25 * c);
   Cluster cluster = Cluster::from_times(times);
-  try {
-    run(cluster, 0, "dp");
-    FAIL() << "expected InputError";
-  } catch (const InputError& error) {
-    EXPECT_EQ(error.parameter(), "algorithm");
-    EXPECT_NE(std::string(error.what()).find("use algorithm \"optimal\""), std::string::npos) << error.what();
+  // Refused at once from the prediction (no table is built): SNF's plan,
+  // status refused (exit code 4), the note says what to do instead.
+  MakespanPlan plan = run(cluster, 0, "dp");
+  EXPECT_EQ(plan.status, SearchStatus::refused);
+  EXPECT_EQ(plan.algorithm, "dp");
+  EXPECT_EQ(plan.stats.table_references, 0u);
+  ASSERT_FALSE(plan.notes.empty());
+  EXPECT_NE(plan.notes.back().find("algorithm \"optimal\""), std::string::npos) << plan.notes.back();
+  expect_valid(cluster, plan);
+}
+
+// Issue 7: times 0.3, 1e-9, 0.1, 0.3 into 0.1 once built ~6e8 lattice
+// deadlines (7 GB). A critical path holds at most f fast senders, so the
+// lattice keeps a <= f: a handful of points.
+TEST(ReduceDp, TwoClassLatticeStaysSmallForExtremeRatios) {
+  Cluster cluster = Cluster::from_times({0.3, 1e-9, 0.1, 0.3});
+  const DpWorkEstimate work = TwoClassCapacity::estimate(1e-9, 0.3, 1, 2);
+  EXPECT_LT(work.table_entries, 100);
+  MakespanPlan plan = run(cluster, 2, "dp");
+  EXPECT_TRUE(plan.optimal);
+  EXPECT_DOUBLE_EQ(plan.makespan, 0.3 + 1e-9);
+  EXPECT_NEAR(plan.makespan, testing::reduce_by_ep_orders(cluster, 2), 1e-15);
+  expect_valid(cluster, plan);
+}
+
+// A DP that would run past the time limit refuses from its prediction; one
+// that is stopped while running returns SNF's plan with status time_limit.
+TEST(ReduceDp, HonoursTheTimeLimit) {
+  std::vector<double> times{1.0};
+  for (int c = 0; c < 3; ++c) times.insert(times.end(), 40, 1.0 + 0.3 * c);
+  Cluster cluster = Cluster::from_times(times);
+  SearchLimits tiny;
+  tiny.time_limit_seconds = 1e-3;
+  MakespanPlan refused = plan_reduce_dp(cluster, 0, tiny);
+  EXPECT_EQ(refused.status, SearchStatus::refused);
+  expect_valid(cluster, refused);
+  // The prediction is an upper estimate; a run given a little less time than
+  // it needs stops and still returns a valid plan.
+  const DpWorkEstimate work = KClassDp::estimate(sender_classes(cluster, 0).counts());
+  SearchLimits cut;
+  cut.time_limit_seconds = work.seconds;
+  int stopped = 0;
+  for (const double fraction : {1.0, 0.5, 0.2}) {
+    cut.time_limit_seconds = work.seconds * fraction;
+    MakespanPlan plan = plan_reduce_dp(cluster, 0, cut);
+    expect_valid(cluster, plan);
+    if (plan.status == SearchStatus::time_limit) ++stopped;
+    if (plan.status == SearchStatus::finished) EXPECT_TRUE(plan.optimal);
   }
+  RecordProperty("stopped_runs", stopped);
 }
 
 TEST(SnfOptimality, TheoremsHoldAgainstTheOptimum) {

@@ -52,7 +52,7 @@ TEST(ReduceSearch, MatchesBothBruteForcesOnSmallClusters) {
     const double by_orders = testing::reduce_by_ep_orders(cluster, root);
     MakespanPlan optimal = run(cluster, root, "optimal");
     ASSERT_TRUE(optimal.optimal);
-    ASSERT_FALSE(optimal.limit_reached);
+    ASSERT_FALSE(optimal.limit_reached());
     ASSERT_NEAR(optimal.makespan, by_orders, 1e-9) << "trial " << trial;
     EXPECT_DOUBLE_EQ(optimal.lower_bound, optimal.makespan);
     expect_valid(cluster, optimal);
@@ -133,20 +133,22 @@ TEST(ReduceSearch, LimitsReturnTheBestPlanSoFar) {
   MakespanRequest request;
   request.operation = Operation::reduce;
   request.root = 0;
-  request.node_limit = 5;
+  request.limits.node_limit = 5;
   for (const char* algorithm : {"optimal", "generic-bnb"}) {
     MakespanPlan plan = plan_makespan(cluster, request, algorithm);
-    EXPECT_TRUE(plan.limit_reached) << algorithm;
+    EXPECT_TRUE(plan.limit_reached()) << algorithm;
     EXPECT_FALSE(plan.optimal) << algorithm;
     EXPECT_LE(plan.lower_bound, plan.makespan);
     expect_valid(cluster, plan);
   }
   // A time limit stops the search too, with the incumbent kept.
   ReduceTreeSearch search({1.0, 1.5, 2.25}, {300, 300, 300});
-  search.incumbent(100.0).time_limit(0.05);
+  SearchLimits limits;
+  limits.time_limit_seconds = 0.05;
+  search.incumbent(100.0).limits(limits);
   ReduceTreeSearchResult result = search.run();
   EXPECT_GT(result.nodes, 0u);
-  if (!result.finished) {
+  if (!result.finished()) {
     EXPECT_LE(result.best, 100.0);
   }
 }
@@ -170,7 +172,7 @@ TEST(ReduceSearch, MemoDoesNotChangeTheOptimum) {
     for (auto& c : counts) c = std::uniform_int_distribution<int>(0, 7)(rng);
     ReduceTreeSearchResult with = ReduceTreeSearch({1.0, 1.5, 2.25}, counts).run();
     ReduceTreeSearchResult without = ReduceTreeSearch({1.0, 1.5, 2.25}, counts).memoise(false).run();
-    ASSERT_TRUE(with.finished && without.finished);
+    ASSERT_TRUE(with.finished() && without.finished());
     EXPECT_DOUBLE_EQ(with.best, without.best);
     EXPECT_LE(with.nodes, without.nodes);
   }

@@ -251,6 +251,32 @@ TEST(BroadcastTrees, OptimalSearchMatchesBruteForce) {
   }
 }
 
+// The tree search takes the SearchLimits of every search (core/limits.h):
+// a node limit N stops it after exactly N nodes with status node_limit and
+// the best tree so far (a valid tree); an unlimited run finishes.
+TEST(BroadcastTrees, OptimalSearchHonoursSearchLimitsExactly) {
+  auto platform = generate_random_platform({9, 0.5, 0.0, 3, {}});
+  auto problem = problem_for(platform, BroadcastModel::one_port, 1e6);
+  auto start = find_tree_heuristic("grow")->build(problem);
+  auto unlimited = optimal_tree_search(problem, start, SearchLimits{});
+  ASSERT_TRUE(unlimited.finished);
+  EXPECT_EQ(unlimited.status, SearchStatus::finished);
+  ASSERT_GT(unlimited.nodes, 3u);
+  for (std::uint64_t limit : {1u, 2u, 3u}) {
+    SearchLimits limits;
+    limits.node_limit = limit;
+    auto stopped = optimal_tree_search(problem, start, limits);
+    EXPECT_FALSE(stopped.finished);
+    EXPECT_EQ(stopped.status, SearchStatus::node_limit);
+    EXPECT_EQ(stopped.nodes, limit);
+    EXPECT_GE(stopped.period, unlimited.period * (1 - 1e-12));
+    EXPECT_TRUE(verify_broadcast_tree(platform, stopped.tree, problem.costs, stopped.period).valid);
+  }
+  SearchLimits zero_time;
+  zero_time.time_limit_seconds = 0;
+  EXPECT_THROW(optimal_tree_search(problem, start, zero_time), InputError);
+}
+
 TEST(BroadcastTrees, EveryHeuristicPassesVerifyOnGeneratedPlatforms) {
   std::vector<Platform> platforms;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {

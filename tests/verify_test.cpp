@@ -2,6 +2,9 @@
 // valid plans one way at a time and check that verify() names the problem.
 #include <gtest/gtest.h>
 
+#include <limits>
+#include <random>
+
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/reduce/snf.h"
@@ -202,6 +205,138 @@ TEST(Verify, ManyViolationsAreCountedButListedBriefly) {
   EXPECT_EQ(report.violation_count, 99u);
   EXPECT_EQ(report.violations.size(), 20u);
   EXPECT_NE(report.summary().find("79 more"), std::string::npos);
+}
+
+// --- Issue 7: tolerances are local, claims are checked -------------------
+
+// Issue 7: one transfer ending at 1e12 used to set a global tolerance of
+// 1e3 and hide an overlap at time 0, a send lasting 0.001 where t = 1, and
+// sends starting at -500.
+TEST(VerifyLocalTolerance, ALateTransferDoesNotHideEarlyViolations) {
+  Cluster big = Cluster::from_times({1, 1, 1, 1e12, 1});
+  MakespanPlan wide;
+  wide.operation = Operation::broadcast;
+  wide.root = 0;
+  wide.transfers = {{0, 1, 0, 1, Payload::broadcast_value},
+                    {0, 2, 0, 1, Payload::broadcast_value},  // p0 sends twice at time 0: one-port broken
+                    {1, 3, 1, 2, Payload::broadcast_value},
+                    {3, 4, 2, 2 + 1e12, Payload::broadcast_value}};
+  wide.makespan = 2 + 1e12;
+  auto report = verify(big, wide);
+  EXPECT_FALSE(report.valid);
+  EXPECT_TRUE(mentions(report, "one-port")) << report.summary();
+  // A send lasting 0.001 where t = 1, in the same schedule.
+  wide.transfers[1] = {0, 2, 1, 1.001, Payload::broadcast_value};
+  wide.transfers[2] = {1, 3, 1, 2, Payload::broadcast_value};
+  report = verify(big, wide);
+  EXPECT_FALSE(report.valid);
+  EXPECT_TRUE(mentions(report, "lasts 0.0009")) << report.summary();
+  // Sends starting at -500.
+  wide.transfers[1] = {0, 2, -500, -499, Payload::broadcast_value};
+  report = verify(big, wide);
+  EXPECT_FALSE(report.valid);
+  EXPECT_TRUE(mentions(report, "before time 0")) << report.summary();
+  // Repaired, the plan is valid: the checks are not simply stricter.
+  wide.transfers[1] = {0, 2, 1, 2, Payload::broadcast_value};
+  wide.transfers[2] = {1, 3, 1, 2, Payload::broadcast_value};
+  EXPECT_TRUE(verify(big, wide).valid) << verify(big, wide).summary();
+}
+
+TEST(VerifyClaims, OptimalNeedsTheBoundToMeetTheMakespan) {
+  auto plan = plan_broadcast_fnf(kCluster, 0);
+  ASSERT_TRUE(verify(kCluster, plan).valid);
+  plan.optimal = true;
+  plan.lower_bound = plan.makespan * 0.75;
+  auto report = verify(kCluster, plan);
+  EXPECT_FALSE(report.valid);
+  EXPECT_TRUE(mentions(report, "claims to be optimal")) << report.summary();
+  plan.lower_bound = plan.makespan;
+  EXPECT_TRUE(verify(kCluster, plan).valid) << verify(kCluster, plan).summary();
+  // An exact guarantee is a claim of optimality.
+  plan.optimal = false;
+  plan.guarantee = Guarantee::exact();
+  EXPECT_TRUE(mentions(verify(kCluster, plan), "guarantee is exact"));
+  plan.guarantee = Guarantee::at_most(0.5);
+  EXPECT_TRUE(mentions(verify(kCluster, plan), "ratio guarantee"));
+}
+
+TEST(VerifyClaims, NonFiniteNumbersAreRejected) {
+  for (double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    auto plan = plan_reduce_snf(kCluster, 2);
+    plan.makespan = bad;
+    EXPECT_TRUE(mentions(verify(kCluster, plan), "makespan must be a finite number"));
+    plan = plan_reduce_snf(kCluster, 2);
+    plan.lower_bound = bad;
+    EXPECT_TRUE(mentions(verify(kCluster, plan), "lower bound must be a finite number"));
+    plan = plan_reduce_snf(kCluster, 2);
+    plan.transfers.front().end = bad;
+    EXPECT_TRUE(mentions(verify(kCluster, plan), "must be finite"));
+  }
+}
+
+TEST(VerifyClaims, MulticastMakespanIsTheLastTargetArrival) {
+  // A correct plan whose helper receives a useless message after the last
+  // target: its makespan is the last target's arrival (2), not 3.
+  Cluster cluster = Cluster::from_times({1, 1, 1, 1});
+  MakespanPlan plan;
+  plan.operation = Operation::multicast;
+  plan.root = 0;
+  plan.targets = {1, 2};
+  plan.transfers = {{0, 1, 0, 1, Payload::broadcast_value},
+                    {0, 2, 1, 2, Payload::broadcast_value},
+                    {1, 3, 2, 3, Payload::broadcast_value}};
+  plan.makespan = 2;
+  EXPECT_TRUE(verify(cluster, plan).valid) << verify(cluster, plan).summary();
+  plan.makespan = 3;
+  EXPECT_TRUE(mentions(verify(cluster, plan), "completes at 2"));
+  // Without targets there is nothing to check completeness against.
+  plan.makespan = 2;
+  plan.targets.clear();
+  EXPECT_TRUE(mentions(verify(cluster, plan), "lists no targets"));
+}
+
+// Every single-number mutation of a planner's plan is caught: a transfer's
+// start or end moved by a relative 1e-6 or more, the claimed makespan, a
+// bound above the makespan, optimal claimed with a lower bound.
+TEST(VerifyMutations, EverySingleNumberMutationIsRejected) {
+  std::mt19937_64 rng(7);
+  int mutations = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int n = 2 + static_cast<int>(rng() % 10);
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) times.push_back(0.5 * static_cast<double>(1 + rng() % 6) * (trial % 3 == 0 ? 1e-6 : 1.0));
+    Cluster cluster = Cluster::from_times(times);
+    const auto root = static_cast<ProcessorIndex>(rng() % static_cast<unsigned>(n));
+    std::vector<MakespanPlan> plans{plan_broadcast_fnf(cluster, root), plan_reduce_snf(cluster, root),
+                                    plan_allreduce_snf_fnf(cluster, root)};
+    for (const MakespanPlan& plan : plans) {
+      ASSERT_TRUE(verify(cluster, plan).valid) << verify(cluster, plan).summary();
+      const double scale = std::max(plan.makespan, cluster.fastest_time());
+      for (const double delta : {1e-6, -1e-6, 0.3, -0.3}) {
+        // One transfer's start, or its end.
+        MakespanPlan mutated = plan;
+        auto& t = mutated.transfers[rng() % mutated.transfers.size()];
+        (rng() % 2 ? t.start : t.end) += delta * scale;
+        EXPECT_FALSE(verify(cluster, mutated).valid) << "transfer time moved by " << delta;
+        // The claimed makespan.
+        mutated = plan;
+        mutated.makespan += delta * scale;
+        EXPECT_FALSE(verify(cluster, mutated).valid) << "makespan moved by " << delta;
+        mutations += 2;
+      }
+      MakespanPlan mutated = plan;
+      mutated.lower_bound = plan.makespan * (1 + 1e-6);
+      EXPECT_FALSE(verify(cluster, mutated).valid) << "bound above the makespan";
+      if (plan.lower_bound < plan.makespan * (1 - 1e-6)) {
+        mutated = plan;
+        mutated.optimal = true;
+        EXPECT_FALSE(verify(cluster, mutated).valid) << "optimal with a smaller bound";
+        ++mutations;
+      }
+      mutations += 1;
+    }
+  }
+  RecordProperty("mutations", mutations);
 }
 
 }  // namespace

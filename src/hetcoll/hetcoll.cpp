@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/plan/plan_json.h"
-#include "hetcoll/plan/plan_text.h"
+#include "hetcoll/report/plan_text.h"
 #include "hetcoll/verify/verify.h"
 
 #ifndef HETCOLL_VERSION
@@ -52,11 +52,11 @@ MakespanPlan plan_verified(const Cluster& platform, Operation operation, const P
     }
     request.order = std::move(order);
   }
-  request.time_limit_seconds = options.time_limit_seconds;
-  request.node_limit = options.node_limit;
+  request.limits.time_limit_seconds = options.time_limit_seconds;
+  request.limits.node_limit = options.node_limit;
+  request.limits.progress = options.progress;
   request.eps = options.eps;
   request.eps_prime = options.eps_prime;
-  request.progress = options.progress;
 
   if (!options.algorithm.empty() && !find_makespan_algorithm(operation, options.algorithm)) {
     std::string known;

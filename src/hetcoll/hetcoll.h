@@ -19,7 +19,8 @@
 // ("source", "targets", "algorithm", "order", "eps", ...) and `what()` starts
 // with that name and says what is wrong. Reading a file: the message names
 // the file and the field or line. What a solve *finds* is never an error: a
-// search stopped by a limit returns its best plan with `limit_reached` set.
+// search stopped by a limit returns its best plan with `status` saying which
+// limit (core/limits.h; `limit_reached()` is true).
 //
 // Models. These functions plan in the sender-speed model (Liu 2002; Liu,
 // Kuo, Wang 2009): processor p sends one message in t(p), to anyone, one
@@ -77,7 +78,8 @@ struct PlanOptions {
   // empty: the default, "auto".
   std::string algorithm;
   // Exact searches stop after this many seconds or nodes and return their
-  // best plan so far (limit_reached = true, optimal = false).
+  // best plan so far (status node_limit/time_limit, optimal = false unless its
+  // bound proves it). Zero, negative or NaN time limits are InputErrors.
   double time_limit_seconds = std::numeric_limits<double>::infinity();
   std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
   // Algorithm "ptas" only: the precision eps and the fast/slow split eps'
@@ -88,7 +90,7 @@ struct PlanOptions {
   // (every processor but the root, once).
   std::vector<ProcessorRef> order;
   // Called by long searches about twice a second; returning false stops the
-  // search (its best plan so far is returned, limit_reached = true).
+  // search (its best plan so far is returned, status stopped_by_caller).
   ProgressCallback progress;
 };
 

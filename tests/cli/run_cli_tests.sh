@@ -32,9 +32,13 @@ check "reduce by index root" 0 "$hetcoll" reduce --times 1,1,2,3,3 --root 2 --js
 expect_in "reduce root" "$work/out" '"root": "p2"'
 expect_in "reduce algorithm" "$work/out" '"algorithm": "snf"'
 check "allreduce snf+fnf" 0 "$hetcoll" allreduce --times 1,1.6,1.6,1 --algo snf+fnf --json
-expect_in "allreduce guarantee" "$work/out" '3.5'
+# SNF (2 x) + FNF proven optimal from a fastest root (1 x): 3 x, within Thm 3's 3.5.
+expect_in "allreduce guarantee" "$work/out" '"guarantee_ratio": 3,'
+expect_in "allreduce model" "$work/out" 'among reduce-then-broadcast schedules'
 check "allreduce auto" 0 "$hetcoll" allreduce --times 1,1.6,1.6,1 --json
-expect_in "allreduce auto exact phases" "$work/out" '"guarantee_ratio": 2'
+# Both phases exact and the composition bound meets the makespan: optimal.
+expect_in "allreduce auto optimal" "$work/out" '"optimal": true'
+expect_in "allreduce auto bound" "$work/out" '"lower_bound": 4.6,'
 check "reduce ep order" 0 "$hetcoll" reduce --times 1,2,3,4 --algo ep --order p3,p1,p2 --json
 expect_in "ep algorithm" "$work/out" '"algorithm": "ep"'
 check "human summary" 0 "$hetcoll" broadcast --times 1,3,3,2,3,3,3

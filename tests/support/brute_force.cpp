@@ -1,6 +1,7 @@
 #include "support/brute_force.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -164,6 +165,42 @@ double reduce_by_ep_orders(const Cluster& cluster, ProcessorIndex root) {
     }
     best = std::min(best, makespan);
   } while (std::next_permutation(senders.begin(), senders.end()));
+  return best;
+}
+
+double multicast_by_helper_sets(const Cluster& cluster, ProcessorIndex source,
+                                const std::vector<ProcessorIndex>& targets) {
+  std::vector<char> member(static_cast<size_t>(cluster.size()), 0);
+  member[static_cast<size_t>(source)] = 1;
+  std::vector<double> group_times{cluster.transmission_time(source)};
+  for (ProcessorIndex target : targets) {
+    if (member[static_cast<size_t>(target)]) continue;
+    member[static_cast<size_t>(target)] = 1;
+    group_times.push_back(cluster.transmission_time(target));
+  }
+  if (group_times.size() == 1) return 0.0;
+  std::vector<double> others;
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (!member[static_cast<size_t>(p)]) others.push_back(cluster.transmission_time(p));
+  }
+  double best = kInfinity;
+  for (std::uint32_t mask = 0; mask < (1u << others.size()); ++mask) {
+    std::vector<double> times = group_times;  // the source stays at index 0
+    for (size_t i = 0; i < others.size(); ++i) {
+      if (mask & (1u << i)) times.push_back(others[i]);
+    }
+    if (times.size() > 9) continue;
+    best = std::min(best, broadcast_by_sequences(Cluster::from_times(times), 0));
+  }
+  return best;
+}
+
+double allreduce_by_compositions(const Cluster& cluster) {
+  if (cluster.size() == 1) return 0.0;
+  double best = kInfinity;
+  for (ProcessorIndex root = 0; root < cluster.size(); ++root) {
+    best = std::min(best, reduce_by_ep_orders(cluster, root) + broadcast_by_sequences(cluster, root));
+  }
   return best;
 }
 

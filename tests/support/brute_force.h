@@ -14,8 +14,16 @@
 //  * reduce_by_pairs: depth-first over every (sender, receiver) choice among
 //    the processors still holding unsent data, each message starting when
 //    both are free; covers every schedule. n <= 7.
+//  * multicast_by_helper_sets: for *every* set H of non-members (not only
+//    the fastest ones, so it also checks Khuller, Kim, Woeginger 2003
+//    sec. 4), broadcast_by_sequences over {source} + targets + H; the least.
+//  * allreduce_by_compositions: the optimum of the all-reduce model hetcoll
+//    plans in (makespan/allreduce/reduce_broadcast.h): the least, over every
+//    root r, of reduce_by_ep_orders(r) + broadcast_by_sequences(r).
 // Times should be exact in binary (integers, halves) so ties are exact.
 #pragma once
+
+#include <vector>
 
 #include "hetcoll/model/cluster.h"
 
@@ -25,5 +33,8 @@ double broadcast_by_sequences(const Cluster& cluster, ProcessorIndex source);
 double broadcast_by_pairs(const Cluster& cluster, ProcessorIndex source);
 double reduce_by_ep_orders(const Cluster& cluster, ProcessorIndex root);
 double reduce_by_pairs(const Cluster& cluster, ProcessorIndex root);
+double multicast_by_helper_sets(const Cluster& cluster, ProcessorIndex source,
+                                const std::vector<ProcessorIndex>& targets);
+double allreduce_by_compositions(const Cluster& cluster);
 
 }  // namespace hetcoll::testing

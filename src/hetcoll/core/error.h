@@ -12,13 +12,14 @@
 
 namespace hetcoll {
 
+// The exit codes of the hetcoll command (docs/FORMATS.md, docs/USAGE.md).
 enum class ExitCode : int {
   success = 0,
-  internal_error = 1,
-  bad_input = 2,
-  no_solution = 3,
-  limit_reached = 4,
-  invalid_plan = 5,  // `validate`: the plan file was read and breaks the model (2: it could not be read)
+  internal_error = 1,  // a bug: an invariant broke (never a user's mistake)
+  bad_input = 2,       // malformed input, or a file that cannot be written
+  no_solution = 3,     // a well-formed request without a solution (NoSolutionError)
+  limit_reached = 4,   // a limit stopped the run or it refused to start: best plan printed
+  invalid_plan = 5,    // validate: the plan was read and breaks the model (2: it could not be read)
 };
 
 // Malformed user input. The message names the file, the field or line, and

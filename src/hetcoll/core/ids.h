@@ -26,16 +26,30 @@ inline std::optional<ProcessorIndex> parse_processor_index(std::string_view text
   return static_cast<ProcessorIndex>(index);
 }
 
-// Times are doubles given by the user. Two times closer than
-// `time_tolerance(smallest_time)` are treated as equal wherever a decision
-// depends on a tie (FNF, EP, searches, the verifier). The tolerance is
-// relative to the smallest transmission time so that it means the same for
-// clusters measured in seconds or in microseconds, and it is far below any
-// real difference between two schedules (1e-9 of the fastest message).
+// The tolerance rule (docs/ALGORITHMS.md, "Numbers and ties"). Times are
+// doubles given by the user. An instance's time scale is
+//   s = max(t_min, kTimeScaleFloor x t_max),
+// and two times closer than tau = kRelativeTimeTolerance x s = 1e-9 s are
+// equal wherever a decision depends on a tie (FNF, EP, classes, searches,
+// DPs, theorem hypotheses, auto, captions). tau is relative, so a cluster
+// measured in seconds or in microseconds gives the same decisions (every
+// time x 1e-6 or x 1e6 gives the same tree); it is far below any real
+// difference between two schedules (1e-9 of the fastest message), and far
+// above the rounding noise of decimal inputs (0.1 + 0.2 against 0.3). The
+// floor 1e-4 t_max matters only when times span more than four orders of
+// magnitude: it keeps tau above the rounding noise of sums of slow times
+// (~1e-16 of their size), at the price of merging fast times closer than
+// 1e-13 t_max. Claims that hold only up to tau say so (makespan/claims.h,
+// makespan/theorems.h). verify/ uses its own, local tolerances (verify.h).
 inline constexpr double kRelativeTimeTolerance = 1e-9;
+inline constexpr double kTimeScaleFloor = 1e-4;
 
-inline double time_tolerance(double smallest_time) {
-  return kRelativeTimeTolerance * smallest_time;
+inline double time_scale(double fastest_time, double slowest_time) {
+  return std::fmax(fastest_time, kTimeScaleFloor * slowest_time);
+}
+
+inline double time_tolerance(double fastest_time, double slowest_time) {
+  return kRelativeTimeTolerance * time_scale(fastest_time, slowest_time);
 }
 
 // a <= b up to the tolerance.

@@ -5,7 +5,7 @@
 //  1. ptas-quality.csv/.svg: on random clusters with 3-5 classes and a
 //     fastest source, the makespan of FNF and of the PTAS at several eps
 //     (eps' = eps) divided by the optimum (broadcast/optimal_search.h,
-//     cross-checked by multicast/exact_small.cpp), and their running times;
+//     cross-checked by the generic branch-and-bound), and their running times;
 //     also the paper's scheme verbatim (no deadline tightening) at eps = 0.5.
 //  2. ptas-quality-time.csv/.svg: the PTAS's predicted and measured running
 //     time as eps' shrinks, on larger clusters (3 classes), with the ratio
@@ -24,6 +24,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/experiments/experiments_list.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/broadcast/generic_search.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/broadcast/ptas.h"
 #include "hetcoll/makespan/multicast/multicast.h"
@@ -112,51 +113,42 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
       auto fnf_transfers_ = fnf_transfers(cluster, 0, receivers);
       const double fnf_seconds = seconds_since(start);
       const double fnf_makespan = last_completion(fnf_transfers_);
-      ExactSearchLimits limits;
-      limits.time_limit_seconds = per_run_limit;
       SearchLimits search_limits;
       search_limits.time_limit_seconds = per_run_limit;
       start = Clock::now();
       BroadcastSearchResult searched = optimal_broadcast(cluster, 0, receivers, search_limits);
       optimum_time.add(1, seconds_since(start));
-      if (!searched.complete) continue;
+      if (!searched.complete()) continue;
       const double optimum = searched.transfers.empty() ? fnf_makespan : searched.makespan;
-      // Cross-check with the independent search of multicast/exact_small.cpp.
-      SubsetSearchResult exact = exact_subset_broadcast(cluster, 0, receivers, fnf_makespan * (1 + 1e-9) + 1e-9, limits);
-      if (exact.complete && std::fabs(exact.makespan - optimum) > 1e-9 * optimum) ++disagreements;
+      // Cross-check with the independent generic branch-and-bound (Liu 2002 sec. 5).
+      BroadcastSearchResult generic = generic_bnb_broadcast(cluster, 0, receivers, search_limits);
+      const double generic_optimum = generic.transfers.empty() ? fnf_makespan : generic.makespan;
+      if (generic.complete() && std::fabs(generic_optimum - optimum) > cluster.tolerance()) ++disagreements;
       fnf.add(fnf_makespan / optimum, fnf_seconds);
       for (size_t e = 0; e < epsilons.size(); ++e) {
         PtasParameters parameters;
         parameters.eps = epsilons[e];
-        parameters.time_limit_seconds = per_run_limit;
-        try {
-          start = Clock::now();
-          MakespanPlan plan = plan_broadcast_ptas(cluster, 0, parameters);
-          double elapsed = seconds_since(start);
-          if (plan.limit_reached) {
-            ++ptas[e].refused;
-          } else {
-            ptas[e].add(plan.makespan / optimum, elapsed);
-          }
-        } catch (const InputError&) {
+        parameters.limits.time_limit_seconds = per_run_limit;
+        start = Clock::now();
+        MakespanPlan plan = plan_broadcast_ptas(cluster, 0, parameters);
+        double elapsed = seconds_since(start);
+        if (plan.limit_reached()) {
           ++ptas[e].refused;
+        } else {
+          ptas[e].add(plan.makespan / optimum, elapsed);
         }
       }
       PtasParameters paper;
       paper.eps = 0.5;
       paper.tighten_deadline = false;
-      paper.time_limit_seconds = per_run_limit;
-      try {
-        start = Clock::now();
-        MakespanPlan plan = plan_broadcast_ptas(cluster, 0, paper);
-        double elapsed = seconds_since(start);
-        if (plan.limit_reached) {
-          ++verbatim.refused;
-        } else {
-          verbatim.add(plan.makespan / optimum, elapsed);
-        }
-      } catch (const InputError&) {
+      paper.limits.time_limit_seconds = per_run_limit;
+      start = Clock::now();
+      MakespanPlan plan = plan_broadcast_ptas(cluster, 0, paper);
+      double elapsed = seconds_since(start);
+      if (plan.limit_reached()) {
         ++verbatim.refused;
+      } else {
+        verbatim.add(plan.makespan / optimum, elapsed);
       }
     }
     auto add_row = [&](const std::string& algorithm, const std::string& eps, const Series& s, PlotSeries& series) {
@@ -186,7 +178,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
     quality_summary += line + "\n";
   }
   quality_plot.series = quality_series;
-  quality_summary += fmt::format("optimum cross-check (optimal_search vs exact_small): {} disagreements\n", disagreements);
+  quality_summary += fmt::format("optimum cross-check (optimal_search vs generic-bnb): {} disagreements\n", disagreements);
   options.progress(fmt::format("optimum cross-check: {} disagreements", disagreements));
   const std::string base = options.out_dir + "/ptas-quality";
   quality.write(base + ".csv");
@@ -242,23 +234,23 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
           PtasParameters parameters;
           parameters.eps = 0.5;
           parameters.eps_prime = eps_prime;
-          parameters.time_limit_seconds = timing_limit;
+          parameters.limits.time_limit_seconds = timing_limit;
           std::string status = "ok", measured_text, makespan_text;
-          try {
-            auto start = Clock::now();
-            MakespanPlan plan = plan_broadcast_ptas(cluster, 0, receivers, parameters);
-            double elapsed = seconds_since(start);
-            status = plan.limit_reached ? "stopped at the time limit" : "ok";
+          auto start = Clock::now();
+          MakespanPlan plan = plan_broadcast_ptas(cluster, 0, receivers, parameters);
+          double elapsed = seconds_since(start);
+          if (plan.status == SearchStatus::refused) {
+            status = "refused";
+            ++refused;
+          } else {
+            status = plan.limit_reached() ? "stopped at the time limit" : "ok";
             measured_text = g(elapsed);
             makespan_text = g(plan.makespan);
-            if (!plan.limit_reached) {
+            if (!plan.limit_reached()) {
               measured_sum += elapsed;
               predicted_sum += work.seconds;
               ++measured;
             }
-          } catch (const InputError&) {
-            status = "refused";
-            ++refused;
           }
           timing.rows.push_back({family.name, std::to_string(n), g(eps_prime), std::to_string(i), g(work.seconds),
                                  measured_text, g(work.max_dp_states), g(work.max_useful_trees),
@@ -307,7 +299,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
     for (int i = m + 1; i < 2 * m; ++i) targets.push_back(i);
     MakespanPlan fnf_alone = plan_multicast_fnf(cluster, source, targets, 0);
     MakespanPlan fnf_helpers = plan_multicast_fnf(cluster, source, targets);
-    ExactSearchLimits limits;
+    SearchLimits limits;
     limits.time_limit_seconds = per_run_limit;
     MakespanPlan optimal_alone = plan_multicast_exact(cluster, source, targets, limits, 0);
     MakespanPlan optimal_helpers = plan_multicast_exact(cluster, source, targets, limits);

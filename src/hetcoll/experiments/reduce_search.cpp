@@ -137,7 +137,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
         MakespanRequest request;
         request.operation = Operation::reduce;
         request.root = 0;
-        request.time_limit_seconds = instance_limit;
+        request.limits.time_limit_seconds = instance_limit;
         auto timed = [&](std::string_view algorithm, Measure& measure) {
           auto started = std::chrono::steady_clock::now();
           MakespanPlan plan = plan_makespan(cluster, request, algorithm);
@@ -149,15 +149,15 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
         snf_gap += 100.0 * (snf.makespan / best.makespan - 1.0);
         if (run_generic) {
           MakespanPlan other = timed("generic-bnb", generic);
-          if (other.optimal && best.optimal && std::fabs(other.makespan - best.makespan) > 1e-9) agree = false;
+          if (other.optimal && best.optimal && std::fabs(other.makespan - best.makespan) > cluster.tolerance()) agree = false;
         }
         if (run_dp) {
-          try {
-            MakespanPlan other = timed("dp", dp);
-            if (best.optimal && std::fabs(other.makespan - best.makespan) > 1e-9) agree = false;
-          } catch (const InputError&) {
-            run_dp = false;  // the table is too big for this size: skip the DP from here on
+          MakespanPlan other = timed("dp", dp);
+          if (other.limit_reached()) {
+            run_dp = false;  // refused or stopped: skip the DP from here on
             dp = Measure{};
+          } else if (best.optimal && std::fabs(other.makespan - best.makespan) > cluster.tolerance()) {
+            agree = false;
           }
         }
       }

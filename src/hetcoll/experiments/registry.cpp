@@ -1,6 +1,6 @@
-#include <fstream>
 #include <stdexcept>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/experiments/experiment.h"
 #include "hetcoll/experiments/experiments_list.h"
 
@@ -34,26 +34,25 @@ const Experiment* find_experiment(std::string_view name) {
 }
 
 void CsvTable::write(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  auto write_row = [&](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) {
-      const auto& cell = cells[i];
-      bool quote = cell.find_first_of(",\"\n") != std::string::npos;
-      if (i) out << ',';
-      if (quote) {
-        out << '"';
-        for (char c : cell) out << (c == '"' ? "\"\"" : std::string(1, c));
-        out << '"';
-      } else {
-        out << cell;
+  write_file_with(path, [&](std::ostream& out) {
+    auto write_row = [&](const std::vector<std::string>& cells) {
+      for (size_t i = 0; i < cells.size(); ++i) {
+        const auto& cell = cells[i];
+        bool quote = cell.find_first_of(",\"\n") != std::string::npos;
+        if (i) out << ',';
+        if (quote) {
+          out << '"';
+          for (char c : cell) out << (c == '"' ? "\"\"" : std::string(1, c));
+          out << '"';
+        } else {
+          out << cell;
+        }
       }
-    }
-    out << '\n';
-  };
-  write_row(columns);
-  for (const auto& row : rows) write_row(row);
-  if (!out) throw std::runtime_error("cannot write " + path);
+      out << '\n';
+    };
+    write_row(columns);
+    for (const auto& row : rows) write_row(row);
+  });
 }
 
 }  // namespace hetcoll

@@ -107,7 +107,9 @@ PlatformRun run_platform(const Platform& platform, const TimedOptimum& timed, Br
   }
   if (with_optimal_tree) {
     auto start = Clock::now();
-    auto result = optimal_tree_search(problem, best_single_tree(problem), 5'000'000);
+    SearchLimits limits;
+    limits.node_limit = 5'000'000;
+    auto result = optimal_tree_search(problem, best_single_tree(problem), limits);
     run.seconds["optimal-tree"] = seconds_since(start);
     if (result.finished) run.ratio["optimal-tree"] = (1 / result.period) / run.optimum;
   }

@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
-#include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/optimal_search.h"
 #include "hetcoll/makespan/reduce/snf.h"
 
@@ -15,30 +15,48 @@ namespace hetcoll {
 
 namespace {
 
+// The search's limits: the user's, with the node limit capped by our budget.
+SearchLimits budgeted(const SearchLimits& user) {
+  SearchLimits limits = user;
+  limits.node_limit = std::min(user.node_limit, kAutoSearchNodeBudget);
+  return limits;
+}
+
 // Keeps the greedy plan's guarantee; takes the searched plan's schedule when
-// it is proven optimal or simply shorter.
-MakespanPlan choose(MakespanPlan greedy, MakespanPlan searched, const char* search_name) {
+// it is proven optimal or simply shorter. A stop caused by the user's
+// limits (or callback) is reported as such; a stop at our own node budget
+// is the normal end of `auto`.
+MakespanPlan choose(const Cluster& cluster, MakespanPlan greedy, MakespanPlan searched, const char* search_name,
+                    const SearchLimits& user) {
   const std::uint64_t nodes = searched.stats.nodes;
-  if (searched.optimal && !searched.limit_reached) {
+  if (searched.optimal) {
     searched.notes.insert(searched.notes.begin(),
                           fmt::format("auto: {} is not proven optimal here, so the exact {} search ran and "
                                       "finished ({} nodes)",
                                       greedy.algorithm, search_name, nodes));
     return searched;
   }
+  const bool own_budget =
+      searched.status == SearchStatus::node_limit && user.node_limit > kAutoSearchNodeBudget;
+  const SearchStatus status = own_budget ? SearchStatus::finished : searched.status;
   const double lower_bound = std::max(greedy.lower_bound, searched.lower_bound);
   MakespanPlan best = std::move(greedy);
-  if (searched.makespan < best.makespan - 1e-9 * best.makespan && !searched.transfers.empty()) {
+  if (!searched.transfers.empty() && searched.makespan < best.makespan - cluster.tolerance()) {
     best.transfers = std::move(searched.transfers);
     best.makespan = searched.makespan;
     best.algorithm = searched.algorithm;
   }
-  best.lower_bound = lower_bound;  // both are proven; verify/ checks it against the makespan
   best.stats.nodes = nodes;
-  best.limit_reached = false;  // our own budget, not a limit the user set
-  best.notes.push_back(fmt::format("auto: the exact {} search stopped at its budget of {} nodes; "
-                                   "algorithm \"optimal\" (with a time limit) searches further",
-                                   search_name, nodes));
+  best.status = status;
+  settle_claims(best, lower_bound, cluster.tolerance(), kBoundMetProof);
+  if (own_budget) {
+    best.notes.push_back(fmt::format("auto: the exact {} search stopped at its budget of {} nodes; "
+                                     "algorithm \"optimal\" (with a time limit) searches further",
+                                     search_name, nodes));
+  } else {
+    best.notes.push_back(fmt::format("auto: the exact {} search stopped ({}) after {} nodes: best plan so far",
+                                     search_name, to_string(status), nodes));
+  }
   return best;
 }
 
@@ -49,49 +67,36 @@ MakespanPlan with_size_note(MakespanPlan greedy) {
   return greedy;
 }
 
-MakespanRequest budgeted(const MakespanRequest& request) {
-  MakespanRequest copy = request;
-  copy.node_limit = std::min(request.node_limit, kAutoSearchNodeBudget);
-  return copy;
-}
-
 }  // namespace
 
-MakespanPlan plan_broadcast_auto(const Cluster& cluster, ProcessorIndex source, const MakespanRequest& request) {
+MakespanPlan plan_broadcast_auto(const Cluster& cluster, ProcessorIndex source, const SearchLimits& limits) {
   MakespanPlan greedy = plan_broadcast_fnf(cluster, source);
   if (greedy.optimal) return greedy;
   if (cluster.size() > kAutoSearchMaxProcessors) return with_size_note(std::move(greedy));
-  MakespanPlan searched = plan_broadcast_optimal(cluster, source, SearchLimits::from_request(budgeted(request)));
-  return choose(std::move(greedy), std::move(searched), "broadcast");
+  MakespanPlan searched = plan_broadcast_optimal(cluster, source, budgeted(limits));
+  return choose(cluster, std::move(greedy), std::move(searched), "broadcast", limits);
 }
 
-MakespanPlan plan_reduce_auto(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request) {
+MakespanPlan plan_reduce_auto(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
   MakespanPlan greedy = plan_reduce_snf(cluster, root);
   if (greedy.optimal) return greedy;
   if (cluster.size() > kAutoSearchMaxProcessors) return with_size_note(std::move(greedy));
-  MakespanPlan searched = plan_reduce_optimal(cluster, root, budgeted(request));
-  return choose(std::move(greedy), std::move(searched), "reduce");
+  MakespanPlan searched = plan_reduce_optimal(cluster, root, budgeted(limits));
+  return choose(cluster, std::move(greedy), std::move(searched), "reduce", limits);
 }
 
-MakespanPlan plan_allreduce_auto(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request) {
+MakespanPlan plan_allreduce_auto(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
   if (root == kNoProcessor) root = cluster.fastest_processor();
-  MakespanPlan reduce = plan_reduce_auto(cluster, root, request);
-  MakespanPlan broadcast = plan_broadcast_auto(cluster, root, request);
-  MakespanPlan plan = reduce_then_broadcast(cluster, reduce, broadcast);
-  plan.algorithm = fmt::format("{}+{}", reduce.algorithm, broadcast.algorithm);
-  const bool root_is_fastest = cluster.transmission_time(root) <= cluster.fastest_time() + cluster.tolerance();
-  const double reduce_factor = reduce.optimal ? 1.0 : 2.0;
-  const double broadcast_factor = root_is_fastest ? (broadcast.optimal ? 1.0 : 1.5) : (broadcast.optimal ? 2.0 : 4.0);
-  plan.guarantee = Guarantee::at_most(reduce_factor + broadcast_factor);
-  plan.stats.nodes = reduce.stats.nodes + broadcast.stats.nodes;
-  plan.notes.push_back(fmt::format("reduce phase by {}: {}; broadcast phase by {}: {}", reduce.algorithm,
-                                   reduce.optimal ? "proven optimal" : reduce.guarantee.text, broadcast.algorithm,
-                                   broadcast.optimal ? "proven optimal" : broadcast.guarantee.text));
-  if (!root_is_fastest) {
-    plan.notes.push_back("the root is not a fastest processor: see makespan/allreduce/reduce_broadcast.h for the "
-                         "guarantee");
+  SearchBudget clock(limits);  // the time limit covers both phases
+  MakespanPlan reduce = plan_reduce_auto(cluster, root, limits);
+  SearchLimits rest = limits;
+  rest.time_limit_seconds = clock.remaining_seconds();
+  if (!(rest.time_limit_seconds > 0)) rest.time_limit_seconds = std::numeric_limits<double>::min();
+  if (limits.node_limit != kNoNodeLimit) {
+    rest.node_limit = limits.node_limit > reduce.stats.nodes ? limits.node_limit - reduce.stats.nodes : 0;
   }
-  return plan;
+  MakespanPlan broadcast = plan_broadcast_auto(cluster, root, rest);
+  return compose_allreduce(cluster, root, reduce, broadcast, fmt::format("{}+{}", reduce.algorithm, broadcast.algorithm));
 }
 
 }  // namespace hetcoll

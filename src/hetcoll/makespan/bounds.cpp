@@ -31,16 +31,4 @@ double reduce_lower_bound(const Cluster& cluster, ProcessorIndex root) {
   return std::max(cluster.fastest_time() * ceil_log2(n), slowest_sender);
 }
 
-double allreduce_lower_bound(const Cluster& cluster) {
-  const std::int64_t n = cluster.size();
-  if (n < 2) return 0;
-  // The best broadcast bound is from a fastest source; the best reduce bound
-  // is into a slowest processor (it then never has to send).
-  ProcessorIndex slowest = 0;
-  for (ProcessorIndex p = 1; p < cluster.size(); ++p) {
-    if (cluster.transmission_time(p) > cluster.transmission_time(slowest)) slowest = p;
-  }
-  return std::max(broadcast_lower_bound(cluster, cluster.fastest_processor()), reduce_lower_bound(cluster, slowest));
-}
-
 }  // namespace hetcoll

@@ -15,9 +15,8 @@
 // data therefore at most halve (rounding up) per t_min. The slowest sender
 // must send once.
 //
-// All-reduce: at least a fastest broadcast from any source and a fastest
-// reduce into any destination (Liu, Kuo, Wang 2009 sec. 5.2), so the max of the
-// smallest of each bound over all sources / roots.
+// All-reduce bounds (for reduce-then-broadcast compositions, and for any
+// schedule) are in makespan/allreduce/reduce_broadcast.h.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +27,6 @@ namespace hetcoll {
 
 double broadcast_lower_bound(const Cluster& cluster, ProcessorIndex source);
 double reduce_lower_bound(const Cluster& cluster, ProcessorIndex root);
-double allreduce_lower_bound(const Cluster& cluster);
 
 // ceil(log2 n) for n >= 1.
 int ceil_log2(std::int64_t n);

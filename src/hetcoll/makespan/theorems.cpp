@@ -8,47 +8,77 @@
 namespace hetcoll {
 
 namespace {
-bool is_integer_ratio(double slower, double faster) {
-  double ratio = slower / faster;
-  return std::fabs(ratio - std::round(ratio)) <= 1e-9 * ratio;
+
+struct Classes {
+  std::vector<double> smallest;  // per class, ascending
+  bool exact = true;             // every class holds one distinct double
+  double tolerance = 0;
+};
+
+Classes classes_of(std::vector<double> times, double tolerance) {
+  Classes classes;
+  classes.tolerance = tolerance;
+  std::sort(times.begin(), times.end());
+  for (double t : times) {
+    if (classes.smallest.empty() || !time_equal(classes.smallest.back(), t, classes.tolerance)) {
+      classes.smallest.push_back(t);
+    } else if (t != classes.smallest.back()) {
+      classes.exact = false;
+    }
+  }
+  return classes;
 }
+
 }  // namespace
 
-std::vector<double> distinct_time_classes(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  std::vector<double> distinct;
-  if (times.empty()) return distinct;
-  const double tolerance = time_tolerance(times.front());
-  for (double t : times) {
-    if (distinct.empty() || !time_equal(distinct.back(), t, tolerance)) distinct.push_back(t);
-  }
-  return distinct;
+std::string HypothesisCheck::caveat() const {
+  if (exact || !holds) return "";
+  return " (the hypothesis holds only up to the tolerance 1e-9 x the time scale: times that close were treated as "
+         "equal or as exact multiples)";
 }
 
-bool is_divisibility_chain(const std::vector<double>& times) {
-  auto classes = distinct_time_classes(times);
+std::vector<double> distinct_time_classes(std::vector<double> times, double tolerance) {
+  return classes_of(std::move(times), tolerance).smallest;
+}
+
+HypothesisCheck is_divisibility_chain(const std::vector<double>& times, double tolerance) {
+  Classes classes = classes_of(times, tolerance);
+  HypothesisCheck check{true, classes.exact};
   // Divisibility is transitive, so neighbouring classes suffice.
-  for (size_t i = 1; i < classes.size(); ++i) {
-    if (!is_integer_ratio(classes[i], classes[i - 1])) return false;
+  for (size_t i = 1; i < classes.smallest.size(); ++i) {
+    const double faster = classes.smallest[i - 1], slower = classes.smallest[i];
+    const double multiple = std::round(slower / faster) * faster;
+    if (!time_equal(slower, multiple, classes.tolerance)) return {false, false};
+    if (slower != multiple) check.exact = false;
   }
-  return true;
+  return check;
 }
 
-bool is_power_of_two_cluster(const std::vector<double>& times) {
-  auto classes = distinct_time_classes(times);
-  for (size_t i = 1; i < classes.size(); ++i) {
-    double ratio = classes[i] / classes.front();
-    double exponent = std::round(std::log2(ratio));
-    if (std::fabs(ratio - std::exp2(exponent)) > 1e-9 * ratio) return false;
+HypothesisCheck is_power_of_two_cluster(const std::vector<double>& times, double tolerance) {
+  Classes classes = classes_of(times, tolerance);
+  HypothesisCheck check{true, classes.exact};
+  for (size_t i = 1; i < classes.smallest.size(); ++i) {
+    const double power = std::exp2(std::round(std::log2(classes.smallest[i] / classes.smallest.front())));
+    const double target = classes.smallest.front() * power;  // exact: a power of two
+    if (!time_equal(classes.smallest[i], target, classes.tolerance)) return {false, false};
+    if (classes.smallest[i] != target) check.exact = false;
   }
-  return true;
+  return check;
 }
 
-bool has_two_classes_with_ratio_at_least(const std::vector<double>& times, double ratio) {
-  auto classes = distinct_time_classes(times);
-  if (classes.size() <= 1) return true;
-  if (classes.size() > 2) return false;
-  return classes[1] >= ratio * classes[0] * (1 - 1e-12);
+HypothesisCheck has_at_most_two_classes(const std::vector<double>& times, double tolerance) {
+  Classes classes = classes_of(times, tolerance);
+  if (classes.smallest.size() > 2) return {false, false};
+  return {true, classes.exact};
+}
+
+HypothesisCheck has_two_classes_with_ratio_at_least(const std::vector<double>& times, double ratio, double tolerance) {
+  Classes classes = classes_of(times, tolerance);
+  if (classes.smallest.size() > 2) return {false, false};
+  if (classes.smallest.size() <= 1) return {true, classes.exact};
+  const double needed = ratio * classes.smallest[0];
+  if (classes.smallest[1] < needed - classes.tolerance) return {false, false};
+  return {true, classes.exact && classes.smallest[1] >= needed};
 }
 
 }  // namespace hetcoll

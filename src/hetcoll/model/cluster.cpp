@@ -36,6 +36,11 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
       throw InputError(fmt::format("{}: processors[{}].t: must be a positive finite number, got {}",
                                    source_name, p, times_[p]));
     }
+    if (times_[p] < kSmallestTransmissionTime) {
+      throw InputError(fmt::format("{}: processors[{}].t: {} is too small: times below {:.2g} (subnormal, or with a "
+                                   "subnormal tolerance) lose precision; rescale them, e.g. to nanoseconds",
+                                   source_name, p, times_[p], kSmallestTransmissionTime));
+    }
     size_t slot = id_slot(ids_[p]);
     if (id_slots_[slot] != kNoProcessor) {
       throw InputError(fmt::format("{}: processors[{}].id: duplicate id \"{}\" (also processors[{}])",
@@ -50,9 +55,17 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
                                  source_name));
   }
   auto fastest = std::min_element(times_.begin(), times_.end());
-  fastest_processor_ = static_cast<ProcessorIndex>(fastest - times_.begin());
   fastest_time_ = *fastest;
   slowest_time_ = *std::max_element(times_.begin(), times_.end());
+  // The lowest index among the times equal to the fastest under the
+  // tolerance rule (1 + 1e-10 ties with 1).
+  fastest_processor_ = static_cast<ProcessorIndex>(fastest - times_.begin());
+  for (size_t p = 0; p < times_.size(); ++p) {
+    if (time_equal(times_[p], fastest_time_, tolerance())) {
+      fastest_processor_ = static_cast<ProcessorIndex>(p);
+      break;
+    }
+  }
 }
 
 Cluster Cluster::from_times(std::vector<double> transmission_times, std::string_view source_name) {
@@ -83,9 +96,7 @@ std::optional<ProcessorIndex> Cluster::find(std::string_view id_or_index) const 
 std::vector<ProcessorIndex> Cluster::fastest_first_order() const {
   std::vector<ProcessorIndex> order(times_.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    return times_[static_cast<size_t>(a)] < times_[static_cast<size_t>(b)];
-  });
+  sort_by_time_class(*this, order);
   return order;
 }
 
@@ -97,6 +108,57 @@ std::vector<double> Cluster::distinct_times() const {
     if (distinct.empty() || !time_equal(distinct.back(), t, tolerance())) distinct.push_back(t);
   }
   return distinct;
+}
+
+std::vector<int> time_class_ids(const Cluster& cluster) {
+  std::vector<ProcessorIndex> order(static_cast<size_t>(cluster.size()));
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+    const double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
+    return ta != tb ? ta < tb : a < b;
+  });
+  std::vector<int> ids(order.size(), 0);
+  int current = -1;
+  double class_smallest = 0;
+  for (ProcessorIndex p : order) {
+    const double t = cluster.transmission_time(p);
+    if (current < 0 || !time_equal(class_smallest, t, cluster.tolerance())) {
+      ++current;
+      class_smallest = t;
+    }
+    ids[static_cast<size_t>(p)] = current;
+  }
+  return ids;
+}
+
+void sort_by_time_class(const Cluster& cluster, std::vector<ProcessorIndex>& processors, bool slowest_first) {
+  // Sort by exact time, cut into classes (runs within the tolerance of their
+  // smallest member, as distinct_times()), and sort each class by index.
+  std::sort(processors.begin(), processors.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+    const double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
+    return ta != tb ? ta < tb : a < b;
+  });
+  const double tolerance = cluster.tolerance();
+  std::vector<std::pair<size_t, size_t>> runs;
+  for (size_t begin = 0; begin < processors.size();) {
+    const double smallest = cluster.transmission_time(processors[begin]);
+    size_t end = begin + 1;
+    while (end < processors.size() && time_equal(smallest, cluster.transmission_time(processors[end]), tolerance)) {
+      ++end;
+    }
+    std::sort(processors.begin() + static_cast<std::ptrdiff_t>(begin),
+              processors.begin() + static_cast<std::ptrdiff_t>(end));
+    runs.push_back({begin, end});
+    begin = end;
+  }
+  if (!slowest_first) return;
+  std::vector<ProcessorIndex> reversed;
+  reversed.reserve(processors.size());
+  for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+    reversed.insert(reversed.end(), processors.begin() + static_cast<std::ptrdiff_t>(run->first),
+                    processors.begin() + static_cast<std::ptrdiff_t>(run->second));
+  }
+  processors = std::move(reversed);
 }
 
 }  // namespace hetcoll

@@ -6,6 +6,7 @@
 // and receiving at once).
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,11 +17,17 @@
 
 namespace hetcoll {
 
+// The smallest transmission time accepted: below it the tolerance of
+// core/ids.h (1e-9 of a time) would be a subnormal number, and times
+// themselves lose precision (subnormals have fewer significant bits).
+inline constexpr double kSmallestTransmissionTime = std::numeric_limits<double>::min() / kRelativeTimeTolerance;
+
 class Cluster {
  public:
   Cluster() = default;
   // Throws InputError when ids are empty or duplicated, or a time is not a
-  // positive finite number. `source_name` prefixes the messages.
+  // positive finite number of at least kSmallestTransmissionTime, or the
+  // times' sum overflows. `source_name` prefixes the messages.
   Cluster(std::vector<std::string> ids, std::vector<double> transmission_times,
           std::string_view source_name = "cluster");
 
@@ -48,12 +55,16 @@ class Cluster {
     return *this;
   }
 
-  // A fastest processor; the lowest index among ties.
+  // A fastest processor; the lowest index among ties (times within the
+  // tolerance of the fastest, core/ids.h).
   ProcessorIndex fastest_processor() const { return fastest_processor_; }
-  // Tolerance for time comparisons on this cluster (see core/ids.h).
-  double tolerance() const { return time_tolerance(fastest_time_); }
+  // The tolerance rule of core/ids.h for this cluster: its time scale and
+  // the tolerance tau below which two times are equal.
+  double time_scale() const { return hetcoll::time_scale(fastest_time_, slowest_time_); }
+  double tolerance() const { return time_tolerance(fastest_time_, slowest_time_); }
 
-  // Processor indices sorted by (transmission time, index): fastest first.
+  // Processor indices fastest first; times equal under the tolerance rule
+  // by index (sort_by_time_class).
   std::vector<ProcessorIndex> fastest_first_order() const;
   // The distinct transmission times, ascending, merging values equal up to
   // the tolerance (a "class" of processors in the papers' words).
@@ -74,5 +85,14 @@ class Cluster {
   double slowest_time_ = 0;
   ProcessorIndex fastest_processor_ = kNoProcessor;
 };
+
+// The tie rule for ordering processors by speed (core/ids.h): times within
+// the tolerance are one class, and a class's members go by index — so a
+// time of 1 + 1e-10 orders like 1, and rounding noise never reorders.
+// time_class_ids: the class of each processor, 0 = fastest (classes are
+// runs of sorted times within the tolerance of their smallest member).
+std::vector<int> time_class_ids(const Cluster& cluster);
+// Sorts by class (fastest first, or slowest first), then by index.
+void sort_by_time_class(const Cluster& cluster, std::vector<ProcessorIndex>& processors, bool slowest_first = false);
 
 }  // namespace hetcoll

@@ -13,9 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/json_input_internal.h"
 #include "hetcoll/model/cluster_json_reader_internal.h"
 #include "hetcoll/model/simgrid_xml.h"
 
+#include <map>
 #include <memory>
 #include <unordered_map>
 
@@ -371,6 +373,25 @@ Platform parse_graph(const json& document, std::string_view source) {
       edges.push_back(edge);
     }
   }
+  // One edge per ordered pair: a second one would silently shadow the first
+  // (which cost would a route use?). With "symmetric", a listed reverse is
+  // the same edge twice.
+  {
+    std::map<std::pair<ProcessorIndex, ProcessorIndex>, size_t> seen;
+    for (size_t e = 0; e < edges.size(); ++e) {
+      auto key = std::pair{edges[e].from, edges[e].to};
+      auto reverse = std::pair{edges[e].to, edges[e].from};
+      auto clash = seen.find(key);
+      if (clash == seen.end() && symmetric) clash = seen.find(reverse);
+      if (clash != seen.end()) {
+        throw InputError(fmt::format(
+            "{}: edges[{}]: duplicate edge \"{}\" -> \"{}\" (also edges[{}]{}); give each ordered pair once", source, e,
+            nodes[static_cast<size_t>(key.first)].id, nodes[static_cast<size_t>(key.second)].id, clash->second,
+            symmetric ? ", and \"symmetric\": true adds every reverse edge" : ""));
+      }
+      seen.emplace(key, e);
+    }
+  }
   if (symmetric) {
     const size_t given = edges.size();
     for (size_t e = 0; e < given; ++e) {
@@ -401,7 +422,7 @@ Platform parse_graph(const json& document, std::string_view source) {
 LoadedPlatform parse_platform_json(std::string_view text, std::string_view source_name) {
   json document;
   try {
-    document = json::parse(text.begin(), text.end());
+    document = parse_json_rejecting_duplicate_keys(text, source_name);
   } catch (const json::parse_error& error) {
     std::string message = error.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: ".
@@ -447,6 +468,10 @@ LoadedPlatform parse_platform_json(std::string_view text, std::string_view sourc
 }
 
 std::string read_text_file(const std::string& path) {
+  std::error_code is_directory_error;
+  if (std::filesystem::is_directory(path, is_directory_error)) {
+    throw InputError(fmt::format("{}: is a directory, not a file", path));
+  }
   // One read into a string sized from the file, with kJsonReadPadding bytes
   // of capacity to spare for the fast cluster reader.
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
@@ -480,7 +505,7 @@ LoadedPlatform load_platform_file(const std::string& path) {
   return parse_platform_json(text, path);
 }
 
-Cluster parse_times_list(std::string_view list) {
+Cluster parse_times_list(std::string_view list, std::string_view parameter) {
   std::vector<double> times;
   size_t position = 0;
   size_t index = 0;
@@ -493,19 +518,23 @@ Cluster parse_times_list(std::string_view list) {
     double value = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      throw InputError("times", fmt::format("item {} (\"{}\"): not a number", index + 1, item));
+      throw InputError(std::string(parameter), fmt::format("item {} (\"{}\"): not a number", index + 1, item));
     }
     if (!std::isfinite(value) || value <= 0) {
-      throw InputError("times", fmt::format("item {} ({}): must be a positive finite number", index + 1, item));
+      throw InputError(std::string(parameter),
+                       fmt::format("item {} ({}): must be a positive finite number", index + 1, item));
     }
     times.push_back(value);
     position = comma + 1;
     ++index;
   }
   try {
-    return Cluster::from_times(std::move(times), "times");
+    return Cluster::from_times(std::move(times), parameter);
   } catch (const InputError& error) {  // the list as a whole: too many, too large
-    throw InputError("times", std::string(error.what()).substr(std::string_view("times: ").size()));
+    std::string problem = error.what();
+    const std::string prefix = std::string(parameter) + ": ";
+    if (problem.rfind(prefix, 0) == 0) problem.erase(0, prefix.size());
+    throw InputError(std::string(parameter), problem);
   }
 }
 
@@ -600,7 +629,9 @@ Cluster cluster_from_platform(const Platform& platform, std::optional<double> me
     for (size_t b = 0; b < participants.size(); ++b) {
       if (a == b) continue;
       if (!routes[b]) {
-        throw InputError(fmt::format(
+        // A well-formed platform whose sender-speed view does not exist: no
+        // schedule can carry a message from a to b (exit code 3).
+        throw NoSolutionError(fmt::format(
             "{}: the sender-speed model needs every pair of participants joined, but there is no edge or route "
             "from \"{}\" to \"{}\"",
             source_name, platform.id(participants[a]), platform.id(participants[b])));

@@ -35,7 +35,9 @@ LoadedPlatform parse_platform_json(std::string_view text, std::string_view sourc
 LoadedPlatform load_platform_file(const std::string& path);
 
 // "1,1,2.5,4" -> a cluster p0..p3. Whitespace around numbers is allowed.
-Cluster parse_times_list(std::string_view list);
+// `parameter` names the list in errors (InputError::parameter(): "times",
+// "class_times").
+Cluster parse_times_list(std::string_view list, std::string_view parameter = "times");
 
 // Writes the docs/FORMATS.md JSON form (ids, times / nodes, edges; every number
 // printed so that it reads back exactly).
@@ -57,7 +59,8 @@ inline constexpr std::size_t kMaxSenderSpeedParticipants = 4096;
 // max_q Platform::route_time(route(p, q)), for a message of `message_size`
 // bytes (an upper bound on any send of p when p sends alone). Routes are the
 // platform's (declared, else direct edge, else cheapest path). Throws
-// InputError naming a pair that has no route or an infinite time, and above
+// NoSolutionError (exit code 3) naming a pair that no route joins, InputError
+// naming a pair whose route takes an infinite time, and above
 // kMaxSenderSpeedParticipants participants. Cost: participants^2 routes.
 Cluster cluster_from_platform(const Platform& platform, std::optional<double> message_size,
                               std::string_view source_name);

@@ -43,6 +43,7 @@ void write_pipelined_tree_json(std::ostream& out, const Platform& platform, cons
   }
   if (plan.search_finished) {
     out << ", \"optimal\": " << (*plan.search_finished ? "true" : "false") << ", \"search_nodes\": " << plan.search_nodes;
+    if (plan.search_status) out << ", \"status\": \"" << to_string(*plan.search_status) << "\"";
   }
   if (plan.makespan) {
     const auto& m = *plan.makespan;

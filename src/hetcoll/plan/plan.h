@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hetcoll/core/ids.h"
+#include "hetcoll/core/limits.h"
 
 namespace hetcoll {
 
@@ -53,12 +54,6 @@ struct Guarantee {
   static Guarantee none();
 };
 
-struct SearchStats {
-  std::uint64_t nodes = 0;             // search-tree nodes examined
-  std::uint64_t table_references = 0;  // DP table look-ups
-  double seconds = 0;                  // wall-clock planning time
-};
-
 struct MakespanPlan {
   Operation operation = Operation::broadcast;
   std::string algorithm;
@@ -75,9 +70,13 @@ struct MakespanPlan {
   Guarantee guarantee;
   bool optimal = false;          // true only when proven
   std::string optimality_proof;  // why `optimal` holds (theorem or search)
-  bool limit_reached = false;    // a node/time limit stopped the search
+  // finished, or why the run stopped early (a limit, the caller) or refused
+  // to start (core/limits.h); the plan is then the best found so far.
+  SearchStatus status = SearchStatus::finished;
   SearchStats stats;
   std::vector<std::string> notes;  // remarks for the user (e.g. guarantee caveats)
+
+  bool limit_reached() const { return status != SearchStatus::finished; }
 };
 
 // The largest end time of the transfers (0 for an empty plan).

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/json_input_internal.h"
 
 namespace hetcoll {
 
@@ -87,7 +88,8 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster&
        guarantee_kind(plan.guarantee.kind));
   if (plan.guarantee.kind == Guarantee::Kind::ratio) emit("\"guarantee_ratio\": {}, ", number(plan.guarantee.ratio));
   if (options.valid) emit("\"valid\": {}, ", *options.valid ? "true" : "false");
-  if (plan.limit_reached) emit("\"limit_reached\": true, ");
+  emit("\"status\": \"{}\", ", to_string(plan.status));
+  if (plan.limit_reached()) emit("\"limit_reached\": true, ");
   if (!plan.notes.empty()) {
     emit("\"notes\": [");
     for (size_t i = 0; i < plan.notes.size(); ++i) emit("{}{}", i ? ", " : "", json_quote(plan.notes[i]));
@@ -148,7 +150,7 @@ double read_time(const json& object, const char* key, std::string_view source, s
 MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name) {
   json document;
   try {
-    document = json::parse(text.begin(), text.end());
+    document = parse_json_rejecting_duplicate_keys(text, source_name);
   } catch (const json::parse_error& error) {
     throw InputError(fmt::format("{}: malformed JSON: {}", source_name, error.what()));
   } catch (const json::exception& error) {  // e.g. a number beyond the range of a double
@@ -179,14 +181,46 @@ MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std:
       plan.helpers.push_back(read_processor((*it)[i], cluster, source_name, fmt::format("helpers[{}]", i)));
     }
   }
-  if (auto it = document.find("makespan"); it != document.end() && it->is_number()) plan.makespan = it->get<double>();
-  else plan.makespan = std::numeric_limits<double>::quiet_NaN();  // not claimed
-  if (auto it = document.find("lower_bound"); it != document.end() && it->is_number()) plan.lower_bound = it->get<double>();
-  if (auto it = document.find("optimal"); it != document.end() && it->is_boolean()) plan.optimal = it->get<bool>();
+  // The claims: a plan states its makespan; the rest is optional, but
+  // whatever is given must be well-formed (verify/ then checks it).
+  auto number_field = [&](const char* key) -> std::optional<double> {
+    auto it = document.find(key);
+    if (it == document.end()) return std::nullopt;
+    if (!it->is_number()) throw InputError(fmt::format("{}: {}: must be a number, got {}", source_name, key, it->type_name()));
+    return it->get<double>();
+  };
+  auto makespan = number_field("makespan");
+  if (!makespan) {
+    throw InputError(fmt::format("{}: makespan: missing (a plan states its makespan; verify/ checks it)", source_name));
+  }
+  plan.makespan = *makespan;
+  plan.lower_bound = number_field("lower_bound").value_or(0.0);
+  if (auto it = document.find("optimal"); it != document.end()) {
+    if (!it->is_boolean()) throw InputError(fmt::format("{}: optimal: must be true or false", source_name));
+    plan.optimal = it->get<bool>();
+  }
+  if (auto it = document.find("optimality_proof"); it != document.end() && it->is_string()) {
+    plan.optimality_proof = it->get<std::string>();
+  }
   if (auto it = document.find("guarantee"); it != document.end() && it->is_string()) plan.guarantee.text = it->get<std::string>();
-  if (auto it = document.find("guarantee_ratio"); it != document.end() && it->is_number()) {
-    plan.guarantee.kind = Guarantee::Kind::ratio;
-    plan.guarantee.ratio = it->get<double>();
+  if (auto it = document.find("guarantee_kind"); it != document.end()) {
+    const std::string kind = it->is_string() ? it->get<std::string>() : "";
+    if (kind == "exact") plan.guarantee.kind = Guarantee::Kind::exact;
+    else if (kind == "ratio") plan.guarantee.kind = Guarantee::Kind::ratio;
+    else if (kind == "heuristic") plan.guarantee.kind = Guarantee::Kind::heuristic;
+    else throw InputError(fmt::format("{}: guarantee_kind: must be \"exact\", \"ratio\" or \"heuristic\"", source_name));
+  }
+  if (auto ratio = number_field("guarantee_ratio")) {
+    if (document.find("guarantee_kind") == document.end()) plan.guarantee.kind = Guarantee::Kind::ratio;
+    plan.guarantee.ratio = *ratio;
+  }
+  if (auto it = document.find("status"); it != document.end()) {
+    auto status = it->is_string() ? search_status_from_string(it->get<std::string>()) : std::nullopt;
+    if (!status) {
+      throw InputError(fmt::format(
+          "{}: status: must be \"finished\", \"node_limit\", \"time_limit\", \"stopped\" or \"refused\"", source_name));
+    }
+    plan.status = *status;
   }
   auto transfers = document.find("transfers");
   if (transfers == document.end() || !transfers->is_array()) {

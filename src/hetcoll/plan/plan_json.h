@@ -20,9 +20,10 @@ struct PlanJsonOptions {
 void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Cluster& cluster,
                      const PlanJsonOptions& options = {});
 
-// Reads a plan written by write_plan_json (or by hand: only "operation" and
-// "transfers" are required; processors by id or index). Throws InputError
-// naming `source_name` and the field.
+// Reads a plan written by write_plan_json (or by hand: "operation", the
+// source or root, "makespan" and "transfers" are required; processors by id
+// or index; the other claims are optional but must be well-formed). Throws
+// InputError naming `source_name` and the field.
 MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name);
 
 // Quotes and escapes a string for JSON output.

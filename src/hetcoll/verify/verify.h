@@ -15,10 +15,21 @@
 //    sends, and each contribution reaches the root exactly once;
 //    all-reduce — a reduce to the root, then a broadcast of the result from
 //    the root that starts after the last partial result has arrived;
-//  * claims: the claimed makespan equals the last completion, and the claimed
-//    lower bound does not exceed it.
-// Times are compared with a tolerance of 1e-9 of the schedule's time scale
-// (the largest end time, at least the fastest transmission time).
+//  * claims: every number is finite; the claimed makespan equals the time
+//    the operation completes (broadcast: the last receive; multicast: the
+//    last *target's* receive — a later helper message is allowed; reduce:
+//    the root's last receive; all-reduce: the end of the broadcast phase);
+//    the lower bound does not exceed it; `optimal` implies lower_bound ==
+//    makespan; an `exact` guarantee implies `optimal`; a ratio is >= 1.
+//    A multicast plan must list its targets.
+// Tolerances are local, never the schedule's global scale (so one late
+// transfer cannot blind the checks of early ones): comparing times x and y
+// that involve messages of transmission time t allows
+//   1e-9 x t + (m + 16) x DBL_EPSILON x max(|x|, |y|),
+// the tolerance rule of core/ids.h at the scale of those messages plus the
+// rounding of sums of up to m times (m = number of transfers). The claims
+// use the instance's tolerance (Cluster::tolerance(), the rule planners
+// settle their claims with) plus the same rounding term.
 //
 // Complexity: O(m log m) time, O(n + m) space for m transfers.
 #pragma once

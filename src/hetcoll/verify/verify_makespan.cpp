@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <numeric>
 
@@ -14,25 +15,24 @@ namespace {
 class Checker {
  public:
   Checker(const Cluster& cluster, const MakespanPlan& plan) : cluster_(cluster), plan_(plan) {
-    double scale = cluster.fastest_time();
-    for (const auto& transfer : plan.transfers) scale = std::max(scale, std::fabs(transfer.end));
-    tolerance_ = kRelativeTimeTolerance * scale;
+    // Rounding of sums of up to m times (a processor's k-th send is its
+    // ready time plus k transmission times), with room to spare.
+    noise_ = (static_cast<double>(plan.transfers.size()) + 16) * DBL_EPSILON;
   }
 
   VerifyReport run() {
-    report_.measured_makespan = last_completion(plan_.transfers);
     if (!check_well_formed()) return finish();
     check_one_port();
     switch (plan_.operation) {
       case Operation::broadcast:
       case Operation::multicast:
-        check_broadcast(all_transfers(), /*value_available_at=*/0.0);
+        report_.measured_makespan = check_broadcast(all_transfers(), /*value_available_at=*/0.0);
         break;
       case Operation::reduce:
-        check_reduce(all_transfers());
+        report_.measured_makespan = check_reduce(all_transfers());
         break;
       case Operation::allreduce:
-        check_allreduce();
+        report_.measured_makespan = check_allreduce();
         break;
     }
     check_claims();
@@ -45,7 +45,18 @@ class Checker {
     report_.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
 
+  // The local tolerance of comparing x with y when messages of transmission
+  // time `duration` are involved: 1e-9 of that time (the tolerance rule of
+  // core/ids.h, at the scale of the messages at hand) plus the rounding
+  // noise of the magnitudes compared. Never the schedule's global scale,
+  // so a late transfer does not blind the checks of early ones.
+  double tolerance(double x, double y, double duration) const {
+    return kRelativeTimeTolerance * duration + noise_ * std::max(std::fabs(x), std::fabs(y));
+  }
+  bool at_least(double x, double y, double duration) const { return x >= y - tolerance(x, y, duration); }
+
   const std::string& name(ProcessorIndex p) const { return cluster_.id(p); }
+  double time_of(ProcessorIndex p) const { return cluster_.transmission_time(p); }
   std::string describe(std::size_t i) const {
     const auto& t = plan_.transfers[i];
     return fmt::format("transfers[{}] ({} -> {}, {}..{})", i, name(t.from), name(t.to), t.start, t.end);
@@ -73,13 +84,21 @@ class Checker {
         ok = false;
         continue;
       }
+      if (!std::isfinite(t.start) || !std::isfinite(t.end)) {
+        violation("transfers[{}]: start and end must be finite numbers, got {} and {}", i, t.start, t.end);
+        ok = false;
+        continue;
+      }
       if (t.from == t.to) violation("{}: a processor sends to itself", describe(i));
-      if (!(t.start >= -tolerance_)) violation("{}: starts before time 0", describe(i));
-      double expected = cluster_.transmission_time(t.from);
-      if (!(std::fabs((t.end - t.start) - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
+      const double expected = time_of(t.from);
+      if (!at_least(t.start, 0.0, expected)) violation("{}: starts before time 0", describe(i));
+      if (!(std::fabs((t.end - t.start) - expected) <= tolerance(t.start, t.end, expected))) {
         violation("{}: lasts {} but {} takes {} to send a message", describe(i), t.end - t.start, name(t.from),
                   expected);
       }
+    }
+    if (plan_.operation == Operation::multicast && plan_.targets.empty()) {
+      violation("multicast: the plan lists no targets, so its completeness cannot be checked");
     }
     for (auto target : plan_.targets) {
       if (target < 0 || target >= n) {
@@ -120,11 +139,19 @@ class Checker {
       std::sort(begin, end, [](const Busy& a, const Busy& b) {
         return a.start != b.start ? a.start < b.start : a.transfer < b.transfer;
       });
-      for (auto it = begin; it != end && it + 1 != end; ++it) {
-        if ((it + 1)->start < it->end - tolerance_) {
-          violation("one-port: {} takes part in {} and {} at once", name(static_cast<ProcessorIndex>(p)),
-                    describe(it->transfer), describe((it + 1)->transfer));
+      // Each interval against the latest end so far (an interval can
+      // overlap one that is not its immediate predecessor).
+      auto latest = begin;
+      for (auto it = begin; it != end; ++it) {
+        if (it != begin) {
+          const double duration = std::max(time_of(plan_.transfers[latest->transfer].from),
+                                            time_of(plan_.transfers[it->transfer].from));
+          if (!at_least(it->start, latest->end, duration)) {
+            violation("one-port: {} takes part in {} and {} at once", name(static_cast<ProcessorIndex>(p)),
+                      describe(latest->transfer), describe(it->transfer));
+          }
         }
+        if (it == begin || it->end > latest->end) latest = it;
       }
     }
   }
@@ -132,7 +159,9 @@ class Checker {
   // The transfers `indices` carry a value from plan_.root, which holds it from
   // `value_available_at`. Every processor must receive it exactly once (or,
   // for a multicast, every target at least once) and forward it only after.
-  void check_broadcast(const std::vector<std::size_t>& indices, double value_available_at) {
+  // Returns when the operation completes: the last first-receive of a
+  // processor that must receive (helpers' receives do not count).
+  double check_broadcast(const std::vector<std::size_t>& indices, double value_available_at) {
     const auto n = static_cast<std::size_t>(cluster_.size());
     std::vector<double> received_at(n, std::numeric_limits<double>::infinity());
     std::vector<std::size_t> receive_count(n, 0);
@@ -144,34 +173,37 @@ class Checker {
         continue;
       }
       auto to = static_cast<std::size_t>(t.to);
-      if (++receive_count[to] > 1) violation("{}: {} receives the message a second time", describe(i), name(t.to));
+      if (++receive_count[to] > 1) {
+        violation("{}: {} receives the message a second time", describe(i), name(t.to));
+      }
       received_at[to] = std::min(received_at[to], t.end);
     }
     for (auto i : indices) {
       const auto& t = plan_.transfers[i];
       double holds_from = received_at[static_cast<std::size_t>(t.from)];
-      if (!(t.start >= holds_from - tolerance_)) {
-        if (std::isinf(holds_from)) {
-          violation("{}: causality: {} never receives the message it sends", describe(i), name(t.from));
-        } else {
-          violation("{}: causality: {} sends at {} but holds the message only from {}", describe(i), name(t.from),
-                    t.start, holds_from);
-        }
+      if (std::isinf(holds_from)) {
+        violation("{}: causality: {} never receives the message it sends", describe(i), name(t.from));
+      } else if (!at_least(t.start, holds_from, time_of(t.from))) {
+        violation("{}: causality: {} sends at {} but holds the message only from {}", describe(i), name(t.from),
+                  t.start, holds_from);
       }
     }
+    double completed = value_available_at;
+    auto must_receive = [&](std::size_t p) {
+      if (static_cast<ProcessorIndex>(p) == plan_.root) return;
+      if (receive_count[p] == 0) {
+        violation("completeness: {}{} never receives the message",
+                  plan_.operation == Operation::multicast ? "target " : "", name(static_cast<ProcessorIndex>(p)));
+      } else {
+        completed = std::max(completed, received_at[p]);
+      }
+    };
     if (plan_.operation == Operation::multicast) {
-      for (auto target : plan_.targets) {
-        if (target != plan_.root && receive_count[static_cast<std::size_t>(target)] == 0) {
-          violation("completeness: target {} never receives the message", name(target));
-        }
-      }
+      for (auto target : plan_.targets) must_receive(static_cast<std::size_t>(target));
     } else {
-      for (std::size_t p = 0; p < n; ++p) {
-        if (static_cast<ProcessorIndex>(p) != plan_.root && receive_count[p] == 0) {
-          violation("completeness: {} never receives the message", name(static_cast<ProcessorIndex>(p)));
-        }
-      }
+      for (std::size_t p = 0; p < n; ++p) must_receive(p);
     }
+    return completed;
   }
 
   // Returns the time at which the root holds every contribution.
@@ -205,7 +237,7 @@ class Checker {
         continue;
       }
       const auto& send = plan_.transfers[send_of[p]];
-      if (!(send.start >= last_receive[p] - tolerance_)) {
+      if (!at_least(send.start, last_receive[p], time_of(send.from))) {
         violation("{}: causality: {} sends its combined value at {} before its last incoming message arrives at {}",
                   describe(send_of[p]), name(static_cast<ProcessorIndex>(p)), send.start, last_receive[p]);
       }
@@ -233,30 +265,53 @@ class Checker {
     return last_receive[static_cast<std::size_t>(plan_.root)];
   }
 
-  void check_allreduce() {
+  double check_allreduce() {
     std::vector<std::size_t> reduce_phase, broadcast_phase;
     for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
       (plan_.transfers[i].payload == Payload::partial_reduction ? reduce_phase : broadcast_phase).push_back(i);
     }
     double result_ready = check_reduce(reduce_phase);
-    check_broadcast(broadcast_phase, result_ready);
+    return check_broadcast(broadcast_phase, result_ready);
   }
 
+  // The claims, with the instance's tolerance (core/ids.h: the rule the
+  // planners apply, makespan/claims.h) plus rounding noise.
   void check_claims() {
-    if (!std::isnan(plan_.makespan) &&
-        !(std::fabs(plan_.makespan - report_.measured_makespan) <= tolerance_)) {
-      violation("claims: the plan claims makespan {} but its last message ends at {}", plan_.makespan,
-                report_.measured_makespan);
+    const double measured = report_.measured_makespan;
+    auto claim_tolerance = [&](double x, double y) {
+      return cluster_.tolerance() + noise_ * std::max(std::fabs(x), std::fabs(y));
+    };
+    const bool makespan_finite = std::isfinite(plan_.makespan);
+    if (!makespan_finite) {
+      violation("claims: the makespan must be a finite number, got {}", plan_.makespan);
+    } else if (!(std::fabs(plan_.makespan - measured) <= claim_tolerance(plan_.makespan, measured))) {
+      violation("claims: the plan claims makespan {} but the operation completes at {}", plan_.makespan, measured);
     }
-    if (plan_.lower_bound > report_.measured_makespan + tolerance_) {
-      violation("claims: the claimed lower bound {} exceeds the makespan {}", plan_.lower_bound,
-                report_.measured_makespan);
+    if (!std::isfinite(plan_.lower_bound)) {
+      violation("claims: the lower bound must be a finite number, got {}", plan_.lower_bound);
+      return;
+    }
+    if (plan_.lower_bound > measured + claim_tolerance(plan_.lower_bound, measured)) {
+      violation("claims: the claimed lower bound {} exceeds the makespan {}", plan_.lower_bound, measured);
+    }
+    if (plan_.optimal && makespan_finite &&
+        !(std::fabs(plan_.makespan - plan_.lower_bound) <= claim_tolerance(plan_.makespan, plan_.lower_bound))) {
+      violation("claims: the plan claims to be optimal, but its lower bound {} does not meet its makespan {} "
+                "(optimal means lower_bound == makespan)",
+                plan_.lower_bound, plan_.makespan);
+    }
+    if (plan_.guarantee.kind == Guarantee::Kind::exact && !plan_.optimal) {
+      violation("claims: the guarantee is exact but the plan does not claim to be optimal");
+    }
+    if (plan_.guarantee.kind == Guarantee::Kind::ratio &&
+        !(std::isfinite(plan_.guarantee.ratio) && plan_.guarantee.ratio >= 1)) {
+      violation("claims: a ratio guarantee must be a finite number >= 1, got {}", plan_.guarantee.ratio);
     }
   }
 
   const Cluster& cluster_;
   const MakespanPlan& plan_;
-  double tolerance_ = 0;
+  double noise_ = 0;
   VerifyReport report_;
 };
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/viz/plan_caption.h"
 #include "hetcoll/viz/svg_support.h"
 
@@ -648,7 +649,7 @@ std::string gantt_svg(const MakespanPlan& plan, const Cluster& cluster, const Ga
 }
 
 void write_gantt_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const GanttOptions& options) {
-  svg::write_text_file(path, gantt_svg(plan, cluster, options));
+  hetcoll::write_text_file(path, gantt_svg(plan, cluster, options));
 }
 
 }  // namespace hetcoll

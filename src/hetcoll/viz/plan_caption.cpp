@@ -71,13 +71,14 @@ std::string plan_evidence(const MakespanPlan& plan, const std::string& time_unit
       evidence += " · here within " + format_number(ratio) + " × optimal";
     }
   }
-  const bool meets_bound = plan.lower_bound > 0 && plan.makespan <= plan.lower_bound * (1 + 1e-9);
+  // `optimal` already applies the tolerance rule (makespan/claims.h): it is
+  // true exactly when the bound meets the makespan.
   if (plan.optimal) {
     evidence += " · proven optimal";
-  } else if (meets_bound) {
-    evidence += " · meets the lower bound, so optimal";
-  } else if (plan.limit_reached) {
-    evidence += " · search stopped at a limit";
+  } else if (plan.status == SearchStatus::refused) {
+    evidence += " · refused to run: fallback plan";
+  } else if (plan.limit_reached()) {
+    evidence += fmt::format(" · search stopped ({})", to_string(plan.status));
   }
   return evidence;
 }

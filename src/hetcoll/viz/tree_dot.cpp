@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/viz/communication_tree.h"
 #include "hetcoll/viz/plan_caption.h"
 #include "hetcoll/viz/svg_support.h"
@@ -140,7 +141,7 @@ std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const Tre
 }
 
 void write_tree_dot(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const TreeDotOptions& options) {
-  svg::write_text_file(path, tree_dot(plan, cluster, options));
+  hetcoll::write_text_file(path, tree_dot(plan, cluster, options));
 }
 
 }  // namespace hetcoll

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/files.h"
 #include "hetcoll/viz/communication_tree.h"
 #include "hetcoll/viz/plan_caption.h"
 #include "hetcoll/viz/svg_support.h"
@@ -422,7 +423,7 @@ std::string tree_svg(const MakespanPlan& plan, const Cluster& cluster, const Tre
 }
 
 void write_tree_svg(const std::string& path, const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {
-  svg::write_text_file(path, tree_svg(plan, cluster, options));
+  hetcoll::write_text_file(path, tree_svg(plan, cluster, options));
 }
 
 }  // namespace hetcoll

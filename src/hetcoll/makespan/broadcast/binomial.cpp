@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -32,8 +33,8 @@ MakespanPlan plan_broadcast_binomial(const Cluster& cluster, ProcessorIndex sour
     }
   }
   plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = broadcast_lower_bound(cluster, source);
   plan.guarantee = Guarantee::none();
+  settle_claims(plan, broadcast_lower_bound(cluster, source), cluster.tolerance(), kBoundMetProof);
   plan.notes.push_back("binomial tree in rank order, as MPI libraries build it: ignores the processors' speeds");
   return plan;
 }

@@ -4,6 +4,7 @@
 #include <queue>
 
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/theorems.h"
 
 namespace hetcoll {
@@ -26,10 +27,7 @@ struct LaterFinish {
 std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex source,
                                     const std::vector<ProcessorIndex>& receivers, double start_time) {
   std::vector<ProcessorIndex> queue = receivers;
-  std::stable_sort(queue.begin(), queue.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
-    return ta != tb ? ta < tb : a < b;
-  });
+  sort_by_time_class(cluster, queue);  // fastest first; equal times (core/ids.h) by index
   const double tolerance = cluster.tolerance();
   std::vector<Transfer> transfers;
   transfers.reserve(queue.size());
@@ -46,7 +44,7 @@ std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex sourc
     }
     std::sort(group.begin(), group.end(), [&](const PendingSend& a, const PendingSend& b) {
       double ta = cluster.transmission_time(a.sender), tb = cluster.transmission_time(b.sender);
-      return ta != tb ? ta < tb : a.sender < b.sender;
+      return !time_equal(ta, tb, tolerance) ? ta < tb : a.sender < b.sender;
     });
     for (const auto& send : group) {
       if (next_receiver == queue.size()) break;
@@ -63,18 +61,20 @@ std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex sourc
 std::string fnf_optimality(const Cluster& cluster, ProcessorIndex source) {
   if (cluster.size() <= 2) return "trivial: at most one message";
   const auto& times = cluster.transmission_times();
-  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
+  const double tolerance = cluster.tolerance();
+  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + tolerance;
   if (source_is_fastest) {
-    if (distinct_time_classes(times).size() <= 2) {
-      return "Liu 2002 Thm 4.4: two classes of processors, source a fastest processor";
+    if (auto two = has_at_most_two_classes(times, tolerance)) {
+      return "Liu 2002 Thm 4.4: two classes of processors, source a fastest processor" + two.caveat();
     }
-    if (is_divisibility_chain(times)) {
-      return "Liu 2002 Thm 4.5: every slower time is a multiple of every faster one, source a fastest processor";
+    if (auto chain = is_divisibility_chain(times, tolerance)) {
+      return "Liu 2002 Thm 4.5: every slower time is a multiple of every faster one, source a fastest processor" +
+             chain.caveat();
     }
     return "";
   }
-  if (is_power_of_two_cluster(times)) {
-    return "Liu 2002 sec. 4.4 (Lemmas 4.7, 4.8): power-2 cluster, any given source";
+  if (auto powers = is_power_of_two_cluster(times, tolerance)) {
+    return "Liu 2002 sec. 4.4 (Lemmas 4.7, 4.8): power-2 cluster, any given source" + powers.caveat();
   }
   return "";
 }
@@ -91,12 +91,13 @@ MakespanPlan plan_broadcast_fnf(const Cluster& cluster, ProcessorIndex source) {
   }
   plan.transfers = fnf_transfers(cluster, source, receivers);
   plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = broadcast_lower_bound(cluster, source);
   const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
   plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
-  plan.optimality_proof = fnf_optimality(cluster, source);
-  plan.optimal = !plan.optimality_proof.empty();
-  if (plan.optimal) plan.guarantee = Guarantee::exact();
+  // A theorem proves the optimum equals FNF's makespan; otherwise the
+  // closed-form bound of bounds.h (which may still meet it).
+  const std::string theorem = fnf_optimality(cluster, source);
+  settle_claims(plan, theorem.empty() ? broadcast_lower_bound(cluster, source) : plan.makespan, cluster.tolerance(),
+                theorem.empty() ? std::string(kBoundMetProof) : theorem);
   if (!source_is_fastest && !plan.optimal) {
     plan.notes.push_back("the source is not a fastest processor: FNF is within 2 x optimal (Liu 2002 Thm 4.7), "
                          "not the 1.5 of a fastest source");

@@ -1,5 +1,4 @@
 #include "hetcoll/makespan/broadcast/generic_search.h"
-#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +8,7 @@
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/broadcast_search_common.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -20,7 +20,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 class GenericSearch {
  public:
   GenericSearch(const ClassProblem& problem, const SearchLimits& limits, double incumbent)
-      : problem_(problem), best_(incumbent), budget_(limits.node_limit, limits.time_limit_seconds, limits.progress) {
+      : problem_(problem), best_(incumbent), budget_(limits) {
     remaining_ = problem.counts;
     total_ = problem.receiver_count();
     next_.reserve(static_cast<size_t>(total_) + 1);
@@ -35,17 +35,16 @@ class GenericSearch {
   }
 
   bool finished() const { return finished_; }
+  double best() const { return best_; }  // in class times (the smallest member of each class)
   bool found() const { return found_; }
-  std::uint64_t nodes() const { return nodes_; }
+  std::uint64_t nodes() const { return budget_.nodes(); }
+  SearchStatus status() const { return budget_.status(); }
   const std::vector<int>& best_sequence() const { return best_sequence_; }
 
  private:
-  bool limits_hit() { return budget_.exhausted(nodes_, best_); }
-
   // One node = the current prefix `sequence_`.
   void visit() {
-    ++nodes_;
-    if (limits_hit()) {
+    if (!budget_.admit(best_)) {
       aborted_ = true;
       return;
     }
@@ -93,7 +92,6 @@ class GenericSearch {
   std::vector<int> sequence_;
   std::vector<int> best_sequence_;
   double makespan_ = 0;
-  std::uint64_t nodes_ = 0;
   bool aborted_ = false;
   bool finished_ = false;
   bool found_ = false;
@@ -109,7 +107,6 @@ BroadcastSearchResult generic_bnb_broadcast(const Cluster& cluster, ProcessorInd
   BroadcastSearchResult result;
   if (receivers.empty()) {
     result.makespan = 0;
-    result.complete = true;
     return result;
   }
   GenericSearch search(problem, limits, incumbent);
@@ -120,11 +117,12 @@ BroadcastSearchResult generic_bnb_broadcast(const Cluster& cluster, ProcessorInd
   } else {
     result.makespan = incumbent;
   }
-  result.complete = search.finished();
-  result.limit_reached = !search.finished();
+  result.status = search.status();
+  // The doubling bound of bounds.h on {source} ∪ receivers; a finished
+  // search proves its makespan optimal (no cap: verify/ must see a wrong bound).
   const double fastest = std::min(problem.source_time, problem.class_time.front());
   const double doubling = problem.source_time + fastest * (ceil_log2(problem.receiver_count() + 1) - 1);
-  result.lower_bound = result.complete ? result.makespan : std::min(result.makespan, doubling);
+  result.lower_bound = result.complete() ? std::max(doubling, search.best()) : doubling;
   result.stats.nodes = search.nodes();
   result.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;
@@ -141,26 +139,24 @@ MakespanPlan plan_broadcast_generic_bnb(const Cluster& cluster, ProcessorIndex s
   plan.algorithm = "generic-bnb";
   plan.root = source;
   plan.stats = result.stats;
-  plan.limit_reached = result.limit_reached;
+  plan.status = result.status;
   plan.transfers = std::move(result.transfers);
   if (plan.transfers.empty() && !receivers.empty()) {
     // Stopped before the first leaf: fall back to FNF so the plan is complete.
     plan.transfers = fnf_transfers(cluster, source, receivers);
   }
   plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = std::min(plan.makespan, std::max(result.lower_bound, broadcast_lower_bound(cluster, source)));
+  // The first leaf is the FNF sequence (classes fastest first), and FNF
+  // is the fallback, so the plan is never worse than FNF.
   const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
-  if (result.complete) {
-    plan.optimal = true;
-    plan.lower_bound = plan.makespan;
-    plan.guarantee = Guarantee::exact();
-    plan.optimality_proof = fmt::format("generic branch-and-bound over eq. 1 class sequences finished ({} nodes)",
-                                        result.stats.nodes);
-  } else {
-    // The first leaf is the FNF sequence (classes fastest first), and FNF
-    // is the fallback, so the plan is never worse than FNF.
-    plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
-    plan.notes.push_back(fmt::format("search stopped by a limit after {} nodes: best schedule so far", result.stats.nodes));
+  plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
+  settle_claims(plan, std::max(result.lower_bound, broadcast_lower_bound(cluster, source)), cluster.tolerance(),
+                result.complete() ? fmt::format("generic branch-and-bound over eq. 1 class sequences finished ({} nodes)",
+                                                result.stats.nodes)
+                                  : kBoundMetProof);
+  if (!result.complete()) {
+    plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes: best schedule so far",
+                                     to_string(result.status), result.stats.nodes));
   }
   return plan;
 }

@@ -1,5 +1,4 @@
 #include "hetcoll/makespan/broadcast/optimal_search.h"
-#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +11,7 @@
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/broadcast_search_common.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -120,7 +120,7 @@ class Search {
         options_(options),
         memo_(options.memoize ? options.memo_megabytes * (std::size_t{1} << 20) : 0),
         best_(incumbent),
-        budget_(limits.node_limit, limits.time_limit_seconds, limits.progress) {
+        budget_(limits) {
     const int k = problem.classes();
     tolerance_ = problem.tolerance;
     quantum_ = tolerance_;
@@ -197,7 +197,8 @@ class Search {
   bool finished() const { return finished_; }
   bool found() const { return found_; }
   double best() const { return best_; }
-  std::uint64_t nodes() const { return nodes_; }
+  std::uint64_t nodes() const { return budget_.nodes(); }
+  SearchStatus status() const { return budget_.status(); }
   std::uint64_t memo_hits() const { return memo_hits_; }
   std::size_t memo_entries() const { return memo_.size(); }
   // The best sequence as class counts per slot group, in time order.
@@ -367,9 +368,6 @@ class Search {
     }
   }
 
-  // nodes_ also grows in steps (pruned siblings); the budget reads the clock
-  // every 64 calls.
-  bool limits_hit() { return budget_.exhausted(nodes_, best_); }
 
   void build_key(const std::vector<Holders>& holders, double tau) {
     key_.clear();
@@ -406,9 +404,9 @@ class Search {
   // bound on every completion of it (infinity: none is valid); completions
   // ending by cutoff_ become the incumbent. Sets aborted_ when a limit stops
   // the search, unwinding_ when a target pass found its completion.
+  // A child whose bound was evaluated (known_bound) was counted then.
   double expand(size_t depth, double known_bound = -kInfinity) {
-    ++nodes_;
-    if (limits_hit()) {
+    if (!(known_bound == -kInfinity ? budget_.admit(best_) : budget_.check(best_))) {
       aborted_ = true;
       return 0;
     }
@@ -504,12 +502,17 @@ class Search {
     if (options_.exchange_rule) build_capacity(holders, tau, slots, allowed);
     double value = kInfinity;  // the smallest bound of what is pruned or explored
     collect(depth, tau, allowed, suffix, 0, slots, value);
+    if (aborted_) return 0;
     const size_t count = children.size() / static_cast<size_t>(k);
     std::vector<std::pair<double, size_t>>& order = order_[depth];
     order.clear();
     for (size_t i = 0; i < count; ++i) {
       double bound = -kInfinity;
       if (options_.relaxation_bound && count > 1) {
+        if (!budget_.admit(best_)) {  // one node per child whose bound is evaluated
+          aborted_ = true;
+          return 0;
+        }
         const int* take_i = &children[i * static_cast<size_t>(k)];
         apply_child(depth, tau, take_i);
         const auto& child = levels_[depth + 1];
@@ -540,7 +543,6 @@ class Search {
       const double bound = order_[depth][j].first;
       if (bound > cutoff_) {  // this and every later child: pruned by their bounds
         value = std::min(value, bound);
-        nodes_ += order_[depth].size() - j;
         break;
       }
       apply_child(depth, tau, chosen);
@@ -660,14 +662,19 @@ class Search {
     const int most = std::min(slots_left, remaining_[static_cast<size_t>(cls)]);
     int least = std::max(0, slots_left - suffix[index + 1]);
     if (apply_fastest_first_ && cls == 0) least = most;  // Thm 4.3: x_0 = min(slots, remaining)
-    for (int x = most; x >= least; --x) {
+    for (int x = most; x >= least && !aborted_; --x) {
       take[static_cast<size_t>(cls)] = x;
       if (x > 0) chosen_.push_back(cls);
       const int left = slots_left - x;
       bool keep = !options_.exchange_rule || leftovers_fit(take, cls);
       // Several completions: try to prune them all at once.
       if (keep && options_.relaxation_bound && left > 0 && index + 2 < allowed.size()) {
-        ++nodes_;
+        if (!budget_.admit(best_)) {
+          aborted_ = true;
+          keep = false;
+        }
+      }
+      if (keep && options_.relaxation_bound && left > 0 && index + 2 < allowed.size()) {
         const double bound = partial_bound(depth, tau, allowed, index + 1, left);
         if (bound > cutoff_) {
           value = std::min(value, bound);
@@ -824,7 +831,6 @@ class Search {
   std::vector<int> removed_;
   std::vector<int> chosen_;  // classes the group being composed serves (ascending)
 
-  std::uint64_t nodes_ = 0;
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;
   bool unwinding_ = false;      // a target pass found its completion
@@ -836,14 +842,6 @@ class Search {
 };
 
 }  // namespace
-
-SearchLimits SearchLimits::from_request(const MakespanRequest& request) {
-  SearchLimits limits;
-  limits.time_limit_seconds = request.time_limit_seconds;
-  limits.node_limit = request.node_limit;
-  limits.progress = request.progress;
-  return limits;
-}
 
 std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
                                          const std::vector<ProcessorIndex>& sequence) {
@@ -857,13 +855,32 @@ std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex 
       return sender > other.sender;
     }
   };
+  const double tolerance = cluster.tolerance();
+  // Ties within the tolerance (core/ids.h), so that rounding noise (decimal
+  // times, rescaled instances) never changes who serves whom: of the
+  // holders whose next send ends within the tolerance of the earliest, the
+  // faster sender serves, then the lower index.
+  auto preferred = [&](const Pending& a, const Pending& b) {
+    if (!time_equal(a.send_time, b.send_time, tolerance)) return a.send_time < b.send_time;
+    return a.sender < b.sender;
+  };
   std::priority_queue<Pending, std::vector<Pending>, std::greater<>> holders;
   holders.push({cluster.transmission_time(source), cluster.transmission_time(source), source});
   std::vector<Transfer> transfers;
   transfers.reserve(sequence.size());
+  std::vector<Pending> tied;
   for (ProcessorIndex receiver : sequence) {
-    Pending send = holders.top();
+    tied.clear();
+    tied.push_back(holders.top());
     holders.pop();
+    while (!holders.empty() && holders.top().finish <= tied.front().finish + tolerance) {
+      tied.push_back(holders.top());
+      holders.pop();
+    }
+    auto chosen = std::min_element(tied.begin(), tied.end(), preferred);
+    const Pending send = *chosen;
+    tied.erase(chosen);
+    for (const auto& other : tied) holders.push(other);
     transfers.push_back({send.sender, receiver, send.finish - send.send_time, send.finish, Payload::broadcast_value});
     holders.push({send.finish + send.send_time, send.send_time, send.sender});
     const double t = cluster.transmission_time(receiver);
@@ -880,7 +897,6 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
   BroadcastSearchResult result;
   if (receivers.empty()) {
     result.makespan = 0;
-    result.complete = true;
     return result;
   }
   double best = incumbent;
@@ -906,10 +922,11 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
   }
   result.transfers = std::move(best_transfers);
   result.makespan = result.transfers.empty() ? incumbent : best;
-  result.complete = search.finished();
-  result.limit_reached = !search.finished();
-  result.lower_bound =
-      result.complete ? result.makespan : std::min(result.makespan, std::max(root_bound, search.lower_bound()));
+  result.status = search.status();
+  // Proven for every schedule (no cap at the makespan: verify/ must see a
+  // wrong bound). When the search finished it meets the makespan up to the
+  // tolerance.
+  result.lower_bound = std::max(root_bound, search.lower_bound());
   result.stats.nodes = search.nodes();
   result.used_fastest_first = options.fastest_first && problem.source_in_fastest_class;
   result.memo_hits = search.memo_hits();
@@ -934,21 +951,22 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
   plan.transfers = std::move(result.transfers);
   plan.makespan = last_completion(plan.transfers);
   plan.stats = result.stats;
-  plan.limit_reached = result.limit_reached;
-  plan.lower_bound = std::min(plan.makespan, std::max(result.lower_bound, broadcast_lower_bound(cluster, source)));
-  if (result.complete) {
-    plan.optimal = true;
-    plan.lower_bound = plan.makespan;
-    plan.guarantee = Guarantee::exact();
-    plan.optimality_proof = fmt::format(
-        "branch-and-bound finished ({} nodes): Liu 2002 eq. 1 / Thm 4.1 sequences, exchange rule, {}proven "
-        "lower bounds",
-        result.stats.nodes, result.used_fastest_first ? "Thm 4.3, " : "");
+  plan.status = result.status;
+  // Never worse than FNF (its first incumbent): FNF's guarantee always holds.
+  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
+  plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
+  const double proven = std::max(result.lower_bound, broadcast_lower_bound(cluster, source));
+  settle_claims(plan, proven, cluster.tolerance(),
+                result.complete()
+                    ? fmt::format("branch-and-bound finished ({} nodes): Liu 2002 eq. 1 / Thm 4.1 sequences, exchange "
+                                  "rule, {}proven lower bounds",
+                                  result.stats.nodes, result.used_fastest_first ? "Thm 4.3, " : "")
+                    : kBoundMetProof);
+  if (!result.complete()) {
+    plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes: best schedule so far (at worst FNF)",
+                                     to_string(result.status), result.stats.nodes));
   } else {
-    const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
-    plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
-    plan.notes.push_back(fmt::format("search stopped by a limit after {} nodes: best schedule so far (at worst FNF)",
-                                     result.stats.nodes));
+    settle_merged_classes(plan, "search");
   }
   return plan;
 }

@@ -110,17 +110,18 @@
 // Ties: times within the cluster tolerance (core/ids.h) are equal — one
 // class, one slot group, and window boundaries count as outside.
 // Guarantee: exact when the search finishes (optimal = true, lower_bound =
-// makespan). With a node/time limit or a progress callback returning false
-// it returns the best schedule so far (at worst FNF: <= 2 x optimal, seed
-// 004 Thm 4.7; <= 1.5 from a fastest source) with limit_reached = true and
-// the best proven lower bound.
-// Complexity: exponential in the worst case (the problem is NP-hard, seed
-// 003 sec. 1); per node O(k^2 + holders) plus the bounds' simulations,
+// makespan; makespan/claims.h). With a node/time limit or a progress
+// callback returning false (core/limits.h) it returns the best schedule so
+// far (at worst FNF: <= 2 x optimal, Liu 2002 Thm 4.7; <= 1.5 from a
+// fastest source) with its status and the best proven lower bound.
+// Complexity: exponential in the worst case (the problem is NP-hard,
+// Khuller, Kim, Woeginger 2003 sec. 1); per node O(k^2 + holders) plus the bounds' simulations,
 // O(slot times x holders). Memory: O(n k) plus the memo budget.
 // Counting: stats.nodes = nodes examined: every child whose bound is
-// evaluated (explored or pruned), every partial composition bounded; a
-// child extends the receiver sequence by every receiver ready at one slot
-// time. 0 nodes means the root bound already equals FNF's makespan.
+// evaluated (explored or pruned, counted when evaluated), every child
+// explored without a bound, every partial composition bounded; a child
+// extends the receiver sequence by every receiver ready at one slot time.
+// A node limit N stops the search after exactly N nodes. 0 nodes means the root bound already equals FNF's makespan.
 // Measured (experiment bcast-search, docs/RESULTS.md, 2 cores): 3 classes,
 // P = 21: about 0.015 ms; P = 5000: 2.4 ms; 5 classes of times 1..5:
 // P = 2000 in 0.7 ms; 5 classes drawn in [1, 4): P = 150 in 21 ms on
@@ -133,20 +134,11 @@
 #include <string>
 #include <vector>
 
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/core/limits.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
-
-struct SearchLimits {
-  double time_limit_seconds = std::numeric_limits<double>::infinity();
-  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
-  // Called about every 65536 nodes; returning false stops the search.
-  ProgressCallback progress;
-
-  static SearchLimits from_request(const MakespanRequest& request);
-};
 
 // The search's techniques, all on by default; switch them off for ablation
 // experiments and for tests that cross-check the rules against each other.
@@ -166,12 +158,14 @@ struct BroadcastSearchResult {
   std::vector<Transfer> transfers;
   double makespan = std::numeric_limits<double>::infinity();
   double lower_bound = 0;   // proven lower bound on the optimum over the receivers
-  bool complete = false;    // the search finished: `makespan` (or the incumbent) is optimal
-  bool limit_reached = false;
+  // finished: `makespan` (or the incumbent) is optimal; else why it stopped.
+  SearchStatus status = SearchStatus::finished;
   SearchStats stats;        // nodes examined, seconds
   std::uint64_t memo_hits = 0;
   std::uint64_t memo_entries = 0;
   bool used_fastest_first = false;  // Thm 4.3 was applied
+
+  bool complete() const { return status == SearchStatus::finished; }
 };
 
 // The exact broadcast from `source` to exactly `receivers` (distinct, not
@@ -189,8 +183,9 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
                                     const OptimalBroadcastOptions& options = {});
 
 // The no-delay schedule of a receiver sequence (Liu 2002 eq. 1): the i-th
-// receiver is served by the holder whose next send ends first (ties: faster
-// sender, then lower index). Shared by the searches to rebuild their plans.
+// receiver is served by the holder whose next send ends first (ties within
+// the cluster tolerance: faster sender, then lower index). Shared by the
+// searches to rebuild their plans.
 std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex source,
                                          const std::vector<ProcessorIndex>& sequence);
 

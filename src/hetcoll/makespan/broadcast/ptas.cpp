@@ -14,6 +14,7 @@
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/ordered_tree.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -27,8 +28,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // estimates: the run stops at the first feasible guess.
 constexpr double kSecondsPerOperation = 4e-9;
 
-// Refuse tables that would not fit in memory, whatever the time limit.
-constexpr double kMaxBytes = 6e9;
+constexpr double kMaxBytes = kPtasMaxBytes;
 
 // Bisection rounds of PtasParameters::tighten_deadline (each re-runs the DP).
 constexpr int kTighteningRounds = 8;
@@ -51,7 +51,8 @@ struct Instance {
   double fnf_makespan = 0;                // FNF over the same processors
   double simple_lower_bound = 0;
 
-  double tolerance(double scale) const { return kRelativeTimeTolerance * std::max(fastest, scale); }
+  // The tolerance rule of core/ids.h for every decision of the scheme.
+  double tolerance() const { return cluster.tolerance(); }
   double guess(int j) const { return fastest * std::pow(1 + eps, j); }
   int first_guess_index() const {
     if (simple_lower_bound <= fastest) return 0;
@@ -86,11 +87,13 @@ struct GuessSetup {
       Verdict::undecided;
 };
 
-// Smallest i >= 1 with t <= theta (1+eps')^i, for t > theta.
-int class_index(double t, double theta, double eps_prime) {
+// Smallest i >= 1 with t <= theta (1+eps')^i, for t > theta; boundaries
+// are compared with the cluster tolerance, so rounding noise (decimal or
+// rescaled times) never moves a time to another class.
+int class_index(double t, double theta, double eps_prime, double tolerance) {
   int i = std::max(1, static_cast<int>(std::ceil(std::log(t / theta) / std::log1p(eps_prime))));
-  while (t > theta * std::pow(1 + eps_prime, i)) ++i;
-  while (i > 1 && t <= theta * std::pow(1 + eps_prime, i - 1)) --i;
+  while (t > theta * std::pow(1 + eps_prime, i) + tolerance) ++i;
+  while (i > 1 && t <= theta * std::pow(1 + eps_prime, i - 1) + tolerance) --i;
   return i;
 }
 
@@ -100,9 +103,9 @@ GuessSetup setup_guess(const Instance& instance, double guess) {
   setup.guess = guess;
   const double theta = instance.eps_prime * guess;
   setup.deadline = (1 + instance.eps_prime) * (1 + 3 * instance.eps_prime) * guess;
-  setup.tolerance = instance.tolerance(setup.deadline);
+  setup.tolerance = instance.tolerance();
   for (ProcessorIndex p : instance.receivers) {
-    (cluster.transmission_time(p) <= theta ? setup.fast : setup.slow).push_back(p);
+    (cluster.transmission_time(p) <= theta + setup.tolerance ? setup.fast : setup.slow).push_back(p);
   }
   setup.fast_transfers = fnf_transfers(cluster, instance.source, setup.fast);
   setup.fast_makespan = last_completion(setup.fast_transfers);
@@ -145,10 +148,24 @@ GuessSetup setup_guess(const Instance& instance, double guess) {
     double t = cluster.transmission_time(holder);
     heap.push({free + t, t, holder});
   }
+  // Points within the tolerance of the earliest are one tie: the faster
+  // sender first, then the lower index (never the rounding noise).
+  std::vector<Next> tied;
   while (setup.points.size() < setup.slow.size() && !heap.empty() &&
          heap.top().time <= setup.deadline + setup.tolerance) {
-    Next next = heap.top();
+    tied.assign(1, heap.top());
     heap.pop();
+    while (!heap.empty() && heap.top().time <= tied.front().time + setup.tolerance) {
+      tied.push_back(heap.top());
+      heap.pop();
+    }
+    auto chosen = std::min_element(tied.begin(), tied.end(), [&](const Next& a, const Next& b) {
+      if (!time_equal(a.send_time, b.send_time, setup.tolerance)) return a.send_time < b.send_time;
+      return a.sender < b.sender;
+    });
+    Next next = *chosen;
+    tied.erase(chosen);
+    for (const auto& other : tied) heap.push(other);
     setup.points.push_back({next.time, next.sender});
     heap.push({next.time + next.send_time, next.send_time, next.sender});
   }
@@ -164,7 +181,7 @@ GuessSetup setup_guess(const Instance& instance, double guess) {
   int current_index = 0;
   for (ProcessorIndex p : setup.slow) {
     double t = cluster.transmission_time(p);
-    int index = class_index(t, theta, instance.eps_prime);
+    int index = class_index(t, theta, instance.eps_prime, cluster.tolerance());
     if (setup.classes.empty() || index != current_index) {
       setup.classes.push_back({});
       current_index = index;
@@ -417,7 +434,7 @@ class GuessSolver {
           } else {
             value = fresh_[c][index - tree_stride_[c]];
           }
-          if (value < best) {
+          if (value < best - instance_.tolerance()) {  // ties: the first class
             best = value;
             root = static_cast<int>(c);
           }
@@ -445,7 +462,7 @@ class GuessSolver {
             if (!fits(tree.packed, packed)) continue;
             double rest = fresh_[c][index - tree.tree_index];
             double value = std::max(tree.time, rest);
-            if (value < best) {
+            if (value < best - instance_.tolerance()) {  // ties: the first tree
               best = value;
               choice = tree.tree_index;
             }
@@ -499,8 +516,10 @@ class GuessSolver {
       }
       points_used_[index] = best;
       choice_[index] = choice;
-      ++stats_.nodes;
-      if (may_stop && (stats_.nodes & 0xfff) == 0 && should_stop_()) return Outcome::stopped;
+      // DP states are table entries, not search nodes (the node limit is
+      // for searches, core/limits.h).
+      ++stats_.table_references;
+      if (may_stop && (stats_.table_references & 0xfff) == 0 && should_stop_()) return Outcome::stopped;
     }
     if (setup_.fast_makespan > deadline + setup_.tolerance) return Outcome::infeasible;
     return points_used_[dp_size_ - 1] <= point_count ? Outcome::feasible : Outcome::infeasible;
@@ -604,10 +623,7 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
       instance.receivers.push_back(p);
     }
   }
-  std::stable_sort(instance.receivers.begin(), instance.receivers.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
-    return ta != tb ? ta < tb : a < b;
-  });
+  sort_by_time_class(cluster, instance.receivers);  // fastest first; equal times (core/ids.h) by index
   instance.fastest = cluster.transmission_time(source);
   for (ProcessorIndex p : instance.receivers) instance.fastest = std::min(instance.fastest, cluster.transmission_time(p));
   instance.fnf_makespan = last_completion(fnf_transfers(cluster, source, instance.receivers));
@@ -630,19 +646,24 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
 }
 
 bool source_is_fastest(const Instance& instance) {
-  return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance(0);
+  return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance();
 }
 
-PtasWorkEstimate estimate(const Instance& instance, bool tighten) {
+PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_above_seconds = kInfinity) {
   PtasWorkEstimate result;
   result.eps = instance.eps;
   result.eps_prime = instance.eps_prime;
   if (instance.receivers.empty()) return result;
+  // The run does at least every guess's set-up, so when predicting takes
+  // longer than the threshold, so would the run: stop on the clock too.
+  const auto started = std::chrono::steady_clock::now();
+  double elapsed = 0;
   double previous = 0, largest_dp = 0;
   for (int j = instance.first_guess_index(); previous < instance.fnf_makespan; ++j) {
     double guess = instance.guess(j);
     previous = guess;
     GuessWork work = predict_guess(instance, setup_guess(instance, guess));
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     ++result.guesses;
     result.max_classes = std::max(result.max_classes, work.classes);
     result.max_tree_vectors = std::max(result.max_tree_vectors, work.tree_vectors);
@@ -651,10 +672,15 @@ PtasWorkEstimate estimate(const Instance& instance, bool tighten) {
     result.bytes = std::max(result.bytes, work.bytes);
     result.operations += work.operations;
     largest_dp = std::max(largest_dp, work.dp_operations);
+    if (std::max(result.operations * kSecondsPerOperation, elapsed) > stop_above_seconds ||
+        result.bytes > kMaxBytes) {
+      result.truncated = true;  // already too long: no need to predict the rest
+      break;
+    }
   }
   // Tightening re-runs the DP of the feasible guess (PtasParameters).
   if (tighten) result.operations += kTighteningRounds * largest_dp;
-  result.seconds = result.operations * kSecondsPerOperation;
+  result.seconds = std::max(result.operations * kSecondsPerOperation, elapsed);
   return result;
 }
 
@@ -696,76 +722,91 @@ std::string PtasWorkEstimate::describe() const {
 double ptas_ratio(double eps, double eps_prime) { return (1 + eps) * (1 + eps_prime) * (1 + 3 * eps_prime); }
 
 PtasWorkEstimate estimate_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
-                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime) {
-  return estimate(make_instance(cluster, source, receivers, eps, eps_prime), /*tighten=*/true);
+                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime,
+                                         double stop_above_seconds) {
+  return estimate(make_instance(cluster, source, receivers, eps, eps_prime), /*tighten=*/true, stop_above_seconds);
 }
 
 std::optional<double> finest_fitting_eps_prime(const Cluster& cluster, ProcessorIndex source,
                                                const std::vector<ProcessorIndex>& receivers, double eps,
-                                               double eps_prime, double seconds) {
+                                               double eps_prime, double seconds, double search_seconds) {
+  const auto started = Clock::now();
   for (double candidate = eps_prime; candidate < 8; candidate *= 1.1) {
-    PtasWorkEstimate work = estimate_broadcast_ptas(cluster, source, receivers, eps, candidate);
-    if (work.seconds <= seconds && work.bytes <= kMaxBytes) return candidate;
+    PtasWorkEstimate work = estimate_broadcast_ptas(cluster, source, receivers, eps, candidate, seconds);
+    if (!work.truncated && work.seconds <= seconds && work.bytes <= kMaxBytes) return candidate;
+    if (std::chrono::duration<double>(Clock::now() - started).count() > search_seconds) break;
   }
   return std::nullopt;
 }
 
 MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
                                  const std::vector<ProcessorIndex>& receivers, const PtasParameters& parameters) {
-  const auto started = Clock::now();
+  SearchBudget budget(parameters.limits);
   const double eps = parameters.eps;
   const double eps_prime = parameters.eps_prime.value_or(parameters.eps);
   Instance instance = make_instance(cluster, source, receivers, eps, eps_prime);
   const bool fastest_source = source_is_fastest(instance);
   const double ratio = ptas_ratio(eps, eps_prime);
-
-  PtasWorkEstimate predicted = estimate(instance, parameters.tighten_deadline);
-  const bool limited = std::isfinite(parameters.time_limit_seconds);
-  const double refusal = limited ? parameters.time_limit_seconds : kPtasDefaultRefusalSeconds;
-  if (parameters.refuse_long_runs && (predicted.seconds > refusal || predicted.bytes > kMaxBytes)) {
-    auto fitting = finest_fitting_eps_prime(cluster, source, receivers, eps, eps_prime * 1.1, refusal);
-    std::string advice = fitting ? fmt::format("the finest eps_prime that fits is about {} (predicted {})",
-                                               round_up_3(*fitting),
-                                               human_seconds(estimate_broadcast_ptas(cluster, source, receivers, eps,
-                                                                                     *fitting).seconds))
-                                 : std::string("no eps_prime below 8 fits: use algorithm \"fnf\"");
-    throw InputError("eps_prime", fmt::format(
-        "{:g}: the PTAS would take about {} and {:.3g} MB on this instance ({} classes, {:.3g} DP "
-        "states x {:.3g} trees per guess, {} guesses); the limit is {} ({}); {}",
-        eps_prime, human_seconds(predicted.seconds), predicted.bytes / 1e6, predicted.max_classes,
-        predicted.max_dp_states, predicted.max_useful_trees, predicted.guesses, human_seconds(refusal),
-        limited ? "the time limit" : "no time limit given: the default refusal threshold", advice));
-  }
+  const bool subset = instance.receivers.size() + 1 < static_cast<size_t>(cluster.size());
+  const double simple_bound =
+      subset ? instance.simple_lower_bound
+             : std::max(instance.simple_lower_bound, broadcast_lower_bound(cluster, source));
 
   MakespanPlan plan;
   plan.operation = Operation::broadcast;
   plan.algorithm = "ptas";
   plan.root = source;
-  if (instance.receivers.size() + 1 < static_cast<size_t>(cluster.size())) {
+  if (subset) {
     // A subset: checkable as a multicast to exactly these receivers.
     plan.operation = Operation::multicast;
     plan.targets = instance.receivers;
   }
-  plan.notes.push_back(predicted.describe());
+  // FNF: the fallback when refused or stopped before a feasible guess.
+  auto use_fnf = [&](std::string why) {
+    MakespanPlan fallback = fnf_fallback(instance);
+    plan.transfers = std::move(fallback.transfers);
+    plan.makespan = fallback.makespan;
+    plan.guarantee = Guarantee::at_most(fastest_source ? 1.5 : 2.0);
+    plan.guarantee.text = fastest_source ? "<= 1.5 x optimal (FNF from a fastest source: the PTAS did not run to a plan)"
+                                         : "<= 2 x optimal (FNF, Liu 2002 Thm 4.7: the PTAS did not run to a plan)";
+    plan.notes.push_back(std::move(why));
+    settle_claims(plan, simple_bound, cluster.tolerance(), kBoundMetProof);
+    plan.stats.seconds = budget.elapsed_seconds();
+    return plan;
+  };
+
+  const bool limited = parameters.limits.has_time_limit();
+  const double refusal = limited ? parameters.limits.time_limit_seconds : kPtasDefaultRefusalSeconds;
+  if (parameters.refuse_long_runs) {
+    PtasWorkEstimate predicted = estimate(instance, parameters.tighten_deadline, refusal);
+    if (predicted.truncated || predicted.seconds > refusal || predicted.bytes > kMaxBytes) {
+      // The advice costs a few more predictions: at most about the limit.
+      auto fitting = finest_fitting_eps_prime(cluster, source, receivers, eps, eps_prime * 1.1, refusal,
+                                              std::max(0.0, refusal - budget.elapsed_seconds()));
+      std::string advice = fitting ? fmt::format("the finest eps_prime that fits is about {}", round_up_3(*fitting))
+                                   : std::string("no eps_prime below 8 fits (or finding one would take longer than "
+                                                 "the limit): use algorithm \"fnf\"");
+      plan.status = SearchStatus::refused;
+      return use_fnf(fmt::format(
+          "refused: with eps_prime {:g} the PTAS would take {}{} and {:.3g} MB on this instance ({} classes, {:.3g} "
+          "DP states x {:.3g} trees per guess, {} guesses predicted); the limit is {} ({}); {}. The FNF plan is "
+          "returned.",
+          eps_prime, predicted.truncated ? "more than " : "about ", human_seconds(predicted.seconds),
+          predicted.bytes / 1e6, predicted.max_classes, predicted.max_dp_states, predicted.max_useful_trees,
+          predicted.guesses, human_seconds(refusal), limited ? "the time limit" : "the default when no limit is given",
+          advice));
+    }
+    plan.notes.push_back(predicted.describe());
+  }
   if (instance.receivers.empty()) {
     plan.guarantee = Guarantee::exact();
-    plan.optimal = true;
-    plan.optimality_proof = "nothing to send";
+    settle_claims(plan, 0.0, cluster.tolerance(), "nothing to send");
     return plan;
   }
 
-  bool stopped = false;
-  std::uint64_t calls = 0;
   std::function<bool()> should_stop = [&]() {
-    if (stopped) return true;
-    double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-    if (limited && elapsed > parameters.time_limit_seconds) stopped = true;
-    if (parameters.progress && (++calls % 16) == 0) {
-      SearchStats so_far = plan.stats;
-      so_far.seconds = elapsed;
-      if (!parameters.progress(so_far, instance.fnf_makespan)) stopped = true;
-    }
-    return stopped;
+    budget.table_references = plan.stats.table_references;
+    return !budget.check(instance.fnf_makespan);
   };
 
   double largest_infeasible = 0;
@@ -773,7 +814,12 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
   int tried = 0;
   std::vector<Transfer> scheme_transfers;
   double previous = 0;
-  for (int j = instance.first_guess_index(); previous < instance.fnf_makespan && !stopped; ++j) {
+  bool stopped = false;
+  for (int j = instance.first_guess_index(); previous < instance.fnf_makespan; ++j) {
+    if (!budget.check(instance.fnf_makespan)) {
+      stopped = true;
+      break;
+    }
     const double guess = instance.guess(j);
     previous = guess;
     ++tried;
@@ -790,7 +836,10 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
     } else {
       GuessSolver solver(instance, setup, plan.stats, should_stop);
       auto outcome = solver.run();
-      if (outcome == GuessSolver::Outcome::stopped) break;
+      if (outcome == GuessSolver::Outcome::stopped) {
+        stopped = true;
+        break;
+      }
       if (outcome == GuessSolver::Outcome::infeasible) {
         largest_infeasible = guess;
         continue;
@@ -804,72 +853,56 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
     break;
   }
 
-  const double simple_bound = instance.receivers.size() + 1 == static_cast<size_t>(cluster.size())
-                                  ? std::max(instance.simple_lower_bound, broadcast_lower_bound(cluster, source))
-                                  : instance.simple_lower_bound;
-  if (fastest_source) {
-    plan.lower_bound = std::max(simple_bound, largest_infeasible);
-  } else {
-    plan.lower_bound = simple_bound;
-  }
-  plan.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-
+  // By the contrapositive of Theorem 2, an infeasible guess proves OPT > T
+  // (Lemma 1 needs a fastest source).
+  const double proven = fastest_source ? std::max(simple_bound, largest_infeasible) : simple_bound;
+  plan.stats.seconds = budget.elapsed_seconds();
   const bool scheme_done = !scheme_transfers.empty();
-  const double scheme_makespan = scheme_done ? last_completion(scheme_transfers) : kInfinity;
-  if (scheme_done) {
-    plan.transfers = std::move(scheme_transfers);
-    plan.makespan = scheme_makespan;
+  if (!scheme_done) {
+    plan.status = stopped ? budget.status() : SearchStatus::finished;
+    use_fnf(stopped ? fmt::format("the PTAS stopped ({}) before a feasible guess; the FNF plan is returned",
+                                  to_string(budget.status()))
+                    : "internal inconsistency: no guess up to the FNF makespan was feasible; the FNF plan is returned");
+    settle_claims(plan, proven, cluster.tolerance(), kBoundMetProof);
+    return plan;
+  }
+  // A feasible guess is a finished run, even if the limit cut the optional
+  // deadline tightening short.
+  const double scheme_makespan = last_completion(scheme_transfers);
+  plan.transfers = std::move(scheme_transfers);
+  plan.makespan = scheme_makespan;
+  plan.notes.push_back(fmt::format(
+      "first feasible guess T = {:g} (after {} guesses); deadline D = (1+eps')(1+3eps')T = {:g}; rounded "
+      "makespan {:g}{}; true makespan {:g}",
+      feasible_guess, tried, feasible_deadline, rounded_makespan,
+      parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
+  if (scheme_makespan > feasible_deadline + instance.tolerance()) {
+    plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
+  }
+  if (largest_infeasible > 0 && fastest_source) {
     plan.notes.push_back(fmt::format(
-        "first feasible guess T = {:g} (after {} guesses); deadline D = (1+eps')(1+3eps')T = {:g}; rounded "
-        "makespan {:g}{}; true makespan {:g}",
-        feasible_guess, tried, feasible_deadline, rounded_makespan,
-        parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
-    if (scheme_makespan > feasible_deadline + instance.tolerance(feasible_deadline)) {
-      plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
-    }
-    if (largest_infeasible > 0 && fastest_source) {
-      plan.notes.push_back(fmt::format(
-          "guess T = {:g} is infeasible, so OPT > {:g} (contrapositive of Khuller, Kim, Woeginger 2003 Thm 2)", largest_infeasible,
-          largest_infeasible));
-    }
+        "guess T = {:g} is infeasible, so OPT > {:g} (contrapositive of Khuller, Kim, Woeginger 2003 Thm 2)",
+        largest_infeasible, largest_infeasible));
   }
   if (fastest_source) {
-    if (scheme_done) {
-      plan.guarantee = Guarantee::at_most(ratio);
-      plan.guarantee.text = fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thm 3)", ratio);
-    } else {
-      // Stopped before any guess was feasible: FNF is what we have.
-      MakespanPlan fallback = fnf_fallback(instance);
-      plan.transfers = std::move(fallback.transfers);
-      plan.makespan = fallback.makespan;
-      plan.guarantee = Guarantee::at_most(1.5);
-      plan.guarantee.text = "<= 1.5 x optimal (FNF, fastest source; the PTAS stopped before a feasible guess)";
-      plan.notes.push_back(stopped ? "the PTAS stopped (time limit or progress callback) before a feasible guess; "
-                                     "the FNF plan is returned"
-                                   : "internal inconsistency: no guess up to the FNF makespan was feasible; "
-                                     "the FNF plan is returned");
-      plan.limit_reached = stopped;
-    }
+    plan.guarantee = Guarantee::at_most(ratio);
+    plan.guarantee.text =
+        fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thm 3)", ratio);
   } else {
     MakespanPlan fallback = fnf_fallback(instance);
     plan.notes.push_back(fmt::format(
-        "the source is not a fastest processor: Khuller, Kim, Woeginger 2003's guarantee (Lemma 1) does not apply; the scheme gave {}, "
-        "FNF gives {:g}; the better is kept, with FNF's <= 2 x optimal (Liu 2002 Thm 4.7)",
-        scheme_done ? fmt::format("{:g}", scheme_makespan) : std::string("no plan"), fallback.makespan));
-    if (!scheme_done || fallback.makespan < scheme_makespan) {
+        "the source is not a fastest processor: Khuller, Kim, Woeginger 2003's guarantee (Lemma 1) does not apply; "
+        "the scheme gave {:g}, FNF gives {:g}; the better is kept, with FNF's <= 2 x optimal (Liu 2002 Thm 4.7)",
+        scheme_makespan, fallback.makespan));
+    if (fallback.makespan < scheme_makespan) {
       plan.transfers = std::move(fallback.transfers);
       plan.makespan = fallback.makespan;
     }
     plan.guarantee = Guarantee::at_most(2.0);
     plan.guarantee.text = "<= 2 x optimal (FNF bound; the PTAS bound needs a fastest source)";
-    plan.limit_reached = stopped;
   }
-  if (stopped && scheme_done) plan.limit_reached = false;  // a finished guess is a finished run
-  if (plan.makespan <= plan.lower_bound + instance.tolerance(plan.makespan)) {
-    plan.optimal = true;
-    plan.optimality_proof = "the makespan equals a proven lower bound";
-    plan.guarantee = Guarantee::exact();
-  } else if (plan.lower_bound > 0) {
+  settle_claims(plan, proven, cluster.tolerance(), kBoundMetProof);
+  if (!plan.optimal && plan.lower_bound > 0) {
     plan.notes.push_back(fmt::format("a posteriori: makespan / lower bound = {:.4g}", plan.makespan / plan.lower_bound));
   }
   return plan;

@@ -69,7 +69,7 @@
 #include <string>
 #include <vector>
 
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/core/limits.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/plan/plan.h"
 
@@ -78,13 +78,16 @@ namespace hetcoll {
 struct PtasParameters {
   double eps = 0.5;                  // guessing precision, > 0
   std::optional<double> eps_prime;   // fast/slow split and rounding; default eps
-  // Refuse (InputError) when the predicted work exceeds this; at run time,
-  // stop and return the best plan so far (limit_reached) when it is exceeded.
-  // Infinity = refuse only predictions above kPtasDefaultRefusalSeconds.
-  double time_limit_seconds = std::numeric_limits<double>::infinity();
-  ProgressCallback progress;         // called now and then; false = stop
-  // false: skip the up-front refusal (a caller that already predicted the
-  // work of several runs, e.g. multicast over every helper count).
+  // Time limit and progress (core/limits.h; the node limit is ignored).
+  // Before any work the run predicts its time and memory and refuses
+  // (status refused, the FNF plan returned) when the prediction exceeds the
+  // time limit (no limit: kPtasDefaultRefusalSeconds) or kPtasMaxBytes; the
+  // prediction stops as soon as it passes the limit, so a refusal takes
+  // time proportional to the limit. While running, it stops at the limit
+  // and returns the best plan so far.
+  SearchLimits limits;
+  // false: skip the up-front prediction and refusal (a caller that already
+  // predicted the work of several runs, e.g. multicast over every helper count).
   bool refuse_long_runs = true;
   // At the first feasible guess, the paper accepts any tree within D. With
   // this on, the DP (only) is re-run to bisect for the least deadline the
@@ -98,8 +101,10 @@ struct PtasParameters {
 inline constexpr double kMaxPtasGuesses = 10000;
 inline constexpr double kMinPtasEps = 1e-6;
 
-// Predictions above this are refused when no time limit is given.
+// Predictions above this are refused when no time limit is given, and
+// tables above kPtasMaxBytes whatever the limit.
 inline constexpr double kPtasDefaultRefusalSeconds = 3600;
+inline constexpr double kPtasMaxBytes = 6e9;
 
 // What the scheme will do on one instance, predicted before doing it.
 struct PtasWorkEstimate {
@@ -112,26 +117,35 @@ struct PtasWorkEstimate {
   double operations = 0;             // elementary steps, summed over the guesses
   double seconds = 0;                // operations x calibrated cost per step
   double bytes = 0;                  // largest memory use of one guess
+  // The prediction stopped once it passed the threshold it was given: the
+  // run would take at least `seconds`.
+  bool truncated = false;
   std::string describe() const;      // one line for notes / the terminal
 };
 
 // The receivers are the processors that must get the message (the others
 // are ignored); for a broadcast, every processor but the source.
+// Stops (truncated) once the predicted seconds exceed `stop_above_seconds`.
 PtasWorkEstimate estimate_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
-                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime);
+                                         const std::vector<ProcessorIndex>& receivers, double eps, double eps_prime,
+                                         double stop_above_seconds = std::numeric_limits<double>::infinity());
 
 // The finest eps' (smallest value, on a x1.1 grid from eps_prime up) whose
-// predicted time fits `seconds`; nullopt if none below 8 does.
+// predicted time fits `seconds`; nullopt if none below 8 does, or if the
+// search for it would itself take more than `search_seconds`.
 std::optional<double> finest_fitting_eps_prime(const Cluster& cluster, ProcessorIndex source,
                                                const std::vector<ProcessorIndex>& receivers, double eps,
-                                               double eps_prime, double seconds);
+                                               double eps_prime, double seconds,
+                                               double search_seconds = std::numeric_limits<double>::infinity());
 
 // The guarantee of Theorem 3, (1+eps)(1+eps')(1+3eps').
 double ptas_ratio(double eps, double eps_prime);
 
 // Broadcast (or the broadcast over a subset, for multicast) with the
-// scheme. Throws InputError for eps <= 0, eps' <= 0, or a predicted running
-// time beyond the limit (the message gives the finest eps' that fits).
+// scheme. Throws InputError for eps <= 0, eps' <= 0 or an eps so small that
+// the guesses explode; a predicted running time or memory beyond the limit
+// is a refusal (status refused, FNF's plan, a note giving the finest eps'
+// that fits).
 // Its transfers involve only the source and the receivers; when those are
 // not every processor, the plan's operation is multicast with the receivers
 // as targets (so verify() checks it), otherwise broadcast.

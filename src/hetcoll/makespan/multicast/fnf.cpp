@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/multicast/multicast.h"
 #include "hetcoll/makespan/multicast/multicast_internal.h"
 
@@ -33,21 +34,10 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
     for (int k = 0; k <= k_max; k = k < 4 ? k + 1 : k + k / 2) ks.push_back(k);
     if (ks.back() != k_max) ks.push_back(k_max);
   }
-  std::vector<Transfer> best;
-  double best_makespan = std::numeric_limits<double>::infinity();
-  int best_k = 0;
-  for (int k : ks) {
-    auto transfers = prune_idle_helpers(cluster, source, fnf_transfers(cluster, source, group.receivers_with_helpers(k)),
-                                        group.targets);
-    double makespan = last_completion(transfers);
-    if (makespan < best_makespan - cluster.tolerance()) {
-      best_makespan = makespan;
-      best = std::move(transfers);
-      best_k = k;
-    }
-  }
-  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "fnf", k_max);
-  plan.notes.push_back(fmt::format("best FNF run: {} offered as helpers", multicast_detail::fastest_non_members(best_k)));
+  multicast_detail::BestHelperRun best;
+  for (int k : ks) best.offer(cluster, group, fnf_transfers(cluster, source, group.receivers_with_helpers(k)), k);
+  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best.transfers, "fnf", k_max);
+  plan.notes.push_back(fmt::format("best FNF run: {} offered as helpers", multicast_detail::fastest_non_members(best.helpers)));
   if (!full_scan) {
     plan.notes.push_back(fmt::format("large group: {} helper counts tried on a geometric grid, not all {}", ks.size(),
                                      k_max + 1));
@@ -63,11 +53,7 @@ MakespanPlan plan_multicast_fnf(const Cluster& cluster, ProcessorIndex source,
     plan.guarantee = Guarantee::none();
     plan.guarantee.text = "none: not every helper count was tried";
   }
-  if (plan.makespan <= plan.lower_bound + cluster.tolerance()) {
-    plan.optimal = true;
-    plan.optimality_proof = "the makespan equals a proven lower bound";
-    plan.guarantee = Guarantee::exact();
-  }
+  settle_claims(plan, plan.lower_bound, cluster.tolerance(), kBoundMetProof);
   return plan;
 }
 

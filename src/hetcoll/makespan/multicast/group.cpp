@@ -38,10 +38,7 @@ MulticastGroup make_multicast_group(const Cluster& cluster, ProcessorIndex sourc
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     if (!member[static_cast<size_t>(p)]) group.candidates.push_back(p);
   }
-  std::stable_sort(group.candidates.begin(), group.candidates.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
-    return ta != tb ? ta < tb : a < b;
-  });
+  sort_by_time_class(cluster, group.candidates);  // fastest first; equal times (core/ids.h) by index
   group.max_useful_helpers =
       std::min(static_cast<int>(group.candidates.size()), static_cast<int>(group.targets.size()) - 1);
   return group;
@@ -98,42 +95,17 @@ MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, co
   return plan;
 }
 
-}  // namespace multicast_detail
-
-void register_multicast_algorithms(std::vector<MakespanAlgorithm>& algorithms) {
-  auto source_of = [](const MakespanRequest& request) { return request.root == kNoProcessor ? 0 : request.root; };
-  algorithms.push_back({
-      "fnf", Operation::multicast,
-      "<= 1.5 x optimal (source a fastest processor of those it may use), else <= 2 x optimal",
-      "O(|targets| g log g), g = targets + helpers", "Khuller, Kim, Woeginger 2003 sec. 4, Thm 4; Liu 2002 Thm 4.7",
-      "FNF over the targets plus the k fastest non-members, for every k; idle helpers pruned", true,
-      [source_of](const Cluster& cluster, const MakespanRequest& request) {
-        return plan_multicast_fnf(cluster, source_of(request), request.targets);
-      }});
-  algorithms.push_back({
-      "ptas", Operation::multicast, "<= (1+eps)(1+eps')(1+3eps') x optimal (source a fastest processor)",
-      "|targets| runs of the broadcast PTAS", "Khuller, Kim, Woeginger 2003 secs. 3-4, Thms 3-4",
-      "the broadcast PTAS over the targets plus the k fastest non-members, for every k (parameters eps, eps_prime)", false,
-      [source_of](const Cluster& cluster, const MakespanRequest& request) {
-        PtasParameters parameters;
-        parameters.eps = request.eps;
-        parameters.eps_prime = request.eps_prime;
-        parameters.time_limit_seconds = request.time_limit_seconds;
-        parameters.progress = request.progress;
-        return plan_multicast_ptas(cluster, source_of(request), request.targets, parameters);
-      }});
-  algorithms.push_back({
-      "optimal", Operation::multicast, "exact",
-      fmt::format("exponential; at most {} receivers (targets + helpers)", kExactMulticastMaxReceivers),
-      "Khuller, Kim, Woeginger 2003 sec. 4; Liu 2002 eq. 1, Thm 4.1",
-      "branch and bound over receive orders by class, for every number k of fastest helpers", false,
-      [source_of](const Cluster& cluster, const MakespanRequest& request) {
-        ExactSearchLimits limits;
-        limits.time_limit_seconds = request.time_limit_seconds;
-        limits.node_limit = request.node_limit;
-        limits.progress = request.progress;
-        return plan_multicast_exact(cluster, source_of(request), request.targets, limits);
-      }});
+void BestHelperRun::offer(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& run,
+                          int k) {
+  auto pruned = prune_idle_helpers(cluster, group.source, run, group.targets);
+  const double run_makespan = last_completion(pruned);
+  if (run_makespan < makespan - cluster.tolerance()) {
+    makespan = run_makespan;
+    transfers = std::move(pruned);
+    helpers = k;
+  }
 }
+
+}  // namespace multicast_detail
 
 }  // namespace hetcoll

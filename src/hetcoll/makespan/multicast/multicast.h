@@ -30,12 +30,9 @@
 //    broadcast/optimal_search.h over source ∪ targets ∪ H_k (Liu 2002 sec. 5:
 //    receive orders by class, dominance rules, memoisation), all k sharing
 //    one incumbent (the FNF multicast, then the best found). Exponential:
-//    refused beyond kExactMulticastMaxReceivers receivers per k (targets +
-//    helpers); --time-limit / node limit return the best plan so far.
-//    exact_subset_broadcast below is a second, simpler exact search (branch
-//    and bound over receive orders by class, Liu 2002 eq. 1 / Thm 4.1,
-//    bounded by making every remaining receiver as fast as the fastest one),
-//    kept as an independent cross-check.
+//    beyond kExactMulticastMaxReceivers receivers per k (targets + helpers)
+//    it refuses (status refused, the FNF multicast returned); limits
+//    (core/limits.h) return the best plan so far.
 #pragma once
 
 #include <cstdint>
@@ -43,8 +40,8 @@
 #include <optional>
 #include <vector>
 
+#include "hetcoll/core/limits.h"
 #include "hetcoll/makespan/broadcast/ptas.h"
-#include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/plan/plan.h"
 
@@ -78,31 +75,8 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
                                  const std::vector<ProcessorIndex>& targets, const PtasParameters& parameters,
                                  std::optional<int> max_helpers = {});
 
-struct ExactSearchLimits {
-  double time_limit_seconds = std::numeric_limits<double>::infinity();
-  std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
-  ProgressCallback progress;
-};
-
 MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
-                                  const std::vector<ProcessorIndex>& targets, const ExactSearchLimits& limits = {},
+                                  const std::vector<ProcessorIndex>& targets, const SearchLimits& limits = {},
                                   std::optional<int> max_helpers = {});
-
-// The exact broadcast from `source` to exactly `receivers` (the search above,
-// for one k). Finds a schedule strictly better than `incumbent` if one exists
-// (transfers empty otherwise). `complete` = the search finished (not stopped
-// by a limit), so the answer is proven.
-struct SubsetSearchResult {
-  std::vector<Transfer> transfers;
-  double makespan = std::numeric_limits<double>::infinity();
-  bool complete = true;
-  std::uint64_t nodes = 0;
-};
-SubsetSearchResult exact_subset_broadcast(const Cluster& cluster, ProcessorIndex source,
-                                          const std::vector<ProcessorIndex>& receivers, double incumbent,
-                                          const ExactSearchLimits& limits = {});
-
-// Adds fnf (default), ptas and optimal for Operation::multicast.
-void register_multicast_algorithms(std::vector<MakespanAlgorithm>& algorithms);
 
 }  // namespace hetcoll

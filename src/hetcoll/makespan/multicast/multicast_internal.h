@@ -1,6 +1,7 @@
 // Internals shared by the multicast planners (not part of the public API).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,16 @@ bool source_fastest_for_helpers(const Cluster& cluster, const MulticastGroup& gr
 MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& transfers,
                          std::string algorithm, int helpers_allowed);
 
+// The best of a planner's runs over helper counts k: each run's schedule
+// with its idle helpers pruned; a run replaces the best only when it ends
+// earlier by more than the cluster tolerance (ties keep the earlier k).
+struct BestHelperRun {
+  std::vector<Transfer> transfers;
+  double makespan = std::numeric_limits<double>::infinity();
+  int helpers = 0;  // the k of the best run (-1: none offered beat the start)
+
+  void offer(const Cluster& cluster, const MulticastGroup& group, const std::vector<Transfer>& run, int k);
+};
 // "no non-member", "the fastest non-member", "the 3 fastest non-members".
 inline std::string fastest_non_members(int count) {
   if (count <= 0) return "no non-member";

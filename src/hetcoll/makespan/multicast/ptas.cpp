@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/multicast/multicast.h"
 #include "hetcoll/makespan/multicast/multicast_internal.h"
 
@@ -20,14 +21,28 @@ namespace {
 
 struct Prediction {
   double seconds = 0, bytes = 0;
+  bool truncated = false;  // stopped once past `stop_above`: at least this much
 };
 
-Prediction predict(const Cluster& cluster, const MulticastGroup& group, int k_max, double eps, double eps_prime) {
+// The work of every run k = 0..k_max, summed; stops as soon as the sum
+// passes `stop_above` (so a refusal costs time proportional to the limit).
+Prediction predict(const Cluster& cluster, const MulticastGroup& group, int k_max, double eps, double eps_prime,
+                   double stop_above) {
   Prediction total;
+  const auto started = std::chrono::steady_clock::now();
   for (int k = 0; k <= k_max; ++k) {
-    auto work = estimate_broadcast_ptas(cluster, group.source, group.receivers_with_helpers(k), eps, eps_prime);
+    auto work = estimate_broadcast_ptas(cluster, group.source, group.receivers_with_helpers(k), eps, eps_prime,
+                                        stop_above - total.seconds);
     total.seconds += work.seconds;
     total.bytes = std::max(total.bytes, work.bytes);
+    // Predicting costs about what the runs' set-ups cost (an FNF per guess):
+    // past the threshold on the clock, the runs would be too.
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    total.seconds = std::max(total.seconds, elapsed);
+    if (work.truncated || total.seconds > stop_above || total.bytes > kPtasMaxBytes) {
+      total.truncated = k < k_max || work.truncated;
+      break;
+    }
   }
   return total;
 }
@@ -37,7 +52,7 @@ Prediction predict(const Cluster& cluster, const MulticastGroup& group, int k_ma
 MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
                                  const std::vector<ProcessorIndex>& targets, const PtasParameters& parameters,
                                  std::optional<int> max_helpers) {
-  const auto started = std::chrono::steady_clock::now();
+  SearchBudget budget(parameters.limits);
   MulticastGroup group = make_multicast_group(cluster, source, targets);
   int k_max = group.max_useful_helpers;
   if (max_helpers) k_max = std::clamp(*max_helpers, 0, k_max);
@@ -47,80 +62,88 @@ MakespanPlan plan_multicast_ptas(const Cluster& cluster, ProcessorIndex source,
   if (!(eps_prime > 0) || !std::isfinite(eps_prime)) {
     throw InputError("eps_prime", fmt::format("must be a positive number, got {}", eps_prime));
   }
-  const bool limited = std::isfinite(parameters.time_limit_seconds);
-  const double refusal = limited ? parameters.time_limit_seconds : kPtasDefaultRefusalSeconds;
-  Prediction predicted = predict(cluster, group, k_max, eps, eps_prime);
-  if (parameters.refuse_long_runs && (predicted.seconds > refusal || predicted.bytes > 6e9)) {
-    std::string advice = "no eps_prime below 8 fits: use algorithm \"fnf\"";
-    for (double candidate = eps_prime * 1.1; candidate < 8; candidate *= 1.1) {
-      Prediction p = predict(cluster, group, k_max, eps, candidate);
-      if (p.seconds <= refusal && p.bytes <= 6e9) {
-        advice = fmt::format("the finest eps_prime that fits is about {:.3g} (predicted {:.3g} s)", candidate * 1.001,
-                             p.seconds);
-        break;
+  const bool limited = parameters.limits.has_time_limit();
+  const double refusal = limited ? parameters.limits.time_limit_seconds : kPtasDefaultRefusalSeconds;
+  if (parameters.refuse_long_runs) {
+    Prediction predicted = predict(cluster, group, k_max, eps, eps_prime, refusal);
+    if (predicted.truncated || predicted.seconds > refusal || predicted.bytes > kPtasMaxBytes) {
+      // Advice, while it costs no more than about the limit again.
+      std::string advice =
+          "no eps_prime below 8 fits (or finding one would take longer than the limit): use algorithm \"fnf\"";
+      for (double candidate = eps_prime * 1.1; candidate < 8 && budget.elapsed_seconds() < refusal;
+           candidate *= 1.1) {
+        Prediction p = predict(cluster, group, k_max, eps, candidate, refusal);
+        if (!p.truncated && p.seconds <= refusal && p.bytes <= kPtasMaxBytes) {
+          advice = fmt::format("the finest eps_prime that fits is about {:.3g} (predicted {:.3g} s)",
+                               candidate * 1.001, p.seconds);
+          break;
+        }
       }
+      MakespanPlan plan = plan_multicast_fnf(cluster, source, targets, max_helpers);
+      plan.algorithm = "ptas";
+      plan.status = SearchStatus::refused;
+      plan.notes.push_back(fmt::format(
+          "refused: with eps_prime {:g} the multicast PTAS ({} runs, one per helper count) would take {}{:.3g} s; "
+          "the limit is {:g} s ({}); {}. The FNF multicast is returned.",
+          eps_prime, k_max + 1, predicted.truncated ? "more than " : "about ", predicted.seconds, refusal,
+          limited ? "the time limit" : "the default when no limit is given", advice));
+      plan.stats.seconds = budget.elapsed_seconds();
+      return plan;
     }
-    throw InputError("eps_prime", fmt::format(
-        "{:g}: the multicast PTAS ({} runs, one per helper count) would take about {:.3g} s; the limit "
-        "is {:g} s ({}); {}",
-        eps_prime, k_max + 1, predicted.seconds, refusal, limited ? "the time limit" : "the default refusal threshold",
-        advice));
   }
 
-  std::vector<Transfer> best;
-  double best_makespan = std::numeric_limits<double>::infinity();
+  multicast_detail::BestHelperRun best;
   double lower_bound = std::numeric_limits<double>::infinity();
-  int best_k = 0;
-  bool all_guaranteed = true, stopped = false;
+  bool all_guaranteed = true;
+  SearchStatus status = SearchStatus::finished;
   SearchStats stats;
   for (int k = 0; k <= k_max; ++k) {
     PtasParameters run = parameters;
     run.refuse_long_runs = false;
-    if (limited) {
-      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      run.time_limit_seconds = std::max(0.0, parameters.time_limit_seconds - elapsed);
+    run.limits.time_limit_seconds = budget.remaining_seconds();
+    if (k > 0 && !budget.check(best.makespan)) {
+      status = budget.status();
+      break;
+    }
+    if (!(run.limits.time_limit_seconds > 0)) {
+      status = SearchStatus::time_limit;
+      if (k > 0) break;
+      run.limits.time_limit_seconds = std::numeric_limits<double>::min();  // k = 0 still yields FNF's plan
     }
     MakespanPlan sub = plan_broadcast_ptas(cluster, source, group.receivers_with_helpers(k), run);
     stats.nodes += sub.stats.nodes;
     stats.table_references += sub.stats.table_references;
     lower_bound = std::min(lower_bound, sub.lower_bound);
-    if (sub.limit_reached) stopped = true;
+    if (sub.limit_reached()) status = sub.status;
     if (sub.guarantee.kind == Guarantee::Kind::heuristic) all_guaranteed = false;
-    auto transfers = prune_idle_helpers(cluster, source, sub.transfers, group.targets);
-    double makespan = last_completion(transfers);
-    if (makespan < best_makespan - cluster.tolerance()) {
-      best_makespan = makespan;
-      best = std::move(transfers);
-      best_k = k;
-    }
-    if (stopped) break;
+    best.offer(cluster, group, sub.transfers, k);
+    if (status != SearchStatus::finished) break;
   }
-  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best, "ptas", k_max);
+  MakespanPlan plan = multicast_detail::finish_plan(cluster, group, best.transfers, "ptas", k_max);
   plan.stats = stats;
-  plan.limit_reached = stopped;
-  plan.notes.push_back(fmt::format("best PTAS run: the {} fastest non-members offered as helpers", best_k));
-  const bool every_k = k_max == group.max_useful_helpers && !stopped;
+  plan.stats.seconds = budget.elapsed_seconds();
+  plan.status = status;
+  plan.notes.push_back(fmt::format("best PTAS run: the {} fastest non-members offered as helpers", best.helpers));
+  const bool every_k = k_max == group.max_useful_helpers && status == SearchStatus::finished;
+  // OPT = min over k of OPT_k, and each run's bound holds for its own k.
   if (every_k) plan.lower_bound = std::max(plan.lower_bound, lower_bound);
   const double ratio = ptas_ratio(eps, eps_prime);
   if (every_k && all_guaranteed &&
       multicast_detail::source_fastest_for_helpers(cluster, group, group.max_useful_helpers)) {
     plan.guarantee = Guarantee::at_most(ratio);
-    plan.guarantee.text =
-        fmt::format("<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thms 3-4, every helper count)", ratio);
+    plan.guarantee.text = fmt::format(
+        "<= (1+eps)(1+eps')(1+3eps') = {:.4g} x optimal (Khuller, Kim, Woeginger 2003 Thms 3-4, every helper count)",
+        ratio);
   } else if (every_k) {
     plan.guarantee = Guarantee::at_most(2.0);
     plan.guarantee.text =
         "<= 2 x optimal (the source is slower than a processor it may use: FNF's bound, Liu 2002 Thm 4.7)";
   } else {
     plan.guarantee = Guarantee::none();
-    plan.guarantee.text = stopped ? "none: stopped before every helper count was tried"
-                                  : "none: helper counts were capped";
+    plan.guarantee.text = status != SearchStatus::finished ? "none: stopped before every helper count was tried"
+                                                           : "none: helper counts were capped";
   }
-  if (plan.makespan <= plan.lower_bound + cluster.tolerance()) {
-    plan.optimal = true;
-    plan.optimality_proof = "the makespan equals a proven lower bound";
-    plan.guarantee = Guarantee::exact();
-  }
+  settle_claims(plan, plan.lower_bound, cluster.tolerance(), kBoundMetProof);
   return plan;
 }
 

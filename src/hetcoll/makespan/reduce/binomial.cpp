@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -33,8 +34,8 @@ MakespanPlan plan_reduce_binomial(const Cluster& cluster, ProcessorIndex root) {
     ready[static_cast<size_t>(rank)] = free_at;
   }
   plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = reduce_lower_bound(cluster, root);
   plan.guarantee = Guarantee::none();
+  settle_claims(plan, reduce_lower_bound(cluster, root), cluster.tolerance(), kBoundMetProof);
   plan.notes.push_back("binomial tree in rank order, as MPI libraries build it: ignores the processors' speeds");
   return plan;
 }

@@ -21,7 +21,25 @@ double KClassDp::work_estimate(const std::vector<int>& counts) {
   return work;
 }
 
-KClassDp::KClassDp(std::vector<double> class_times, std::vector<int> counts, double work_limit)
+namespace {
+// Calibrated with bench_exact (docs/RESULTS.md, 2 cores): one split
+// evaluation (its binary search included).
+constexpr double kSecondsPerSplit = 2e-8;
+// Table indices are 64-bit and the table one vector.
+constexpr double kMaxTableEntries = 2.5e8;
+}  // namespace
+
+DpWorkEstimate KClassDp::estimate(const std::vector<int>& counts) {
+  DpWorkEstimate work;
+  work.table_entries = 1;
+  for (int c : counts) work.table_entries *= c + 1.0;
+  work.operations = work_estimate(counts);
+  work.bytes = work.table_entries * sizeof(double);
+  work.seconds = work.operations * kSecondsPerSplit;
+  return work;
+}
+
+KClassDp::KClassDp(std::vector<double> class_times, std::vector<int> counts, SearchBudget* budget)
     : times_(std::move(class_times)), counts_(std::move(counts)) {
   const size_t k = times_.size();
   if (k == 0 || counts_.size() != k) throw InputError("k-class DP: need one count per class, at least one class");
@@ -33,12 +51,10 @@ KClassDp::KClassDp(std::vector<double> class_times, std::vector<int> counts, dou
   }
   double entries = 1;
   for (int c : counts_) entries *= c + 1.0;
-  const double work = work_estimate(counts_);
-  if (work > work_limit || entries > 5e7) {
-    throw InputError("algorithm", fmt::format(
-        "dp: {} sender classes with counts ({}) give {:.3g} table entries and ~{:.3g} split evaluations "
-        "(limit {:.3g}); use algorithm \"optimal\" (branch-and-bound with a time limit)",
-        k, fmt::join(counts_, ", "), entries, work, work_limit));
+  if (entries > kMaxTableEntries) {
+    throw InputError(fmt::format("k-class DP: {} sender classes with counts ({}) give {:.3g} table entries (at most "
+                                 "{:.3g})",
+                                 k, fmt::join(counts_, ", "), entries, kMaxTableEntries));
   }
   stride_.assign(k, 1);
   for (size_t i = 1; i < k; ++i) stride_[i] = stride_[i - 1] * (counts_[i - 1] + 1);
@@ -52,6 +68,13 @@ KClassDp::KClassDp(std::vector<double> class_times, std::vector<int> counts, dou
       }
     }
     table_[static_cast<size_t>(index)] = best_split(index, digits, &references_).value;
+    if (budget && (index & 255) == 0) {
+      budget->table_references = references_;
+      if (!budget->check()) {
+        stopped_ = true;
+        return;
+      }
+    }
   }
 }
 
@@ -162,26 +185,40 @@ McpTree KClassDp::tree() const {
   return tree;
 }
 
-MakespanPlan plan_reduce_dp_k_class(const Cluster& cluster, ProcessorIndex root) {
+MakespanPlan plan_reduce_dp_k_class(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
+  SearchBudget budget(limits);
   SenderClasses classes = sender_classes(cluster, root);
   McpTree tree;
   double optimum = 0;
   std::uint64_t references = 0;
   if (!classes.times.empty()) {
-    KClassDp dp(classes.times, classes.counts());
+    const DpWorkEstimate work = KClassDp::estimate(classes.counts());
+    if (auto refusal = dp_refusal(work, limits)) {
+      return dp_fallback_plan(cluster, root, SearchStatus::refused,
+                              fmt::format("{} sender classes with counts ({}): {}", classes.times.size(),
+                                          fmt::join(classes.counts(), ", "), *refusal));
+    }
+    KClassDp dp(classes.times, classes.counts(), &budget);
+    if (dp.stopped()) {
+      return dp_fallback_plan(cluster, root, budget.status(),
+                              fmt::format("the k-class DP stopped ({}) after {:.3g} s; the SNF plan is returned",
+                                          to_string(budget.status()), budget.elapsed_seconds()));
+    }
     tree = dp.tree();
     optimum = dp.optimum();
     references = dp.references();
   }
-  MakespanPlan plan = plan_from_optimal_mcp_tree(cluster, root, tree, classes, optimum, "k-class DP");
-  plan.optimality_proof = fmt::format("k-class DP finished (Liu, Kuo, Wang 2009 Thm 6) over {} sender classes", classes.times.size());
+  MakespanPlan plan = plan_from_optimal_mcp_tree(
+      cluster, root, tree, classes, optimum, "k-class DP",
+      fmt::format("k-class DP finished (Liu, Kuo, Wang 2009 Thm 6) over {} sender classes", classes.times.size()));
   plan.stats.table_references = references;
+  plan.stats.seconds = budget.elapsed_seconds();
   return plan;
 }
 
-MakespanPlan plan_reduce_dp(const Cluster& cluster, ProcessorIndex root) {
-  if (sender_classes(cluster, root).times.size() <= 2) return plan_reduce_dp_two_class(cluster, root);
-  return plan_reduce_dp_k_class(cluster, root);
+MakespanPlan plan_reduce_dp(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
+  if (sender_classes(cluster, root).times.size() <= 2) return plan_reduce_dp_two_class(cluster, root, limits);
+  return plan_reduce_dp_k_class(cluster, root, limits);
 }
 
 }  // namespace hetcoll

@@ -15,22 +15,27 @@
 // value found (Lemma 4 again: adding slowest senders never helps).
 // Guarantee: exact. Complexity (Thm 6): O(prod (c_i + 1)) table entries,
 // each O(prod_{i<k-1} (c_i + 1) log c_{k-1}): O(n^{2k-1} log n) time,
-// O(n^k) space. The constructor refuses (InputError) when the estimated
-// work exceeds its limit, suggesting `--algo optimal`.
+// O(n^k) space. The planner predicts the work and memory first
+// (estimate()) and refuses (status refused, SNF's plan) beyond the time
+// limit or kDpMaxBytes; the table stops at the time limit while filling.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "hetcoll/core/limits.h"
+#include "hetcoll/makespan/reduce/dp_two_class.h"
 #include "hetcoll/makespan/reduce/mcp_tree.h"
-#include "hetcoll/makespan/registry.h"
 
 namespace hetcoll {
 
 class KClassDp {
  public:
-  // class_times ascending, strictly; counts >= 0, same length >= 1.
-  KClassDp(std::vector<double> class_times, std::vector<int> counts, double work_limit = 1.5e9);
+  // class_times ascending, strictly; counts >= 0, same length >= 1. With a
+  // budget, stops when it stops (stopped() is then true and the object must
+  // not be queried). Throws InputError when the table cannot be indexed.
+  KClassDp(std::vector<double> class_times, std::vector<int> counts, SearchBudget* budget = nullptr);
+  bool stopped() const { return stopped_; }
 
   double value(const std::vector<int>& sub_counts) const;
   double optimum() const { return table_.back(); }
@@ -40,6 +45,8 @@ class KClassDp {
 
   // Split evaluations the DP needs at most (before pruning).
   static double work_estimate(const std::vector<int>& counts);
+  // Time and memory, predicted in O(k).
+  static DpWorkEstimate estimate(const std::vector<int>& counts);
 
  private:
   struct Split {
@@ -54,13 +61,14 @@ class KClassDp {
   std::vector<std::int64_t> stride_;
   std::vector<double> table_;
   std::uint64_t references_ = 0;
+  bool stopped_ = false;
 };
 
 // `--algo dp` for a k-class cluster (any root).
-MakespanPlan plan_reduce_dp_k_class(const Cluster& cluster, ProcessorIndex root);
+MakespanPlan plan_reduce_dp_k_class(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
 
 // `--algo dp`: the two-class DP (dp_two_class.h) when the senders have at
 // most two classes, the k-class DP otherwise.
-MakespanPlan plan_reduce_dp(const Cluster& cluster, ProcessorIndex root);
+MakespanPlan plan_reduce_dp(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
 
 }  // namespace hetcoll

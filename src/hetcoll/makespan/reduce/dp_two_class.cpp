@@ -8,6 +8,8 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
+#include "hetcoll/makespan/reduce/snf.h"
 
 namespace hetcoll {
 
@@ -131,26 +133,53 @@ TwoClassTable two_class_table(double t_fast, double t_slow, int max_f, int max_s
   return table;
 }
 
-TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int max_s, double work_limit)
-    : t_fast_(t_fast), t_slow_(t_slow), max_f_(max_f), max_s_(max_s) {
+namespace {
+
+// Calibrated with bench_exact (docs/RESULTS.md, 2 cores): one pair
+// evaluation of the capacity DP, one lattice point built and sorted.
+constexpr double kSecondsPerPair = 1.5e-9;
+constexpr double kSecondsPerLatticePoint = 6e-8;
+
+// Every T(f, s) <= a complete tree of depth ceil(log2(f + s + 1)) of slow nodes.
+double lattice_horizon(double t_fast, double t_slow, int max_f, int max_s) {
+  return ceil_log2(static_cast<std::int64_t>(max_f) + max_s + 1) * t_slow + time_tolerance(t_fast, t_slow);
+}
+
+}  // namespace
+
+DpWorkEstimate TwoClassCapacity::estimate(double t_fast, double t_slow, int max_f, int max_s) {
   check_times(t_fast, t_slow, max_f, max_s);
-  const double tolerance = time_tolerance(t_fast);
-  const std::int64_t cap = static_cast<std::int64_t>(max_s) + 1;
-  // Every T(f, s) <= a complete tree of depth ceil(log2(f + s + 1)) of slow nodes.
-  const double bound = ceil_log2(static_cast<std::int64_t>(max_f) + max_s + 1) * t_slow + tolerance;
+  const double bound = lattice_horizon(t_fast, t_slow, max_f, max_s);
   const auto slow_steps = static_cast<std::int64_t>(std::floor(bound / t_slow));
   double lattice_points = 0;
-  for (std::int64_t b = 0; b <= slow_steps; ++b) lattice_points += std::floor((bound - b * t_slow) / t_fast) + 1;
-  const double work = lattice_points * (max_f + 1.0) * (max_f + 1.0) / 4.0;
-  if (work > work_limit) {
-    throw InputError("algorithm", fmt::format(
-        "dp: the two-class table is too big ({:.2g} lattice deadlines x {} fast senders; t_slow / t_fast = {:.3g}); "
-        "use algorithm \"optimal\" (or \"snf\", optimal when t_slow >= 2 t_fast)",
-        lattice_points, max_f, t_slow / t_fast));
-  }
-  deadlines_.reserve(static_cast<size_t>(lattice_points));
   for (std::int64_t b = 0; b <= slow_steps; ++b) {
-    for (std::int64_t a = 0; a * t_fast + b * t_slow <= bound; ++a) deadlines_.push_back(a * t_fast + b * t_slow);
+    lattice_points += std::min<double>(max_f, std::floor((bound - b * t_slow) / t_fast)) + 1;
+  }
+  DpWorkEstimate work;
+  work.table_entries = lattice_points;
+  const double pairs = lattice_points * (max_f + 1.0) * (max_f + 1.0) / 4.0;
+  work.operations = pairs + lattice_points;
+  work.bytes = lattice_points * (16.0 + 32.0 + 4.0 * (max_f + 1.0));
+  work.seconds = pairs * kSecondsPerPair + lattice_points * kSecondsPerLatticePoint;
+  return work;
+}
+
+TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int max_s, SearchBudget* budget)
+    : t_fast_(t_fast), t_slow_(t_slow), max_f_(max_f), max_s_(max_s) {
+  check_times(t_fast, t_slow, max_f, max_s);
+  const double tolerance = time_tolerance(t_fast, t_slow);
+  const std::int64_t cap = static_cast<std::int64_t>(max_s) + 1;
+  const double bound = lattice_horizon(t_fast, t_slow, max_f, max_s);
+  const auto slow_steps = static_cast<std::int64_t>(std::floor(bound / t_slow));
+  // A critical path holds at most max_f fast senders: a <= max_f.
+  for (std::int64_t b = 0; b <= slow_steps; ++b) {
+    for (std::int64_t a = 0; a <= max_f && a * t_fast + b * t_slow <= bound; ++a) {
+      deadlines_.push_back(a * t_fast + b * t_slow);
+    }
+    if (budget && !budget->check()) {
+      stopped_ = true;
+      return;
+    }
   }
   std::sort(deadlines_.begin(), deadlines_.end());
   std::vector<double> merged;
@@ -162,6 +191,13 @@ TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int 
   rows_.assign(deadlines_.size(), std::vector<std::int32_t>(static_cast<size_t>(max_f) + 1, -1));
   std::int64_t previous_source = -2;
   for (size_t d = 0; d < deadlines_.size(); ++d) {
+    if (budget) {
+      budget->table_references = references_;
+      if (!budget->check()) {
+        stopped_ = true;
+        return;
+      }
+    }
     const double deadline = deadlines_[d];
     auto& row = rows_[d];
     // S(0; D): a complete tree of slow senders of depth floor(D / t_s).
@@ -191,6 +227,7 @@ TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int 
     }
   }
 }
+
 
 double TwoClassCapacity::value(int f, int s) const {
   if (f < 0 || f > max_f_ || s < 0 || s > max_s_) throw std::out_of_range("TwoClassCapacity::value");
@@ -224,7 +261,31 @@ TwoClassTable TwoClassCapacity::table() const {
   return table;
 }
 
-MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex root) {
+std::string DpWorkEstimate::describe() const {
+  return fmt::format("{:.3g} table entries, about {:.3g} steps, {:.3g} MB, predicted {:.3g} s", table_entries,
+                     operations, bytes / 1e6, seconds);
+}
+
+std::optional<std::string> dp_refusal(const DpWorkEstimate& work, const SearchLimits& limits) {
+  const double seconds = limits.has_time_limit() ? limits.time_limit_seconds : kDpDefaultRefusalSeconds;
+  if (work.seconds <= seconds && work.bytes <= kDpMaxBytes) return std::nullopt;
+  return fmt::format("refused: the DP would need {}; the limit is {:.3g} s ({}) and {:.3g} MB; the SNF plan is returned "
+                     "(algorithm \"optimal\" searches with a time limit instead)",
+                     work.describe(), seconds, limits.has_time_limit() ? "the time limit" : "the default when no limit is given",
+                     kDpMaxBytes / 1e6);
+}
+
+MakespanPlan dp_fallback_plan(const Cluster& cluster, ProcessorIndex root, SearchStatus status, std::string note) {
+  MakespanPlan plan = reduce_plan_from_order(cluster, root, snf_order(cluster, root), "dp");
+  plan.status = status;
+  plan.guarantee = Guarantee::at_most(2.0);
+  plan.notes.push_back(std::move(note));
+  settle_claims(plan, reduce_lower_bound(cluster, root), cluster.tolerance(), kBoundMetProof);
+  return plan;
+}
+
+MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
+  SearchBudget budget(limits);
   SenderClasses classes = sender_classes(cluster, root);
   if (classes.times.size() > 2) {
     throw InputError(fmt::format("the two-class DP needs at most two sender time classes, found {}",
@@ -233,25 +294,35 @@ MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex roo
   McpTree tree;
   double optimum = 0;
   std::uint64_t references = 0;
-  if (classes.times.size() == 1) {
-    const int s = classes.sender_count();
-    TwoClassCapacity capacity(classes.times[0], classes.times[0], 0, s);
-    tree = two_class_mcp_tree([&](int a, int b) { return capacity.value(a, b); }, 0, s);
-    for (auto& node : tree.nodes) node.class_index = 0;  // the only class
-    optimum = capacity.value(0, s);
-  } else if (classes.times.size() == 2) {
-    const int f = static_cast<int>(classes.members[0].size());
-    const int s = static_cast<int>(classes.members[1].size());
-    TwoClassCapacity capacity(classes.times[0], classes.times[1], f, s);
+  if (!classes.times.empty()) {
+    const bool two = classes.times.size() == 2;
+    const double t_fast = classes.times.front(), t_slow = classes.times.back();
+    const int f = two ? static_cast<int>(classes.members[0].size()) : 0;
+    const int s = static_cast<int>(classes.members.back().size());
+    const DpWorkEstimate work = TwoClassCapacity::estimate(t_fast, t_slow, f, s);
+    if (auto refusal = dp_refusal(work, limits)) {
+      return dp_fallback_plan(cluster, root, SearchStatus::refused, *refusal);
+    }
+    TwoClassCapacity capacity(t_fast, t_slow, f, s, &budget);
+    if (capacity.stopped()) {
+      return dp_fallback_plan(cluster, root, budget.status(),
+                              fmt::format("the two-class DP stopped ({}) after {:.3g} s; the SNF plan is returned",
+                                          to_string(budget.status()), budget.elapsed_seconds()));
+    }
     tree = two_class_mcp_tree([&](int a, int b) { return capacity.value(a, b); }, f, s);
+    if (!two) {
+      for (auto& node : tree.nodes) node.class_index = 0;  // the only class
+    }
     optimum = capacity.value(f, s);
     references = capacity.references();
   }
-  MakespanPlan plan = plan_from_optimal_mcp_tree(cluster, root, tree, classes, optimum, "two-class DP");
-  plan.optimality_proof = fmt::format("two-class DP finished (Liu, Kuo, Wang 2009 eqs. 2-4): T({}, {}) = {}",
-                                      classes.times.size() == 2 ? classes.members[0].size() : 0,
-                                      classes.times.empty() ? 0 : classes.members.back().size(), optimum);
+  MakespanPlan plan = plan_from_optimal_mcp_tree(
+      cluster, root, tree, classes, optimum, "two-class DP",
+      fmt::format("two-class DP finished (Liu, Kuo, Wang 2009 eqs. 2-4): T({}, {}) = {}",
+                  classes.times.size() == 2 ? classes.members[0].size() : 0,
+                  classes.times.empty() ? 0 : classes.members.back().size(), optimum));
   plan.stats.table_references = references;
+  plan.stats.seconds = budget.elapsed_seconds();
   return plan;
 }
 

@@ -53,9 +53,14 @@
 // (-1 if even s = 0 does not fit). By (2), S(f; D) = max over f_l + f_r =
 // f - 1 of S(f_l; D - t_f) + S(f_r; D - t_f) (a max-plus self-convolution),
 // S(0; D) = 2^floor(D / t_s) - 1, and S(f; .) only changes at the lattice
-// points a t_f + b t_s where critical paths end. T(f, s) = the least
-// lattice D with S(f; D) >= s. Cost O(#lattice points x f_max^2 / 4),
-// independent of s_max: the whole 1001 x 1001 table in milliseconds.
+// points a t_f + b t_s where critical paths end — with a <= f_max, since a
+// path holds at most f_max fast senders (a lattice on a alone would hold
+// ~6e8 points for t_s / t_f = 3e8). T(f, s) = the least lattice D with
+// S(f; D) >= s. Cost O(#lattice points x f_max^2 / 4), independent of
+// s_max: the whole 1001 x 1001 table in milliseconds. Before building,
+// estimate() predicts the lattice size, the work and the memory, and the
+// planner refuses (status refused, SNF's plan) what exceeds the time limit
+// or kDpMaxBytes; while building it stops at the time limit.
 //
 // Complexity: naive O(f^2 s^2); lemma4/lemma5 O(f^2 s log s) (Thm 5).
 // Guarantee: exact (any ratio t_s / t_f; SNF is already optimal for >= 2).
@@ -63,12 +68,14 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "hetcoll/core/limits.h"
 #include "hetcoll/makespan/reduce/mcp_tree.h"
-#include "hetcoll/makespan/registry.h"
 
 namespace hetcoll {
 
@@ -92,11 +99,29 @@ struct TwoClassTable {
 // The paper's three DPs. Requires 0 < t_fast <= t_slow.
 TwoClassTable two_class_table(double t_fast, double t_slow, int max_f, int max_s, TwoClassDp variant);
 
+// What a DP will cost, predicted before it runs (O(log n) for the two-class
+// DP, O(k) for the k-class one).
+struct DpWorkEstimate {
+  double table_entries = 0;  // lattice deadlines (two-class) or count vectors (k-class)
+  double operations = 0;     // pair / split evaluations, and the set-up
+  double bytes = 0;
+  double seconds = 0;        // operations x a calibrated cost (docs/RESULTS.md)
+  std::string describe() const;
+};
+
+// Memory a DP may use, whatever the time limit.
+inline constexpr double kDpMaxBytes = 2e9;
+// Predictions above this are refused when no time limit is given.
+inline constexpr double kDpDefaultRefusalSeconds = 3600;
+
 // T(f, s) by capacity (ours); value() is O(log #lattice points).
 class TwoClassCapacity {
  public:
-  // Throws InputError if the work estimate exceeds `work_limit` pair evaluations.
-  TwoClassCapacity(double t_fast, double t_slow, int max_f, int max_s, double work_limit = 4e9);
+  static DpWorkEstimate estimate(double t_fast, double t_slow, int max_f, int max_s);
+  // Builds the table; with a budget, stops when it stops (stopped() is then
+  // true and the object must not be queried).
+  TwoClassCapacity(double t_fast, double t_slow, int max_f, int max_s, SearchBudget* budget = nullptr);
+  bool stopped() const { return stopped_; }
   double value(int f, int s) const;
   std::uint64_t references() const { return references_; }
   int max_f() const { return max_f_; }
@@ -110,6 +135,7 @@ class TwoClassCapacity {
   std::vector<double> deadlines_;                // ascending lattice points
   std::vector<std::vector<std::int32_t>> rows_;  // rows_[d][f] = S(f; deadlines_[d]), capped at max_s + 1
   std::uint64_t references_ = 0;
+  bool stopped_ = false;
 };
 
 // An optimal MCP tree for (f, s) (class 0 = fast, 1 = slow) given any exact
@@ -118,8 +144,17 @@ template <class Lookup>
 McpTree two_class_mcp_tree(const Lookup& value, int f, int s);
 
 // `--algo dp` for clusters whose senders form at most two classes (the
-// root anywhere); InputError otherwise.
-MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex root);
+// root anywhere); InputError otherwise. Refused or stopped by `limits`
+// (core/limits.h; no node limit): SNF's plan with the status.
+MakespanPlan plan_reduce_dp_two_class(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
+
+// The plan a DP returns when refused or stopped: SNF's (<= 2 x optimal,
+// Liu, Kuo, Wang 2009 Thm 2), named "dp", with the status and a note.
+MakespanPlan dp_fallback_plan(const Cluster& cluster, ProcessorIndex root, SearchStatus status, std::string note);
+
+// The refusal decision shared by the DPs: a note when `work` exceeds the
+// time limit (kDpDefaultRefusalSeconds without one) or kDpMaxBytes.
+std::optional<std::string> dp_refusal(const DpWorkEstimate& work, const SearchLimits& limits);
 
 // --- implementation of the template ---
 

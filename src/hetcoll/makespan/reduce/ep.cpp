@@ -9,6 +9,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 
 namespace hetcoll {
 
@@ -150,8 +151,8 @@ MakespanPlan plan_reduce_ep(const Cluster& cluster, ProcessorIndex root, const s
   plan.root = root;
   plan.transfers = ep_transfers(cluster, root, order);
   plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = reduce_lower_bound(cluster, root);
   plan.guarantee = Guarantee::none();
+  settle_claims(plan, reduce_lower_bound(cluster, root), cluster.tolerance(), kBoundMetProof);
   return plan;
 }
 

@@ -1,5 +1,4 @@
 #include "hetcoll/makespan/reduce/generic_search.h"
-#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/snf.h"
 
@@ -24,8 +24,8 @@ struct EpState {
 class GenericSearcher {
  public:
   GenericSearcher(const std::vector<double>& times, const std::vector<int>& counts, double tolerance,
-                  std::uint64_t node_limit, double time_limit, const ProgressCallback& progress)
-      : times_(times), remaining_(counts), tolerance_(tolerance), budget_(node_limit, time_limit, progress) {
+                  const SearchLimits& limits)
+      : times_(times), remaining_(counts), tolerance_(tolerance), budget_(limits) {
     for (int c : counts) left_ += c;
   }
 
@@ -35,19 +35,18 @@ class GenericSearcher {
     GenericReduceSearchResult result;
     result.best = left_ == 0 ? 0.0 : best_;
     result.class_sequence = best_sequence_;
-    result.finished = !aborted_;
-    result.nodes = nodes_;
+    result.status = budget_.status();
+    result.nodes = budget_.nodes();
     return result;
   }
 
  private:
   bool limits_hit() {
-    if (budget_.exhausted(nodes_, best_)) aborted_ = true;
+    if (!budget_.admit(best_)) aborted_ = true;
     return aborted_;
   }
 
   void dfs(EpState& state) {
-    ++nodes_;
     if (limits_hit()) return;
     if (state.makespan >= best_ - tolerance_) return;
     if (left_ == 0) {
@@ -96,44 +95,44 @@ class GenericSearcher {
   SearchBudget budget_;
   double best_ = std::numeric_limits<double>::infinity();
   std::vector<int> sequence_, best_sequence_;
-  std::uint64_t nodes_ = 0;
   bool aborted_ = false;
 };
 
 }  // namespace
 
 GenericReduceSearchResult generic_reduce_search(const std::vector<double>& class_times, const std::vector<int>& counts,
-                                                double tolerance, std::uint64_t node_limit, double time_limit_seconds,
-                                                const ProgressCallback& progress) {
-  GenericSearcher searcher(class_times, counts, tolerance, node_limit, time_limit_seconds, progress);
+                                                double tolerance, const SearchLimits& limits) {
+  GenericSearcher searcher(class_times, counts, tolerance, limits);
   return searcher.run();
 }
 
-MakespanPlan plan_reduce_generic_bnb(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request) {
+MakespanPlan plan_reduce_generic_bnb(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
   SenderClasses classes = sender_classes(cluster, root);
-  GenericReduceSearchResult result = generic_reduce_search(classes.times, classes.counts(), cluster.tolerance(),
-                                                           request.node_limit, request.time_limit_seconds,
-                                                           request.progress);
-  std::vector<ProcessorIndex> order;
+  GenericReduceSearchResult result = generic_reduce_search(classes.times, classes.counts(), cluster.tolerance(), limits);
+  std::vector<ProcessorIndex> order = snf_order(cluster, root);
   const bool complete = static_cast<int>(result.class_sequence.size()) == classes.sender_count();
   if (complete) {
+    std::vector<ProcessorIndex> found;
     std::vector<size_t> next(classes.members.size(), 0);
-    for (int c : result.class_sequence) order.push_back(classes.members[static_cast<size_t>(c)][next[static_cast<size_t>(c)]++]);
-  } else {
-    order = snf_order(cluster, root);
+    for (int c : result.class_sequence) found.push_back(classes.members[static_cast<size_t>(c)][next[static_cast<size_t>(c)]++]);
+    if (ep_makespan(cluster, found) <= ep_makespan(cluster, order) + cluster.tolerance()) order = std::move(found);
   }
   MakespanPlan plan = reduce_plan_from_order(cluster, root, order, "generic-bnb");
   plan.stats.nodes = result.nodes;
-  if (result.finished) {
-    plan.lower_bound = plan.makespan;
-    plan.guarantee = Guarantee::exact();
-    plan.optimal = true;
-    plan.optimality_proof = fmt::format("generic branch-and-bound over EP class sequences finished ({} nodes)", result.nodes);
+  plan.status = result.status;
+  plan.guarantee = Guarantee::at_most(2.0);  // never worse than SNF (Thm 2)
+  const double proven = result.finished()
+                            ? std::max(result.best - classes.rounding_slack(), reduce_lower_bound(cluster, root))
+                            : reduce_lower_bound(cluster, root);
+  settle_claims(plan, proven, cluster.tolerance(),
+                result.finished()
+                    ? fmt::format("generic branch-and-bound over EP class sequences finished ({} nodes)", result.nodes)
+                    : kBoundMetProof);
+  if (!result.finished()) {
+    plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF)",
+                                     to_string(result.status), result.nodes));
   } else {
-    plan.limit_reached = true;
-    plan.lower_bound = std::min(plan.makespan, reduce_lower_bound(cluster, root));
-    plan.guarantee = complete ? Guarantee::none() : Guarantee::at_most(2.0);
-    plan.notes.push_back(fmt::format("search stopped after {} nodes; best plan so far", result.nodes));
+    settle_merged_classes(plan, "search");
   }
   return plan;
 }

@@ -19,27 +19,26 @@
 #include <limits>
 #include <vector>
 
+#include "hetcoll/core/limits.h"
 #include "hetcoll/makespan/reduce/mcp_tree.h"
-#include "hetcoll/makespan/registry.h"
 
 namespace hetcoll {
 
 struct GenericReduceSearchResult {
   std::vector<int> class_sequence;  // the best EP sequence of classes found
   double best = std::numeric_limits<double>::infinity();
-  bool finished = false;
+  SearchStatus status = SearchStatus::finished;
   std::uint64_t nodes = 0;
+
+  bool finished() const { return status == SearchStatus::finished; }
 };
 
 // `processor_count` = senders + 1 (the destination); class_times ascending.
 GenericReduceSearchResult generic_reduce_search(const std::vector<double>& class_times, const std::vector<int>& counts,
-                                                double tolerance,
-                                                std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max(),
-                                                double time_limit_seconds = std::numeric_limits<double>::infinity(),
-                                                const ProgressCallback& progress = {});
+                                                double tolerance, const SearchLimits& limits = {});
 
-// `--algo generic-bnb` for reduce. On a limit without any complete
-// sequence, falls back to SNF (limit_reached = true).
-MakespanPlan plan_reduce_generic_bnb(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request);
+// `--algo generic-bnb` for reduce: the better of the best sequence found and
+// SNF (so <= 2 x optimal, Thm 2, even when a limit stops it).
+MakespanPlan plan_reduce_generic_bnb(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
 
 }  // namespace hetcoll

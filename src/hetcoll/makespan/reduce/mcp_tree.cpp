@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
 
 namespace hetcoll {
@@ -43,6 +44,7 @@ SenderClasses sender_classes(const Cluster& cluster, ProcessorIndex root) {
       class_fastest = t;
     }
     classes.times.back() = std::max(classes.times.back(), t);
+    classes.spread = std::max(classes.spread, t - class_fastest);
     classes.members.back().push_back(p);
   }
   for (auto& m : classes.members) std::sort(m.begin(), m.end());
@@ -123,8 +125,11 @@ MakespanPlan reduce_plan_from_order(const Cluster& cluster, ProcessorIndex root,
 }
 
 MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex root, const McpTree& tree,
-                                        const SenderClasses& classes, double optimum, const char* dp_name) {
-  const double slack = 1e-9 * std::max(1.0, optimum);
+                                        const SenderClasses& classes, double optimum, const char* dp_name,
+                                        std::string proof) {
+  // Consistency checks of our own code: the tolerance rule plus the rounding
+  // noise of summing up to n times in different orders.
+  const double slack = cluster.tolerance() + 1e-12 * optimum;
   const double tree_length = mcp_length(tree, classes.times);
   if (std::fabs(tree_length - optimum) > slack) {
     throw std::logic_error(fmt::format("{}: rebuilt tree has length {} but T = {}", dp_name, tree_length, optimum));
@@ -133,9 +138,9 @@ MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex r
   if (plan.makespan > optimum + slack) {
     throw std::logic_error(fmt::format("{}: EP of the tree order takes {} > T = {}", dp_name, plan.makespan, optimum));
   }
-  plan.lower_bound = plan.makespan;
-  plan.guarantee = Guarantee::exact();
-  plan.optimal = true;
+  plan.guarantee = Guarantee::at_most(2.0);  // replaced by `exact` when the bound meets the makespan
+  settle_claims(plan, std::max(0.0, optimum - classes.rounding_slack()), cluster.tolerance(), std::move(proof));
+  settle_merged_classes(plan, "DP");
   return plan;
 }
 

@@ -33,8 +33,13 @@ namespace hetcoll {
 struct SenderClasses {
   std::vector<double> times;                         // ascending; class 0 is the fastest
   std::vector<std::vector<ProcessorIndex>> members;  // the senders of each class, by index
+  double spread = 0;  // the largest (class time - member time): 0 unless times were merged
   std::vector<int> counts() const;
   int sender_count() const;
+  // Class times round members up by at most `spread`, and a schedule's
+  // makespan is a sum of at most sender_count() send times, so the optimum
+  // over class times exceeds the true optimum by at most this.
+  double rounding_slack() const { return sender_count() * spread; }
 };
 
 // Groups every processor but `root` by transmission time. Times within the
@@ -72,11 +77,12 @@ MakespanPlan reduce_plan_from_order(const Cluster& cluster, ProcessorIndex root,
 
 // The plan of a DP's optimal tree: checks that the rebuilt tree has length
 // `optimum` and that the EP schedule of its order is no longer (else a
-// std::logic_error naming `dp_name`), then fills makespan, lower bound =
-// makespan, exact guarantee and `optimal`. The caller adds the proof text
-// and statistics.
+// std::logic_error naming `dp_name`), then settles the claims
+// (makespan/claims.h) with the proven bound optimum - rounding_slack() and
+// `proof`. The caller adds the statistics.
 MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex root, const McpTree& tree,
-                                        const SenderClasses& classes, double optimum, const char* dp_name);
+                                        const SenderClasses& classes, double optimum, const char* dp_name,
+                                        std::string proof);
 
 // Number of distinct prefixes (the empty one included) of the sequences of
 // a multiset with these class counts: the size N of the papers' search tree

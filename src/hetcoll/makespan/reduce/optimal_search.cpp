@@ -1,5 +1,4 @@
 #include "hetcoll/makespan/reduce/optimal_search.h"
-#include "hetcoll/makespan/search_budget.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/snf.h"
 
@@ -37,9 +37,8 @@ constexpr int kFreshGroup = -1;
 class Searcher {
  public:
   Searcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
-           std::uint64_t node_limit, double time_limit, const ProgressCallback& progress, bool memoise,
-           double tolerance)
-      : times_(times), remaining_(counts), best_(incumbent), budget_(node_limit, time_limit, progress),
+           const SearchLimits& limits, bool memoise, double tolerance)
+      : times_(times), remaining_(counts), best_(incumbent), budget_(limits),
         memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())) {
     quantum_ = tolerance_ > 0 ? tolerance_ : 1e-12;
   }
@@ -51,7 +50,6 @@ class Searcher {
     remaining_total_ = total;
     if (total == 0) {
       result.best = 0;
-      result.finished = true;
       best_ = 0;
       return result;
     }
@@ -59,8 +57,8 @@ class Searcher {
     dfs(slots, kFreshGroup, 0.0);
     result.best = best_;
     result.improved = !best_path_.empty();
-    result.finished = !aborted_;
-    result.nodes = nodes_;
+    result.status = budget_.status();
+    result.nodes = budget_.nodes();
     result.memo_hits = memo_hits_;
     if (result.improved) {
       McpTree& tree = result.tree;
@@ -80,7 +78,7 @@ class Searcher {
 
  private:
   bool limits_hit() {
-    if (budget_.exhausted(nodes_, best_)) aborted_ = true;
+    if (!budget_.admit(best_)) aborted_ = true;
     return aborted_;
   }
 
@@ -148,7 +146,6 @@ class Searcher {
   // `floor`: the least option the next slot of the first group may take
   // (kFreshGroup at a group boundary).
   void dfs(std::vector<SlotGroup>& slots, int floor, double makespan) {
-    ++nodes_;
     if (limits_hit()) return;
     if (remaining_total_ == 0) {
       if (makespan < best_ - tolerance_) {
@@ -210,7 +207,6 @@ class Searcher {
   double tolerance_;
   double quantum_ = 1e-12;
   int k_;
-  std::uint64_t nodes_ = 0;
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;
   std::vector<PathEntry> path_, best_path_;
@@ -231,21 +227,17 @@ ReduceTreeSearch::ReduceTreeSearch(std::vector<double> class_times, std::vector<
 }
 
 ReduceTreeSearchResult ReduceTreeSearch::run() {
-  const double tolerance = tolerance_ >= 0 ? tolerance_ : (times_.empty() ? 0.0 : time_tolerance(times_.front()));
-  Searcher searcher(times_, counts_, incumbent_, node_limit_, time_limit_, progress_, memoise_, tolerance);
+  const double tolerance = tolerance_ >= 0 ? tolerance_ : (times_.empty() ? 0.0 : time_tolerance(times_.front(), times_.back()));
+  Searcher searcher(times_, counts_, incumbent_, limits_, memoise_, tolerance);
   return searcher.run();
 }
 
-MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request) {
+MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits) {
   SenderClasses classes = sender_classes(cluster, root);
   const auto snf = snf_order(cluster, root);
   const double snf_makespan = snf.empty() ? 0.0 : ep_makespan(cluster, snf);
   ReduceTreeSearch search(classes.times, classes.counts());
-  search.incumbent(snf_makespan)
-      .node_limit(request.node_limit)
-      .time_limit(request.time_limit_seconds)
-      .progress(request.progress)
-      .tolerance(cluster.tolerance());
+  search.incumbent(snf_makespan).limits(limits).tolerance(cluster.tolerance());
   ReduceTreeSearchResult result = search.run();
 
   std::vector<ProcessorIndex> order = snf;
@@ -253,23 +245,27 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
     order = ep_order_from_mcp_tree(result.tree, classes);
   }
   MakespanPlan plan = reduce_plan_from_order(cluster, root, order, "optimal");
-  if (result.improved && plan.makespan > result.best + 1e-9 * std::max(1.0, result.best)) {
+  if (result.improved && plan.makespan > result.best + cluster.tolerance()) {
     throw std::logic_error(fmt::format("reduce search: EP of the best tree takes {} > its length {}", plan.makespan,
                                        result.best));
   }
   plan.stats.nodes = result.nodes;
-  if (result.finished) {
-    plan.lower_bound = plan.makespan;
-    plan.guarantee = Guarantee::exact();
-    plan.optimal = true;
-    plan.optimality_proof = fmt::format("branch-and-bound over heap-ordered MCP trees finished ({} nodes{})",
-                                        result.nodes, result.improved ? "" : "; SNF is optimal");
+  plan.status = result.status;
+  plan.guarantee = Guarantee::at_most(2.0);  // never worse than SNF (Thm 2)
+  // A finished search proves its best length optimal over class times (each
+  // class's slowest member, sender_classes()), so the true optimum is at
+  // least that minus the rounding slack.
+  const double proven = result.finished() ? std::max(result.best - classes.rounding_slack(), reduce_lower_bound(cluster, root))
+                                          : reduce_lower_bound(cluster, root);
+  settle_claims(plan, proven, cluster.tolerance(),
+                result.finished() ? fmt::format("branch-and-bound over heap-ordered MCP trees finished ({} nodes{})",
+                                                result.nodes, result.improved ? "" : "; SNF is optimal")
+                                  : kBoundMetProof);
+  if (!result.finished()) {
+    plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF)",
+                                     to_string(result.status), result.nodes));
   } else {
-    plan.limit_reached = true;
-    plan.lower_bound = std::min(plan.makespan, reduce_lower_bound(cluster, root));
-    plan.guarantee = Guarantee::at_most(2.0);
-    plan.notes.push_back(fmt::format("search stopped after {} nodes; best plan so far (at least as good as SNF)",
-                                     result.nodes));
+    settle_merged_classes(plan, "search");
   }
   return plan;
 }

@@ -32,9 +32,10 @@
 //    and the open slots (time, parent class, multiplicity); a state whose
 //    subtree was exhausted is recorded and never searched again (a smaller
 //    incumbent only makes it harder).
-// Node/time limits and the progress callback stop the search: the plan is
-// then the best found (at worst SNF) with limit_reached = true, guarantee
-// <= 2 x optimal (Thm 2) and optimal = false.
+// Node/time limits and the progress callback (core/limits.h) stop the
+// search: the plan is then the best found (at worst SNF) with its status,
+// guarantee <= 2 x optimal (Thm 2) and optimal = false unless the reduce
+// bound of bounds.h meets it.
 // Counting: one node per slot decision examined (a search-tree node), as
 // the seed counts sequence prefixes examined.
 // Guarantee: exact when the search finishes. Complexity: exponential in
@@ -46,8 +47,8 @@
 #include <limits>
 #include <vector>
 
+#include "hetcoll/core/limits.h"
 #include "hetcoll/makespan/reduce/mcp_tree.h"
-#include "hetcoll/makespan/registry.h"
 
 namespace hetcoll {
 
@@ -55,9 +56,12 @@ struct ReduceTreeSearchResult {
   McpTree tree;          // the best tree found; empty when nothing beat the incumbent
   double best = 0;       // its length (or the incumbent's)
   bool improved = false;
-  bool finished = false;  // the whole space was searched: `best` is optimal
+  // finished: the whole space was searched, `best` is optimal; else why it stopped.
+  SearchStatus status = SearchStatus::finished;
   std::uint64_t nodes = 0;
   std::uint64_t memo_hits = 0;
+
+  bool finished() const { return status == SearchStatus::finished; }
 };
 
 class ReduceTreeSearch {
@@ -67,9 +71,7 @@ class ReduceTreeSearch {
 
   // Chainable settings (defaults: no incumbent, no limits, memo on).
   ReduceTreeSearch& incumbent(double makespan) { incumbent_ = makespan; return *this; }
-  ReduceTreeSearch& node_limit(std::uint64_t limit) { node_limit_ = limit; return *this; }
-  ReduceTreeSearch& time_limit(double seconds) { time_limit_ = seconds; return *this; }
-  ReduceTreeSearch& progress(ProgressCallback callback) { progress_ = std::move(callback); return *this; }
+  ReduceTreeSearch& limits(SearchLimits limits) { limits_ = std::move(limits); return *this; }
   ReduceTreeSearch& memoise(bool on) { memoise_ = on; return *this; }
   ReduceTreeSearch& tolerance(double value) { tolerance_ = value; return *this; }
 
@@ -79,14 +81,12 @@ class ReduceTreeSearch {
   std::vector<double> times_;
   std::vector<int> counts_;
   double incumbent_ = std::numeric_limits<double>::infinity();
-  std::uint64_t node_limit_ = std::numeric_limits<std::uint64_t>::max();
-  double time_limit_ = std::numeric_limits<double>::infinity();
-  ProgressCallback progress_;
+  SearchLimits limits_;
   bool memoise_ = true;
-  double tolerance_ = -1;  // < 0: 1e-9 x the fastest time
+  double tolerance_ = -1;  // < 0: the rule of core/ids.h on the class times
 };
 
 // `--algo optimal` for reduce: SNF incumbent, then the search above.
-MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const MakespanRequest& request);
+MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
 
 }  // namespace hetcoll

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/theorems.h"
 
@@ -14,9 +15,7 @@ std::vector<ProcessorIndex> snf_order(const Cluster& cluster, ProcessorIndex roo
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     if (p != root) order.push_back(p);
   }
-  std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
-    return cluster.transmission_time(a) > cluster.transmission_time(b);
-  });
+  sort_by_time_class(cluster, order, /*slowest_first=*/true);
   return order;
 }
 
@@ -26,11 +25,13 @@ std::string snf_optimality(const Cluster& cluster, ProcessorIndex root) {
   for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
     if (p != root) sender_times.push_back(cluster.transmission_time(p));
   }
-  if (is_divisibility_chain(sender_times)) {
-    return "Liu, Kuo, Wang 2009 sec. 1 / Thm 1: every slower sender's time is a multiple of every faster one";
+  const double tolerance = cluster.tolerance();
+  if (auto chain = is_divisibility_chain(sender_times, tolerance)) {
+    return "Liu, Kuo, Wang 2009 sec. 1 / Thm 1: every slower sender's time is a multiple of every faster one" +
+           chain.caveat();
   }
-  if (has_two_classes_with_ratio_at_least(sender_times, 2.0)) {
-    return "Liu, Kuo, Wang 2009 Thm 4: two classes of senders with speed ratio >= 2";
+  if (auto two = has_two_classes_with_ratio_at_least(sender_times, 2.0, tolerance)) {
+    return "Liu, Kuo, Wang 2009 Thm 4: two classes of senders with speed ratio >= 2" + two.caveat();
   }
   return "";
 }
@@ -42,11 +43,10 @@ MakespanPlan plan_reduce_snf(const Cluster& cluster, ProcessorIndex root) {
   plan.root = root;
   plan.transfers = ep_transfers(cluster, root, snf_order(cluster, root));
   plan.makespan = last_completion(plan.transfers);
-  plan.lower_bound = reduce_lower_bound(cluster, root);
   plan.guarantee = Guarantee::at_most(2.0);
-  plan.optimality_proof = snf_optimality(cluster, root);
-  plan.optimal = !plan.optimality_proof.empty();
-  if (plan.optimal) plan.guarantee = Guarantee::exact();
+  const std::string theorem = snf_optimality(cluster, root);
+  settle_claims(plan, theorem.empty() ? reduce_lower_bound(cluster, root) : plan.makespan, cluster.tolerance(),
+                theorem.empty() ? std::string(kBoundMetProof) : theorem);
   return plan;
 }
 

@@ -19,7 +19,8 @@
 
 namespace hetcoll {
 
-// All processors but `root`, slowest first (ties by index).
+// All processors but `root`, slowest first (times equal under the
+// tolerance rule, core/ids.h, by index).
 std::vector<ProcessorIndex> snf_order(const Cluster& cluster, ProcessorIndex root);
 
 MakespanPlan plan_reduce_snf(const Cluster& cluster, ProcessorIndex root);

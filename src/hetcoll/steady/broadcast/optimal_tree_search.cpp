@@ -11,8 +11,8 @@ namespace {
 
 class TreeSearch {
  public:
-  TreeSearch(const TreeProblem& problem, std::uint64_t node_limit)
-      : problem_(problem), platform_(problem.graph()), node_limit_(node_limit) {
+  TreeSearch(const TreeProblem& problem, const SearchLimits& limits)
+      : problem_(problem), platform_(problem.graph()), budget_(limits) {
     const auto n = static_cast<size_t>(platform_.size());
     parent_edge_.assign(n, kNoEdge);
     children_.assign(n, 0);
@@ -42,12 +42,14 @@ class TreeSearch {
     have_best_ = true;
   }
 
+  bool has_incumbent() const { return have_best_; }
+
   OptimalTreeResult run() {
-    finished_ = true;
     search(0);
     OptimalTreeResult result;
-    result.finished = finished_;
-    result.nodes = visited_;
+    result.status = budget_.status();
+    result.finished = !budget_.stopped();
+    result.nodes = budget_.nodes();
     result.period = best_period_;
     result.tree = order_tree(best_edges_);
     return result;
@@ -76,11 +78,7 @@ class TreeSearch {
   }
 
   void search(size_t depth) {
-    if (++visited_ > node_limit_) {
-      finished_ = false;
-      return;
-    }
-    if (visited_ > node_limit_) return;
+    if (!budget_.admit(best_period_)) return;
     if (depth == order_.size()) {
       finish_leaf();
       return;
@@ -115,7 +113,7 @@ class TreeSearch {
       --children_[ui];
       out_sum_[ui] -= time[choice.edge];
       parent_edge_[vi] = kNoEdge;
-      if (!finished_ && visited_ > node_limit_) return;
+      if (budget_.stopped()) return;
     }
     if (platform_.node(v).router && children_[vi] == 0) {
       absent_[vi] = 1;
@@ -157,7 +155,7 @@ class TreeSearch {
 
   const TreeProblem& problem_;
   const Platform& platform_;
-  std::uint64_t node_limit_;
+  SearchBudget budget_;
   std::vector<ProcessorIndex> order_;
   std::vector<size_t> parent_edge_;
   std::vector<int> children_;
@@ -166,22 +164,28 @@ class TreeSearch {
   std::vector<size_t> best_edges_;
   double best_period_ = std::numeric_limits<double>::infinity();
   bool have_best_ = false;
-  bool finished_ = true;
-  std::uint64_t visited_ = 0;
 };
 
 }  // namespace
 
 OptimalTreeResult optimal_tree_search(const TreeProblem& problem, const BroadcastTree& initial,
-                                      std::uint64_t node_limit) {
+                                      const SearchLimits& limits) {
   require_all_reachable(problem);
-  TreeSearch search(problem, node_limit);
+  validate_limits(limits);
+  TreeSearch search(problem, limits);
   bool physical = std::all_of(initial.edges.begin(), initial.edges.end(),
                               [](const RoutedTreeEdge& e) { return e.route.size() == 1; });
   if (physical && initial.source == problem.source && !initial.edges.empty()) {
     search.set_incumbent(initial, evaluate_tree(problem.graph(), initial, problem.costs).period);
   }
-  return search.run();
+  OptimalTreeResult result = search.run();
+  if (!result.finished && !search.has_incumbent() && initial.source == problem.source && !initial.edges.empty()) {
+    // Stopped before its first leaf with a routed starting tree (not an
+    // incumbent of the edge search): the starting tree is the best known.
+    result.tree = initial;
+    result.period = evaluate_tree(problem.graph(), initial, problem.costs).period;
+  }
+  return result;
 }
 
 }  // namespace hetcoll

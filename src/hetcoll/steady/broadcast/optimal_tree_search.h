@@ -12,12 +12,16 @@
 // already reaches the incumbent's (periods only grow as children are added)
 // or when a parent choice closes a cycle. Routers may stay out of the tree.
 // The incumbent starts from `initial` (e.g. the local-improvement tree).
-// Guarantee: exact when `finished`; otherwise the best tree found when the
-// node budget ran out. Time exponential (about prod of in-degrees in the
+// Guarantee: exact when `finished`; otherwise the best tree found when a
+// limit (SearchLimits, core/limits.h: node limit, exact; time limit;
+// progress callback) stopped the search, with `status` saying which.
+// Default limit: 20,000,000 nodes. Time exponential (about prod of in-degrees in the
 // worst case); practical up to about 12-16 nodes of degree 3-4.
 #pragma once
 
 #include <cstdint>
+
+#include "hetcoll/core/limits.h"
 
 #include "hetcoll/steady/broadcast/tree_building.h"
 
@@ -26,11 +30,20 @@ namespace hetcoll {
 struct OptimalTreeResult {
   BroadcastTree tree;
   double period = 0;
-  bool finished = false;       // true: `tree` is optimal
-  std::uint64_t nodes = 0;     // search nodes visited
+  bool finished = false;       // true: `tree` is optimal (status == finished)
+  SearchStatus status = SearchStatus::finished;
+  std::uint64_t nodes = 0;     // search nodes visited (at most the node limit)
 };
 
+inline constexpr std::uint64_t kDefaultTreeSearchNodeLimit = 20'000'000;
+
+inline SearchLimits default_tree_search_limits() {
+  SearchLimits limits;
+  limits.node_limit = kDefaultTreeSearchNodeLimit;
+  return limits;
+}
+
 OptimalTreeResult optimal_tree_search(const TreeProblem& problem, const BroadcastTree& initial,
-                                      std::uint64_t node_limit = 20'000'000);
+                                      const SearchLimits& limits = default_tree_search_limits());
 
 }  // namespace hetcoll

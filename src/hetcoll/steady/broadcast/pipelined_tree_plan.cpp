@@ -14,6 +14,7 @@ struct BuiltTree {
   BroadcastTree tree;
   std::optional<bool> finished;
   std::uint64_t nodes = 0;
+  std::optional<SearchStatus> status;
 };
 
 BuiltTree build(const Platform& platform, const PipelinedTreeRequest& request, std::optional<double> slice_size) {
@@ -23,8 +24,8 @@ BuiltTree build(const Platform& platform, const PipelinedTreeRequest& request, s
   problem.costs = make_tree_costs(platform, slice_size, request.model);
   problem.lp_edge_rates = request.lp_edge_rates;
   if (request.heuristic == "optimal") {
-    auto result = optimal_tree_search(problem, best_single_tree(problem), request.search_node_limit);
-    return {std::move(result.tree), result.finished, result.nodes};
+    auto result = optimal_tree_search(problem, best_single_tree(problem), request.search_limits);
+    return {std::move(result.tree), result.finished, result.nodes, result.status};
   }
   const auto* heuristic = find_tree_heuristic(request.heuristic);
   if (!heuristic) {
@@ -32,7 +33,7 @@ BuiltTree build(const Platform& platform, const PipelinedTreeRequest& request, s
     for (const auto& h : tree_heuristics()) known += (known.empty() ? "" : ", ") + h.name;
     throw InputError(fmt::format("heuristic: unknown \"{}\" (known: {}, optimal)", request.heuristic, known));
   }
-  return {heuristic->build(problem), std::nullopt, 0};
+  return {heuristic->build(problem), std::nullopt, 0, std::nullopt};
 }
 
 }  // namespace
@@ -69,6 +70,7 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
   plan.tree = std::move(built.tree);
   plan.search_finished = built.finished;
   plan.search_nodes = built.nodes;
+  plan.search_status = built.status;
   auto costs = make_tree_costs(platform, plan.slice_size, request.model);
   plan.evaluation = evaluate_tree(platform, plan.tree, costs);
   if (request.message_size) {

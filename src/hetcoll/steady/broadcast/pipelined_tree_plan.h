@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "hetcoll/steady/broadcast/optimal_tree_search.h"
 #include "hetcoll/steady/broadcast/slice_makespan.h"
 #include "hetcoll/steady/broadcast/tree_building.h"
 
@@ -26,7 +27,9 @@ struct PipelinedTreeRequest {
   std::optional<double> message_size;  // bytes
   std::vector<double> lp_edge_rates;   // for lp-prune / lp-grow
   std::optional<double> optimal_throughput;  // the multi-tree optimum, to print the ratio
-  std::uint64_t search_node_limit = 20'000'000;
+  // "optimal" only: the search's limits (core/limits.h); a stop at one is
+  // reported in search_status, with the best tree found.
+  SearchLimits search_limits = default_tree_search_limits();
 };
 
 struct PipelinedTreePlan {
@@ -43,6 +46,7 @@ struct PipelinedTreePlan {
   TreeEvaluation evaluation;
   std::optional<double> optimal_throughput;
   std::optional<bool> search_finished;  // "optimal" only
+  std::optional<SearchStatus> search_status;  // "optimal" only
   std::uint64_t search_nodes = 0;
   std::optional<double> message_size;
   std::optional<SliceMakespan> makespan;

@@ -1,5 +1,7 @@
-// Human-readable views of a makespan plan for the terminal: a summary
-// (makespan, bound, guarantee, validity) and the communication tree.
+// Human-readable reports of a makespan plan for the terminal: a summary
+// (makespan, bound, guarantee, status, the verifier's verdict) and the
+// communication tree. Reports sit above plan/ and verify/ (they show both);
+// plan/ itself depends on neither.
 #pragma once
 
 #include <string>

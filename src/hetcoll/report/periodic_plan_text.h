@@ -1,4 +1,5 @@
-// Human-readable views of a periodic (steady-state) plan for the terminal.
+// Human-readable views of a periodic (steady-state) plan for the terminal,
+// with the verifier's verdict: reports sit above plan/ and verify/.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "hetcoll/plan/plan_text.h"
+#include "hetcoll/report/plan_text.h"
 
 #include <algorithm>
 #include <functional>
@@ -48,8 +48,12 @@ std::string plan_summary(const MakespanPlan& plan, const Cluster& cluster, const
   if (plan.lower_bound > 0) bound += fmt::format("   (makespan / bound = {:.4f})", plan.makespan / plan.lower_bound);
   line("lower bound", bound);
   line("guarantee", plan.guarantee.text);
-  line("optimal", plan.optimal ? "yes — " + plan.optimality_proof
-                               : (plan.limit_reached ? "not proven (a limit stopped the search)" : "not proven"));
+  line("optimal", plan.optimal ? "yes — " + plan.optimality_proof : "not proven");
+  if (plan.limit_reached()) {
+    line("status", plan.status == SearchStatus::refused
+                       ? "refused to run (predicted time or memory beyond the limit): a fallback plan"
+                       : fmt::format("stopped ({}): the best plan found so far", to_string(plan.status)));
+  }
   line("valid", report.valid ? "yes (one-port, causality, completeness and claims checked)"
                              : fmt::format("NO — {} violation(s)", report.violation_count));
   line("messages", fmt::format("{}", plan.transfers.size()));

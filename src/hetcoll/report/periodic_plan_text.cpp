@@ -1,4 +1,4 @@
-#include "hetcoll/plan/periodic_plan_text.h"
+#include "hetcoll/report/periodic_plan_text.h"
 
 #include <fmt/format.h>
 

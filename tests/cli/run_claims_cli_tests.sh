@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# End-to-end tests of issue 7 ("every printed claim is checked"): bounds and
+# optimality, limits and exit codes, checked writes, validate's mutation
+# rejections, messages. Usage: run_claims_cli_tests.sh HETCOLL_BINARY SOURCE_DIR
+set -u
+hetcoll="$1"
+source_dir="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+source "$(dirname "$0")/cli_test_lib.sh"
+
+expect_exit_fast() {  # expect_exit_fast NAME SECONDS EXPECTED_EXIT COMMAND...: exit code and wall time
+  local name="$1" seconds="$2" expected="$3"
+  shift 3
+  local start end
+  start=$(date +%s.%N)
+  check "$name" "$expected" "$@"
+  end=$(date +%s.%N)
+  if python3 -c "import sys; sys.exit(0 if $end - $start <= $seconds else 1)"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: took more than $seconds s"
+  fi
+}
+
+# --- bounds and optimality: one rule ---------------------------------------
+check "fnf theorem" 0 "$hetcoll" broadcast --times 1,1,2,2,2,2,2,2 --json
+expect_true "optimal means bound == makespan (fnf)" "$work/out" "d['optimal'] and d['lower_bound'] == d['makespan']"
+check "snf theorem" 0 "$hetcoll" reduce --times 1,1,1,2,2,2,1,2 --json
+expect_true "optimal means bound == makespan (snf)" "$work/out" "d['optimal'] and d['lower_bound'] == d['makespan']"
+check "search finished" 0 "$hetcoll" broadcast --times 1,3,3,2,3,3,3 --algo optimal --json
+expect_true "search: bound == makespan" "$work/out" "d['optimal'] and d['lower_bound'] == d['makespan'] == 4"
+check "allreduce demo" 0 "$hetcoll" allreduce --times 1,1,1,1,1.6,1.6,1.6,1.6 --json
+expect_true "allreduce bound meets the makespan" "$work/out" "d['optimal'] and d['lower_bound'] == d['makespan'] == 6.6"
+expect_in "allreduce model said" "$work/out" "reduce-then-broadcast"
+
+# --- limits and exit codes ---------------------------------------------------
+check "auto honours the node limit" 4 "$hetcoll" reduce --times 1,1,2,3,3,1.5,2.5,3.5 --node-limit 2 --json
+expect_true "exactly 2 nodes" "$work/out" "d['stats']['nodes'] == 2 and d['status'] == 'node_limit'"
+expect_in "stop said on stderr" "$work/err" "exit code 4"
+check "optimal honours the node limit" 4 "$hetcoll" reduce --times 1,1,2,3,3,1.5,2.5,3.5 --algo optimal --node-limit 2 --json
+expect_true "exactly 2 nodes (optimal)" "$work/out" "d['stats']['nodes'] == 2"
+check "auto finishes under its own budget" 0 "$hetcoll" reduce --times 1,1,2,3,3,1.5,2.5,3.5 --json
+expect_true "auto finished" "$work/out" "d['status'] == 'finished'"
+expect_exit_fast "two-class dp, extreme ratio" 10 0 "$hetcoll" reduce --times 0.3,1e-9,0.1,0.3 --root 2 --algo dp \
+  --time-limit 2 --json
+expect_true "dp optimal" "$work/out" "d['optimal']"
+dp_times=$(python3 -c "print(','.join(['1']*61 + ['1.3']*60 + ['1.6']*60 + ['1.9']*60))")
+expect_exit_fast "k-class dp refused under the limit" 10 4 "$hetcoll" reduce --times "$dp_times" --algo dp \
+  --time-limit 0.5 --json
+expect_true "dp refused" "$work/out" "d['status'] == 'refused' and d['valid']"
+ptas_times=$(python3 -c "import random; r=random.Random(4); print(','.join(str(1+r.randrange(40)/4) for _ in range(4000)))")
+targets=$(python3 -c "print(','.join(str(i) for i in range(1, 601)))")
+expect_exit_fast "multicast ptas refuses in time" 5 4 "$hetcoll" multicast --times "$ptas_times" --source 0 \
+  --targets "$targets" --algo ptas --time-limit 0.05 --json
+expect_true "ptas refused, FNF plan valid" "$work/out" "d['status'] == 'refused' and d['valid']"
+check "time limit 0" 2 "$hetcoll" broadcast --times 1,2,3 --algo optimal --time-limit 0
+expect_in "time limit 0 named" "$work/err" "--time-limit: must be a positive number"
+check "node limit 0" 2 "$hetcoll" broadcast --times 1,2,3 --node-limit 0
+check "node limit -1" 2 "$hetcoll" broadcast --times 1,2,3 --node-limit -1
+expect_in "node limit named" "$work/err" "--node-limit"
+check "node limit 2^64" 2 "$hetcoll" broadcast --times 1,2,3 --node-limit 18446744073709551616
+expect_in "node limit too large" "$work/err" "too large"
+check "no time limit" 0 "$hetcoll" broadcast --times 1,2,3 --algo optimal --time-limit none --quiet
+check "no solution" 3 "$hetcoll" broadcast --platform "$source_dir/tests/cli/data/disconnected.json"
+expect_in "no solution named" "$work/err" "no solution"
+
+# The pipelined tree search takes the same limits (built with HETCOLL_WITH_LP).
+if "$hetcoll" tree --help >/dev/null 2>&1; then
+  check "tree search honours the node limit" 4 "$hetcoll" tree --times 1,2,3,4,5,6,7 --heuristic optimal \
+    --node-limit 2 --skip-lp --json
+  expect_true "tree: exactly 2 nodes, node_limit" "$work/out" \
+    "d['search_nodes'] == 2 and d['status'] == 'node_limit' and not d['optimal'] and d['valid']"
+  check "tree search finishes" 0 "$hetcoll" tree --times 1,2,3,4 --heuristic optimal --skip-lp --json
+  expect_true "tree: finished" "$work/out" "d['optimal'] and d['status'] == 'finished'"
+  check "tree time limit 0" 2 "$hetcoll" tree --times 1,2,3 --heuristic optimal --time-limit 0
+fi
+
+# --- every write checked -------------------------------------------------------
+if [ -w /dev/full ]; then
+  check "out to a full disk" 2 "$hetcoll" broadcast --times 1,2,3 --out /dev/full
+  expect_in "out path named" "$work/err" "/dev/full"
+  check "dot to a full disk" 2 "$hetcoll" broadcast --times 1,2,3 --dot /dev/full
+  expect_in "dot path named" "$work/err" "--dot"
+  check "gantt to a full disk" 2 "$hetcoll" broadcast --times 1,2,3 --gantt /dev/full
+  check "generate to a full disk" 2 "$hetcoll" generate cluster --out /dev/full
+  "$hetcoll" broadcast --times 1,2,3 --json >/dev/full 2>"$work/err"
+  status=$?
+  [ "$status" -eq 2 ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL json to a full stdout: exit $status"; }
+  expect_in "stdout named" "$work/err" "standard output"
+fi
+
+# --- validate: exit 5 for every lie ----------------------------------------------
+check "plan to mutate" 0 "$hetcoll" reduce --times 1,1,2,3,3,1.5 --algo optimal --out "$work/plan.json" --quiet
+check "validate good" 0 "$hetcoll" validate --times 1,1,2,3,3,1.5 --plan "$work/plan.json"
+mutate() {  # mutate NAME PYTHON_STATEMENT_ON_d: write the mutated plan, expect validate to exit 5
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2; json.dump(d, open(sys.argv[2], 'w'))" \
+    "$work/plan.json" "$work/mutated.json"
+  check "validate rejects: $1" 5 "$hetcoll" validate --times 1,1,2,3,3,1.5 --plan "$work/mutated.json"
+}
+mutate "optimal with a smaller bound" "d['lower_bound'] = d['makespan'] - 0.5"
+mutate "bound above makespan" "d['lower_bound'] = d['makespan'] + 0.5"
+mutate "makespan" "d['makespan'] = d['makespan'] + 0.25"
+mutate "a transfer's start" "d['transfers'][0]['start'] += 0.125"
+mutate "a transfer's end" "d['transfers'][-1]['end'] -= 0.125"
+mutate "exact without optimal" "d['optimal'] = False"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); del d['makespan']; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$work/plan.json" "$work/mutated.json"
+check "validate: missing makespan" 2 "$hetcoll" validate --times 1,1,2,3,3,1.5 --plan "$work/mutated.json"
+expect_in "missing makespan named" "$work/err" "makespan: missing"
+
+# --- messages -------------------------------------------------------------------
+check "directory as platform" 2 "$hetcoll" broadcast --platform "$source_dir/examples"
+expect_in "directory named" "$work/err" "is a directory"
+check "eps 0" 2 "$hetcoll" broadcast --times 1,2,3 --algo ptas --eps 0
+expect_in "eps 0 message" "$work/err" "--eps: must be greater than 0"
+check "class-times blame" 2 "$hetcoll" generate cluster --class-times 1,-1
+expect_in "class-times named" "$work/err" "--class-times"
+echo '{"model": "graph", "model": "cluster", "processors": [{"id": "a", "t": 1}]}' >"$work/twice.json"
+check "duplicate model key" 2 "$hetcoll" broadcast --platform "$work/twice.json"
+expect_in "duplicate key named" "$work/err" "model: the key appears twice"
+echo '{"model": "graph", "nodes": [{"id": "A"}, {"id": "B"}], "edges": [{"from": "A", "to": "B", "cost": 1},
+  {"from": "B", "to": "A", "cost": 1}, {"from": "A", "to": "B", "cost": 3}]}' >"$work/dupedge.json"
+check "duplicate edge" 2 "$hetcoll" broadcast --platform "$work/dupedge.json"
+expect_in "duplicate edge named" "$work/err" "edges[2]: duplicate edge"
+check "subnormal times" 2 "$hetcoll" broadcast --times 3e-310,3e-310,3e-310,3e-310,3e-310,7e-310,1e-310,2e-310 \
+  --source 5 --algo optimal
+expect_in "subnormal named" "$work/err" "too small"
+
+echo "cli claims: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
