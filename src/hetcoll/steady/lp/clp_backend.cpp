@@ -18,6 +18,7 @@ struct ClpSession::State {
   std::vector<int> clp_column;    // model column -> Clp column, -1 when not loaded
   int rows_loaded = 0;
   int iterations = 0;
+  double primal_tolerance = 0, dual_tolerance = 0;  // Clp's defaults
 };
 
 namespace {
@@ -65,6 +66,8 @@ ClpSession::ClpSession(const Model& model, const std::vector<int>& columns) : st
   state_->rows_loaded = rows;
   auto& simplex = state_->simplex;
   simplex.setLogLevel(0);
+  state_->primal_tolerance = simplex.primalTolerance();
+  state_->dual_tolerance = simplex.dualTolerance();
   // Rows first (no columns), then the columns.
   simplex.loadProblem(0, rows, std::vector<CoinBigIndex>{0}.data(), nullptr, nullptr, nullptr, nullptr, nullptr,
                       row_lower.data(), row_upper.data());
@@ -196,6 +199,10 @@ FloatingResult ClpSession::add_rows() {
     simplex.addRows(count, lower.data(), upper.data(), starts.data(), indices.data(), values.data());
     state_->rows_loaded = model.row_count();
   }
+  // Back to Clp's own tolerances after a polish (resolve): at 1e-13 the
+  // dual simplex can take minutes on a model with ugly coefficients.
+  simplex.setPrimalTolerance(state_->primal_tolerance);
+  simplex.setDualTolerance(state_->dual_tolerance);
   simplex.dual();  // from the status arrays of the last solve: the current basis
   state_->iterations += simplex.numberIterations();
   return read();
