@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/steady/paper_platforms.h"
 #include "hetcoll/steady/reduce_lp.h"
 #include "hetcoll/steady/steady_planner.h"
 #include "hetcoll/verify/verify_periodic.h"
@@ -40,18 +41,6 @@ PlatformEdge link(ProcessorIndex from, ProcessorIndex to, double cost) {
   edge.to = to;
   edge.cost = cost;
   return edge;
-}
-
-// Legrand, Marchal, Robert 2003 Fig. 6(a): three processors, every edge of
-// cost 1 both ways; P0 does two tasks per time unit, P1 and P2 one.
-Platform figure6_platform() {
-  std::vector<PlatformEdge> edges;
-  for (ProcessorIndex i = 0; i < 3; ++i) {
-    for (ProcessorIndex j = 0; j < 3; ++j) {
-      if (i != j) edges.push_back(link(i, j, 1));
-    }
-  }
-  return Platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
 }
 
 void expect_valid(const Platform& platform, const PeriodicPlan& plan) {
@@ -106,7 +95,7 @@ TEST(SteadyScatter, ATargetCannotCountItsOwnMessagesTwice) {
 TEST(SteadyReduce, LegrandMarchalRobertFigure6) {
   // Three processors, every edge of cost 1, one task per time unit except
   // P0 which does two; target P0: TP = 1 (Fig. 6(b)).
-  const Platform platform = figure6_platform();
+  const Platform platform = legrand_marchal_robert_figure6_platform();
   const auto plan = plan_steady_reduce(platform, 0, {});
   EXPECT_EQ(plan.throughput, 1);
   EXPECT_TRUE(plan.optimal());
@@ -315,7 +304,7 @@ TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
 }
 
 TEST(SteadyVerify, CatchesBrokenPlans) {
-  const Platform platform = figure6_platform();
+  const Platform platform = legrand_marchal_robert_figure6_platform();
   const auto plan = plan_steady_reduce(platform, 0, {});
   expect_valid(platform, plan);
 
@@ -375,7 +364,7 @@ void expect_simulation_converges(const Platform& platform, const PeriodicPlan& p
 }
 
 TEST(SteadySimulation, ThroughputApproachesTheBound) {
-  const Platform fig6 = figure6_platform();
+  const Platform fig6 = legrand_marchal_robert_figure6_platform();
   expect_simulation_converges(fig6, plan_steady_reduce(fig6, 0, {}));
 
   const Platform routes({host("S"), router("A"), router("B"), router("C"), router("D"), host("T")},
