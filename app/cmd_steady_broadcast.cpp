@@ -210,7 +210,7 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
   PeriodicVerifyReport schedule_report = verify_periodic_plan(platform, schedule);
   std::string failure;
   if (!schedule_report.certificate_checked) failure = check_ssb_solution(platform, source, times, solution);
-  if (!packing.reaches_optimum) failure += (failure.empty() ? "" : "; ") + std::string("the tree packing fell short");
+  if (!packing.reaches_optimum) failure += (failure.empty() ? "" : "; ") + std::string("the tree packing fell short: ") + packing.shortfall;
   if (!schedule_report.valid) failure += (failure.empty() ? "" : "; ") + schedule_report.summary();
   std::ostringstream json;
   json << "{\"operation\": \"broadcast\", \"algorithm\": \"ssb-lp\", \"source\": " << json_quote(platform.id(source))
@@ -232,6 +232,8 @@ int run_steady_broadcast(const SteadyBroadcastOptions& options) {
     first = false;
   }
   json << "],\n \"multi_tree\": {\"reaches_optimum\": " << (packing.reaches_optimum ? "true" : "false")
+       << (packing.reaches_optimum ? "" : ", \"shortfall\": " + json_quote(packing.shortfall))
+       << ", \"search_trees\": " << packing.search_trees << ", \"generated_trees\": " << packing.generated_trees
        << ", \"tree_count\": " << packing.trees.size() << ", \"period\": \"" << to_string(schedule.period)
        << "\", \"matchings\": " << schedule.slots.size() << ", \"seconds\": " << fmt::format("{}", packing.seconds)
        << ",\n  \"trees\": [";

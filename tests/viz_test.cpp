@@ -123,6 +123,17 @@ TEST(SvgSupport, ShortensOnCodePoints) {
   EXPECT_EQ(svg::shorten("ééééé", 3), "éé…");  // never cuts inside a UTF-8 sequence
 }
 
+TEST(SvgSupport, WrapsLegendNamesAtSpacesInsteadOfCutting) {
+  using Lines = std::vector<std::string>;
+  EXPECT_EQ(svg::wrap_words("FNF", 10), Lines{"FNF"});
+  EXPECT_EQ(svg::wrap_words("PTAS eps = 0.5, paper verbatim (no tightening)", 40),
+            (Lines{"PTAS eps = 0.5, paper verbatim (no", "tightening)"}));
+  EXPECT_EQ(svg::wrap_words("a bb ccc", 4), (Lines{"a bb", "ccc"}));
+  EXPECT_EQ(svg::wrap_words("abcdefgh", 4), Lines{"abc…"});  // one word too long: shortened
+  EXPECT_EQ(svg::wrap_words("aa bb cc dd", 2, 2), (Lines{"aa", "b…"}));  // beyond max_lines: the last shortened
+  EXPECT_EQ(svg::wrap_words("", 5), Lines{""});
+}
+
 TEST(SvgSupport, LinearTicksAreRoundAndCoverTheRange) {
   for (const auto& [low, high] : std::vector<std::pair<double, double>>{{0, 7}, {0, 11}, {0.3, 0.9}, {-2.5, 13.1}, {5, 5}, {0, 1e-6}}) {
     const auto ticks = svg::nice_linear_ticks(low, high, 7);

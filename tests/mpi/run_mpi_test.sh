@@ -58,7 +58,7 @@ case "$suite" in
       env "$@" timeout 200 mpirun -np 8 "$program" >"$work/$name.out" 2>"$work/$name.err" ||
         { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
     }
-    platform="HETCOLL_PLATFORM=$platforms/seed000-sec6.1.json"
+    platform="HETCOLL_PLATFORM=$platforms/liu-kuo-wang-sec6.1.json"
     run plain "$programs/plain_collectives"
     run preloaded "$programs/plain_collectives" "LD_PRELOAD=$library" "$platform" HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
     run linked "$programs/plain_collectives_linked" "$platform" HETCOLL_VERBOSE=1

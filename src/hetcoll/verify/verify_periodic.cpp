@@ -18,6 +18,15 @@ namespace hetcoll {
 
 namespace {
 
+// An exact number for a message: whole when short, else its value and size
+// (the exact periods and weights of multi-tree plans run to hundreds of
+// digits; the plan file has them whole).
+std::string readable(const Rational& value) {
+  std::string exact = to_string(value);
+  if (exact.size() <= 40) return exact;
+  return fmt::format("{:.12g} (a fraction of {} characters)", to_double(value), exact.size());
+}
+
 using EdgeType = std::pair<std::size_t, MessageType>;
 using TaskKey = std::tuple<ProcessorIndex, int, int, int>;  // node, first, split, last
 
@@ -611,11 +620,11 @@ class PeriodicChecker {
     }
     if (plan_.throughput <= 0) violation("throughput: must be positive, got {}", to_string(plan_.throughput));
     if (plan_.throughput > plan_.throughput_bound) {
-      violation("throughput {} exceeds the claimed bound {}", to_string(plan_.throughput), to_string(plan_.throughput_bound));
+      violation("throughput {} exceeds the claimed bound {}", readable(plan_.throughput), readable(plan_.throughput_bound));
     }
     if (!plan_.period_limit && plan_.throughput != plan_.throughput_bound) {
-      violation("throughput {} differs from the bound {} although no period limit applied", to_string(plan_.throughput),
-                to_string(plan_.throughput_bound));
+      violation("throughput {} differs from the bound {} although no period limit applied", readable(plan_.throughput),
+                readable(plan_.throughput_bound));
     }
   }
 

@@ -191,12 +191,16 @@ std::string line_plot_svg(const PlotSpec& spec) {
   // Legend to the right of the plot, when any series has a name. The picture
   // grows so that the legend never squeezes the plot below 60 % of it, and
   // never runs off the bottom.
+  constexpr std::size_t kLegendCharacters = 40;
   double legend_width = 0;
   std::size_t legend_rows = 0;
+  std::size_t legend_continuations = 0;  // the second and later lines of wrapped names
   for (const auto& series : spec.series) {
     if (series.name.empty()) continue;
-    legend_width = std::max(legend_width, 44 + text_width(svg::shorten(series.name, 40), kLegendFont));
+    const auto lines = svg::wrap_words(series.name, kLegendCharacters);
+    for (const std::string& line : lines) legend_width = std::max(legend_width, 44 + text_width(line, kLegendFont));
     ++legend_rows;
+    legend_continuations += lines.size() - 1;
   }
   if (legend_width > 0) {
     const double plot_share = (width - 32 - legend_width - 16) / width;
@@ -205,8 +209,9 @@ std::string line_plot_svg(const PlotSpec& spec) {
   const double title_height = spec.title.empty() ? 14 : 40;
   const double plot_top = title_height + 8;
   constexpr double kLegendRow = 22;
+  constexpr double kLegendContinuation = 16;
   constexpr double kNoteRow = 17;
-  height = std::max(height, static_cast<int>(std::ceil(plot_top + 10 + kLegendRow * legend_rows + 20)));
+  height = std::max(height, static_cast<int>(std::ceil(plot_top + 10 + kLegendRow * legend_rows + kLegendContinuation * legend_continuations + 20)));
   const double notes_height = notes.empty() ? 0 : 8 + kNoteRow * notes.size();
   height += static_cast<int>(notes_height);
   const double plot_bottom = height - 54.0 - notes_height;  // tick labels, the x axis title, the notes
@@ -331,10 +336,14 @@ text {{ font-family: {2}; fill: #222222; }}
     out.add(R"svg(<line x1="{0}" y1="{2}" x2="{1}" y2="{2}" stroke="{3}" stroke-width="2"{4}/>)svg", legend_x, legend_x + 30, legend_y,
             colour, series.dashed ? R"svg( stroke-dasharray="7 4")svg" : "");
     if (series.markers) out.add_raw(marker_svg(style[s], legend_x + 15, legend_y, colour));
-    out.add(R"svg(<text class="legend" x="{}" y="{}">{}</text>)svg"
-            "\n",
-            legend_x + 38, legend_y + 4.2, xml_escape(svg::shorten(series.name, 40)));
-    legend_y += kLegendRow;
+    // A long name wraps: its further lines sit closer than the next entry.
+    const auto lines = svg::wrap_words(series.name, kLegendCharacters);
+    for (std::size_t line = 0; line < lines.size(); ++line) {
+      out.add(R"svg(<text class="legend" x="{}" y="{}">{}</text>)svg"
+              "\n",
+              legend_x + 38, legend_y + 4.2, xml_escape(lines[line]));
+      legend_y += line + 1 < lines.size() ? kLegendContinuation : kLegendRow;
+    }
   }
   out.add_raw("</svg>\n");
   return out.take();

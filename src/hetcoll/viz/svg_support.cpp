@@ -57,6 +57,32 @@ std::string shorten(std::string_view text, std::size_t max_characters) {
   return std::string(text.substr(0, end)) + "…";
 }
 
+std::vector<std::string> wrap_words(std::string_view text, std::size_t max_characters, std::size_t max_lines) {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t position = 0;
+  while (position < text.size()) {
+    std::size_t space = text.find(' ', position);
+    if (space == std::string_view::npos) space = text.size();
+    const std::string word = shorten(text.substr(position, space - position), max_characters);
+    position = space + 1;
+    if (word.empty()) continue;
+    if (!line.empty() && code_point_count(line) + 1 + code_point_count(word) > max_characters) {
+      lines.push_back(std::move(line));
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(std::move(line));
+  if (lines.size() > max_lines && max_lines > 0) {
+    std::string last = lines[max_lines - 1];
+    for (std::size_t i = max_lines; i < lines.size(); ++i) last += " " + lines[i];
+    lines.resize(max_lines);
+    lines.back() = shorten(last, max_characters);
+  }
+  return lines;
+}
+
 std::string shorten_id(std::string_view id, std::size_t max_characters) {
   if (code_point_count(id) <= max_characters || max_characters < 5) return shorten(id, max_characters);
   // Byte offsets of the code points, to cut between them.

@@ -51,6 +51,12 @@ std::string xml_escape(std::string_view text);
 // At most `max_characters` code points (UTF-8 aware); longer text ends in "…".
 std::string shorten(std::string_view text, std::size_t max_characters);
 
+// Lines of at most `max_characters` code points, broken at spaces (a word
+// longer than that is shortened); at most `max_lines` lines, the last one
+// shortened when the text does not fit. Legends use it so that long series
+// names are wrapped, not cut.
+std::vector<std::string> wrap_words(std::string_view text, std::size_t max_characters, std::size_t max_lines = 3);
+
 // The same, cutting in the middle ("rack0-node…stname-12"): processor ids
 // often share a long prefix and differ at the end.
 std::string shorten_id(std::string_view id, std::size_t max_characters);

@@ -163,8 +163,13 @@ class Search {
   // search for a completion ending by `target`, starting from the proven
   // lower bound; a failed pass proves the optimum >= the smallest bound it
   // pruned, which becomes the next target. The first completion found is
-  // then optimal. Slowly creeping targets (many distinct times) fall back
-  // to a plain branch-and-bound pass against the incumbent.
+  // then optimal. Slowly creeping targets (many distinct times) switch to
+  // bisection passes: the target halfway between the proven bound and the
+  // incumbent, so each pass either raises the bound past it or finds a
+  // schedule ending by it — the gap at least halves per pass. Once the gap
+  // is within kPlainGap of the incumbent, one plain branch-and-bound pass
+  // against the incumbent finishes. A pass stopped by a limit still proves
+  // the smallest bound over its open subtrees (expand()).
   void run(double proven_lower_bound) {
     levels_[0] = {{problem_.source_time, problem_.source_time, kSourceClass, 1}};
     lower_bound_ = proven_lower_bound;
@@ -173,16 +178,31 @@ class Search {
       return;
     }
     constexpr int kTargetPasses = 8;
+    constexpr double kPlainGap = 0.01;
     for (int pass = 0;; ++pass) {
       if (lower_bound_ >= best_ - tolerance_) break;  // the incumbent is optimal
-      const bool plain = !options_.iterative_targets || pass >= kTargetPasses;
-      cutoff_ = plain ? best_ - tolerance_ : std::min(lower_bound_ + tolerance_, best_ - tolerance_);
+      const bool ida = options_.iterative_targets && pass < kTargetPasses;
+      const bool bisect = options_.iterative_targets && !ida && std::isfinite(best_) &&
+                          best_ - lower_bound_ > kPlainGap * best_;
+      const bool plain = !ida && !bisect;
+      cutoff_ = plain ? best_ - tolerance_
+                      : std::min(ida ? lower_bound_ + tolerance_ : lower_bound_ + (best_ - lower_bound_) / 2,
+                                 best_ - tolerance_);
       stop_at_first_ = !plain;
+      unwinding_ = false;
+      const double before = best_;
       const double value = expand(0);
-      if (aborted_) break;
-      if (found_ && stop_at_first_) {
-        lower_bound_ = best_;  // found by the target pass: optimal
+      if (aborted_) {
+        // Every completion lies in an explored, pruned or open subtree.
+        lower_bound_ = std::max(lower_bound_, std::min(value, best_));
         break;
+      }
+      if (best_ < before && stop_at_first_) {
+        if (ida) {
+          lower_bound_ = best_;  // found by a target pass: optimal
+          break;
+        }
+        continue;  // a bisection pass lowered the incumbent
       }
       if (plain) {
         lower_bound_ = std::max(lower_bound_, std::min(value, best_));
@@ -405,14 +425,18 @@ class Search {
   // ending by cutoff_ become the incumbent. Sets aborted_ when a limit stops
   // the search, unwinding_ when a target pass found its completion.
   // A child whose bound was evaluated (known_bound) was counted then.
+  // When a limit stops the search the value is still a proven bound on
+  // every completion of the node: the smallest over what was explored or
+  // pruned and the bounds of the subtrees left open (at worst the node's
+  // own bound), so the run's bound is the minimum over its open nodes.
   double expand(size_t depth, double known_bound = -kInfinity) {
-    if (!(known_bound == -kInfinity ? budget_.admit(best_) : budget_.check(best_))) {
-      aborted_ = true;
-      return 0;
-    }
     const std::vector<Holders>& holders = levels_[depth];
     double tau = kInfinity;
     for (const auto& h : holders) tau = std::min(tau, h.next);
+    if (!(known_bound == -kInfinity ? budget_.admit(best_) : budget_.check(best_))) {
+      aborted_ = true;
+      return std::max(tau, known_bound);  // every remaining receiver is served at tau or later
+    }
     int slots = 0;
     for (const auto& h : holders) {
       if (h.next <= tau + tolerance_) slots += h.count;
@@ -474,8 +498,10 @@ class Search {
         return tau + *value;
       }
     }
+    double own_bound = std::max(tau, known_bound);  // proven for every completion of this node
     if (options_.relaxation_bound) {
       const double bound = known_bound > -kInfinity ? known_bound : node_bound(holders, tau, deadlines_used);
+      own_bound = std::max(own_bound, bound);
       if (bound > cutoff_) {
         if (options_.memoize) memo_.store(key_, hash, bound - tau);
         return bound;
@@ -502,7 +528,7 @@ class Search {
     if (options_.exchange_rule) build_capacity(holders, tau, slots, allowed);
     double value = kInfinity;  // the smallest bound of what is pruned or explored
     collect(depth, tau, allowed, suffix, 0, slots, value);
-    if (aborted_) return 0;
+    if (aborted_) return own_bound;
     const size_t count = children.size() / static_cast<size_t>(k);
     std::vector<std::pair<double, size_t>>& order = order_[depth];
     order.clear();
@@ -511,7 +537,7 @@ class Search {
       if (options_.relaxation_bound && count > 1) {
         if (!budget_.admit(best_)) {  // one node per child whose bound is evaluated
           aborted_ = true;
-          return 0;
+          return own_bound;
         }
         const int* take_i = &children[i * static_cast<size_t>(k)];
         apply_child(depth, tau, take_i);
@@ -550,7 +576,12 @@ class Search {
       value = std::min(value, expand(depth + 1, bound));
       path_.pop_back();
       undo_child(depth, chosen);
-      if (aborted_ || unwinding_) return std::max(tau, value);
+      if (aborted_) {
+        // Children after j are open; they are sorted by bound when bounded.
+        if (j + 1 < order.size()) value = std::min(value, order[j + 1].first);
+        return std::max(own_bound, value);
+      }
+      if (unwinding_) return std::max(tau, value);
     }
     value = std::max(tau, value);
     if (options_.memoize) memo_.store(my_key, hash_key(my_key), value - tau);

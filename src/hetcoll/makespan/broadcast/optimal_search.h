@@ -103,9 +103,16 @@
 // by the proven lower bound (+ tolerance); a failed pass proves the optimum
 // at least the smallest bound it pruned, the next target; the first
 // completion found is optimal. After 8 passes (slowly creeping targets,
-// many distinct times) one plain branch-and-bound pass against the
-// incumbent finishes. Children are visited by increasing bound (ties: FNF
-// order, fastest classes first).
+// many distinct times) bisection passes take the target halfway between
+// the proven bound and the incumbent: each either finds a schedule ending
+// by it (the incumbent drops) or proves the optimum above it, so the gap
+// at least halves per pass; once the gap is within 1% of the incumbent,
+// one plain branch-and-bound pass against the incumbent finishes. Children
+// are visited by increasing bound (ties: FNF order, fastest classes first).
+// Global bound when a limit stops the search: every completion lies in an
+// explored or pruned subtree (bounded by what it returned) or in an open
+// one (bounded by its own or its parent's bound), so the minimum of these
+// is proven; the bound reported is the best of it and the finished passes.
 //
 // Ties: times within the cluster tolerance (core/ids.h) are equal — one
 // class, one slot group, and window boundaries count as outside.

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -33,14 +33,17 @@ struct PathEntry {
 
 constexpr std::uint64_t kMaxMemoEntries = 4'000'000;
 constexpr int kFreshGroup = -1;
+// Bisection passes while the gap exceeds this fraction of the incumbent.
+constexpr double kPlainGap = 0.01;
 
 class Searcher {
  public:
   Searcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
-           const SearchLimits& limits, bool memoise, double tolerance)
+           double lower_bound, const SearchLimits& limits, bool memoise, double tolerance)
       : times_(times), remaining_(counts), best_(incumbent), budget_(limits),
         memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())) {
     quantum_ = tolerance_ > 0 ? tolerance_ : 1e-12;
+    lower_bound_ = lower_bound;
   }
 
   ReduceTreeSearchResult run() {
@@ -51,11 +54,12 @@ class Searcher {
     if (total == 0) {
       result.best = 0;
       best_ = 0;
+      result.lower_bound = 0;
       return result;
     }
-    std::vector<SlotGroup> slots{{0.0, 0, {-1}}};
-    dfs(slots, kFreshGroup, 0.0);
+    run_passes();
     result.best = best_;
+    result.lower_bound = lower_bound_;
     result.improved = !best_path_.empty();
     result.status = budget_.status();
     result.nodes = budget_.nodes();
@@ -77,6 +81,34 @@ class Searcher {
   }
 
  private:
+  // Passes (see the header): bisection targets while the gap is wide, then
+  // one plain branch-and-bound pass against the incumbent.
+  void run_passes() {
+    for (;;) {
+      if (lower_bound_ >= best_ - tolerance_) {  // the incumbent is optimal
+        lower_bound_ = std::max(lower_bound_, best_);
+        return;
+      }
+      const bool bisect = std::isfinite(best_) && best_ - lower_bound_ > kPlainGap * best_;
+      const double target = bisect ? lower_bound_ + (best_ - lower_bound_) / 2 : best_ - tolerance_;
+      bar_ = std::min(target, best_ - tolerance_);
+      stop_at_first_ = bisect;
+      found_ = false;
+      std::vector<SlotGroup> slots{{0.0, 0, {-1}}};
+      dfs(slots, kFreshGroup, 0.0);
+      if (unwinding_) {  // a bisection pass found a tree shorter than its target
+        aborted_ = unwinding_ = false;
+        continue;
+      }
+      if (aborted_) return;
+      if (!bisect) {  // exhausted below the incumbent
+        lower_bound_ = std::max(lower_bound_, best_);
+        return;
+      }
+      if (!found_) lower_bound_ = std::max(lower_bound_, target);  // no tree shorter than the target
+    }
+  }
+
   bool limits_hit() {
     if (!budget_.admit(best_)) aborted_ = true;
     return aborted_;
@@ -91,7 +123,7 @@ class Searcher {
   // Capacity bound (see the header): false when the remaining senders
   // cannot all end by D = best - tolerance.
   bool may_fit(const std::vector<SlotGroup>& slots, int first_floor) const {
-    const double deadline = best_ - tolerance_;
+    const double deadline = bar_;
     std::int64_t needed = 0;  // senders of class >= i, i descending
     for (int i = k_ - 1; i >= 0; --i) {
       const int here = remaining_[static_cast<size_t>(i)];
@@ -148,9 +180,12 @@ class Searcher {
   void dfs(std::vector<SlotGroup>& slots, int floor, double makespan) {
     if (limits_hit()) return;
     if (remaining_total_ == 0) {
-      if (makespan < best_ - tolerance_) {
+      if (makespan < bar_) {
         best_ = makespan;
         best_path_ = path_;
+        bar_ = std::min(bar_, best_ - tolerance_);
+        found_ = true;
+        if (stop_at_first_) aborted_ = unwinding_ = true;
       }
       return;
     }
@@ -159,7 +194,8 @@ class Searcher {
     std::string key;
     if (memoise_ && floor == kFreshGroup) {
       key = memo_key(slots);
-      if (failed_.count(key)) {
+      // A state that failed for a bar fails for every lower one.
+      if (auto it = failed_.find(key); it != failed_.end() && it->second >= bar_) {
         ++memo_hits_;
         return;
       }
@@ -170,7 +206,7 @@ class Searcher {
     for (int c = lowest; c < k_; ++c) {
       if (remaining_[static_cast<size_t>(c)] == 0) continue;
       const double end = slot_time + times_[static_cast<size_t>(c)];
-      if (end >= best_ - tolerance_) break;  // classes are ascending: no later one fits either
+      if (end >= bar_) break;  // classes are ascending: no later one fits either
       std::vector<SlotGroup> child = slots;
       const int parent = child.front().parents.back();
       child.front().parents.pop_back();
@@ -195,7 +231,10 @@ class Searcher {
       std::vector<SlotGroup> child(slots.begin() + 1, slots.end());
       dfs(child, kFreshGroup, makespan);
     }
-    if (memoise_ && floor == kFreshGroup && !aborted_ && failed_.size() < kMaxMemoEntries) failed_.insert(std::move(key));
+    if (memoise_ && floor == kFreshGroup && !aborted_ && failed_.size() < kMaxMemoEntries) {
+      auto [it, inserted] = failed_.try_emplace(std::move(key), bar_);
+      if (!inserted) it->second = std::max(it->second, bar_);
+    }
   }
 
   std::vector<double> times_;
@@ -210,7 +249,12 @@ class Searcher {
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;
   std::vector<PathEntry> path_, best_path_;
-  std::unordered_set<std::string> failed_;
+  std::unordered_map<std::string, double> failed_;  // exhausted state -> the bar it failed for
+  double lower_bound_;      // proven: no tree is shorter
+  double bar_ = 0;          // the pass looks for trees shorter than this
+  bool stop_at_first_ = false;
+  bool found_ = false;
+  bool unwinding_ = false;  // a bisection pass found its tree (not a limit)
 };
 
 }  // namespace
@@ -228,7 +272,7 @@ ReduceTreeSearch::ReduceTreeSearch(std::vector<double> class_times, std::vector<
 
 ReduceTreeSearchResult ReduceTreeSearch::run() {
   const double tolerance = tolerance_ >= 0 ? tolerance_ : (times_.empty() ? 0.0 : time_tolerance(times_.front(), times_.back()));
-  Searcher searcher(times_, counts_, incumbent_, limits_, memoise_, tolerance);
+  Searcher searcher(times_, counts_, incumbent_, lower_bound_, limits_, memoise_, tolerance);
   return searcher.run();
 }
 
@@ -236,8 +280,11 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
   SenderClasses classes = sender_classes(cluster, root);
   const auto snf = snf_order(cluster, root);
   const double snf_makespan = snf.empty() ? 0.0 : ep_makespan(cluster, snf);
+  // The closed-form bound holds for the class times too (each class takes
+  // its slowest member's time, so no tree gets shorter).
+  const double closed_form = reduce_lower_bound(cluster, root);
   ReduceTreeSearch search(classes.times, classes.counts());
-  search.incumbent(snf_makespan).limits(limits).tolerance(cluster.tolerance());
+  search.incumbent(snf_makespan).lower_bound(closed_form).limits(limits).tolerance(cluster.tolerance());
   ReduceTreeSearchResult result = search.run();
 
   std::vector<ProcessorIndex> order = snf;
@@ -252,18 +299,19 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
   plan.stats.nodes = result.nodes;
   plan.status = result.status;
   plan.guarantee = Guarantee::at_most(2.0);  // never worse than SNF (Thm 2)
-  // A finished search proves its best length optimal over class times (each
-  // class's slowest member, sender_classes()), so the true optimum is at
-  // least that minus the rounding slack.
-  const double proven = result.finished() ? std::max(result.best - classes.rounding_slack(), reduce_lower_bound(cluster, root))
-                                          : reduce_lower_bound(cluster, root);
+  // The search's bound holds over class times (each class's slowest member,
+  // sender_classes()), so the true optimum is at least that minus the
+  // rounding slack. A finished search proves its best length; a stopped one
+  // the bound of its failed passes.
+  const double proven = std::max(result.lower_bound - classes.rounding_slack(), closed_form);
   settle_claims(plan, proven, cluster.tolerance(),
                 result.finished() ? fmt::format("branch-and-bound over heap-ordered MCP trees finished ({} nodes{})",
                                                 result.nodes, result.improved ? "" : "; SNF is optimal")
                                   : kBoundMetProof);
   if (!result.finished()) {
-    plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF)",
-                                     to_string(result.status), result.nodes));
+    plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF); "
+                                     "proven lower bound {:.6g} (closed form {:.6g})",
+                                     to_string(result.status), result.nodes, proven, closed_form));
   } else {
     settle_merged_classes(plan, "search");
   }

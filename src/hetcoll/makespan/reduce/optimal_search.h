@@ -32,10 +32,18 @@
 //    and the open slots (time, parent class, multiplicity); a state whose
 //    subtree was exhausted is recorded and never searched again (a smaller
 //    incumbent only makes it harder).
+//  * passes: with a proven lower bound L (the bounds.h reduce bound) and
+//    the incumbent B, while B - L > 1% of B a bisection pass looks for a
+//    tree shorter than T = (L + B) / 2 (the deadline D above is T) and
+//    stops at the first: either B drops below T or, the pass failing, no
+//    tree is shorter than T, so L rises to T — the gap at least halves per
+//    pass. Then one plain pass against the incumbent finishes. The memo
+//    records the target a state failed for; it prunes only lower ones.
 // Node/time limits and the progress callback (core/limits.h) stop the
 // search: the plan is then the best found (at worst SNF) with its status,
-// guarantee <= 2 x optimal (Thm 2) and optimal = false unless the reduce
-// bound of bounds.h meets it.
+// guarantee <= 2 x optimal (Thm 2), the proven bound L of the failed passes
+// (the global bound of the search so far; the closed-form bound at worst)
+// and optimal = false unless that bound meets the makespan.
 // Counting: one node per slot decision examined (a search-tree node), as
 // the seed counts sequence prefixes examined.
 // Guarantee: exact when the search finishes. Complexity: exponential in
@@ -55,6 +63,9 @@ namespace hetcoll {
 struct ReduceTreeSearchResult {
   McpTree tree;          // the best tree found; empty when nothing beat the incumbent
   double best = 0;       // its length (or the incumbent's)
+  // Proven: no tree over the class times is shorter (the given lower bound,
+  // raised by failed passes; equals `best` when the search finished).
+  double lower_bound = 0;
   bool improved = false;
   // finished: the whole space was searched, `best` is optimal; else why it stopped.
   SearchStatus status = SearchStatus::finished;
@@ -71,6 +82,8 @@ class ReduceTreeSearch {
 
   // Chainable settings (defaults: no incumbent, no limits, memo on).
   ReduceTreeSearch& incumbent(double makespan) { incumbent_ = makespan; return *this; }
+  // A proven lower bound on the shortest tree (the first bisection target).
+  ReduceTreeSearch& lower_bound(double bound) { lower_bound_ = bound; return *this; }
   ReduceTreeSearch& limits(SearchLimits limits) { limits_ = std::move(limits); return *this; }
   ReduceTreeSearch& memoise(bool on) { memoise_ = on; return *this; }
   ReduceTreeSearch& tolerance(double value) { tolerance_ = value; return *this; }
@@ -81,6 +94,7 @@ class ReduceTreeSearch {
   std::vector<double> times_;
   std::vector<int> counts_;
   double incumbent_ = std::numeric_limits<double>::infinity();
+  double lower_bound_ = 0;
   SearchLimits limits_;
   bool memoise_ = true;
   double tolerance_ = -1;  // < 0: the rule of core/ids.h on the class times

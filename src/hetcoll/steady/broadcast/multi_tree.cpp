@@ -7,11 +7,13 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/shortest_paths.h"
+#include "hetcoll/steady/broadcast/min_cost_arborescence.h"
 #include "hetcoll/steady/edge_colouring.h"
 #include "hetcoll/steady/lp/linear_program.h"
 
@@ -113,10 +115,170 @@ class TreePacker {
   double tolerance_;
 };
 
+// The edges of an arborescence from `source`, parents before children.
+std::vector<size_t> top_down(const Platform& platform, ProcessorIndex source, std::vector<size_t> edges) {
+  std::vector<size_t> ordered;
+  std::vector<char> reached(static_cast<size_t>(platform.size()), 0);
+  reached[static_cast<size_t>(source)] = 1;
+  while (!edges.empty()) {
+    auto ready = std::stable_partition(edges.begin(), edges.end(), [&](size_t e) {
+      return !reached[static_cast<size_t>(platform.edges()[e].from)];
+    });
+    if (ready == edges.end()) break;  // not an arborescence from source: left out
+    for (auto it = ready; it != edges.end(); ++it) {
+      ordered.push_back(*it);
+      reached[static_cast<size_t>(platform.edges()[*it].to)] = 1;
+    }
+    edges.erase(ready, edges.end());
+  }
+  return ordered;
+}
+
+// The cheapest arborescence from the source under edge prices `price` (one
+// per edge of `usable`, the edges with a positive rate, sorted), spanning
+// the nodes they reach; leaves that are routers are cut off (prices are
+// >= 0, so that never costs more). Empty when the source reaches nothing.
+template <class Number>
+std::pair<std::vector<size_t>, Number> cheapest_arborescence(const Platform& platform, ProcessorIndex source,
+                                                             const std::vector<size_t>& usable,
+                                                             const std::vector<Number>& price) {
+  const auto n = static_cast<size_t>(platform.size());
+  std::vector<int> local(n, -1);
+  std::vector<ProcessorIndex> global{source};
+  local[static_cast<size_t>(source)] = 0;
+  for (size_t head = 0; head < global.size(); ++head) {
+    for (auto e : usable) {
+      const auto& edge = platform.edges()[e];
+      if (edge.from != global[head] || local[static_cast<size_t>(edge.to)] >= 0) continue;
+      local[static_cast<size_t>(edge.to)] = static_cast<int>(global.size());
+      global.push_back(edge.to);
+    }
+  }
+  std::vector<CostedArc<Number>> arcs;
+  std::vector<size_t> arc_price;
+  for (size_t k = 0; k < usable.size(); ++k) {
+    const auto& edge = platform.edges()[usable[k]];
+    const int from = local[static_cast<size_t>(edge.from)], to = local[static_cast<size_t>(edge.to)];
+    if (from < 0 || to < 0) continue;
+    arcs.push_back({from, to, price[k]});
+    arc_price.push_back(k);
+  }
+  auto chosen = min_cost_arborescence(static_cast<int>(global.size()), 0, arcs);
+  if (!chosen || chosen->empty()) return {{}, Number(0)};
+  std::vector<size_t> picked;  // indices into usable
+  for (auto a : *chosen) picked.push_back(arc_price[a]);
+  // Routers only relay: drop router leaves until every leaf is a target.
+  for (bool pruned = true; pruned;) {
+    pruned = false;
+    std::vector<int> children(n, 0);
+    for (auto k : picked) ++children[static_cast<size_t>(platform.edges()[usable[k]].from)];
+    std::erase_if(picked, [&](size_t k) {
+      auto v = platform.edges()[usable[k]].to;
+      bool drop = platform.node(v).router && children[static_cast<size_t>(v)] == 0;
+      pruned |= drop;
+      return drop;
+    });
+  }
+  Number cost(0);
+  std::vector<size_t> edges;
+  for (auto k : picked) {
+    cost += price[k];
+    edges.push_back(usable[k]);
+  }
+  return {top_down(platform, source, std::move(edges)), cost};
+}
+
+// Exact weights for the trees of the search, completed by column generation
+// over arborescences. Master LP: maximise sum of l_T subject to, for every
+// edge e with n(e) > 0, sum of l_T over the trees holding e <= n(e). It is
+// solved as its dual, by row generation: prices y_e >= 0 minimising
+// sum n(e) y_e with every tree costing >= 1 (a row per tree; the rows'
+// exact duals are the weights l_T). A tree of y-cost below 1 is a violated
+// row; the cheapest is a minimum-cost arborescence. Rounds run in floating
+// point (lp::FloatingRowSolver); then the model is certified exactly and the
+// pricing repeated in rationals. When no arborescence costs below 1, y is
+// feasible for every tree, so the weights are the master's optimum over all
+// arborescences, which Edmonds' branching theorem (fractional form; every
+// node a target) puts at the minimum over target cuts of n entering them:
+// TP. The search's trees, found in doubles, are the first rows; the
+// generation fixes what their rounding loses (on dense platforms the exact
+// weights of the search's trees alone fell short by ~1e-10).
+void exact_weights(const Platform& platform, ProcessorIndex source, const SsbSolution& optimum,
+                   std::vector<std::vector<size_t>> trees, MultiTreePacking& packing) {
+  std::vector<size_t> usable;
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    if (sgn(optimum.edge_rates[e]) > 0) usable.push_back(e);
+  }
+  std::vector<int> price_column(platform.edges().size(), -1);
+  lp::Model prices;
+  for (size_t k = 0; k < usable.size(); ++k) {
+    const auto& edge = platform.edges()[usable[k]];
+    price_column[usable[k]] = prices.add_column(-optimum.edge_rates[usable[k]],
+                                                fmt::format("y_{}_{}", platform.id(edge.from), platform.id(edge.to)));
+  }
+  std::set<std::vector<size_t>> known;
+  std::vector<std::vector<size_t>> rows;  // the tree of each row
+  auto add_tree = [&](std::vector<size_t> tree) {
+    auto sorted = tree;
+    std::sort(sorted.begin(), sorted.end());
+    if (tree.empty() || !known.insert(std::move(sorted)).second) return false;
+    int row = prices.add_row(lp::RowSense::less_equal, -1, {"tree", {fmt::format("{}", rows.size())}});
+    for (auto e : tree) prices.add_entry(row, price_column[e], -1);
+    rows.push_back(std::move(tree));
+    return true;
+  };
+  for (auto& tree : trees) add_tree(std::move(tree));
+  if (rows.empty() && !add_tree(cheapest_arborescence(platform, source, usable, std::vector<double>(usable.size(), 0.0)).first)) {
+    packing.shortfall = "the edges with a positive rate reach no node from the source";
+    return;
+  }
+  bool routers = false;
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) routers |= platform.node(v).router;
+  const char* no_price = routers ? "no tree prices out, but the platform has routers: trees need not span them, and "
+                                   "Edmonds' theorem (trees spanning every node) does not promise the optimum there"
+                                 : "no spanning arborescence prices out below the optimum (numerical failure)";
+  constexpr int kMaxGeneratedTrees = 2000;
+  lp::FloatingRowSolver floating(prices);
+  for (;;) {
+    while (packing.generated_trees < kMaxGeneratedTrees && floating.solve()) {
+      auto [tree, cost] = cheapest_arborescence(platform, source, usable, floating.primal());
+      if (cost >= 1 - 1e-12 || !add_tree(std::move(tree))) break;
+      ++packing.generated_trees;
+    }
+    auto result = floating.certify();
+    if (result.status != lp::SolveStatus::optimal) {
+      packing.shortfall = fmt::format("the exact weights were not solved: {} {}", lp::to_string(result.status),
+                                      result.failure);
+      return;
+    }
+    packing.trees.clear();
+    packing.total_weight = 0;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const Rational& weight = result.dual[i];
+      if (sgn(weight) <= 0) continue;
+      packing.trees.push_back({weight, tree_from_edges(source, platform, rows[i])});
+      packing.total_weight += weight;
+    }
+    if (packing.total_weight == optimum.throughput) return;
+    std::vector<Rational> exact_prices(result.primal.begin(), result.primal.end());
+    auto [tree, cost] = cheapest_arborescence(platform, source, usable, exact_prices);
+    if (cost >= 1 || !add_tree(std::move(tree))) {
+      packing.shortfall = no_price;
+      return;
+    }
+    ++packing.generated_trees;
+    if (packing.generated_trees >= kMaxGeneratedTrees) {
+      packing.shortfall = fmt::format("column generation stopped after {} trees", kMaxGeneratedTrees);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex source,
-                                      const std::vector<double>& slice_times, const SsbSolution& optimum) {
+                                      const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                      const PackingOptions& options) {
   (void)slice_times;
   auto start = std::chrono::steady_clock::now();
   MultiTreePacking packing;
@@ -124,7 +286,7 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
   double requirement = optimum.throughput_value();
   std::vector<std::vector<size_t>> found;
   const size_t limit = platform.edges().size() + 2;
-  while (requirement > 1e-9 * optimum.throughput_value() && found.size() < limit) {
+  while (options.search_first && requirement > 1e-9 * optimum.throughput_value() && found.size() < limit) {
     TreePacker packer(platform, source, capacity, requirement, optimum.targets);
     auto [edges, weight] = packer.grow();
     if (edges.empty() || weight <= 0) break;
@@ -133,34 +295,12 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
     found.push_back(std::move(edges));
   }
   packing.search_trees = static_cast<int>(found.size());
-  // Exact weights: maximise the total under the exact edge rates.
-  lp::Model model;
-  std::vector<int> column;
-  for (size_t i = 0; i < found.size(); ++i) column.push_back(model.add_column(1, fmt::format("tree{}", i)));
-  for (size_t e = 0; e < platform.edges().size(); ++e) {
-    int row = -1;
-    for (size_t i = 0; i < found.size(); ++i) {
-      if (std::find(found[i].begin(), found[i].end(), e) == found[i].end()) continue;
-      if (row < 0) {
-        row = model.add_row(lp::RowSense::less_equal, optimum.edge_rates[e],
-                            {"edge_rate", {platform.id(platform.edges()[e].from), platform.id(platform.edges()[e].to)}});
-      }
-      model.add_entry(row, column[i], 1);
-    }
-  }
-  packing.total_weight = 0;
-  if (!found.empty()) {
-    auto solution = lp::solve(model);
-    if (solution.status == lp::SolveStatus::optimal) {
-      for (size_t i = 0; i < found.size(); ++i) {
-        const Rational& weight = solution.primal[static_cast<size_t>(column[i])];
-        if (sgn(weight) <= 0) continue;
-        packing.trees.push_back({weight, tree_from_edges(source, platform, found[i])});
-        packing.total_weight += weight;
-      }
-    }
-  }
+  exact_weights(platform, source, optimum, found, packing);
   packing.reaches_optimum = packing.total_weight == optimum.throughput;
+  if (!packing.reaches_optimum && packing.shortfall.empty()) {
+    packing.shortfall = "the exact weights sum to less than the optimum, yet no spanning arborescence prices out";
+  }
+  if (packing.reaches_optimum) packing.shortfall.clear();
   packing.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return packing;
 }
@@ -209,17 +349,34 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     for (const auto& edge : tree.tree.edges) weighted.edges.push_back({edge.from, edge.to, MessageType::broadcast()});
     plan.trees.push_back(std::move(weighted));
   }
+  // As in build_one_port_schedule (periodic_schedule.h): an end with
+  // unlimited ports gets a vertex of its own per edge, and an edge that
+  // takes no time (a wire of an imported topology) or uses no port has no
+  // slot: its transfers are listed in the first slot.
+  auto one_port = [&](ProcessorIndex v) { return platform.node(v).ports != PortModel::unlimited; };
   std::vector<RationalColouringEdge> colouring_edges;
   std::vector<size_t> edge_of;
+  std::vector<PeriodicTransfer> free_transfers;
+  int next_left = platform.size(), next_right = platform.size();
   for (size_t e = 0; e < m; ++e) {
     if (sgn(rate[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
     plan.flows.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(rate[e] * period)});
-    colouring_edges.push_back({edge.from, edge.to, Rational(rate[e] * time[e] * period)});
+    const bool sender = sgn(time[e]) > 0 && one_port(edge.from), receiver = sgn(time[e]) > 0 && one_port(edge.to);
+    if (!sender && !receiver) {
+      for (size_t i = 0; i < trees.size(); ++i) {
+        if (sgn(tree_rate[i][e]) == 0) continue;
+        free_transfers.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(tree_rate[i][e] * period),
+                                  static_cast<int>(i)});
+      }
+      continue;
+    }
+    colouring_edges.push_back({sender ? edge.from : next_left++, receiver ? edge.to : next_right++,
+                               Rational(rate[e] * time[e] * period)});
     edge_of.push_back(e);
   }
   if (!colouring_edges.empty()) {
-    auto colouring = weighted_edge_colouring(platform.size(), platform.size(), colouring_edges);
+    auto colouring = weighted_edge_colouring(next_left, next_right, colouring_edges);
     for (const auto& matching : colouring.matchings) {
       Slot slot;
       slot.length = matching.length;
@@ -240,11 +397,22 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     }
     plan.stats.matchings = static_cast<int>(plan.slots.size());
   }
+  if (!free_transfers.empty()) {
+    if (plan.slots.empty()) plan.slots.push_back(Slot{Rational(0), {}});
+    auto& first = plan.slots.front().transfers;
+    first.insert(first.end(), free_transfers.begin(), free_transfers.end());
+  }
   // The slots fill the period: idle time (no port busy) is a slot without
   // transfers.
   Rational used = 0;
   for (const auto& slot : plan.slots) used += slot.length;
   if (used < Rational(period)) plan.slots.push_back(Slot{Rational(Rational(period) - used), {}});
+  // A zero-length first slot (free transfers only) takes the idle time.
+  if (!plan.slots.empty() && sgn(plan.slots.front().length) == 0 && plan.slots.size() > 1 &&
+      plan.slots.back().transfers.empty()) {
+    plan.slots.front().length = plan.slots.back().length;
+    plan.slots.pop_back();
+  }
   return plan;
 }
 

@@ -18,6 +18,7 @@ struct ClpSession::State {
   std::vector<int> clp_column;    // model column -> Clp column, -1 when not loaded
   int rows_loaded = 0;
   int iterations = 0;
+  double primal_tolerance = 0, dual_tolerance = 0;  // Clp's defaults
 };
 
 namespace {
@@ -65,6 +66,8 @@ ClpSession::ClpSession(const Model& model, const std::vector<int>& columns) : st
   state_->rows_loaded = rows;
   auto& simplex = state_->simplex;
   simplex.setLogLevel(0);
+  state_->primal_tolerance = simplex.primalTolerance();
+  state_->dual_tolerance = simplex.dualTolerance();
   // Rows first (no columns), then the columns.
   simplex.loadProblem(0, rows, std::vector<CoinBigIndex>{0}.data(), nullptr, nullptr, nullptr, nullptr, nullptr,
                       row_lower.data(), row_upper.data());
@@ -79,7 +82,10 @@ ClpSession::ClpSession(const Model& model, const std::vector<int>& columns) : st
 
 ClpSession::~ClpSession() { delete state_; }
 
-bool ClpSession::loaded(int column) const { return state_->clp_column[static_cast<std::size_t>(column)] >= 0; }
+bool ClpSession::loaded(int column) const {
+  const auto j = static_cast<std::size_t>(column);
+  return j < state_->clp_column.size() && state_->clp_column[j] >= 0;
+}
 
 FloatingResult ClpSession::read() const {
   const auto& simplex = state_->simplex;
@@ -104,7 +110,7 @@ FloatingResult ClpSession::read() const {
       default: return BasisStatus::other;
     }
   };
-  result.column_status.assign(state_->clp_column.size(), BasisStatus::at_bound);
+  result.column_status.assign(static_cast<std::size_t>(state_->model->column_count()), BasisStatus::at_bound);
   for (std::size_t c = 0; c < state_->model_column.size(); ++c) {
     result.column_status[static_cast<std::size_t>(state_->model_column[c])] =
         classify(const_cast<ClpSimplex&>(simplex).getColumnStatus(static_cast<int>(c)));
@@ -156,6 +162,8 @@ FloatingResult ClpSession::add_columns(const std::vector<int>& columns) {
     if (!loaded(j)) fresh.push_back(j);
   }
   auto& simplex = state_->simplex;
+  // The model may have grown since the session started (pricing oracles).
+  state_->clp_column.resize(static_cast<std::size_t>(state_->model->column_count()), -1);
   append_columns(simplex, *state_->model, fresh);
   for (int j : fresh) {
     state_->clp_column[static_cast<std::size_t>(j)] = static_cast<int>(state_->model_column.size());
@@ -196,6 +204,10 @@ FloatingResult ClpSession::add_rows() {
     simplex.addRows(count, lower.data(), upper.data(), starts.data(), indices.data(), values.data());
     state_->rows_loaded = model.row_count();
   }
+  // Back to Clp's own tolerances after a polish (resolve): at 1e-13 the
+  // dual simplex can take minutes on a model with ugly coefficients.
+  simplex.setPrimalTolerance(state_->primal_tolerance);
+  simplex.setDualTolerance(state_->dual_tolerance);
   simplex.dual();  // from the status arrays of the last solve: the current basis
   state_->iterations += simplex.numberIterations();
   return read();
@@ -203,7 +215,7 @@ FloatingResult ClpSession::add_rows() {
 
 std::vector<double> ClpSession::column_values() const {
   const double* values = const_cast<ClpSimplex&>(state_->simplex).primalColumnSolution();
-  std::vector<double> result(state_->clp_column.size(), 0.0);
+  std::vector<double> result(static_cast<std::size_t>(state_->model->column_count()), 0.0);
   for (std::size_t c = 0; c < state_->model_column.size(); ++c) {
     result[static_cast<std::size_t>(state_->model_column[c])] = values[c];
   }
