@@ -14,6 +14,7 @@ void register_ptas_experiments(std::vector<Experiment>& list);    // ptas_qualit
 void register_reduce_search_experiment(std::vector<Experiment>& list);  // reduce_search.cpp
 void register_dp_references_experiment(std::vector<Experiment>& list);   // dp_references.cpp
 void register_bcast_search_experiment(std::vector<Experiment>& list);     // bcast_search.cpp
+void register_search_distinct_experiment(std::vector<Experiment>& list);  // search_distinct.cpp
 
 #ifdef HETCOLL_WITH_LP
 void register_bcast_trees_experiment(std::vector<Experiment>& list);  // steady_bcast_trees.cpp
