@@ -88,23 +88,9 @@ const std::vector<Instance>& instances(Operation operation) {
       for (ProcessorIndex p = 0; p < n; ++p) times.push_back(0.1 * static_cast<double>(1 + rng() % 7) + 0.1 * (p % 2));
       cluster = Cluster::from_times(times);
     }
-    Instance instance{cluster, {}, 0};
+    Instance instance{cluster, testing::random_request(operation, n, rng), 0};
     MakespanRequest& request = instance.request;
-    request.operation = operation;
-    request.root = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
     if (operation == Operation::allreduce && i % 2 == 0) request.root = kNoProcessor;  // a fastest one
-    if (operation == Operation::multicast) {
-      for (ProcessorIndex p = 0; p < n; ++p) {
-        if (p != request.root && rng() % 2) request.targets.push_back(p);
-      }
-      if (request.targets.empty()) request.targets.push_back(request.root == 0 ? 1 : 0);
-    }
-    std::vector<ProcessorIndex> order;
-    for (ProcessorIndex p = 0; p < n; ++p) {
-      if (p != request.root) order.push_back(p);
-    }
-    std::shuffle(order.begin(), order.end(), rng);
-    request.order = order;
     request.eps = i % 3 == 0 ? 0.3 : 0.5;
     instance.optimum = optimum_of(instance.cluster, request);
     it->second.push_back(std::move(instance));

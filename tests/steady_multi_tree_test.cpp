@@ -13,6 +13,7 @@
 #include "hetcoll/steady/broadcast/min_cost_arborescence.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/verify/verify_periodic.h"
+#include "support/test_support.h"
 
 namespace hetcoll {
 namespace {
@@ -112,6 +113,28 @@ TEST(MultiTree, ReachesTheOptimumOnCompleteClassGraphs) {
     generated += expect_optimal_packing(platform, times, solve_ssb(platform, 0, times), fmt_seed("complete", seed));
   }
   EXPECT_GT(generated, 0);
+}
+
+// An imported SimGrid topology (SimGrid's small_platform.xml) has edges that
+// take no time (their transfers use no port: listed in the first slot, as
+// every steady-state schedule does). The colouring used to be handed those
+// zero-time edges and threw.
+TEST(MultiTree, ImportedTopologyWithFreeWiresIsScheduledAndVerified) {
+  auto loaded = load_platform_file(testing::source_path("examples/small_platform.xml"));
+  const Platform& platform = loaded.graph();
+  auto times = platform.edge_costs(1e6);
+  bool free_edge = false;
+  for (double time : times) free_edge |= time == 0;
+  ASSERT_TRUE(free_edge);
+  auto source = *platform.find("Tremblay");
+  auto optimum = solve_ssb(platform, source, times);
+  ASSERT_EQ(check_ssb_solution(platform, source, times, optimum), "");
+  auto packing = pack_broadcast_trees(platform, source, times, optimum);
+  EXPECT_TRUE(packing.reaches_optimum) << packing.shortfall;
+  auto plan = multi_tree_schedule(platform, source, times, optimum, packing);
+  auto report = verify_periodic_plan(platform, plan, 1e6);
+  EXPECT_TRUE(report.valid) << report.summary();
+  EXPECT_TRUE(report.certificate_checked);
 }
 
 // Chu-Liu/Edmonds against every choice of one entering arc per node, in

@@ -18,6 +18,7 @@
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/makespan/theorems.h"
 #include "hetcoll/verify/verify.h"
+#include "support/test_support.h"
 #include "support/brute_force.h"
 
 namespace hetcoll {
@@ -32,21 +33,7 @@ std::vector<std::tuple<ProcessorIndex, ProcessorIndex, int>> shape(const Makespa
 }
 
 MakespanRequest request_for(const MakespanAlgorithm& algorithm, ProcessorIndex n, std::mt19937_64& rng) {
-  MakespanRequest request;
-  request.operation = algorithm.operation;
-  request.root = static_cast<ProcessorIndex>(rng() % static_cast<unsigned>(n));
-  if (algorithm.operation == Operation::multicast) {
-    for (ProcessorIndex p = 0; p < n; ++p) {
-      if (p != request.root && rng() % 2) request.targets.push_back(p);
-    }
-    if (request.targets.empty()) request.targets.push_back(request.root == 0 ? 1 : 0);
-  }
-  std::vector<ProcessorIndex> order;
-  for (ProcessorIndex p = 0; p < n; ++p) {
-    if (p != request.root) order.push_back(p);
-  }
-  request.order = order;
-  return request;
+  return testing::random_request(algorithm.operation, n, rng);
 }
 
 std::vector<double> scaled(std::vector<double> times, double factor) {

@@ -4,12 +4,7 @@
 set -u
 hetcoll="$1"
 source_dir="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-source "$(dirname "$0")/cli_test_lib.sh"
+source "$(dirname "$0")/cli_test_lib.sh"  # $work (scratch), passed, failed, check, expect_in, ...
 
 cat >"$work/cluster.json" <<'JSON'
 {"model": "cluster",

@@ -5,11 +5,7 @@
 set -u
 hetcoll="$1"
 source_dir="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-source "$(dirname "$0")/cli_test_lib.sh"
+source "$(dirname "$0")/cli_test_lib.sh"  # $work (scratch), passed, failed, check, expect_in, ...
 
 # --- generators ----------------------------------------------------------
 check "generate random" 0 "$hetcoll" generate random --nodes 20 --density 0.1 --seed 3 --out "$work/random.json"

@@ -23,6 +23,25 @@ Cluster random_cluster(std::mt19937_64& rng, int n, int classes, double max_rati
   return Cluster::from_times(std::move(times));
 }
 
+MakespanRequest random_request(Operation operation, ProcessorIndex n, std::mt19937_64& rng) {
+  MakespanRequest request;
+  request.operation = operation;
+  request.root = static_cast<ProcessorIndex>(rng() % static_cast<std::uint64_t>(n));
+  if (operation == Operation::multicast) {
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != request.root && rng() % 2) request.targets.push_back(p);
+    }
+    if (request.targets.empty()) request.targets.push_back(request.root == 0 ? 1 : 0);
+  }
+  std::vector<ProcessorIndex> order;
+  for (ProcessorIndex p = 0; p < n; ++p) {
+    if (p != request.root) order.push_back(p);
+  }
+  std::shuffle(order.begin(), order.end(), rng);
+  request.order = order;
+  return request;
+}
+
 std::string source_path(const std::string& relative) { return std::string(HETCOLL_SOURCE_DIR) + "/" + relative; }
 
 }  // namespace hetcoll::testing

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/cluster.h"
 
 namespace hetcoll::testing {
@@ -14,6 +15,11 @@ namespace hetcoll::testing {
 // from that many distinct values (ties on purpose); otherwise uniformly from
 // [1, max_ratio]. Values are small integers or halves so that ties are exact.
 Cluster random_cluster(std::mt19937_64& rng, int n, int classes = 0, double max_ratio = 4.0);
+
+// A request for `operation` on n processors: a random root; for a multicast,
+// random targets (at least one); a shuffled sending order of all but the
+// root (used by algorithm "ep").
+MakespanRequest random_request(Operation operation, ProcessorIndex n, std::mt19937_64& rng);
 
 std::string source_path(const std::string& relative);  // path inside the repository
 

@@ -348,17 +348,34 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     for (const auto& edge : tree.tree.edges) weighted.edges.push_back({edge.from, edge.to, MessageType::broadcast()});
     plan.trees.push_back(std::move(weighted));
   }
+  // As in build_one_port_schedule (periodic_schedule.h): an end with
+  // unlimited ports gets a vertex of its own per edge, and an edge that
+  // takes no time (a wire of an imported topology) or uses no port has no
+  // slot: its transfers are listed in the first slot.
+  auto one_port = [&](ProcessorIndex v) { return platform.node(v).ports != PortModel::unlimited; };
   std::vector<RationalColouringEdge> colouring_edges;
   std::vector<size_t> edge_of;
+  std::vector<PeriodicTransfer> free_transfers;
+  int next_left = platform.size(), next_right = platform.size();
   for (size_t e = 0; e < m; ++e) {
     if (sgn(rate[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
     plan.flows.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(rate[e] * period)});
-    colouring_edges.push_back({edge.from, edge.to, Rational(rate[e] * time[e] * period)});
+    const bool sender = sgn(time[e]) > 0 && one_port(edge.from), receiver = sgn(time[e]) > 0 && one_port(edge.to);
+    if (!sender && !receiver) {
+      for (size_t i = 0; i < trees.size(); ++i) {
+        if (sgn(tree_rate[i][e]) == 0) continue;
+        free_transfers.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(tree_rate[i][e] * period),
+                                  static_cast<int>(i)});
+      }
+      continue;
+    }
+    colouring_edges.push_back({sender ? edge.from : next_left++, receiver ? edge.to : next_right++,
+                               Rational(rate[e] * time[e] * period)});
     edge_of.push_back(e);
   }
   if (!colouring_edges.empty()) {
-    auto colouring = weighted_edge_colouring(platform.size(), platform.size(), colouring_edges);
+    auto colouring = weighted_edge_colouring(next_left, next_right, colouring_edges);
     for (const auto& matching : colouring.matchings) {
       Slot slot;
       slot.length = matching.length;
@@ -379,11 +396,22 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     }
     plan.stats.matchings = static_cast<int>(plan.slots.size());
   }
+  if (!free_transfers.empty()) {
+    if (plan.slots.empty()) plan.slots.push_back(Slot{Rational(0), {}});
+    auto& first = plan.slots.front().transfers;
+    first.insert(first.end(), free_transfers.begin(), free_transfers.end());
+  }
   // The slots fill the period: idle time (no port busy) is a slot without
   // transfers.
   Rational used = 0;
   for (const auto& slot : plan.slots) used += slot.length;
   if (used < Rational(period)) plan.slots.push_back(Slot{Rational(Rational(period) - used), {}});
+  // A zero-length first slot (free transfers only) takes the idle time.
+  if (!plan.slots.empty() && sgn(plan.slots.front().length) == 0 && plan.slots.size() > 1 &&
+      plan.slots.back().transfers.empty()) {
+    plan.slots.front().length = plan.slots.back().length;
+    plan.slots.pop_back();
+  }
   return plan;
 }
 

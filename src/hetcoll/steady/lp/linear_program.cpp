@@ -343,7 +343,7 @@ void solve_exactly(const Model& model, const SolveOptions& options, const detail
 // the header). `generate`: column generation is on (columns Clp never saw
 // are priced exactly).
 Solution certify_floating(const Model& model, detail::ClpSession& clp, detail::FloatingResult floating,
-                 const SolveOptions& options, bool generate, Solution solution) {
+                          const SolveOptions& options, bool generate, Solution solution) {
   if (floating.outcome == detail::FloatingResult::Outcome::optimal) solution.floating_objective = floating.objective;
   // Clp stops within its tolerances (1e-7); a basis that is optimal within
   // them may be a pivot or two from exactly optimal. Tighten and continue

@@ -2,8 +2,9 @@
 // steady-state layer (scatter, gossip, reduce, pipelined broadcast).
 //
 // STABLE INTERFACE (other layers build on it): Model, RowSense, RowLabel,
-// SolveOptions, Solution, SolveStatus, solve(), check_optimality(). New
-// fields and options may be added; existing ones keep their meaning.
+// SolveOptions, Solution, SolveStatus, solve(), check_optimality(),
+// FloatingRowSolver (row generation: floating rounds, one certified solve).
+// New fields and options may be added; existing ones keep their meaning.
 //
 // Problem form (every model is in this form):
 //
