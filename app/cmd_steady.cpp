@@ -30,9 +30,10 @@ struct SteadyCommandOptions {
   std::string formulation;
   std::string period_max;
   bool whole_messages = false;
-  std::string simplex = "dual";
+  std::string simplex;  // empty: dual (reduce: tree pricing)
   bool exact_solver = false;
   bool column_generation = false;
+  bool full_lp = false;
   std::uint64_t simulate = 0;
   std::size_t slots = 12;
   bool json = false;
@@ -66,11 +67,16 @@ SteadyOptions planner_options(const SteadyCommandOptions& options) {
     result.lp.algorithm = lp::SimplexAlgorithm::presolve;
   } else if (options.simplex == "barrier") {
     result.lp.algorithm = lp::SimplexAlgorithm::barrier;
-  } else if (options.simplex != "dual") {
+  } else if (!options.simplex.empty() && options.simplex != "dual") {
     throw InputError(fmt::format("--simplex: \"{}\" is not dual, primal, presolve or barrier", options.simplex));
   }
   result.lp.exact_solver_only = options.exact_solver;
-  result.column_generation = options.column_generation;
+  // Reduce: naming a Clp method asks for the full LP, where it applies.
+  if (options.column_generation) {
+    result.reduce_method = ReduceLpMethod::column_generation;
+  } else if (options.full_lp || !options.simplex.empty()) {
+    result.reduce_method = ReduceLpMethod::full;
+  }
   return result;
 }
 
@@ -169,7 +175,12 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   command->add_flag("--whole-messages", options.whole_messages,
                     "Never split a message across slots: the period is multiplied until every count is whole "
                     "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");
-  command->add_option("--simplex", options.simplex, "Clp's method: dual (default), primal, presolve (Clp's initialSolve) or barrier (then crossover); the answer is re-solved exactly either way");
+  command->add_option("--simplex", options.simplex,
+                      personal ? "Clp's method: dual (default), primal, presolve (Clp's initialSolve) or barrier (then "
+                                 "crossover); the answer is re-solved exactly either way"
+                               : "Clp's method for the full LP: dual, primal, presolve (Clp's initialSolve) or barrier "
+                                 "(then crossover); implies --full-lp unless --column-generation; the answer is "
+                                 "re-solved exactly either way");
   command->add_flag("--exact-solver", options.exact_solver,
                     "Solve with QSopt_ex (exact rational simplex) instead of Clp + exact basis re-solve");
   command->add_option("--simulate", options.simulate,
@@ -218,10 +229,16 @@ void add_steady_commands(CLI::App& app, int& result) {
   reduce->add_option("--participants", reduce_options->participants,
                      "Participants in the reduction order P,P,... (default: every host in file order); every other "
                      "node only forwards");
+  auto* full_lp = reduce->add_flag(
+      "--full-lp", reduce_options->full_lp,
+      "Solve the paper's LP as printed (every partial result on every edge, every task) with Clp, instead of the "
+      "default reduction-tree pricing (a small LP over trees, priced by a shortest-path DP; its certificate is "
+      "built for, and checked on, the full LP). Same exact optimum; far slower beyond 12 participants");
   reduce->add_flag("--column-generation", reduce_options->column_generation,
-                   "Solve the LP by column generation: start from the flat reductions' columns, add the others as "
-                   "their reduced costs ask; the exact check still prices every column, so the optimum and its "
-                   "certificate are the full LP's. Much faster with many participants");
+                   "Solve the full LP by column generation: start from the flat reductions' columns, add the others "
+                   "as their reduced costs ask; the exact check still prices every column, so the optimum and its "
+                   "certificate are the full LP's. Slower than the default on the platforms measured")
+      ->excludes(full_lp);
   reduce->callback([&result, reduce_options] { result = run_steady(SteadyOperation::reduce, *reduce_options); });
 }
 

@@ -22,8 +22,8 @@ std::string fmt_seed(const char* kind, std::uint64_t seed) { return std::string(
 
 // Returns the trees the exact column generation added.
 int expect_optimal_packing(const Platform& platform, const std::vector<double>& times, const SsbSolution& optimum,
-                           const std::string& name) {
-  auto packing = pack_broadcast_trees(platform, 0, times, optimum);
+                           const std::string& name, const PackingOptions& options = {}) {
+  auto packing = pack_broadcast_trees(platform, 0, times, optimum, options);
   EXPECT_TRUE(packing.reaches_optimum) << name << ": " << packing.shortfall;
   EXPECT_EQ(packing.shortfall, "") << name;
   auto plan = multi_tree_schedule(platform, 0, times, optimum, packing);
@@ -77,16 +77,19 @@ TEST(MultiTree, ReachesTheOptimumFromTheFullProgramsRates) {
     other.certificate = lp::make_certificate(model, full, optimum.certificate.formulation);
     for (size_t e = 0; e < platform.edges().size(); ++e) other.edge_rates[e] = full.primal[1 + e];
     ASSERT_EQ(check_ssb_solution(platform, 0, times, other), "") << "seed " << seed;
-    generated += expect_optimal_packing(platform, times, other, fmt_seed("full-program rates, random", seed));
+    PackingOptions search_first;
+    search_first.search_first = true;
+    generated += expect_optimal_packing(platform, times, other, fmt_seed("full-program rates, random", seed), search_first);
+    expect_optimal_packing(platform, times, other, fmt_seed("full-program rates, generation only", seed));
   }
-  // The search's trees alone were short somewhere: the exact generation ran.
+  // The search's trees alone were short somewhere: the exact generation
+  // completed them.
   EXPECT_GT(generated, 0);
 }
 
 // The shape of the MPI comparison's rank route graph: every rank reaches
 // every other directly, a rank's sends costing its class factor (1, 2 or 4).
 TEST(MultiTree, ReachesTheOptimumOnCompleteClassGraphs) {
-  int generated = 0;
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     std::mt19937_64 random(seed);
     const int ranks = 10 + static_cast<int>(seed);
@@ -110,9 +113,8 @@ TEST(MultiTree, ReachesTheOptimumOnCompleteClassGraphs) {
     }
     Platform platform(std::move(nodes), std::move(edges), "complete class graph");
     auto times = platform.edge_costs(1e6);  // the slice size the checks assume
-    generated += expect_optimal_packing(platform, times, solve_ssb(platform, 0, times), fmt_seed("complete", seed));
+    expect_optimal_packing(platform, times, solve_ssb(platform, 0, times), fmt_seed("complete", seed));
   }
-  EXPECT_GT(generated, 0);
 }
 
 // An imported SimGrid topology (SimGrid's small_platform.xml) has edges that
@@ -197,6 +199,24 @@ TEST(MinCostArborescence, MatchesExhaustiveSearchOnSmallGraphs) {
       for (int steps = 0; u > 0 && steps <= n; ++steps) u = parent[static_cast<size_t>(u)];
       EXPECT_EQ(u, 0) << "trial " << trial << " node " << start;
     }
+  }
+}
+
+// The ForestColl-style search first, its trees completed by the generation.
+TEST(MultiTree, SearchFirstAlsoReachesTheOptimum) {
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    auto platform = generate_random_platform({15, 0.25, 0.0, seed, {}});
+    auto times = platform.edge_costs(1e6);
+    auto optimum = solve_ssb(platform, 0, times);
+    PackingOptions options;
+    options.search_first = true;
+    auto packing = pack_broadcast_trees(platform, 0, times, optimum, options);
+    EXPECT_GT(packing.search_trees, 0);
+    EXPECT_TRUE(packing.reaches_optimum) << fmt_seed("random", seed) << ": " << packing.shortfall;
+    auto plan = multi_tree_schedule(platform, 0, times, optimum, packing);
+    auto report = verify_periodic_plan(platform, plan, 1e6);
+    EXPECT_TRUE(report.valid) << fmt_seed("random", seed) << ": " << report.summary();
+    EXPECT_TRUE(plan.optimal());
   }
 }
 

@@ -2,11 +2,13 @@
 // answer is known, and on seeded random platforms every plan passes verify/,
 // the exact throughput matches Clp's floating optimum, the two scatter/gossip
 // formulations agree exactly, and the trees sum exactly to the flows.
+#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/steady/paper_platforms.h"
 #include "hetcoll/steady/reduce_lp.h"
 #include "hetcoll/steady/steady_planner.h"
 #include "hetcoll/verify/verify_periodic.h"
@@ -39,18 +41,6 @@ PlatformEdge link(ProcessorIndex from, ProcessorIndex to, double cost) {
   edge.to = to;
   edge.cost = cost;
   return edge;
-}
-
-// Legrand, Marchal, Robert 2003 Fig. 6(a): three processors, every edge of
-// cost 1 both ways; P0 does two tasks per time unit, P1 and P2 one.
-Platform figure6_platform() {
-  std::vector<PlatformEdge> edges;
-  for (ProcessorIndex i = 0; i < 3; ++i) {
-    for (ProcessorIndex j = 0; j < 3; ++j) {
-      if (i != j) edges.push_back(link(i, j, 1));
-    }
-  }
-  return Platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "fig6");
 }
 
 void expect_valid(const Platform& platform, const PeriodicPlan& plan) {
@@ -105,7 +95,7 @@ TEST(SteadyScatter, ATargetCannotCountItsOwnMessagesTwice) {
 TEST(SteadyReduce, LegrandMarchalRobertFigure6) {
   // Three processors, every edge of cost 1, one task per time unit except
   // P0 which does two; target P0: TP = 1 (Fig. 6(b)).
-  const Platform platform = figure6_platform();
+  const Platform platform = legrand_marchal_robert_figure6_platform();
   const auto plan = plan_steady_reduce(platform, 0, {});
   EXPECT_EQ(plan.throughput, 1);
   EXPECT_TRUE(plan.optimal());
@@ -142,6 +132,16 @@ TEST(SteadyPlanners, BadPlatformsGetClearErrors) {
   try {
     plan_steady_scatter(wire, 0, {});
     ADD_FAILURE() << "a zero-cost route was accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
+  }
+
+  // Free edges and free computing: the tree pricing's master is unbounded;
+  // the full LP reports it.
+  const Platform free_reduce({host("S"), host("A")}, {link(1, 0, 0.0)}, "free");
+  try {
+    plan_steady_reduce(free_reduce, 0, {});
+    ADD_FAILURE() << "an unbounded reduce was accepted";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
   }
@@ -211,7 +211,7 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
     expect_valid(platform, reduce);
     // The reduce LP by column generation: the same exact optimum.
     const auto view = make_steady_platform(platform, std::nullopt);
-    const auto generated = solve_reduce_lp(view, {0, reduce.participants}, {}, true);
+    const auto generated = solve_reduce_lp(view, {0, reduce.participants}, {}, ReduceLpMethod::column_generation);
     EXPECT_EQ(generated.throughput, reduce.throughput);
 
     // Whole messages and a fixed period keep the plans valid.
@@ -244,6 +244,41 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
   EXPECT_GE(fixed_runs, 4);  // the fixed-period branch really ran
 }
 
+// The default reduce solver (reduction-tree pricing) against the full LP
+// solved two other ways (Clp + exact basis, QSopt_ex): the same exact
+// optimum, and the tree-priced plan — whose certificate is built for the
+// full LP — passes verify/. Random participant subsets, orders and roots.
+TEST(SteadyReduce, TreePricingMatchesTheFullLpExactly) {
+  std::mt19937 random(907);
+  for (int trial = 0; trial < 10; ++trial) {
+    const auto platform = random_platform(random, 5 + trial % 4);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::vector<ProcessorIndex> participants;
+    for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+      if (!platform.node(v).router && random() % 5 != 0) participants.push_back(v);
+    }
+    if (participants.size() < 2) continue;
+    std::shuffle(participants.begin(), participants.end(), random);
+    const auto root = participants[random() % participants.size()];
+    const auto view = make_steady_platform(platform, std::nullopt);
+    const ReduceProblem problem{root, participants};
+
+    const auto by_trees = solve_reduce_lp(view, problem);
+    EXPECT_NE(by_trees.stats.method.find("reduction-tree pricing"), std::string::npos) << by_trees.stats.method;
+    const auto full = solve_reduce_lp(view, problem, {}, ReduceLpMethod::full);
+    EXPECT_EQ(by_trees.throughput, full.throughput);
+    EXPECT_EQ(by_trees.certificate.bound, full.certificate.bound);
+    lp::SolveOptions exact_only;
+    exact_only.exact_solver_only = true;
+    EXPECT_EQ(solve_reduce_lp(view, problem, exact_only).throughput, by_trees.throughput);
+
+    const auto plan = plan_steady_reduce(platform, root, participants);
+    EXPECT_EQ(plan.throughput, by_trees.throughput);
+    EXPECT_NE(plan.stats.lp_method.find("reduction-tree pricing"), std::string::npos);
+    expect_valid(platform, plan);
+  }
+}
+
 TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
   // Four-digit decimal costs on 8 nodes: the gossip's period has over 20
   // digits; the schedule still has a handful of matchings.
@@ -269,7 +304,7 @@ TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
 }
 
 TEST(SteadyVerify, CatchesBrokenPlans) {
-  const Platform platform = figure6_platform();
+  const Platform platform = legrand_marchal_robert_figure6_platform();
   const auto plan = plan_steady_reduce(platform, 0, {});
   expect_valid(platform, plan);
 
@@ -329,7 +364,7 @@ void expect_simulation_converges(const Platform& platform, const PeriodicPlan& p
 }
 
 TEST(SteadySimulation, ThroughputApproachesTheBound) {
-  const Platform fig6 = figure6_platform();
+  const Platform fig6 = legrand_marchal_robert_figure6_platform();
   expect_simulation_converges(fig6, plan_steady_reduce(fig6, 0, {}));
 
   const Platform routes({host("S"), router("A"), router("B"), router("C"), router("D"), host("T")},

@@ -55,6 +55,48 @@ check "simgrid reduce fixed period" 0 "$hetcoll" steady reduce --platform "$sour
 expect_true "fixed-period simulation converges" "$work/out" \
   "d['valid'] and d['period'] == 100 and d['simulation']['finished'] and d['simulation']['ratio'] > 0.9"
 
+# --- reduce LP methods: tree pricing (default), full LP, column generation,
+# QSopt_ex — the same exact optimum, each plan verified -------------------
+check "generate tiers" 0 "$hetcoll" generate tiers --nodes 30 --seed 3 --out "$work/t30.json"
+lan=lan0.0.0,lan0.0.1,lan0.1.0,lan1.0.0,lan1.0.1,lan1.1.2
+for method in default --full-lp --column-generation --exact-solver "--simplex primal"; do
+  name=${method#--}
+  # shellcheck disable=SC2086  # the method is one or two words
+  check "reduce tiers $name" 0 "$hetcoll" steady reduce --platform "$work/t30.json" --message-size 1e6 \
+    --participants "$lan" --json --out "$work/reduce-$name.json" $([ "$method" = default ] || echo "$method")
+  cp "$work/out" "$work/reduce-$name.stdout.json"
+  expect_true "reduce tiers $name valid and proven" "$work/reduce-$name.stdout.json" \
+    "d['valid'] and d['optimal'] and d['certificate']['bound'] == d['throughput']"
+  check "validate reduce tiers $name" 0 "$hetcoll" validate --platform "$work/t30.json" --message-size 1e6 \
+    --plan "$work/reduce-$name.json"
+done
+python3 - "$work" <<'PY' && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL reduce LP methods agree"; }
+import json, sys
+work = sys.argv[1]
+plans = {name: json.load(open(f"{work}/reduce-{name}.stdout.json"))
+         for name in ["default", "full-lp", "column-generation", "exact-solver", "simplex primal"]}
+tp = {name: plan["throughput"] for name, plan in plans.items()}
+assert len(set(tp.values())) == 1 and "/" in tp["default"], tp
+stats = {name: plan["stats"] for name, plan in plans.items()}
+assert "reduction-tree pricing" in stats["default"]["lp_method"], stats["default"]
+generated = stats["column-generation"]
+assert "column generation" in generated["lp_method"], generated
+assert generated["lp_columns_loaded"] < generated["lp_columns"], generated
+assert generated["lp_generation_rounds"] >= 1, generated
+assert stats["full-lp"]["lp_method"].startswith("clp-dual + exact basis"), stats["full-lp"]
+assert "pricing" not in stats["full-lp"]["lp_method"], stats["full-lp"]
+assert stats["simplex primal"]["lp_method"].startswith("clp-primal"), stats["simplex primal"]
+assert stats["exact-solver"]["lp_method"] == "qsopt_ex", stats["exact-solver"]
+PY
+check "column generation excludes full LP" 2 "$hetcoll" steady reduce --platform "$work/t30.json" \
+  --message-size 1e6 --participants "$lan" --column-generation --full-lp
+expect_in "exclusion named" "$work/err" "--column-generation"
+check "reduce help" 0 "$hetcoll" steady reduce --help
+expect_in "help explains column generation" "$work/out" "--column-generation"
+expect_in "column generation: full LP's certificate" "$work/out" "certificate are the full LP's"
+expect_in "help explains full LP" "$work/out" "--full-lp"
+expect_in "help names the default" "$work/out" "reduction-tree pricing"
+
 # --- experiments (quick): CSV + SVG, every plan verified inside --------
 check "experiment steady-paper" 0 "$hetcoll" experiment steady-paper --quick --out "$work/exp"
 expect_in "fig6 reproduced" "$work/out" "Fig. 6 reduce: TP 1 (paper 1)"

@@ -38,6 +38,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/experiments/experiments_list.h"
 #include "hetcoll/gen/tiers_platform.h"
+#include "hetcoll/steady/paper_platforms.h"
 #include "hetcoll/model/participants.h"
 #include "hetcoll/sim/periodic_simulator.h"
 #include "hetcoll/steady/steady_planner.h"
@@ -268,18 +269,6 @@ Platform toy_scatter_platform() {
                   "toy scatter");
 }
 
-// Fig. 6(a): three processors, every link of cost 1 both ways; P0 does two
-// tasks per time unit, the others one.
-Platform figure6_platform() {
-  std::vector<PlatformEdge> edges;
-  for (ProcessorIndex i = 0; i < 3; ++i) {
-    for (ProcessorIndex j = 0; j < 3; ++j) {
-      if (i != j) edges.push_back(edge(i, j, 1));
-    }
-  }
-  return Platform({host("P0", 2.0), host("P1", 1.0), host("P2", 1.0)}, edges, "Fig. 6");
-}
-
 ExperimentResult run_steady_paper(const ExperimentOptions& options) {
   const bool quick = options.quick;
   CsvTable table;
@@ -308,7 +297,7 @@ ExperimentResult run_steady_paper(const ExperimentOptions& options) {
                          to_string(toy_plan.throughput), to_string(toy_plan.period), to_string(toy_whole.period));
 
   // Sec. 4, Fig. 6: the three-processor reduce.
-  const Platform fig6 = figure6_platform();
+  const Platform fig6 = legrand_marchal_robert_figure6_platform();
   const auto fig6_plan = plan_steady_reduce(fig6, 0, {});
   require_valid(fig6, fig6_plan, "Fig. 6 reduce");
   row("fig6", "three-processor reduce", "", to_string(fig6_plan.throughput), "1", "TP");

@@ -32,7 +32,9 @@ std::string type_text(const PeriodicPlan& plan, const MessageType& type, const P
 std::string big(const BigInteger& value) {
   const auto text = value.get_str();
   if (text.size() <= 15) return text;
-  return fmt::format("{} ({} digits, ~{:.3e})", text.substr(0, 12) + "...", text.size(), value.get_d());
+  // Scientific notation from the digits: a double overflows past 308 digits.
+  return fmt::format("{} ({} digits, ~{}.{}e+{})", text.substr(0, 12) + "...", text.size(), text[0], text.substr(1, 3),
+                     text.size() - 1);
 }
 
 }  // namespace

@@ -79,7 +79,12 @@ lp::Solution solve_certified(const lp::Model& model, const lp::SolveOptions& opt
                              const char* what) {
   const auto start = std::chrono::steady_clock::now();
   auto solution = lp::solve(model, options);
-  stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return require_certified(model, std::move(solution), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), stats, what);
+}
+
+lp::Solution require_certified(const lp::Model& model, lp::Solution solution, double seconds, LpRunStats& stats,
+                               const char* what) {
+  stats.seconds = seconds;
   stats.rows = model.row_count();
   stats.columns = model.column_count();
   stats.nonzeros = model.nonzero_count();

@@ -100,5 +100,9 @@ void add_edge_usage(lp::Model& model, const SteadyPlatform& platform, const Port
 // Builds, solves and certifies; fills stats. Throws on unbounded/infeasible/failed.
 lp::Solution solve_certified(const lp::Model& model, const lp::SolveOptions& options, LpRunStats& stats,
                              const char* what);
+// The second half of solve_certified, for solutions found another way:
+// fills stats (`seconds`: the whole solve) and throws unless optimal.
+lp::Solution require_certified(const lp::Model& model, lp::Solution solution, double seconds, LpRunStats& stats,
+                               const char* what);
 
 }  // namespace hetcoll

@@ -1,8 +1,11 @@
 #include "hetcoll/steady/reduce_lp.h"
 
+#include <chrono>
+#include <optional>
 #include <set>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/steady/reduce_tree_pricing.h"
 
 namespace hetcoll {
 
@@ -30,7 +33,7 @@ void check_reduce_problem(const SteadyPlatform& platform, const ReduceProblem& p
 }
 
 ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProblem& problem,
-                               const lp::SolveOptions& given_options, bool column_generation) {
+                               const lp::SolveOptions& given_options, ReduceLpMethod method) {
   lp::SolveOptions options = given_options;
   check_reduce_problem(platform, problem);
   const auto& graph = *platform.platform;
@@ -44,7 +47,13 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
   const auto root = problem.root;
 
   lp::Model model;
+  ReduceLpIndex index;
+  index.participants = count;
+  index.nodes = static_cast<int>(n);
+  index.root = root;
+  index.order = problem.participants;
   const int throughput = model.add_column(1, "TP");
+  index.throughput_column = throughput;
   // Column generation starts from the columns of "flat" reductions: own
   // values and prefixes v[0,m] travel, tasks extend a prefix by one value.
   std::vector<int> initial_columns{throughput};
@@ -55,7 +64,13 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
       compute_row[static_cast<std::size_t>(p)] = model.add_row(lp::RowSense::less_equal, 1, {"compute", {graph.id(p)}});
     }
   }
+  for (std::size_t v = 0; v < n; ++v) {
+    for (int row : {ports.send_row[v], ports.receive_row[v], compute_row[v]}) {
+      if (row >= 0) index.resource_rows.push_back(row);
+    }
+  }
   const int throughput_row = model.add_row(lp::RowSense::equal, 0, {"throughput", {}});
+  index.throughput_row = throughput_row;
   model.add_entry(throughput_row, throughput, -1);
 
   // Conservation rows (node, type), created on first use; -1 = exempt.
@@ -102,6 +117,7 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
         if (from == root && first == 0 && last == last_position) continue;            // the result stays
         const int column = model.add_column(0);
         send_columns.push_back({e, first, last, column});
+        index.sends.push_back({from, to, partial_index(count, first, last), column});
         if (first == last || first == 0) initial_columns.push_back(column);
         add_edge_usage(model, platform, ports, column, e);
         balance(from, first, last, column, -1);
@@ -124,6 +140,7 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
         for (int split = first; split < last; ++split) {
           const int column = model.add_column(0);
           task_columns.push_back({p, first, split, last, column});
+          index.tasks.push_back({position[static_cast<std::size_t>(p)], first, split, last, column});
           if (first == 0 && split + 1 == last) initial_columns.push_back(column);
           if (time) model.add_entry(compute_row[static_cast<std::size_t>(p)], column, *time);
           balance(p, first, last, column, +1);
@@ -134,9 +151,21 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
     }
   }
 
-  if (column_generation && options.initial_columns.empty()) options.initial_columns = initial_columns;
+  index.conservation = std::move(conservation);
+  if (method == ReduceLpMethod::column_generation && options.initial_columns.empty()) {
+    options.initial_columns = initial_columns;
+  }
   ReduceLpResult result;
-  const auto solution = solve_certified(model, options, result.stats, "reduce");
+  std::optional<lp::Solution> by_trees;
+  const auto start = std::chrono::steady_clock::now();
+  if (method == ReduceLpMethod::tree_pricing && !options.exact_solver_only) {
+    by_trees = solve_reduce_by_tree_pricing(model, index);
+  }
+  const auto solution =
+      by_trees ? require_certified(model, std::move(*by_trees),
+                                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                                   result.stats, "reduce")
+               : solve_certified(model, options, result.stats, "reduce");
   result.throughput = solution.primal[static_cast<std::size_t>(throughput)];
   result.certificate = lp::make_certificate(model, solution, "reduce");
   for (const auto& s : send_columns) {

@@ -197,6 +197,21 @@ std::vector<ProcessorIndex> all_participants_but(const Platform& platform, Proce
   return result;
 }
 
+// Scatter and gossip share the LP, the paths and the schedule; only their
+// defaults and recorded endpoints differ.
+PeriodicPlan plan_personal(const Platform& platform, SteadyOperation operation, std::vector<ProcessorIndex> sources,
+                           std::vector<ProcessorIndex> targets, PersonalFormulation default_formulation,
+                           const SteadyOptions& options) {
+  const auto view = make_steady_platform(platform, options.message_size);
+  PersonalProblem problem{std::move(sources), targets};
+  const auto lp_result = solve_personal_lp(view, problem, options.formulation.value_or(default_formulation), options.lp);
+  auto plan = personal_plan(view, problem, lp_result, options);
+  plan.operation = operation;
+  plan.targets = std::move(targets);
+  plan.message_size = options.message_size;
+  return plan;
+}
+
 }  // namespace
 
 PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source, std::vector<ProcessorIndex> targets,
@@ -204,15 +219,9 @@ PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source
   check_period_max(options);
   if (source < 0 || source >= platform.size()) throw InputError("source: no such node");
   if (targets.empty()) targets = all_participants_but(platform, source);
-  const auto view = make_steady_platform(platform, options.message_size);
-  PersonalProblem problem{{source}, targets};
-  const auto lp_result =
-      solve_personal_lp(view, problem, options.formulation.value_or(PersonalFormulation::per_type), options.lp);
-  auto plan = personal_plan(view, problem, lp_result, options);
-  plan.operation = SteadyOperation::scatter;
+  auto plan = plan_personal(platform, SteadyOperation::scatter, {source}, std::move(targets),
+                            PersonalFormulation::per_type, options);
   plan.root = source;
-  plan.targets = targets;
-  plan.message_size = options.message_size;
   return plan;
 }
 
@@ -221,15 +230,9 @@ PeriodicPlan plan_steady_gossip(const Platform& platform, std::vector<ProcessorI
   check_period_max(options);
   if (sources.empty()) sources = platform.participants();
   if (targets.empty()) targets = platform.participants();
-  const auto view = make_steady_platform(platform, options.message_size);
-  PersonalProblem problem{sources, targets};
-  const auto lp_result =
-      solve_personal_lp(view, problem, options.formulation.value_or(PersonalFormulation::by_source), options.lp);
-  auto plan = personal_plan(view, problem, lp_result, options);
-  plan.operation = SteadyOperation::gossip;
-  plan.sources = sources;
-  plan.targets = targets;
-  plan.message_size = options.message_size;
+  auto plan = plan_personal(platform, SteadyOperation::gossip, sources, std::move(targets),
+                            PersonalFormulation::by_source, options);
+  plan.sources = std::move(sources);
   return plan;
 }
 
@@ -239,7 +242,7 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
   if (participants.empty()) participants = platform.participants();
   const auto view = make_steady_platform(platform, options.message_size);
   const ReduceProblem problem{root, participants};
-  const auto lp_result = solve_reduce_lp(view, problem, options.lp, options.column_generation);
+  const auto lp_result = solve_reduce_lp(view, problem, options.lp, options.reduce_method);
   const auto start = std::chrono::steady_clock::now();
   auto trees = extract_reduction_trees(view, problem, lp_result);
 

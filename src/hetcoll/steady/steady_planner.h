@@ -42,6 +42,7 @@
 #include "hetcoll/plan/periodic_plan.h"
 #include "hetcoll/steady/lp/linear_program.h"
 #include "hetcoll/steady/personal_lp.h"
+#include "hetcoll/steady/reduce_lp.h"
 
 namespace hetcoll {
 
@@ -53,9 +54,9 @@ struct SteadyOptions {
   bool split_messages = true;
   std::optional<double> message_size;  // bytes, for latency/bandwidth edges
   lp::SolveOptions lp;
-  // Reduce: solve the LP by column generation (reduce_lp.h): same exact
-  // optimum and certificate, far faster with many participants.
-  bool column_generation = false;
+  // Reduce: how the LP is solved (reduce_lp.h); every method gives the same
+  // exact optimum with a certificate of the full LP.
+  ReduceLpMethod reduce_method = ReduceLpMethod::tree_pricing;
 };
 
 // `targets` empty: every participant but the source.

@@ -277,7 +277,8 @@ void exact_weights(const Platform& platform, ProcessorIndex source, const SsbSol
 }  // namespace
 
 MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex source,
-                                      const std::vector<double>& slice_times, const SsbSolution& optimum) {
+                                      const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                      const PackingOptions& options) {
   (void)slice_times;
   auto start = std::chrono::steady_clock::now();
   MultiTreePacking packing;
@@ -285,7 +286,7 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
   double requirement = optimum.throughput_value();
   std::vector<std::vector<size_t>> found;
   const size_t limit = platform.edges().size() + 2;
-  while (requirement > 1e-9 * optimum.throughput_value() && found.size() < limit) {
+  while (options.search_first && requirement > 1e-9 * optimum.throughput_value() && found.size() < limit) {
     TreePacker packer(platform, source, capacity, requirement, optimum.targets);
     auto [edges, weight] = packer.grow();
     if (edges.empty() || weight <= 0) break;

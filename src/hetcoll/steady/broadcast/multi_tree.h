@@ -13,7 +13,9 @@
 // along the violated minimum cut: mu <= (c(X) - k) / (edges of T entering X
 // - 1)); candidates by largest residual capacity; then take T with weight mu,
 // subtract, and repeat until k = 0. Lovász's proof of Edmonds' theorem shows
-// an admissible edge always exists. The search runs in doubles (stopping
+// an admissible edge always exists. (This search is now optional,
+// PackingOptions::search_first; by default the column generation below
+// builds every tree itself.) The search runs in doubles (stopping
 // within 1e-9 of TP), so its trees alone may miss TP exactly: on a dense
 // 50-node platform their exact weights summed to TP (1 - 4.9e-10), a
 // numerical shortfall, not a limit of the theorem. The weights are therefore
@@ -34,7 +36,8 @@
 // colouring (steady/edge_colouring.h) splits the period into matchings.
 // Slices received in one period are forwarded in the next, so the schedule
 // is one-port and causal in steady state.
-// Time: O(trees x n x candidates x targets x max-flow) for the search, then
+// Time: O(trees x n x candidates x targets x max-flow) for the search (when
+// asked for), then
 // per generated tree an O(n m) arborescence; each exact round one certified
 // LP solve (docs/RESULTS.md: 0.2-2 s on 50-node platforms, density 0.12).
 #pragma once
@@ -62,8 +65,19 @@ struct MultiTreePacking {
   double seconds = 0;
 };
 
+struct PackingOptions {
+  // Start the column generation from the trees of the ForestColl-style
+  // search (the rows it would otherwise find itself). Off by default:
+  // measured on 200 Tiers platforms the generation alone gives as many
+  // trees (7.8 / 8.6 on average at 30 / 65 nodes, against 7.7 / 8.6) in a
+  // fraction of the time (21 ms against 165 ms mean at 65 nodes; 0.25 s
+  // against 5.3 s on a complete 64-node graph); docs/RESULTS.md.
+  bool search_first = false;
+};
+
 MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex source,
-                                      const std::vector<double>& slice_times, const SsbSolution& optimum);
+                                      const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                      const PackingOptions& options = {});
 
 // The periodic one-port schedule of weighted trees (slices per time unit
 // each): period P = lcm of the denominators of the weights and the edge

@@ -36,7 +36,8 @@ class ClpSession {
   // Tightens the primal and dual tolerances, then primal simplex from the
   // current basis.
   FloatingResult resolve(double tolerance);
-  // Loads more columns (model indices), then primal simplex from the current
+  // Loads more columns (model indices, possibly of columns added to the
+  // model after the session started), then primal simplex from the current
   // basis (still primal feasible: the new columns start at zero).
   FloatingResult add_columns(const std::vector<int>& columns);
   // Loads the rows the model gained since the session was built or last

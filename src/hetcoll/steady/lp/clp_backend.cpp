@@ -82,7 +82,10 @@ ClpSession::ClpSession(const Model& model, const std::vector<int>& columns) : st
 
 ClpSession::~ClpSession() { delete state_; }
 
-bool ClpSession::loaded(int column) const { return state_->clp_column[static_cast<std::size_t>(column)] >= 0; }
+bool ClpSession::loaded(int column) const {
+  const auto j = static_cast<std::size_t>(column);
+  return j < state_->clp_column.size() && state_->clp_column[j] >= 0;
+}
 
 FloatingResult ClpSession::read() const {
   const auto& simplex = state_->simplex;
@@ -107,7 +110,7 @@ FloatingResult ClpSession::read() const {
       default: return BasisStatus::other;
     }
   };
-  result.column_status.assign(state_->clp_column.size(), BasisStatus::at_bound);
+  result.column_status.assign(static_cast<std::size_t>(state_->model->column_count()), BasisStatus::at_bound);
   for (std::size_t c = 0; c < state_->model_column.size(); ++c) {
     result.column_status[static_cast<std::size_t>(state_->model_column[c])] =
         classify(const_cast<ClpSimplex&>(simplex).getColumnStatus(static_cast<int>(c)));
@@ -159,6 +162,8 @@ FloatingResult ClpSession::add_columns(const std::vector<int>& columns) {
     if (!loaded(j)) fresh.push_back(j);
   }
   auto& simplex = state_->simplex;
+  // The model may have grown since the session started (pricing oracles).
+  state_->clp_column.resize(static_cast<std::size_t>(state_->model->column_count()), -1);
   append_columns(simplex, *state_->model, fresh);
   for (int j : fresh) {
     state_->clp_column[static_cast<std::size_t>(j)] = static_cast<int>(state_->model_column.size());
@@ -210,7 +215,7 @@ FloatingResult ClpSession::add_rows() {
 
 std::vector<double> ClpSession::column_values() const {
   const double* values = const_cast<ClpSimplex&>(state_->simplex).primalColumnSolution();
-  std::vector<double> result(state_->clp_column.size(), 0.0);
+  std::vector<double> result(static_cast<std::size_t>(state_->model->column_count()), 0.0);
   for (std::size_t c = 0; c < state_->model_column.size(); ++c) {
     result[static_cast<std::size_t>(state_->model_column[c])] = values[c];
   }

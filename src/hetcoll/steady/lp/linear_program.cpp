@@ -468,4 +468,40 @@ bool FloatingRowSolver::solve() {
   return true;
 }
 
+Solution solve_with_pricing(Model& model, const PricingOracle& price) {
+  std::vector<int> columns(static_cast<std::size_t>(model.column_count()));
+  for (int j = 0; j < model.column_count(); ++j) columns[static_cast<std::size_t>(j)] = j;
+  detail::ClpSession clp(model, columns);
+  Solution solution;
+  solution.columns_loaded = model.column_count();
+  const auto float_start = std::chrono::steady_clock::now();
+  auto floating = clp.solve(SimplexAlgorithm::primal);
+  while (floating.outcome == detail::FloatingResult::Outcome::optimal) {
+    const int before = model.column_count();
+    price(model, clp.row_duals());
+    if (model.column_count() == before) break;
+    std::vector<int> fresh;
+    for (int j = before; j < model.column_count(); ++j) fresh.push_back(j);
+    ++solution.generation_rounds;
+    solution.columns_loaded += static_cast<int>(fresh.size());
+    floating = clp.add_columns(fresh);
+  }
+  solution.floating_seconds = seconds_since(float_start);
+  solution.floating_objective = floating.objective;
+  if (floating.outcome == detail::FloatingResult::Outcome::unbounded ||
+      floating.outcome == detail::FloatingResult::Outcome::infeasible) {
+    // Clp's word, unchecked: the caller takes another route (QSopt_ex loops
+    // on some of these masters, e.g. one without rows).
+    solution.status = floating.outcome == detail::FloatingResult::Outcome::unbounded ? SolveStatus::unbounded
+                                                                                   : SolveStatus::infeasible;
+    solution.failure = floating.message;
+    return solution;
+  }
+  SolveOptions options;
+  options.algorithm = SimplexAlgorithm::primal;
+  solution = certify_floating(model, clp, std::move(floating), options, false, std::move(solution));
+  if (solution.status == SolveStatus::optimal) solution.method += ", pricing";
+  return solution;
+}
+
 }  // namespace hetcoll::lp

@@ -44,6 +44,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -190,6 +191,20 @@ class FloatingRowSolver {
   std::string message_;
   int iterations_ = 0;
 };
+
+// Delayed column generation with a pricing oracle, for models whose columns
+// are too many to list (Dantzig-Wolfe masters: one column per reduction
+// tree, say). `model` starts with some columns (at least one); the oracle
+// gets Clp's floating row duals (A^T y >= c convention) and appends to
+// `model` the columns that price out (c_j - a_j^T y > 0), or none when it
+// finds none. Clp (primal simplex) continues from its basis after each
+// batch; once the oracle adds nothing, the basis is re-solved exactly and
+// checked as in solve() (QSopt_ex if needed) — over the columns generated, so `optimal` here
+// means optimal for the model as it ends: the caller proves that no column
+// it could still generate prices out (exactly, with `dual`) before claiming
+// more. `unbounded` and `infeasible` are Clp's floating verdicts, unchecked.
+using PricingOracle = std::function<void(Model& model, const std::vector<double>& duals)>;
+Solution solve_with_pricing(Model& model, const PricingOracle& price);
 
 // The exact optimality test behind `optimal`: x >= 0 satisfies every row, y
 // has the right sign on every row and A^T y >= c, and c^T x == b^T y.

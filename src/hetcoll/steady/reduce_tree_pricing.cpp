@@ -1,0 +1,274 @@
+#include "hetcoll/steady/reduce_tree_pricing.h"
+
+#include <chrono>
+#include <limits>
+#include <map>
+#include <type_traits>
+#include <utility>
+
+#include "hetcoll/steady/reduce_lp.h"
+
+namespace hetcoll {
+
+namespace {
+
+constexpr int kOwnValue = -2;     // via: the owner's own value
+constexpr int kUnreached = -1;    // via: no way to have this type here
+constexpr int kRoundCap = 20000;  // floating pricing rounds
+constexpr int kExactRounds = 20;  // trees added by the exact pricing
+
+// A tree: how many times it uses each send and task column.
+using Tree = std::map<int, long>;
+
+class TreePricing {
+ public:
+  TreePricing(const lp::Model& model, const ReduceLpIndex& index) : model_(model), index_(index) {
+    const auto n = static_cast<std::size_t>(index.nodes);
+    types_ = index.participants * (index.participants + 1) / 2;
+    const auto types = static_cast<std::size_t>(types_);
+    out_.resize(types * n);
+    splits_.resize(static_cast<std::size_t>(index.participants) * types);
+    column_role_.assign(static_cast<std::size_t>(model.column_count()), 0);
+    for (std::size_t s = 0; s < index.sends.size(); ++s) {
+      const auto& send = index.sends[s];
+      out_[static_cast<std::size_t>(send.type) * n + static_cast<std::size_t>(send.from)].push_back(s);
+      column_role_[static_cast<std::size_t>(send.column)] = static_cast<long>(s) + 1;
+    }
+    for (std::size_t k = 0; k < index.tasks.size(); ++k) {
+      const auto& task = index.tasks[k];
+      const auto type = static_cast<std::size_t>(partial_index(index.participants, task.first, task.last));
+      splits_[static_cast<std::size_t>(task.position) * types + type].push_back(k);
+      column_role_[static_cast<std::size_t>(task.column)] = -static_cast<long>(k) - 1;
+    }
+    std::vector<int> master_row(static_cast<std::size_t>(model.row_count()), -1);
+    for (std::size_t r = 0; r < index.resource_rows.size(); ++r) {
+      master_row[static_cast<std::size_t>(index.resource_rows[r])] = static_cast<int>(r);
+    }
+    usage_.resize(static_cast<std::size_t>(model.column_count()));
+    for (int j = 0; j < model.column_count(); ++j) {
+      for (const auto& [row, value] : model.column(j)) {
+        if (int r = master_row[static_cast<std::size_t>(row)]; r >= 0) usage_[static_cast<std::size_t>(j)].emplace_back(r, value);
+      }
+    }
+  }
+
+  // Cheapest ways to have each type on each node, for row prices `prices`.
+  template <class Number>
+  struct Labels {
+    std::vector<Number> cost;  // per node * types + type
+    std::vector<int> via;      // column, kOwnValue or kUnreached
+  };
+
+  template <class Number>
+  Labels<Number> cheapest(const std::vector<Number>& prices) const {
+    const auto n = static_cast<std::size_t>(index_.nodes);
+    const auto types = static_cast<std::size_t>(types_);
+    std::vector<Number> column_cost(usage_.size(), Number(0));
+    for (const auto& send : index_.sends) column_cost[static_cast<std::size_t>(send.column)] = usage_cost(send.column, prices);
+    for (const auto& task : index_.tasks) column_cost[static_cast<std::size_t>(task.column)] = usage_cost(task.column, prices);
+
+    Labels<Number> labels{std::vector<Number>(n * types, Number(0)), std::vector<int>(n * types, kUnreached)};
+    const auto at = [&](std::size_t v, int type) { return v * types + static_cast<std::size_t>(type); };
+    const int count = index_.participants;
+    std::vector<char> settled(n);
+    for (int length = 0; length < count; ++length) {
+      for (int first = 0; first + length < count; ++first) {
+        const int last = first + length;
+        const int type = partial_index(count, first, last);
+        if (length == 0) {
+          const auto owner = static_cast<std::size_t>(index_.order[static_cast<std::size_t>(first)]);
+          labels.via[at(owner, type)] = kOwnValue;
+        } else {
+          for (int position = 0; position < count; ++position) {
+            const auto v = static_cast<std::size_t>(index_.order[static_cast<std::size_t>(position)]);
+            for (auto k : splits_[static_cast<std::size_t>(position) * types + static_cast<std::size_t>(type)]) {
+              const auto& task = index_.tasks[k];
+              const auto left = at(v, partial_index(count, first, task.split));
+              const auto right = at(v, partial_index(count, task.split + 1, last));
+              if (labels.via[left] == kUnreached || labels.via[right] == kUnreached) continue;
+              Number candidate = labels.cost[left] + labels.cost[right] + column_cost[static_cast<std::size_t>(task.column)];
+              const auto here = at(v, type);
+              if (labels.via[here] == kUnreached || candidate < labels.cost[here]) {
+                labels.cost[here] = std::move(candidate);
+                labels.via[here] = task.column;
+              }
+            }
+          }
+        }
+        // Dijkstra over this type's edges (n is small: O(n^2) selection).
+        std::fill(settled.begin(), settled.end(), 0);
+        for (;;) {
+          std::size_t best = n;
+          for (std::size_t v = 0; v < n; ++v) {
+            if (settled[v] || labels.via[at(v, type)] == kUnreached) continue;
+            if (best == n || labels.cost[at(v, type)] < labels.cost[at(best, type)]) best = v;
+          }
+          if (best == n) break;
+          settled[best] = 1;
+          for (auto s : out_[static_cast<std::size_t>(type) * n + best]) {
+            const auto& send = index_.sends[s];
+            const auto to = static_cast<std::size_t>(send.to);
+            if (settled[to]) continue;
+            Number candidate = labels.cost[at(best, type)] + column_cost[static_cast<std::size_t>(send.column)];
+            if (labels.via[at(to, type)] == kUnreached || candidate < labels.cost[at(to, type)]) {
+              labels.cost[at(to, type)] = std::move(candidate);
+              labels.via[at(to, type)] = send.column;
+            }
+          }
+        }
+      }
+    }
+    return labels;
+  }
+
+  std::size_t result_label() const {
+    return static_cast<std::size_t>(index_.root) * static_cast<std::size_t>(types_) +
+           static_cast<std::size_t>(partial_index(index_.participants, 0, index_.participants - 1));
+  }
+
+  // The tree behind a label: its send and task columns, with multiplicity.
+  Tree extract(const std::vector<int>& via) const {
+    Tree tree;
+    const auto types = static_cast<std::size_t>(types_);
+    std::vector<std::size_t> pending{result_label()};
+    while (!pending.empty()) {
+      const auto label = pending.back();
+      pending.pop_back();
+      const int column = via[label];
+      if (column == kOwnValue) continue;
+      ++tree[column];
+      const long role = column_role_[static_cast<std::size_t>(column)];
+      const auto type = static_cast<int>(label % types);
+      if (role > 0) {
+        const auto& send = index_.sends[static_cast<std::size_t>(role - 1)];
+        pending.push_back(static_cast<std::size_t>(send.from) * types + static_cast<std::size_t>(type));
+      } else {
+        const auto& task = index_.tasks[static_cast<std::size_t>(-role - 1)];
+        const auto node = label / types;
+        pending.push_back(node * types + static_cast<std::size_t>(partial_index(index_.participants, task.first, task.split)));
+        pending.push_back(node * types + static_cast<std::size_t>(partial_index(index_.participants, task.split + 1, task.last)));
+      }
+    }
+    return tree;
+  }
+
+  // Appends the tree as a master column: objective 1, its row usage.
+  void add_to_master(lp::Model& master, const Tree& tree) const {
+    const int column = master.add_column(1);
+    for (const auto& [j, times] : tree) {
+      for (const auto& [row, value] : usage_[static_cast<std::size_t>(j)]) master.add_entry(row, column, value * times);
+    }
+  }
+
+ private:
+  template <class Number>
+  Number usage_cost(int column, const std::vector<Number>& prices) const {
+    Number total(0);
+    for (const auto& [row, value] : usage_[static_cast<std::size_t>(column)]) {
+      if constexpr (std::is_same_v<Number, double>) {
+        total += value.get_d() * prices[static_cast<std::size_t>(row)];
+      } else {
+        total += value * prices[static_cast<std::size_t>(row)];
+      }
+    }
+    return total;
+  }
+
+  const lp::Model& model_;
+  const ReduceLpIndex& index_;
+  int types_ = 0;
+  std::vector<std::vector<std::size_t>> out_;     // (type, from) -> sends
+  std::vector<std::vector<std::size_t>> splits_;  // (position, type) -> tasks
+  std::vector<long> column_role_;                 // send s: s + 1; task k: -k - 1; else 0
+  std::vector<std::vector<std::pair<int, Rational>>> usage_;  // column -> (master row, coefficient)
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::optional<lp::Solution> solve_reduce_by_tree_pricing(const lp::Model& model, const ReduceLpIndex& index) {
+  // No port or compute row: every tree is free, the throughput unbounded.
+  if (index.resource_rows.empty()) return std::nullopt;
+  const TreePricing pricing(model, index);
+  lp::Model master;
+  for (int row : index.resource_rows) master.add_row(model.sense(row), model.rhs(row), model.label(row));
+  std::vector<Tree> trees;
+  const auto add_tree = [&](Tree tree) {
+    pricing.add_to_master(master, tree);
+    trees.push_back(std::move(tree));
+  };
+  // Any tree will do to start: the cheapest at zero prices.
+  add_tree(pricing.extract(pricing.cheapest(std::vector<double>(index.resource_rows.size(), 0.0)).via));
+
+  int rounds = 0;
+  const lp::PricingOracle oracle = [&](lp::Model&, const std::vector<double>& duals) {
+    if (++rounds > kRoundCap) return;
+    const auto labels = pricing.cheapest(duals);
+    if (labels.cost[pricing.result_label()] < 1 - 1e-9) add_tree(pricing.extract(labels.via));
+  };
+
+  double floating_seconds = 0;
+  double exact_seconds = 0;
+  int simplex_iterations = 0;
+  for (int exact_round = 0; exact_round <= kExactRounds; ++exact_round) {
+    auto master_solution = lp::solve_with_pricing(master, oracle);
+    floating_seconds += master_solution.floating_seconds;
+    exact_seconds += master_solution.exact_seconds;
+    simplex_iterations += master_solution.simplex_iterations;
+    if (master_solution.status != lp::SolveStatus::optimal) return std::nullopt;
+
+    // Exact pricing with the master's exact duals.
+    const auto exact_start = std::chrono::steady_clock::now();
+    const auto labels = pricing.cheapest(master_solution.dual);
+    if (labels.cost[pricing.result_label()] < 1) {
+      add_tree(pricing.extract(labels.via));
+      exact_seconds += seconds_since(exact_start);
+      continue;
+    }
+    // The full LP's primal: the trees' columns times their weights.
+    lp::Solution solution;
+    solution.primal.assign(static_cast<std::size_t>(model.column_count()), Rational(0));
+    for (std::size_t t = 0; t < trees.size(); ++t) {
+      const auto& weight = master_solution.primal[t];
+      if (weight == 0) continue;
+      solution.primal[static_cast<std::size_t>(index.throughput_column)] += weight;
+      for (const auto& [j, times] : trees[t]) solution.primal[static_cast<std::size_t>(j)] += weight * times;
+    }
+    // Its dual: the master's prices and minus the cheapest-way labels.
+    solution.dual.assign(static_cast<std::size_t>(model.row_count()), Rational(0));
+    for (std::size_t r = 0; r < index.resource_rows.size(); ++r) {
+      solution.dual[static_cast<std::size_t>(index.resource_rows[r])] = master_solution.dual[r];
+    }
+    Rational unreached(0);
+    for (std::size_t label = 0; label < labels.cost.size(); ++label) {
+      if (labels.via[label] != kUnreached && labels.cost[label] > unreached) unreached = labels.cost[label];
+    }
+    for (std::size_t label = 0; label < index.conservation.size(); ++label) {
+      const int row = index.conservation[label];
+      if (row < 0) continue;
+      solution.dual[static_cast<std::size_t>(row)] = labels.via[label] == kUnreached ? -unreached : -labels.cost[label];
+    }
+    solution.dual[static_cast<std::size_t>(index.throughput_row)] = -1;
+    const auto check = lp::check_optimality(model, solution.primal, solution.dual);
+    exact_seconds += seconds_since(exact_start);
+    if (!check.ok()) return std::nullopt;
+    solution.status = lp::SolveStatus::optimal;
+    solution.objective = check.primal_objective;
+    solution.floating_objective = master_solution.floating_objective;
+    solution.method = "reduction-tree pricing (" + std::to_string(trees.size()) + " trees, " +
+                      std::to_string(rounds) + " rounds), master " + master_solution.method +
+                      ", exact pricing";
+    solution.floating_seconds = floating_seconds;
+    solution.exact_seconds = exact_seconds;
+    solution.simplex_iterations = simplex_iterations;
+    solution.columns_loaded = static_cast<int>(trees.size());
+    solution.generation_rounds = rounds;
+    return solution;
+  }
+  return std::nullopt;
+}
+
+}  // namespace hetcoll
