@@ -35,6 +35,7 @@ struct MakespanOptions {
   std::optional<double> eps;
   std::optional<double> eps_prime;
   std::string view;  // graph platforms: "graph" (default) or "sender-speed"
+  std::optional<double> auto_budget;
 };
 
 // Options that would do nothing are refused before any work, so a user is
@@ -48,6 +49,11 @@ void refuse_options_that_do_nothing(Operation operation, const MakespanOptions& 
   if (operation == Operation::reduce && !options.order.empty() && algorithm != "ep") {
     throw InputError(fmt::format("--order: only --algo ep follows a given sender order (the algorithm is {})",
                                  algorithm.empty() ? "auto" : algorithm));
+  }
+  if (options.auto_budget && !algorithm.empty() && algorithm != "auto") {
+    throw InputError(fmt::format("--auto-budget: only --algo auto uses it (the algorithm is {}); give other "
+                                 "algorithms --time-limit or --node-limit",
+                                 algorithm));
   }
   check_picture_path(options.output.gantt_file, "--gantt");
   check_picture_path(options.output.dot_file, "--dot", /*other_allowed=*/true);
@@ -205,6 +211,7 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   request.limits = parse_limits(options.limits);
   if (options.eps) request.eps = *options.eps;
   request.eps_prime = options.eps_prime;
+  request.auto_budget.seconds = options.auto_budget;
   request.limits.progress = progress_printer(options.output.quiet || options.output.json);
   if (!options.output.quiet) {
     request.announce = [](std::string_view message) { std::cerr << "hetcoll: " << message << "\n"; };
@@ -264,6 +271,16 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
         ->check(CLI::PositiveNumber);
     command->add_option("--eps-prime", options.eps_prime,
                         "With --algo ptas: the fast/slow split epsilon' (default: --eps)")
+        ->check(CLI::PositiveNumber);
+  }
+  if (operation != Operation::multicast) {
+    command->add_option("--auto-budget", options.auto_budget,
+                        fmt::format("With --algo auto: seconds its exact search may take when the greedy plan is "
+                                    "not proven optimal (default: {:g} x the greedy planner's time, at least {:g} "
+                                    "ms). A stop there is auto's normal end (exit code 0), but where it stops "
+                                    "depends on the machine and its load; --node-limit N instead searches exactly "
+                                    "N nodes (the same plan everywhere; a stop there exits 4)",
+                                    kAutoBudgetGreedyFactor, kAutoBudgetFloorSeconds * 1e3))
         ->check(CLI::PositiveNumber);
   }
   add_limit_options(command, options.limits);

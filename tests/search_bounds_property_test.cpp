@@ -8,8 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 
+#include "hetcoll/experiments/experiment.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/reduce/optimal_search.h"
@@ -137,6 +139,19 @@ TEST(SearchBounds, ReduceTreeSearchBoundAgainstFinishedRun) {
     EXPECT_LE(part.lower_bound, full.best + 1e-9) << "trial " << trial;
     EXPECT_GE(part.best, full.best - 1e-9) << "trial " << trial;
   }
+}
+
+TEST(SearchBounds, ExperimentQuickRuns) {
+  const Experiment* experiment = find_experiment("search-distinct");
+  ASSERT_NE(experiment, nullptr);
+  ExperimentOptions options;
+  options.quick = true;
+  options.out_dir = (std::filesystem::temp_directory_path() / "hetcoll_search_distinct_test").string();
+  std::filesystem::create_directories(options.out_dir);
+  ExperimentResult result = experiment->run(options);
+  ASSERT_EQ(result.files.size(), 3u);
+  for (const auto& file : result.files) EXPECT_TRUE(std::filesystem::exists(file)) << file;
+  EXPECT_NE(result.summary.find("reduce n = 30"), std::string::npos) << result.summary;
 }
 
 }  // namespace

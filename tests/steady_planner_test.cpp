@@ -128,23 +128,20 @@ TEST(SteadyPlanners, BadPlatformsGetClearErrors) {
   EXPECT_THROW(plan_steady_scatter(disconnected, 0, {}), NoSolutionError);
   EXPECT_THROW(plan_steady_reduce(disconnected, 0, {}), NoSolutionError);
 
+  const auto expect_unbounded = [](const auto& plan, const char* what) {
+    try {
+      plan();
+      ADD_FAILURE() << what << " was accepted";
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
+    }
+  };
   const Platform wire({host("S"), host("A")}, {link(0, 1, 0.0)}, "wire");
-  try {
-    plan_steady_scatter(wire, 0, {});
-    ADD_FAILURE() << "a zero-cost route was accepted";
-  } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
-  }
-
+  expect_unbounded([&] { plan_steady_scatter(wire, 0, {}); }, "a zero-cost route");
   // Free edges and free computing: the tree pricing's master is unbounded;
   // the full LP reports it.
   const Platform free_reduce({host("S"), host("A")}, {link(1, 0, 0.0)}, "free");
-  try {
-    plan_steady_reduce(free_reduce, 0, {});
-    ADD_FAILURE() << "an unbounded reduce was accepted";
-  } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("unbounded"), std::string::npos) << error.what();
-  }
+  expect_unbounded([&] { plan_steady_reduce(free_reduce, 0, {}); }, "an unbounded reduce");
 
   const Platform with_router({host("S"), router("R"), host("A")}, {link(0, 1, 1), link(1, 2, 1)}, "router");
   EXPECT_THROW(plan_steady_scatter(with_router, 0, {1}), InputError);        // a router as target

@@ -39,6 +39,8 @@ MakespanRequest random_request(Operation operation, ProcessorIndex n, std::mt199
   }
   std::shuffle(order.begin(), order.end(), rng);
   request.order = order;
+  // `auto`: a node budget, so that a loaded machine never changes the plan.
+  request.auto_budget.nodes = kAutoSearchNodeBudget;
   return request;
 }
 

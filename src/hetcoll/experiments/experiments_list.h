@@ -15,6 +15,7 @@ void register_reduce_search_experiment(std::vector<Experiment>& list);  // reduc
 void register_dp_references_experiment(std::vector<Experiment>& list);   // dp_references.cpp
 void register_bcast_search_experiment(std::vector<Experiment>& list);     // bcast_search.cpp
 void register_grid_makespan_experiment(std::vector<Experiment>& list);    // grid_makespan.cpp
+void register_search_distinct_experiment(std::vector<Experiment>& list);  // search_distinct.cpp
 
 #ifdef HETCOLL_WITH_LP
 void register_bcast_trees_experiment(std::vector<Experiment>& list);  // steady_bcast_trees.cpp

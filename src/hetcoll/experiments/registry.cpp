@@ -16,6 +16,7 @@ const std::vector<Experiment>& experiments() {
     register_reduce_search_experiment(list);
     register_dp_references_experiment(list);
     register_bcast_search_experiment(list);
+    register_search_distinct_experiment(list);
 #ifdef HETCOLL_WITH_LP
     register_bcast_trees_experiment(list);
     register_bcast_crossover_experiment(list);

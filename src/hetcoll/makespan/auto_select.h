@@ -4,13 +4,27 @@
 // Broadcast and reduce: run the greedy planner (FNF / SNF, O(n log n)). If a
 // theorem proves it optimal, that is the answer. Otherwise run the exact
 // search (makespan/broadcast/optimal_search.h, makespan/reduce/
-// optimal_search.h), on clusters of at most kAutoSearchMaxProcessors, within
-// a fixed budget of kAutoSearchNodeBudget nodes —
-// a node budget, not a time budget, so the answer is the same on every
-// machine. A finished search gives a proven optimum; an unfinished one
-// still returns the better of the two plans, with the greedy guarantee.
+// optimal_search.h), on clusters of at most kAutoSearchMaxProcessors,
+// within a budget (AutoBudget):
+//  * by default a wall-clock budget of max(kAutoBudgetFloorSeconds,
+//    kAutoBudgetGreedyFactor x the greedy planner's own time), so `auto`
+//    costs about 10x the greedy plus a 5 ms floor (10x a few microseconds
+//    would leave the search nothing to do; a process start costs more);
+//    AutoBudget::seconds (the CLI's --auto-budget) raises or lowers it.
+//    What a time budget makes non-deterministic: where an unfinished
+//    search stops — so its plan, bound and node count may differ from run
+//    to run and machine to machine (a search that finishes within the
+//    budget gives the same proven optimum everywhere);
+//  * AutoBudget::nodes: a node budget instead — the same plan on every
+//    machine (the MPI runtime uses it: every rank must plan alike);
+//  * the user's node limit (SearchLimits::node_limit, --node-limit) is
+//    honoured exactly: the search runs up to that many nodes, with no time
+//    budget of ours (deterministic), and a stop there is the user's.
+// A finished search gives a proven optimum; an unfinished one still
+// returns the better of the two plans, with the greedy guarantee and the
+// search's proven lower bound, and a note says what was tried.
 // The user's limits (core/limits.h) are honoured: a stop caused by them (a
-// node limit below the budget, the time limit, the callback) is reported
+// node limit, a time limit below the budget, the callback) is reported
 // with its status (exit code 4); a stop at our own budget is the normal
 // end of `auto` (status finished).
 // All-reduce: the same selection for each phase (reduce into a fastest
@@ -19,11 +33,11 @@
 // broadcast from a fastest root 1 or 1.5, from another root 2 or 4 (see
 // makespan/allreduce/reduce_broadcast.h, which also gives the lower bound
 // and what is proven about the composition).
-// Complexity: O(n log n) plus at most the node budget of search work per
-// phase.
+// Complexity: O(n log n) plus at most the budget of search work per phase.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "hetcoll/core/limits.h"
 #include "hetcoll/model/cluster.h"
@@ -31,14 +45,29 @@
 
 namespace hetcoll {
 
+// The MPI runtime's deterministic node budget (AutoBudget::nodes).
 inline constexpr std::uint64_t kAutoSearchNodeBudget = 20000;
+inline constexpr double kAutoBudgetGreedyFactor = 10;
+inline constexpr double kAutoBudgetFloorSeconds = 0.005;
+
+struct AutoBudget {
+  std::optional<double> seconds;       // wall-clock budget of the search (> 0); default: the formula above
+  std::optional<std::uint64_t> nodes;  // a deterministic node budget instead of a time budget
+};
 // Above this many processors the search is not tried (its per-node cost
 // grows with n, and the greedy guarantee is what one gets anyway).
 inline constexpr ProcessorIndex kAutoSearchMaxProcessors = 64;
 
-MakespanPlan plan_broadcast_auto(const Cluster& cluster, ProcessorIndex source, const SearchLimits& limits = {});
-MakespanPlan plan_reduce_auto(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
-// root = kNoProcessor picks a fastest processor.
-MakespanPlan plan_allreduce_auto(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
+// Throws InputError naming `auto_budget` for a budget that is not a
+// positive number of seconds or nodes.
+void validate_auto_budget(const AutoBudget& budget);
+
+MakespanPlan plan_broadcast_auto(const Cluster& cluster, ProcessorIndex source, const SearchLimits& limits = {},
+                                 const AutoBudget& budget = {});
+MakespanPlan plan_reduce_auto(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {},
+                              const AutoBudget& budget = {});
+// root = kNoProcessor picks a fastest processor. Each phase gets the budget.
+MakespanPlan plan_allreduce_auto(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {},
+                                 const AutoBudget& budget = {});
 
 }  // namespace hetcoll

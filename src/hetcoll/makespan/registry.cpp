@@ -264,9 +264,9 @@ void add_auto(std::vector<MakespanAlgorithm>& algorithms) {
        {{Kind::exact, 1, "the bounded search finishes (or a theorem proves FNF optimal)", "makespan/auto_select.h"}},
        "optimal when the search finishes, else FNF's"},
       "O(n log n) + a bounded search", "selector over Liu 2002 (makespan/auto_select.h)",
-      "FNF; if not provably optimal, the exact search within a fixed node budget", true,
+      "FNF; if not provably optimal, the exact search within a time budget (about 10 x FNF's time, at least 5 ms)", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
-        return plan_broadcast_auto(cluster, root_or_first(request), request.limits);
+        return plan_broadcast_auto(cluster, root_or_first(request), request.limits, request.auto_budget);
       }, {}});
   algorithms.push_back({
       "auto", Operation::reduce, CommunicationModel::sender_speed,
@@ -274,9 +274,9 @@ void add_auto(std::vector<MakespanAlgorithm>& algorithms) {
        {{Kind::exact, 1, "the bounded search finishes (or a theorem proves SNF optimal)", "makespan/auto_select.h"}},
        "optimal when the search finishes, else <= 2 x"},
       "O(n log n) + a bounded search", "selector over Liu, Kuo, Wang 2009 (makespan/auto_select.h)",
-      "SNF; if not provably optimal, the exact search within a fixed node budget", true,
+      "SNF; if not provably optimal, the exact search within a time budget (about 10 x SNF's time, at least 5 ms)", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
-        return plan_reduce_auto(cluster, root_or_first(request), request.limits);
+        return plan_reduce_auto(cluster, root_or_first(request), request.limits, request.auto_budget);
       }, {}});
   algorithms.push_back({
       "auto", Operation::allreduce, CommunicationModel::sender_speed,
@@ -288,7 +288,7 @@ void add_auto(std::vector<MakespanAlgorithm>& algorithms) {
       "selector over Liu, Kuo, Wang 2009 and Liu 2002 (makespan/auto_select.h)",
       "reduce into a fastest processor, then broadcast from it, each phase chosen as auto", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
-        return plan_allreduce_auto(cluster, request.root, request.limits);
+        return plan_allreduce_auto(cluster, request.root, request.limits, request.auto_budget);
       }, {}});
 }
 

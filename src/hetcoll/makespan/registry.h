@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "hetcoll/core/limits.h"
+#include "hetcoll/makespan/auto_select.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/platform.h"
 #include "hetcoll/plan/plan.h"
@@ -82,6 +83,7 @@ struct MakespanRequest {
   std::vector<ProcessorIndex> targets;              // multicast group
   std::optional<std::vector<ProcessorIndex>> order;  // `ep`: the sender order
   SearchLimits limits;                 // node/time limits and progress (core/limits.h)
+  AutoBudget auto_budget;              // `auto`: its search budget (makespan/auto_select.h)
   double eps = 0.5;                    // PTAS: guessing precision
   std::optional<double> eps_prime;     // PTAS: fast/slow split (default eps)
   // Algorithms that can run long say here, before starting, what work they

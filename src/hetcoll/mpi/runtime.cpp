@@ -16,6 +16,8 @@ MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, Proce
   MakespanRequest request;
   request.operation = operation;
   request.root = root;
+  // A node budget, not auto's default time budget: every rank must plan alike.
+  request.auto_budget.nodes = kAutoSearchNodeBudget;
   return plan_makespan(cluster, request, algorithm);
 }
 
