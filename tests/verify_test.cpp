@@ -153,6 +153,8 @@ TEST(Verify, ReduceCycleNeverReachesRoot) {
   plan.makespan = 2;
   auto report = verify(cluster, plan);
   EXPECT_FALSE(report.valid);
+  EXPECT_NE(report.summary().find("travels in a cycle and never reaches the root"), std::string::npos)
+      << report.summary();
 }
 
 TEST(Verify, AllreduceBroadcastBeforeResult) {

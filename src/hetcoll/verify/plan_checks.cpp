@@ -169,10 +169,19 @@ double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
       }
     }
   }
-  // Each contribution follows the unique chain of sends; it must end at the
-  // root without a cycle. state: 0 unknown, 1 on the current path, 2 reaches root.
+  // Each contribution follows the unique chain of sends; it must end at the root.
+  for (ProcessorIndex p : contributions_in_cycles(plan_, send_of)) {
+    violation("completeness: the contribution of {} travels in a cycle and never reaches the root", name(p));
+  }
+  return combined_at[static_cast<std::size_t>(plan_.root)];
+}
+
+std::vector<ProcessorIndex> contributions_in_cycles(const MakespanPlan& plan, const std::vector<std::size_t>& send_of) {
+  // state: 0 unknown, 1 on the current path, 2 reaches the root, 3 does not.
+  const std::size_t n = send_of.size();
+  std::vector<ProcessorIndex> in_cycles;
   std::vector<std::uint8_t> state(n, 0);
-  state[static_cast<std::size_t>(plan_.root)] = 2;
+  state[static_cast<std::size_t>(plan.root)] = 2;
   std::vector<std::size_t> path;
   for (std::size_t start = 0; start < n; ++start) {
     std::size_t p = start;
@@ -180,16 +189,13 @@ double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
     while (state[p] == 0 && send_of[p] != SIZE_MAX) {
       state[p] = 1;
       path.push_back(p);
-      p = static_cast<std::size_t>(plan_.transfers[send_of[p]].to);
+      p = static_cast<std::size_t>(plan.transfers[send_of[p]].to);
     }
-    bool reaches_root = state[p] == 2;
-    if (!reaches_root && state[p] == 1) {
-      violation("completeness: the contribution of {} travels in a cycle and never reaches the root",
-                name(static_cast<ProcessorIndex>(start)));
-    }
+    const bool reaches_root = state[p] == 2;
+    if (!reaches_root && state[p] == 1) in_cycles.push_back(static_cast<ProcessorIndex>(start));
     for (auto q : path) state[q] = reaches_root ? 2 : 3;
   }
-  return combined_at[static_cast<std::size_t>(plan_.root)];
+  return in_cycles;
 }
 
 void PlanChecker::check_claims(double completion) {

@@ -29,6 +29,12 @@ struct StructureRules {
   std::function<double(ProcessorIndex)> combine_time;
 };
 
+// Reduce completeness: each contribution follows the unique chain of sends
+// (send_of[p]: the index of p's send, SIZE_MAX when p sends nothing) and must
+// end at the plan's root. Returns the processors whose chain runs into a
+// cycle instead. O(n).
+std::vector<ProcessorIndex> contributions_in_cycles(const MakespanPlan& plan, const std::vector<std::size_t>& send_of);
+
 class PlanChecker {
  public:
   PlanChecker(const MakespanPlan& plan, StructureRules rules, double tolerance, VerifyReport& report);

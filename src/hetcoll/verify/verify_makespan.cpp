@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/verify/plan_checks_internal.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {
@@ -242,25 +243,9 @@ class Checker {
                   describe(send_of[p]), name(static_cast<ProcessorIndex>(p)), send.start, last_receive[p]);
       }
     }
-    // Each contribution follows the unique chain of sends; it must end at the
-    // root without a cycle. state: 0 unknown, 1 on the current path, 2 reaches root.
-    std::vector<std::uint8_t> state(n, 0);
-    state[static_cast<std::size_t>(plan_.root)] = 2;
-    std::vector<std::size_t> path;
-    for (std::size_t start = 0; start < n; ++start) {
-      std::size_t p = start;
-      path.clear();
-      while (state[p] == 0 && send_of[p] != SIZE_MAX) {
-        state[p] = 1;
-        path.push_back(p);
-        p = static_cast<std::size_t>(plan_.transfers[send_of[p]].to);
-      }
-      bool reaches_root = state[p] == 2;
-      if (!reaches_root && state[p] == 1) {
-        violation("completeness: the contribution of {} travels in a cycle and never reaches the root",
-                  name(static_cast<ProcessorIndex>(start)));
-      }
-      for (auto q : path) state[q] = reaches_root ? 2 : 3;
+    // Each contribution follows the unique chain of sends; it must end at the root.
+    for (ProcessorIndex p : verify_detail::contributions_in_cycles(plan_, send_of)) {
+      violation("completeness: the contribution of {} travels in a cycle and never reaches the root", name(p));
     }
     return last_receive[static_cast<std::size_t>(plan_.root)];
   }
