@@ -159,6 +159,11 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
     }
   }
   if (!options.order.empty()) throw InputError("--order: only for --algo ep, a sender-speed planner (--view sender-speed)");
+  if (options.auto_budget) {
+    // The graph planners' exact search runs under --time-limit/--node-limit only.
+    throw InputError("--auto-budget: sender-speed --algo auto only (add --view sender-speed); on a platform graph the "
+                     "exact search is bounded by --time-limit and --node-limit");
+  }
   request.limits = parse_limits(options.limits);
   request.limits.progress = progress_printer(options.output.quiet || options.output.json);
   if (!options.algorithm.empty() && !find_graph_makespan_algorithm(options.algorithm)) {

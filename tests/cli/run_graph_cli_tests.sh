@@ -85,5 +85,10 @@ expect_in "tree colours slow links" "$work/t.svg" "slowest link"
 check "dot" 0 "$hetcoll" broadcast --platform "$work/grid.json" --dot "$work/t.dot" --quiet
 expect_in "dot edges coloured" "$work/t.dot" "color="
 
+# --auto-budget is the sender-speed auto's; the graph search has only the limits.
+check "auto budget refused on a graph" 2 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --auto-budget 1
+expect_in "auto budget message" "$work/err" "--auto-budget: sender-speed --algo auto only"
+check "auto budget with the sender-speed view" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --view sender-speed --auto-budget 0.01
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
