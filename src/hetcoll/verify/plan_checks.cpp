@@ -116,21 +116,9 @@ void PlanChecker::check_broadcast(const std::vector<std::size_t>& indices, doubl
 // Returns the time at which the root holds every contribution combined.
 double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
   const auto n = static_cast<std::size_t>(rules_.node_count);
-  std::vector<std::size_t> send_of(n, SIZE_MAX);
-  for (auto i : indices) {
-    const auto& t = plan_.transfers[i];
-    auto from = static_cast<std::size_t>(t.from);
-    if (t.from == plan_.root) {
-      violation("{}: the root {} sends; it must only receive", describe(i), name(t.from));
-      continue;
-    }
-    if (send_of[from] != SIZE_MAX) {
-      violation("{}: {} sends a second time (it already sent in transfers[{}])", describe(i), name(t.from),
-                send_of[from]);
-      continue;
-    }
-    send_of[from] = i;
-  }
+  const std::vector<std::size_t> send_of = reduce_send_of(
+      plan_, indices, n, [this](std::size_t i) { return describe(i); },
+      [this](ProcessorIndex p) -> const std::string& { return name(p); }, report_);
   // A node combines each arriving partial result, one at a time in arrival
   // order, as early as possible: the earliest it can hold its combined value.
   std::vector<std::vector<double>> arrivals(n);
@@ -174,6 +162,29 @@ double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
     violation("completeness: the contribution of {} travels in a cycle and never reaches the root", name(p));
   }
   return combined_at[static_cast<std::size_t>(plan_.root)];
+}
+
+std::vector<std::size_t> reduce_send_of(const MakespanPlan& plan, const std::vector<std::size_t>& indices,
+                                        std::size_t node_count,
+                                        const std::function<std::string(std::size_t)>& describe,
+                                        const std::function<const std::string&(ProcessorIndex)>& name,
+                                        VerifyReport& report) {
+  std::vector<std::size_t> send_of(node_count, SIZE_MAX);
+  for (auto i : indices) {
+    const auto& t = plan.transfers[i];
+    auto from = static_cast<std::size_t>(t.from);
+    if (t.from == plan.root) {
+      report.add_violation(fmt::format("{}: the root {} sends; it must only receive", describe(i), name(t.from)));
+      continue;
+    }
+    if (send_of[from] != SIZE_MAX) {
+      report.add_violation(fmt::format("{}: {} sends a second time (it already sent in transfers[{}])", describe(i),
+                                       name(t.from), send_of[from]));
+      continue;
+    }
+    send_of[from] = i;
+  }
+  return send_of;
 }
 
 std::vector<ProcessorIndex> contributions_in_cycles(const MakespanPlan& plan, const std::vector<std::size_t>& send_of) {

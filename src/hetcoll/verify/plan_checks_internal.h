@@ -29,6 +29,16 @@ struct StructureRules {
   std::function<double(ProcessorIndex)> combine_time;
 };
 
+// Reduce: the index in plan.transfers of each node's one send, from the
+// transfers `indices` (SIZE_MAX: the node sends nothing). A root that sends,
+// or a node that sends twice, is added to `report` as a violation (messages
+// with `describe` of the transfer and `name` of the node). O(indices + n).
+std::vector<std::size_t> reduce_send_of(const MakespanPlan& plan, const std::vector<std::size_t>& indices,
+                                        std::size_t node_count,
+                                        const std::function<std::string(std::size_t)>& describe,
+                                        const std::function<const std::string&(ProcessorIndex)>& name,
+                                        VerifyReport& report);
+
 // Reduce completeness: each contribution follows the unique chain of sends
 // (send_of[p]: the index of p's send, SIZE_MAX when p sends nothing) and must
 // end at the plan's root. Returns the processors whose chain runs into a

@@ -210,22 +210,10 @@ class Checker {
   // Returns the time at which the root holds every contribution.
   double check_reduce(const std::vector<std::size_t>& indices) {
     const auto n = static_cast<std::size_t>(cluster_.size());
-    std::vector<std::size_t> send_of(n, SIZE_MAX);
+    const std::vector<std::size_t> send_of = verify_detail::reduce_send_of(
+        plan_, indices, n, [this](std::size_t i) { return describe(i); },
+        [this](ProcessorIndex p) -> const std::string& { return name(p); }, report_);
     std::vector<double> last_receive(n, 0.0);
-    for (auto i : indices) {
-      const auto& t = plan_.transfers[i];
-      auto from = static_cast<std::size_t>(t.from);
-      if (t.from == plan_.root) {
-        violation("{}: the root {} sends; it must only receive", describe(i), name(t.from));
-        continue;
-      }
-      if (send_of[from] != SIZE_MAX) {
-        violation("{}: {} sends a second time (it already sent in transfers[{}])", describe(i), name(t.from),
-                  send_of[from]);
-        continue;
-      }
-      send_of[from] = i;
-    }
     for (auto i : indices) {
       const auto& t = plan_.transfers[i];
       auto to = static_cast<std::size_t>(t.to);
