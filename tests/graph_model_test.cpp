@@ -16,27 +16,11 @@
 namespace hetcoll {
 namespace {
 
-PlatformEdge edge(ProcessorIndex from, ProcessorIndex to, double cost) {
-  PlatformEdge e;
-  e.from = from;
-  e.to = to;
-  e.cost = cost;
-  return e;
-}
-
+PlatformEdge edge(ProcessorIndex from, ProcessorIndex to, double cost) { return PlatformEdge::with_cost(from, to, cost); }
 PlatformNode host(std::string id, std::optional<double> speed = std::nullopt) {
-  PlatformNode node;
-  node.id = std::move(id);
-  node.speed = speed;
-  return node;
+  return PlatformNode::host(std::move(id), speed);
 }
-
-PlatformNode router(std::string id) {
-  PlatformNode node;
-  node.id = std::move(id);
-  node.router = true;
-  return node;
-}
+PlatformNode router(std::string id) { return PlatformNode::forwarder(std::move(id)); }
 
 // a, b, c hang off a one-port switch `sw` (a router); d is joined to c
 // only; e only sends (to a).

@@ -23,25 +23,10 @@ Rational q(long num, long den = 1) {
 }
 
 PlatformNode host(std::string id, std::optional<double> speed = std::nullopt) {
-  PlatformNode node;
-  node.id = std::move(id);
-  node.speed = speed;
-  return node;
+  return PlatformNode::host(std::move(id), speed);
 }
-
-PlatformNode router(std::string id) {
-  PlatformNode node = host(std::move(id));
-  node.router = true;
-  return node;
-}
-
-PlatformEdge link(ProcessorIndex from, ProcessorIndex to, double cost) {
-  PlatformEdge edge;
-  edge.from = from;
-  edge.to = to;
-  edge.cost = cost;
-  return edge;
-}
+PlatformNode router(std::string id) { return PlatformNode::forwarder(std::move(id)); }
+PlatformEdge link(ProcessorIndex from, ProcessorIndex to, double cost) { return PlatformEdge::with_cost(from, to, cost); }
 
 void expect_valid(const Platform& platform, const PeriodicPlan& plan) {
   const auto report = verify_periodic_plan(platform, plan);

@@ -246,20 +246,10 @@ ExperimentResult run_steady_tiers(const ExperimentOptions& options) {
 }
 
 PlatformNode host(const std::string& id, std::optional<double> speed = std::nullopt, bool router = false) {
-  PlatformNode node;
-  node.id = id;
-  node.speed = speed;
-  node.router = router;
-  return node;
+  return router ? PlatformNode::forwarder(id) : PlatformNode::host(id, speed);
 }
 
-PlatformEdge edge(ProcessorIndex from, ProcessorIndex to, double cost) {
-  PlatformEdge result;
-  result.from = from;
-  result.to = to;
-  result.cost = cost;
-  return result;
-}
+PlatformEdge edge(ProcessorIndex from, ProcessorIndex to, double cost) { return PlatformEdge::with_cost(from, to, cost); }
 
 // The shape of Fig. 2 (examples/steady/scatter.json in the repository).
 Platform toy_scatter_platform() {

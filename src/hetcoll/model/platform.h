@@ -70,6 +70,20 @@ struct PlatformNode {
   bool router = false;
   NodeKind kind = NodeKind::host;
   PortModel ports = PortModel::one_port;
+
+  // A one-port host (a participant), with an optional compute speed.
+  static PlatformNode host(std::string id, std::optional<double> speed = std::nullopt) {
+    PlatformNode node;
+    node.id = std::move(id);
+    node.speed = speed;
+    return node;
+  }
+  // A one-port node that only forwards (router = true).
+  static PlatformNode forwarder(std::string id) {
+    PlatformNode node = host(std::move(id));
+    node.router = true;
+    return node;
+  }
 };
 
 struct PlatformEdge {
@@ -83,6 +97,15 @@ struct PlatformEdge {
   // latency + size / bandwidth. Throws InputError when the edge only has
   // latency/bandwidth and no message size was given.
   double message_time(std::optional<double> message_size) const;
+
+  // An edge with a fixed cost per message.
+  static PlatformEdge with_cost(ProcessorIndex from, ProcessorIndex to, double cost) {
+    PlatformEdge edge;
+    edge.from = from;
+    edge.to = to;
+    edge.cost = cost;
+    return edge;
+  }
 };
 
 // A route: edge indices (into Platform::edges()) in travel order; each edge
