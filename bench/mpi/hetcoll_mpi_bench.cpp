@@ -15,9 +15,13 @@
 //          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
-//   (--tree tree / multi-tree: the platform-graph planners' best single tree
-//    and multi-tree packing, platform_pipelines.h; graph platforms only)
-//          [--send-mode one-port|standard|synchronous] [--header]
+//   (--tree tree / multi-tree / auto: the platform-graph planners' best
+//    single tree, the multi-tree packing in latency-aware rounds, or the
+//    faster of the two by the model, platform_pipelines.h; graph platforms only)
+//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph] [--header]
+//   (--plan-model graph: reduce/bcast/allreduce planned by the graph
+//    planners on the platform itself, one plan per message size, predicted
+//    by the graph model; the CSV's implementation is "hetcoll-graph")
 #include <mpi.h>
 
 #include <algorithm>
@@ -61,6 +65,7 @@ struct Options {
   std::string tree = "fnf";
   long slice_bytes = 0;  // 0: the slice size the prediction likes best
   std::string send_mode = "one-port";
+  std::string plan_model = "sender-speed";
   bool header = false;
   std::string rank_map;
 };
@@ -110,6 +115,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--tree") options.tree = value();
     else if (arg == "--slice-bytes") options.slice_bytes = std::stol(value());
     else if (arg == "--send-mode") options.send_mode = value();
+    else if (arg == "--plan-model") options.plan_model = value();
     else if (arg == "--header") options.header = true;
     else if (arg == "--rank-map") options.rank_map = value();
     else throw InputError(fmt::format("unknown option {}", arg));
@@ -196,6 +202,7 @@ int run(const Options& options) {
                              : options.send_mode == "synchronous" ? mpi::RuntimeOptions::SendMode::synchronous
                                                                   : mpi::RuntimeOptions::SendMode::one_port;
   mpi::PlanningOptions planning;
+  planning.model = mpi::parse_plan_model(options.plan_model, "--plan-model");
   planning.broadcast_algorithm = planning.reduce_algorithm = planning.allreduce_algorithm = options.algorithm;
   std::unique_ptr<mpi::Runtime> runtime;
   bool use_hetcoll = options.implementation == "hetcoll";
@@ -226,10 +233,10 @@ int run(const Options& options) {
     double predicted = std::nan("");
     std::string algorithm = options.label;
     std::unique_ptr<mpi::ExecutablePipeline> pipeline;
-    const mpi::ExecutablePlan* plan = nullptr;
-    if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree")) {
+    std::unique_ptr<mpi::ExecutablePlan> plan;
+    if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
-      if (platform.is_cluster()) throw InputError("--tree tree/multi-tree needs a platform graph (JSON graph or SimGrid XML)");
+      if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");
       // Planned on rank 0 and sent to the others: the LP solvers are shared
       // libraries with global state, which SMPI's ranks (one process) would share.
       mpi::PlatformPipeline planned;
@@ -282,7 +289,7 @@ int run(const Options& options) {
       pipeline = std::make_unique<mpi::ExecutablePipeline>(
           mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, planned.plan, ids, {}, runtime_options));
 #else
-      throw InputError("--tree tree/multi-tree needs the steady-state layer (HETCOLL_WITH_LP)");
+      throw InputError("--tree tree/multi-tree/auto needs the steady-state layer (HETCOLL_WITH_LP)");
 #endif
     } else if (use_hetcoll && options.collective == "pipelined-bcast") {
       auto cluster = runtime->rank_cluster(options.slice_bytes > 0 ? static_cast<double>(options.slice_bytes) : 65536.0);
@@ -318,18 +325,23 @@ int run(const Options& options) {
           mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, pipelined, ids, {}, runtime_options));
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
-      plan = &runtime->plan_for(operation, root, static_cast<size_t>(bytes));
-      // The prediction for this very size (the plan is made for its size class).
-      auto exact = mpi::plan_for_cluster(runtime->rank_cluster(bytes), operation,
-                                         operation == Operation::allreduce ? kNoProcessor : options.root,
-                                         options.algorithm);
-      // On a graph, the plan replayed with each pair's route time: the
-      // sender-speed view it was planned on charges every message the
-      // sender's slowest route, an upper bound far off on a WAN.
-      predicted = platform.is_cluster()
+      // A plan for this very size (on a graph the costs depend on it; the
+      // Runtime itself plans once per power-of-two size class).
+      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root, bytes, options.algorithm,
+                                       planning.model);
+      // The graph model's makespan is its own prediction. A sender-speed
+      // plan of a graph is replayed with each pair's route time: the view it
+      // was planned on charges every message the sender's slowest route, an
+      // upper bound far off on a WAN.
+      predicted = platform.is_cluster() || planning.model == PlanModel::platform_graph
                       ? exact.makespan
                       : mpi::predict_plan_time(exact, bytes, platform_costs(platform, runtime->processor_of_rank()));
-      algorithm = options.algorithm.empty() ? "hetcoll " + plan->algorithm() : "hetcoll " + options.algorithm;
+      std::vector<std::string> ids;
+      for (auto p : runtime->processor_of_rank()) ids.push_back(platform.is_cluster() ? platform.cluster().id(p) : platform.graph().id(p));
+      plan = std::make_unique<mpi::ExecutablePlan>(mpi::ExecutablePlan::prepare(
+          MPI_COMM_WORLD, exact, ids, mpi::RankMapping::by_order(), runtime_options, options.platform));
+      algorithm = "hetcoll " + plan->algorithm();
+      if (planning.model == PlanModel::platform_graph) algorithm += exact.optimal ? " graph (optimal)" : " graph";
     }
     auto run_once = [&] {
       if (!use_hetcoll) {
@@ -357,8 +369,11 @@ int run(const Options& options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
+      std::string implementation = use_hetcoll && planning.model == PlanModel::platform_graph && !pipeline
+                                       ? "hetcoll-graph"
+                                       : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(), options.collective.c_str(),
-                  options.implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
+                  implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);
       std::fflush(stdout);
     }

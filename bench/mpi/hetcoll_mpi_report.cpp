@@ -6,7 +6,10 @@
 // (platform, collective, size), compares hetcoll's time with the best
 // built-in algorithm's: prints one line each, writes OUT_DIR/
 // mpi-bench-summary.csv and one SVG per (platform, collective): time against
-// size, hetcoll (measured and predicted) and every built-in.
+// size, hetcoll (measured and predicted) and every built-in. Runs of
+// implementation "hetcoll-graph" (plans of the graph planners,
+// --plan-model graph) get their own columns beside hetcoll's sender-speed
+// plan and their own series.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -95,15 +98,20 @@ int main(int argc, char** argv) {
 
   std::ofstream summary(out_dir + "/" + name + "-summary.csv");
   summary << "platform,ranks,collective,elements,bytes,hetcoll_algorithm,hetcoll_seconds,predicted_seconds,"
-             "measured_over_predicted,hetcoll_standard_sends_seconds,best_builtin,best_builtin_seconds,speedup\n";
-  std::printf("%-18s %-11s %9s  %-34s %11s %11s %6s  %-22s %11s %7s\n", "platform", "collective", "elements",
-              "hetcoll plan", "time (s)", "predicted", "meas/pred", "best built-in", "time (s)", "speedup");
+             "measured_over_predicted,hetcoll_standard_sends_seconds,best_builtin,best_builtin_seconds,speedup,"
+             "graph_algorithm,graph_seconds,graph_predicted_seconds,graph_speedup\n";
+  std::printf("%-18s %-11s %9s  %-34s %11s %11s %6s  %-22s %11s %7s %11s %11s %7s\n", "platform", "collective",
+              "elements", "hetcoll plan", "time (s)", "predicted", "meas/pred", "best built-in", "time (s)", "speedup",
+              "graph plan", "predicted", "speedup");
   for (const auto& [key, members] : groups) {
     const Run* hetcoll = nullptr;
     const Run* standard_sends = nullptr;
     const Run* best = nullptr;
+    const Run* graph = nullptr;
     for (const auto* run : members) {
-      if (run->implementation == "hetcoll") {
+      if (run->implementation == "hetcoll-graph") {
+        if (!graph || run->measured < graph->measured) graph = run;
+      } else if (run->implementation == "hetcoll") {
         bool is_standard = run->note.find("standard sends") != std::string::npos;
         auto& slot = is_standard ? standard_sends : hetcoll;
         // Among hetcoll's variants (the pipelined trees of a large
@@ -120,14 +128,21 @@ int main(int argc, char** argv) {
     if (!hetcoll) continue;
     double speedup = best ? best->measured / hetcoll->measured : NAN;
     double gap = hetcoll->measured / hetcoll->predicted;
-    std::printf("%-18s %-11s %9.0f  %-34s %11.4g %11.4g %6.2f  %-22s %11.4g %6.2fx\n", std::get<0>(key).c_str(),
-                std::get<1>(key).c_str(), std::get<2>(key), hetcoll->algorithm.c_str(), hetcoll->measured,
-                hetcoll->predicted, gap, best ? best->algorithm.c_str() : "-", best ? best->measured : NAN, speedup);
-    summary << fmt::format("{},{},{},{},{},{},{:.9g},{:.9g},{:.4f},{},{},{},{}\n", std::get<0>(key), hetcoll->ranks,
-                           std::get<1>(key), std::get<2>(key), hetcoll->bytes, hetcoll->algorithm, hetcoll->measured,
-                           hetcoll->predicted, gap, standard_sends ? fmt::format("{:.9g}", standard_sends->measured) : "",
+    double graph_speedup = best && graph ? best->measured / graph->measured : NAN;
+    std::printf("%-18s %-11s %9.0f  %-34s %11.4g %11.4g %6.2f  %-22s %11.4g %6.2fx %11.4g %11.4g %6.2fx\n",
+                std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key), hetcoll->algorithm.c_str(),
+                hetcoll->measured, hetcoll->predicted, gap, best ? best->algorithm.c_str() : "-",
+                best ? best->measured : NAN, speedup, graph ? graph->measured : NAN, graph ? graph->predicted : NAN,
+                graph_speedup);
+    summary << fmt::format("{},{},{},{},{},{},{:.9g},{:.9g},{:.4f},{},{},{},{},{},{},{},{}\n", std::get<0>(key),
+                           hetcoll->ranks, std::get<1>(key), std::get<2>(key), hetcoll->bytes, hetcoll->algorithm,
+                           hetcoll->measured, hetcoll->predicted, gap,
+                           standard_sends ? fmt::format("{:.9g}", standard_sends->measured) : "",
                            best ? best->algorithm : "", best ? fmt::format("{:.9g}", best->measured) : "",
-                           best ? fmt::format("{:.4f}", speedup) : "");
+                           best ? fmt::format("{:.4f}", speedup) : "", graph ? graph->algorithm : "",
+                           graph ? fmt::format("{:.9g}", graph->measured) : "",
+                           graph ? fmt::format("{:.9g}", graph->predicted) : "",
+                           graph && best ? fmt::format("{:.4f}", graph_speedup) : "");
   }
 
   // One picture per (platform, collective).
@@ -136,14 +151,22 @@ int main(int argc, char** argv) {
   for (const auto& [platform, collective] : pictures) {
     std::map<std::string, hetcoll::PlotSeries> series;
     hetcoll::PlotSeries predicted{"hetcoll, model's prediction", {}, {}, true, true};
+    hetcoll::PlotSeries graph_predicted{"hetcoll graph plan, graph model's prediction", {}, {}, true, true};
+    graph_predicted.style_key = "hetcoll graph plan";  // the colour of its measured line
     for (const auto& run : runs) {
       if (run.platform != platform || run.collective != collective) continue;
-      std::string name = run.implementation == "hetcoll" ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
-                                                         : "built-in " + run.algorithm;
+      std::string name = run.implementation == "hetcoll"         ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
+                         : run.implementation == "hetcoll-graph" ? std::string("hetcoll graph plan")
+                                                                 : "built-in " + run.algorithm;
+      if (run.implementation == "hetcoll-graph" && std::isfinite(run.predicted)) {
+        graph_predicted.x.push_back(run.elements);
+        graph_predicted.y.push_back(run.predicted);
+      }
       if (collective == "large-bcast" && run.implementation == "hetcoll" && run.algorithm.find("tree") != std::string::npos) {
         // The slice size and the number of trees vary with the size: one series per method.
-        name = run.algorithm.find(" trees (SSB optimum") != std::string::npos
-                   ? "hetcoll pipelined multi-tree"
+        name = run.algorithm.rfind("auto:", 0) == 0 ? "hetcoll pipelined auto"
+               : run.algorithm.find("multi-tree in rounds") != std::string::npos
+                   ? "hetcoll pipelined multi-tree (rounds)"
                    : "hetcoll " + run.algorithm.substr(0, run.algorithm.find(';'));
       }
       auto& s = series[name];
@@ -170,6 +193,7 @@ int main(int argc, char** argv) {
       if (name.rfind("built-in", 0) != 0) spec.series.push_back(s);
     }
     if (!predicted.x.empty()) spec.series.push_back(predicted);
+    if (!graph_predicted.x.empty()) spec.series.push_back(graph_predicted);
     // Built-ins that are the fastest built-in at some size (or the library's
     // default) are solid lines; the others dashed, so the contenders stand out.
     std::set<std::string> contenders = {"built-in default"};

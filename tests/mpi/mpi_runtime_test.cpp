@@ -39,11 +39,14 @@ int world_rank = 0;
 int world_size = 1;
 int failures = 0;
 int checks = 0;
+// Who takes part in the checks (a sub-communicator for platforms of fewer
+// hosts than ranks; world rank 0 is always in it).
+MPI_Comm report_comm = MPI_COMM_WORLD;
 
-// Every rank reports; rank 0 prints one line per check.
+// Every rank of report_comm reports; rank 0 prints one line per check.
 void report(const std::string& name, bool ok, const std::string& why = "") {
   int mine = ok ? 1 : 0, all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, report_comm);
   if (!ok) std::fprintf(stderr, "rank %d: FAIL %s: %s\n", world_rank, name.c_str(), why.c_str());
   ++checks;
   if (!all) ++failures;
@@ -367,6 +370,36 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       }
     }
     report(fmt::format("plan file: {} (algorithm {})", to_string(operation), plan.algorithm()), ok);
+  }
+  // 6. Plans of the graph planners on SimGrid's small_platform.xml (7 hosts
+  //    of a WAN, ranks 0..6 in the file's order), a plan per size class:
+  //    the same results as MPI's, every root.
+  {
+    MPI_Comm seven;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank < 7 ? 0 : MPI_UNDEFINED, world_rank, &seven);
+    if (seven != MPI_COMM_NULL) {
+      report_comm = seven;
+      PlanningOptions planning;
+      planning.model = PlanModel::platform_graph;
+      auto hosts = RankMapping::explicit_list(
+          std::vector<std::string>{"Tremblay", "Jupiter", "Fafard", "Ginette", "Bourassa", "Jacquelin", "Boivin"});
+      Runtime runtime(seven, platform_dir + "/small_platform.xml", hosts, {}, planning);
+      check_reductions(runtime, seven, {all[0], all[5], all[7]}, "graph plans on small_platform.xml", {1, 100, 4096},
+                       true);
+      check_broadcasts(runtime, seven, {all[0], all[5]}, "graph plans on small_platform.xml");
+      // What ran is the graph planners' plan (its makespan is the graph
+      // model's), not the sender-speed view's.
+      const auto& prepared = runtime.plan_for(Operation::broadcast, 2, 64);
+      auto graph_plan = plan_for_ranks(load_platform_file(platform_dir + "/small_platform.xml"),
+                                       runtime.processor_of_rank(), Operation::broadcast, 2,
+                                       runtime.planned_message_bytes(runtime.size_class(64)), "",
+                                       PlanModel::platform_graph);
+      report("graph plans on small_platform.xml: the graph planner's plan", prepared.predicted_makespan() == graph_plan.makespan &&
+                 graph_plan.model == PlanModel::platform_graph,
+             fmt::format("prepared plan predicts {}, the graph plan {}", prepared.predicted_makespan(), graph_plan.makespan));
+      report_comm = MPI_COMM_WORLD;
+      MPI_Comm_free(&seven);
+    }
   }
   // 5. Multicast: targets receive the source's buffer, helpers and others keep theirs.
   {

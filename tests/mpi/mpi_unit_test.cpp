@@ -5,11 +5,16 @@
 // schedule and fit.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <map>
 #include <random>
 #include <set>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/graph_network.h"
+#include "hetcoll/model/participants.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/calibrate.h"
 #include "hetcoll/mpi/executable_plan.h"
@@ -249,8 +254,17 @@ TEST(RuntimePlanning, RankRouteGraphHasEachRoutesLatencyAndBandwidth) {
     }
   }
   // The pipelined plans bind to the ranks: every rank but the root has one parent.
-  for (std::string method : {"tree", "multi-tree"}) {
+  std::map<std::string, double> predicted;
+  for (std::string method : {"tree", "multi-tree", "auto"}) {
     auto planned = plan_platform_pipeline(platform, ranks, 1, method, 1e6, 4);
+    predicted[method] = planned.predicted_seconds;
+    if (method == "multi-tree") {
+      // Rounds: each tree's weight is its whole number of slices per round.
+      for (const auto& weighted : planned.plan.trees) {
+        EXPECT_EQ(weighted.weight, std::floor(weighted.weight));
+        EXPECT_GE(weighted.weight, 1);
+      }
+    }
     ASSERT_FALSE(planned.plan.trees.empty()) << method;
     for (const auto& [weight, tree] : planned.plan.trees) {
       EXPECT_EQ(tree.root, 1) << method;
@@ -262,8 +276,46 @@ TEST(RuntimePlanning, RankRouteGraphHasEachRoutesLatencyAndBandwidth) {
     }
     EXPECT_GT(planned.predicted_seconds, 0) << method;
   }
+  // auto never predicts worse than the single tree it falls back to.
+  EXPECT_LE(predicted["auto"], predicted["tree"]);
 }
 #endif
+
+TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
+  auto loaded = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
+  const auto& platform = loaded.graph();
+  auto hosts = platform.participants();
+  std::vector<ProcessorIndex> ranks = {hosts[3], hosts[0], hosts[5], hosts[6]};
+  std::vector<std::string> ids;
+  for (auto p : ranks) ids.push_back(platform.id(p));
+  for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
+    int root = operation == Operation::allreduce ? -1 : 1;
+    auto plan = plan_for_ranks(loaded, ranks, operation, root, 16384, "", PlanModel::platform_graph);
+    EXPECT_EQ(plan.model, PlanModel::platform_graph);
+    if (root >= 0) EXPECT_EQ(plan.root, root);
+    EXPECT_NO_THROW(check_executable_structure(plan, 4, "graph plan"));
+    // The same transfers as the graph planners' plan on the platform with
+    // those hosts taking part, node indices turned into ranks.
+    const Platform participating = with_participants(platform, ids);
+    GraphNetwork network(participating, 16384.0);
+    MakespanRequest request;
+    request.operation = operation;
+    if (root >= 0) request.root = ranks[static_cast<size_t>(root)];
+    auto direct = plan_graph_makespan(network, request);
+    EXPECT_EQ(plan.makespan, direct.makespan);
+    ASSERT_EQ(plan.transfers.size(), direct.transfers.size());
+    for (size_t i = 0; i < plan.transfers.size(); ++i) {
+      EXPECT_EQ(ids[static_cast<size_t>(plan.transfers[i].from)], platform.id(direct.transfers[i].from));
+      EXPECT_EQ(ids[static_cast<size_t>(plan.transfers[i].to)], platform.id(direct.transfers[i].to));
+      EXPECT_EQ(plan.transfers[i].start, direct.transfers[i].start);
+      EXPECT_TRUE(plan.transfers[i].route.empty());
+    }
+  }
+  // A sender-speed cluster has no graph to plan on.
+  LoadedPlatform cluster{Cluster::from_times({1, 2}), "c.json"};
+  EXPECT_THROW(plan_for_ranks(cluster, {0, 1}, Operation::broadcast, 0, 8, "", PlanModel::platform_graph), InputError);
+  EXPECT_THROW(parse_plan_model("network", "--plan-model"), InputError);
+}
 
 TEST(Calibration, RoundsMeetEveryPairOnceAndKeepRanksBusyOnce) {
   for (int n = 2; n <= 17; ++n) {

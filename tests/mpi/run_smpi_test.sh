@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # SimGrid SMPI tests, programs built with smpicxx (build/smpi) and run by
 # smpirun: `calibrate` recovers a known platform; `pipeline` runs hetcoll's
-# pipelined broadcast (best single tree) and its FNF broadcast on the 8-host
+# pipelined broadcast (best single tree, and auto: the latency-aware choice
+# between it and the multi-tree rounds) and its FNF broadcast on the 8-host
 # cluster of Liu, Kuo, Wang 2009 sec. 6.1 (own NICs) and checks SMPI's time
-# is within 10 % of the plan's prediction.
-# Usage: run_smpi_test.sh calibrate|pipeline SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
+# is within 10 % of the plan's prediction; `graph` runs the graph planners'
+# broadcast and reduce plans on SimGrid's small_platform.xml and checks they
+# take within 2 % of the graph model's prediction and beat the plans made on
+# its sender-speed view.
+# Usage: run_smpi_test.sh calibrate|pipeline|graph SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
 set -u
 suite="$1"
@@ -83,14 +87,43 @@ PY
     }
     {
       run_bench --collective pipelined-bcast --tree tree --sizes 262144,1048576
+      run_bench --collective pipelined-bcast --tree auto --sizes 262144
       run_bench --collective bcast --sizes 4096
     } >"$work/runs.csv"
     # Columns: platform, collective, implementation, algorithm, elements,
     # bytes, measured, predicted, ...
     awk -F, '{ ratio = $7 / $8; printf "%s %s elements: measured %.6g s, predicted %.6g s, ratio %.4f\n", $4, $5, $7, $8, ratio
                if (!(ratio > 0.9 && ratio < 1.1)) bad = 1 }
-             END { if (NR != 3) { print "FAIL: expected 3 runs, got " NR; exit 1 } if (bad) { print "FAIL: a run is not within 10 % of its prediction"; exit 1 } }' \
+             END { if (NR != 4) { print "FAIL: expected 4 runs, got " NR; exit 1 } if (bad) { print "FAIL: a run is not within 10 % of its prediction"; exit 1 } }' \
       "$work/runs.csv" || exit 1
+    ;;
+  graph)
+    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
+    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
+    platform="$source_dir/examples/small_platform.xml"
+    grep -o '<host id="[^"]*"' "$platform" | sed 's/<host id="//; s/"$//' >"$work/hosts"
+    run_bench() {
+      timeout 300 smpirun -np 7 -platform "$platform" -hostfile "$work/hosts" "${cfg[@]}" \
+        --cfg=smpi/display-timing:no "$bench" --platform "$platform" --implementation hetcoll --datatype int \
+        --repetitions 1 "$@" 2>"$work/err" || { echo "FAIL: hetcoll_mpi_bench $*"; tail -20 "$work/err"; exit 1; }
+    }
+    {
+      for collective in bcast reduce; do
+        run_bench --collective "$collective" --sizes 4,4096 --plan-model graph
+        run_bench --collective "$collective" --sizes 4 --plan-model sender-speed
+      done
+    } >"$work/runs.csv"
+    # Columns: platform, collective, implementation, algorithm, elements,
+    # bytes, measured, predicted, ...
+    awk -F, '{ ratio = $7 / $8; printf "%s %s %s %s elements: measured %.6g s, predicted %.6g s, ratio %.4f\n", $2, $3, $4, $5, $7, $8, ratio }
+             $3 == "hetcoll-graph" && !(ratio > 0.98 && ratio < 1.02) { bad = 1 }
+             $5 == 4 { time[$2 "," $3] = $7 }
+             END {
+               if (NR != 6) { print "FAIL: expected 6 runs, got " NR; exit 1 }
+               if (bad) { print "FAIL: a graph plan is not within 2 % of its prediction"; exit 1 }
+               for (c in time) { split(c, key, ","); if (key[2] == "hetcoll" && !(time[key[1] ",hetcoll-graph"] < time[c])) {
+                 print "FAIL: the graph plan of the " key[1] " of 4 ints is not faster than the sender-speed view'"'"'s"; exit 1 } }
+             }' "$work/runs.csv" || exit 1
     ;;
   *) echo "unknown suite $suite"; exit 2 ;;
 esac

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/steady/broadcast/latency_aware.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/pipelined_tree_plan.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
@@ -103,49 +104,61 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
   for (size_t r = 0; r < identity.size(); ++r) identity[r] = static_cast<ProcessorIndex>(r);
   ProcessorIndex source = static_cast<ProcessorIndex>(root_rank);
 
-  PipelinedTreeRequest request;
-  request.source = source;
-  request.message_size = message_bytes;
-  auto single = plan_pipelined_tree(participating, request);
-  if (!single.slice_size || !single.makespan) throw InputError("pipelined tree: no slice size was chosen");
-  PlatformPipeline result;
-  if (method == "tree") {
+  // One LP-free single tree, then (multi-tree, auto) the latency-aware
+  // choice of latency_aware.h, which plans that same tree first.
+  auto single_pipeline = [&](const PipelinedTreePlan& single) {
+    if (!single.slice_size || !single.makespan) throw InputError("pipelined tree: no slice size was chosen");
+    PlatformPipeline result;
     result.plan.trees = {{1.0, rank_tree(single.tree, participating, identity)}};
     result.plan.slice_bytes = static_cast<std::size_t>(std::max(1.0, std::floor(*single.slice_size)));
     result.plan.algorithm = "tree " + single.heuristic;
     result.predicted_seconds = single.makespan->makespan;
     result.description = fmt::format("pipelined best single tree ({}); {:.0f} B slices", single.heuristic, *single.slice_size);
     return result;
+  };
+  if (method == "tree") {
+    PipelinedTreeRequest request;
+    request.source = source;
+    request.message_size = message_bytes;
+    return single_pipeline(plan_pipelined_tree(participating, request));
   }
-  if (method != "multi-tree") throw InputError(fmt::format("pipeline method \"{}\": use tree or multi-tree", method));
-  auto slice_times = participating.edge_costs(*single.slice_size);
-  auto optimum = solve_ssb(participating, source, slice_times);
-  auto packing = pack_broadcast_trees(participating, source, slice_times, optimum);
-  for (const auto& weighted : packing.trees) {
-    result.plan.trees.push_back({to_double(weighted.weight), rank_tree(weighted.tree, participating, identity)});
+  if (method != "multi-tree" && method != "auto") {
+    throw InputError(fmt::format("pipeline method \"{}\": use tree, multi-tree or auto", method));
   }
-  result.plan.algorithm = "multi-tree";
-  // The slice size: the one-port replay of the runtime's order, over powers of two.
+  auto choice = choose_broadcast_schedule(participating, source, message_bytes);
+  // The rounds schedule as the runtime runs it: the trees of the round with
+  // their slices per round as weights (smooth weighted round robin deals
+  // exactly r_i of every R slices to tree i), at the chosen slice size.
+  const auto& rounds = choice.multi_tree.rounds;
+  PlatformPipeline multi;
+  for (std::size_t i = 0; i < choice.packing.trees.size(); ++i) {
+    if (rounds.tree_slices[i] == 0) continue;
+    multi.plan.trees.push_back({static_cast<double>(rounds.tree_slices[i]),
+                                rank_tree(choice.packing.trees[i].tree, participating, identity)});
+  }
+  multi.plan.slice_bytes = static_cast<std::size_t>(std::max(1.0, std::floor(choice.multi_tree.slice_size)));
+  multi.plan.algorithm = "multi-tree";
+  // The runtime's one-port replay of that order: what it will take.
   auto costs = participating.edge_costs(1.0);
   TransferCost cost = [&](ProcessorIndex u, ProcessorIndex v, double bytes) {
     auto route = participating.route(u, v, costs);
     return route ? participating.route_time(*route, bytes) : std::numeric_limits<double>::infinity();
   };
-  double best = std::numeric_limits<double>::infinity();
-  std::size_t best_slice = 65536;
-  for (double slice = 1024; slice <= std::max(message_bytes, 1024.0); slice *= 2) {
-    result.plan.slice_bytes = static_cast<std::size_t>(slice);
-    double time = predict_pipelined_broadcast(result.plan, message_bytes, type_size, cost);
-    if (time < best) {
-      best = time;
-      best_slice = result.plan.slice_bytes;
-    }
+  multi.predicted_seconds = predict_pipelined_broadcast(multi.plan, message_bytes, type_size, cost);
+  multi.description = fmt::format(
+      "pipelined multi-tree in rounds ({} of {} packed trees; {} slices per round; rounds model {:.4g} s); {} B slices",
+      rounds.trees_used, choice.packing.trees.size(), rounds.slices_per_round, choice.multi_tree.makespan,
+      multi.plan.slice_bytes);
+  if (method == "multi-tree") return multi;
+  // auto: the rounds only where both the rounds model and the runtime's
+  // replay say they beat the single tree.
+  auto single = single_pipeline(choice.single_tree);
+  if (choice.multi_tree_chosen && multi.predicted_seconds < single.predicted_seconds) {
+    multi.description = "auto: " + multi.description;
+    return multi;
   }
-  result.plan.slice_bytes = best_slice;
-  result.predicted_seconds = best;
-  result.description = fmt::format("pipelined {} trees (SSB optimum {:.4g} slices/s at {:.0f} B); {} B slices", packing.trees.size(),
-                                   optimum.throughput_value(), *single.slice_size, best_slice);
-  return result;
+  single.description = "auto: " + single.description;
+  return single;
 }
 
 }  // namespace hetcoll::mpi

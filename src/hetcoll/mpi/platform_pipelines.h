@@ -52,9 +52,17 @@ struct PlatformPipeline {
 };
 
 // method "tree": the best single tree (plan_pipelined_tree, default
-// heuristic), its slice size and predicted makespan for `message_bytes`;
-// "multi-tree": the SSB optimum's tree packing, weights as slice shares,
-// the slice size that minimises predict_pipelined_broadcast.
+// heuristic), its slice size and predicted makespan for `message_bytes`.
+// "multi-tree": the latency-aware rounds schedule (latency_aware.h,
+// choose_broadcast_schedule): the SSB optimum's tree packing dealt out in
+// rounds of R slices, tree i taking r_i of each (trees with r_i = 0 left
+// out; r_i are the runtime's weights), at the slice size and R the rounds
+// model chose for the message — few trees and big slices for a message
+// that is latency-bound, more for a long one. Predicted by the runtime's
+// one-port replay (predict_pipelined_broadcast); the description gives the
+// rounds model's makespan too.
+// "auto": the rounds schedule where the rounds model and the replay both
+// say it beats the single tree, else the single tree.
 // Planned on rank_route_graph(platform, processor_of_rank).
 PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                                         int root_rank, const std::string& method, double message_bytes,

@@ -14,6 +14,9 @@
 //                       MPI_Get_processor_name; unset: rank r plays processor r.
 //   HETCOLL_ALGORITHM_BCAST / _REDUCE / _ALLREDUCE   registry names
 //                       (hetcoll algorithms); unset: auto.
+//   HETCOLL_PLAN_MODEL  "graph": on a platform graph, plan with the graph
+//                       planners on the platform itself (runtime.h);
+//                       "sender-speed" / unset: on its sender-speed view.
 //   HETCOLL_TIMEOUT     seconds a rank waits in one call before aborting
 //                       the job with a message (0 / unset: no limit).
 //   HETCOLL_VERBOSE=1   rank 0 of each communicator says, once per plan,
@@ -96,6 +99,9 @@ Settings& settings() {
     }
     if (!values.platform_path.empty()) {
       try {
+        if (auto model = text("HETCOLL_PLAN_MODEL"); !model.empty()) {
+          values.planning.model = hetcoll::mpi::parse_plan_model(model, "HETCOLL_PLAN_MODEL");
+        }
         values.platform = std::make_unique<LoadedPlatform>(hetcoll::load_platform_file(values.platform_path));
       } catch (const std::exception& error) {
         values.platform_error = error.what();

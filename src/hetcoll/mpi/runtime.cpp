@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
+#include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/participants.h"
 #include "hetcoll/mpi/collectives.h"
 
@@ -19,6 +21,69 @@ MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, Proce
   // A node budget, not auto's default time budget: every rank must plan alike.
   request.auto_budget.nodes = kAutoSearchNodeBudget;
   return plan_makespan(cluster, request, algorithm);
+}
+
+PlanModel parse_plan_model(std::string_view text, std::string_view parameter) {
+  if (auto model = plan_model_from_string(text)) return *model;
+  throw InputError(fmt::format("{}: must be \"sender-speed\" or \"graph\", got \"{}\"", parameter, text));
+}
+
+namespace {
+
+// The graph planners on the platform itself, the ranks' processors as the
+// participants; the plan comes back on ranks (processor r = rank r), routes
+// left to the network.
+MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<ProcessorIndex>& processor_of_rank,
+                                  Operation operation, int root_rank, double message_bytes,
+                                  const std::string& algorithm) {
+  std::vector<std::string> ids;
+  for (auto p : processor_of_rank) ids.push_back(graph.id(p));
+  const Platform participating = with_participants(graph, ids, "rank mapping");
+  std::optional<double> size;
+  if (!participating.has_fixed_costs()) size = message_bytes;
+  GraphNetwork network(participating, size);
+  MakespanRequest request;
+  request.operation = operation;
+  if (root_rank >= 0) request.root = processor_of_rank.at(static_cast<size_t>(root_rank));
+  MakespanPlan plan = plan_graph_makespan(network, request, algorithm);
+  std::vector<ProcessorIndex> rank_of(static_cast<size_t>(graph.size()), kNoProcessor);
+  for (size_t r = 0; r < processor_of_rank.size(); ++r) {
+    rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<ProcessorIndex>(r);
+  }
+  auto to_rank = [&](ProcessorIndex node) {
+    auto rank = node == kNoProcessor ? kNoProcessor : rank_of[static_cast<size_t>(node)];
+    if (rank == kNoProcessor) {
+      throw InputError(fmt::format("graph plan: {} takes part, which no rank plays",
+                                   node == kNoProcessor ? std::string("no processor") : graph.id(node)));
+    }
+    return rank;
+  };
+  plan.root = to_rank(plan.root);
+  for (auto& transfer : plan.transfers) {
+    transfer.from = to_rank(transfer.from);
+    transfer.to = to_rank(transfer.to);
+    transfer.route.clear();  // the network routes each MPI message
+  }
+  for (auto& target : plan.targets) target = to_rank(target);
+  for (auto& helper : plan.helpers) helper = to_rank(helper);
+  return plan;
+}
+
+}  // namespace
+
+MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                            Operation operation, int root_rank, double message_bytes, const std::string& algorithm,
+                            PlanModel model) {
+  if (model == PlanModel::platform_graph) {
+    if (platform.is_cluster()) {
+      throw InputError(fmt::format("{}: planning on the graph needs a platform graph (JSON graph or SimGrid XML); "
+                                   "this is a sender-speed cluster",
+                                   platform.source_name));
+    }
+    return plan_graph_for_ranks(platform.graph(), processor_of_rank, operation, root_rank, message_bytes, algorithm);
+  }
+  return plan_for_cluster(restrict_to_processors(platform, processor_of_rank, message_bytes), operation,
+                          root_rank < 0 ? kNoProcessor : root_rank, algorithm);
 }
 
 Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
@@ -133,16 +198,16 @@ const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size
   std::vector<std::string> ids;
   std::string local_error;
   try {
-    auto cluster = rank_cluster(planned_message_bytes(size_class_of_message));
-    ids = cluster.ids();
-    if (operation != Operation::allreduce && (root < 0 || root >= cluster.size())) {
-      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, cluster.size()));
+    const auto ranks = static_cast<int>(processor_of_rank_.size());
+    for (auto p : processor_of_rank_) ids.push_back(platform_.is_cluster() ? platform_.cluster().id(p) : platform_.graph().id(p));
+    if (operation != Operation::allreduce && (root < 0 || root >= ranks)) {
+      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, ranks));
     }
     const std::string& algorithm = operation == Operation::broadcast ? planning_.broadcast_algorithm
                                    : operation == Operation::reduce  ? planning_.reduce_algorithm
                                                                      : planning_.allreduce_algorithm;
-    plan = plan_for_cluster(cluster, operation, operation == Operation::allreduce && root < 0 ? kNoProcessor : root,
-                            algorithm);
+    plan = plan_for_ranks(platform_, processor_of_rank_, operation, root,
+                          planned_message_bytes(size_class_of_message), algorithm, planning_.model);
   } catch (const std::exception& error) {
     local_error = error.what();
   }

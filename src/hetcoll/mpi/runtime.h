@@ -9,9 +9,14 @@
 // The platform: a sender-speed cluster (JSON), a platform graph (JSON) or a
 // SimGrid XML file. Ranks play processors by the rank mapping (by order by
 // default); a communicator may use a subset of the platform's processors.
-// Plans: the registry's algorithm for the operation (default "auto": FNF /
-// SNF, then a bounded exact search; makespan/auto_select.h) on the
-// sender-speed view of the communicator's processors. On a cluster the
+// Plans (PlanningOptions::model): by default the registry's algorithm for
+// the operation (default "auto": FNF / SNF, then a bounded exact search;
+// makespan/auto_select.h) on the sender-speed view of the communicator's
+// processors; with PlanModel::platform_graph, on a platform graph, the graph
+// planners (makespan/graph/graph_registry.h: routes, bidirectional one-port
+// hosts and shared links) on the platform itself, the processors no rank
+// plays forwarding as routers. Either way the plan's transfers are between
+// ranks: which links a message crosses is the network's business. On a cluster the
 // message size does not change the plan (one time per message), so there is
 // one size class; on a graph with latency and bandwidth the times depend on
 // the size, and each power-of-two range of sizes [2^(k-1), 2^k) bytes is
@@ -29,6 +34,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -38,8 +44,16 @@
 
 namespace hetcoll::mpi {
 
+// "sender-speed" / "graph" (plan/plan.h's names); throws InputError naming
+// `parameter` otherwise.
+PlanModel parse_plan_model(std::string_view text, std::string_view parameter);
+
 struct PlanningOptions {
-  // Registry names (hetcoll algorithms); empty = the default ("auto").
+  // What the plans are made on (see the header comment): sender_speed or
+  // platform_graph.
+  PlanModel model = PlanModel::sender_speed;
+  // Registry names (hetcoll algorithms; graph planners under
+  // PlanModel::platform_graph); empty = the default ("auto").
   std::string broadcast_algorithm;
   std::string reduce_algorithm;
   std::string allreduce_algorithm;
@@ -93,6 +107,16 @@ class Runtime {
 // benchmark's predictions and `hetcoll` itself): `algorithm` empty = default.
 MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, ProcessorIndex root,
                               const std::string& algorithm);
+
+// The plan the Runtime would run on its ranks, computed without MPI:
+// processor r of the plan is rank r, which plays processor_of_rank[r] of
+// the platform. root_rank < 0: the algorithm's default (all-reduce). Under
+// PlanModel::platform_graph the platform must be a graph (InputError otherwise) and
+// the plan is made for exactly `message_bytes`; its makespan is the graph
+// model's prediction.
+MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                            Operation operation, int root_rank, double message_bytes, const std::string& algorithm,
+                            PlanModel model);
 
 // The sub-cluster of `processors` (in that order) of a platform for a
 // message size: the sender-speed view restricted to those processors
