@@ -22,6 +22,8 @@
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/model/graph_network.h"
+#include "hetcoll/model/platform.h"
 #include "hetcoll/viz/communication_tree.h"
 #include "hetcoll/viz/gantt_svg.h"
 #include "hetcoll/viz/line_plot_svg.h"
@@ -427,6 +429,53 @@ TEST(GanttSvg, ArrowsCrossNoBarOfTheRowsBetween) {
     }
     EXPECT_EQ(crossings, 0u);
   }
+}
+
+// A plan on a platform graph with more participants than rows: one summary
+// row per site (4 sites of 60 hosts), not the first 200 hosts.
+TEST(GanttSvg, LargeGraphPlansAreSummarisedPerSite) {
+  constexpr int kSites = 4, kHostsPerSite = 60;
+  std::vector<PlatformNode> nodes = {PlatformNode::forwarder("wan")};
+  std::vector<PlatformEdge> edges;
+  auto link = [&edges](ProcessorIndex a, ProcessorIndex b, double cost) {
+    edges.push_back(PlatformEdge::with_cost(a, b, cost));
+    edges.push_back(PlatformEdge::with_cost(b, a, cost));
+  };
+  MakespanPlan plan;
+  plan.operation = Operation::broadcast;
+  plan.algorithm = "hand-made";
+  for (int site = 0; site < kSites; ++site) {
+    const auto gateway = static_cast<ProcessorIndex>(nodes.size());
+    nodes.push_back(PlatformNode::forwarder(fmt::format("switch{}", site)));
+    link(0, gateway, 10);
+    for (int host = 0; host < kHostsPerSite; ++host) {
+      const auto index = static_cast<ProcessorIndex>(nodes.size());
+      nodes.push_back(PlatformNode::host(fmt::format("s{}-h{}", site, host)));
+      link(gateway, index, 1);
+      // Each site's hosts pass the message along; the first host of each
+      // site gets it from the source (s0-h0) over the WAN.
+      if (host > 0) plan.transfers.push_back({index - 1, index, 10.0 * site + host - 1, 10.0 * site + host});
+      if (host == 0 && site > 0) plan.transfers.push_back({2, index, 10.0 * site - 10, 10.0 * site});
+    }
+  }
+  plan.root = 2;  // s0-h0
+  plan.makespan = 10.0 * (kSites - 1) + kHostsPerSite - 1;
+  const Platform platform(nodes, edges, "four sites");
+  const GraphNetwork network(platform, std::nullopt);
+  const auto document = parse_svg(gantt_svg(plan, network));
+  const auto rows = texts_with_class(document, "row");
+  EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const std::string& row) { return row == "60 participants"; }), 3);
+  EXPECT_TRUE(any_text_contains(rows, "59 participants"));  // site 0 without its source
+  EXPECT_TRUE(any_text_contains(rows, "site 3"));
+  EXPECT_TRUE(any_text_contains(rows, "s0-h0 (source)"));
+  EXPECT_FALSE(any_text_contains(rows, "s0-h1"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "240 participants: one row per site"));
+  EXPECT_GE(document.select_nodes("//path[@fill='#0072B2']").size(), 4u);  // sending shares
+
+  GanttOptions first_rows;
+  first_rows.summary = false;
+  const auto rows_only = texts_with_class(parse_svg(gantt_svg(plan, network, first_rows)), "row");
+  EXPECT_TRUE(any_text_contains(rows_only, "s0-h1"));
 }
 
 // -------------------------------------------------------------- tree (SVG)

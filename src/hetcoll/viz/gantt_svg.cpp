@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -90,9 +91,11 @@ struct GanttSubject {
   std::vector<std::string> route_text;
   std::vector<std::string> class_names;  // per link class, e.g. "LAN", "WAN"
   std::string time_unit;                 // the platform's, possibly empty
-  // Clusters: the time that groups processors into summary rows (see
-  // GanttOptions::summary); empty for graphs.
+  // What groups nodes into summary rows (see GanttOptions::summary):
+  // clusters, the transmission time (classes of equal times); graphs, the
+  // site name (participants of one site share a row).
   std::function<double(ProcessorIndex)> group_time;
+  std::function<std::string(ProcessorIndex)> group_name;
 };
 
 class GanttWriter {
@@ -101,13 +104,13 @@ class GanttWriter {
       : plan_(plan), subject_(subject), options_(options) {}
 
   std::string draw() {
-    // Summary rows need a time to group by (clusters); graphs keep one row
-    // per node, the first max_rows of them.
-    summary_ = options_.summary && subject_.group_time &&
+    summary_ = options_.summary && (subject_.group_time || subject_.group_name) &&
                subject_.rows.size() > static_cast<std::size_t>(std::max(options_.max_rows, 1));
     scan_transfers();
-    if (summary_) {
+    if (summary_ && subject_.group_time) {
       select_groups();
+    } else if (summary_) {
+      select_groups_by_name();
     } else {
       select_rows_and_transfers();
     }
@@ -208,6 +211,55 @@ class GanttWriter {
       rows_.push_back({fmt::format("{} processor{}", size, size == 1 ? "" : "s"),
                        low == high ? "t=" + format_number(low) : "t=" + format_number(low) + "–" + format_number(high), false,
                        size});
+    }
+    shown_rows_ = static_cast<int>(rows_.size());
+  }
+
+  // Summary view (graphs): the root's row, then one row per site, in the
+  // order of the participants; beyond kMaxGroups sites, neighbouring sites
+  // share a row. Network nodes get no row (their load shows in the sites').
+  void select_groups_by_name() {
+    const bool has_root = valid(plan_.root);
+    std::vector<std::string> names;                       // in order of first appearance
+    std::vector<std::vector<ProcessorIndex>> members;     // per name
+    std::map<std::string, std::size_t> index_of_name;
+    for (std::size_t row = 0; row < subject_.rows.size(); ++row) {
+      const ProcessorIndex p = subject_.rows[row];
+      if (p == plan_.root || (!subject_.network_row.empty() && subject_.network_row[row])) continue;
+      const std::string name = subject_.group_name(p);
+      const auto [at, added] = index_of_name.emplace(name, names.size());
+      if (added) {
+        names.push_back(name);
+        members.emplace_back();
+      }
+      members[at->second].push_back(p);
+    }
+    std::size_t participants = 0;
+    for (const auto& group : members) participants += group.size();
+    const double per_row = static_cast<double>(participants) / kMaxGroups;
+    struct Group {
+      std::string first, last;
+      std::vector<ProcessorIndex> members;
+    };
+    std::vector<Group> groups;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names.size() > kMaxGroups && !groups.empty() && static_cast<double>(groups.back().members.size()) < per_row) {
+        groups.back().last = names[i];
+        groups.back().members.insert(groups.back().members.end(), members[i].begin(), members[i].end());
+      } else {
+        groups.push_back({names[i], names[i], members[i]});
+      }
+    }
+    group_of_.assign(static_cast<std::size_t>(subject_.node_count), -1);
+    if (has_root) {
+      rows_.push_back({row_id_label(plan_.root), row_time_label(plan_.root), true, 1});
+      group_of_[static_cast<std::size_t>(plan_.root)] = 0;
+    }
+    for (const auto& group : groups) {
+      const auto size = static_cast<ProcessorIndex>(group.members.size());
+      for (ProcessorIndex p : group.members) group_of_[static_cast<std::size_t>(p)] = static_cast<int>(rows_.size());
+      rows_.push_back({fmt::format("{} participant{}", size, size == 1 ? "" : "s"),
+                       group.first == group.last ? group.first : group.first + " – " + group.last, false, size});
     }
     shown_rows_ = static_cast<int>(rows_.size());
   }
@@ -325,11 +377,18 @@ class GanttWriter {
 
   void build_notes() {
     const auto n = subject_.rows.size();
-    if (summary_) {
+    if (summary_ && subject_.group_time) {
       notes_.push_back(fmt::format(
           "{} processors: one row per class of equal transmission time; above its middle line the share of the "
           "class sending (solid), below it the share receiving (hatched); half a row = all of them.",
           n));
+    } else if (summary_) {
+      ProcessorIndex participants = 0;
+      for (const auto& row : rows_) participants += row.processors;
+      notes_.push_back(fmt::format(
+          "{} participants: one row per site; above its middle line the share of the site's participants sending "
+          "(solid), below it the share receiving (hatched); half a row = all of them.",
+          participants));
     } else if (static_cast<std::size_t>(shown_rows_) < n) {
       notes_.push_back(fmt::format(
           "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
@@ -352,7 +411,9 @@ class GanttWriter {
 
   void build_legend() {
     const double swatch = 22, gap = 8, item_gap = 22, font = 12;
-    if (by_class()) {
+    // Summary rows show payloads, not link classes.
+    const bool legend_by_class = by_class() && !summary_;
+    if (legend_by_class) {
       const bool reduce = payload_seen_[1];
       const std::string words = reduce && payload_seen_[0] ? "message" : payload_words(plan_.operation, reduce ? Payload::partial_reduction : Payload::broadcast_value);
       for (int c = 0; c < 4; ++c) {
@@ -366,7 +427,7 @@ class GanttWriter {
       if (forward_seen_) legend_.push_back({"crossing a one-port link or router", &kLinkClassStyles[0], LegendItem::forward});
     }
     for (Payload payload : {Payload::partial_reduction, Payload::broadcast_value}) {
-      if (by_class() || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
+      if (legend_by_class || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
       const std::string words = payload_words(plan_.operation, payload);
       legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
       legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
@@ -886,6 +947,7 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
   subject.crossed = std::move(labels.crossed);
   subject.route_text = std::move(labels.route_text);
   subject.class_names = std::move(labels.class_names);
+  subject.group_name = subject.detail;
   return GanttWriter(plan, subject, options).draw();
 }
 
