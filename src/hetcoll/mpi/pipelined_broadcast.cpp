@@ -228,8 +228,7 @@ ExecutablePipeline ExecutablePipeline::prepare(MPI_Comm comm, const PipelinedBro
   return result;
 }
 
-int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan) {
-  constexpr std::string_view call = "hetcoll::mpi::bcast (pipelined)";
+void check_pipeline_call(const ExecutablePipeline& plan, std::string_view call, int count, MPI_Comm comm, int root) {
   if (comm != plan.user_communicator()) {
     int relation = MPI_UNEQUAL;
     MPI_Comm_compare(comm, plan.user_communicator(), &relation);
@@ -239,8 +238,13 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   }
   if (count < 0) throw MismatchError(fmt::format("{}: count must not be negative, got {}", call, count));
   if (root != plan.root_rank()) {
-    throw MismatchError(fmt::format("{}: root {} given, but the plan's source is rank {}", call, root, plan.root_rank()));
+    throw MismatchError(fmt::format("{}: root {} given, but the plan's root is rank {}", call, root, plan.root_rank()));
   }
+}
+
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan) {
+  constexpr std::string_view call = "hetcoll::mpi::bcast (pipelined)";
+  check_pipeline_call(plan, call, count, comm, root);
   if (count == 0) return MPI_SUCCESS;
   Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), call);
   int type_size = 0;

@@ -121,6 +121,11 @@ class ExecutablePipeline {
   RuntimeOptions options_;
 };
 
+// The checks every rank makes alike before running a pipeline (so a
+// mismatch is a MismatchError on every rank): `comm` is the plan's, count is
+// not negative, root is the plan's root. `call` names the call in messages.
+void check_pipeline_call(const ExecutablePipeline& plan, std::string_view call, int count, MPI_Comm comm, int root);
+
 // MPI_Bcast along the pipelined plan (root must be the plan's root).
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan);
 
