@@ -34,6 +34,7 @@
 // O(S · n) time for S slices and n processors.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -87,6 +88,15 @@ std::vector<std::size_t> slice_trees(const PipelinedBroadcastPlan& plan, std::si
 
 // Elements per slice for a datatype of `type_size` bytes.
 std::size_t slice_elements(const PipelinedBroadcastPlan& plan, int type_size);
+
+// A call's `count` elements cut into the plan's slices.
+struct Slicing {
+  std::size_t per_slice = 1;  // elements
+  std::size_t total = 0;      // elements
+  std::size_t slices = 0;
+  int count(std::size_t slice) const { return static_cast<int>(std::min(per_slice, total - slice * per_slice)); }
+  static Slicing of(const PipelinedBroadcastPlan& plan, int count, int type_size);
+};
 
 // The predicted time of broadcasting `message_bytes` (see above); TransferCost
 // is in executable_plan.h.

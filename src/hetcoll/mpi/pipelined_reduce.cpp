@@ -122,15 +122,12 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   }
   if (count == 0) return MPI_SUCCESS;
   Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), call);
-  int type_size = 0;
-  MPI_Type_size(datatype, &type_size);
   auto layout = DatatypeLayout::of(datatype);
-  auto per_segment = slice_elements(plan.plan(), type_size);
-  auto total = static_cast<std::size_t>(count);
-  auto segments = (total + per_segment - 1) / per_segment;
-  auto segment_count = [&](std::size_t segment) {
-    return static_cast<int>(std::min(per_segment, total - segment * per_segment));
-  };
+  const auto slicing = Slicing::of(plan.plan(), count, layout.size);
+  const auto per_segment = slicing.per_slice;
+  const auto total = slicing.total;
+  const auto segments = slicing.slices;
+  auto segment_count = [&](std::size_t segment) { return slicing.count(segment); };
   const bool is_root = plan.rank() == plan.root_rank();
   const void* own = is_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   const auto& children = plan.children_ranks()[0];
