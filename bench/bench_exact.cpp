@@ -7,6 +7,9 @@
 // bcast-search | reduce-search | dp-references | ptas-quality`.
 #include <benchmark/benchmark.h>
 
+#include <random>
+#include <vector>
+
 #include "hetcoll/gen/cluster_generator.h"
 #include "hetcoll/makespan/broadcast/generic_search.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
@@ -40,6 +43,42 @@ void BM_GenericBroadcastSearch(benchmark::State& state) {
 void BM_OptimalReduce(benchmark::State& state) {
   auto cluster = three_class_cluster(static_cast<int>(state.range(0)), 7);
   for (auto _ : state) benchmark::DoNotOptimize(hetcoll::plan_reduce_optimal(cluster, 0));
+}
+
+// All-distinct times (uniform in [1, 4), fixed seed) under a node budget:
+// the work per search node of issue 13's hard case, deterministic. The
+// counters report nodes per second and the bound reached (gap in %).
+hetcoll::Cluster distinct_cluster(int processors, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(1.0, 4.0);
+  std::vector<double> times(static_cast<size_t>(processors));
+  for (auto& t : times) t = uniform(rng);
+  return hetcoll::Cluster::from_times(times);
+}
+
+void report_search(benchmark::State& state, const hetcoll::MakespanPlan& plan) {
+  state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(plan.stats.nodes) * static_cast<double>(state.iterations()),
+                                                 benchmark::Counter::kIsRate);
+  state.counters["nodes"] = static_cast<double>(plan.stats.nodes);
+  state.counters["gap_%"] = plan.lower_bound > 0 ? 100.0 * (plan.makespan / plan.lower_bound - 1) : -1;
+}
+
+void BM_OptimalBroadcastDistinct(benchmark::State& state) {
+  const auto cluster = distinct_cluster(static_cast<int>(state.range(0)), 11);
+  hetcoll::SearchLimits limits;
+  limits.node_limit = static_cast<std::uint64_t>(state.range(1));
+  hetcoll::MakespanPlan plan;
+  for (auto _ : state) plan = hetcoll::plan_broadcast_optimal(cluster, 0, limits);
+  report_search(state, plan);
+}
+
+void BM_OptimalReduceDistinct(benchmark::State& state) {
+  const auto cluster = distinct_cluster(static_cast<int>(state.range(0)), 11);
+  hetcoll::SearchLimits limits;
+  limits.node_limit = static_cast<std::uint64_t>(state.range(1));
+  hetcoll::MakespanPlan plan;
+  for (auto _ : state) plan = hetcoll::plan_reduce_optimal(cluster, 0, limits);
+  report_search(state, plan);
 }
 
 void BM_TwoClassTable(benchmark::State& state) {
@@ -90,6 +129,8 @@ void BM_BroadcastPtas(benchmark::State& state) {
 BENCHMARK(BM_OptimalBroadcast)->Arg(21)->Arg(100)->Arg(1000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_GenericBroadcastSearch)->Arg(14)->Arg(21)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_OptimalReduce)->Arg(21)->Arg(60)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_OptimalBroadcastDistinct)->Args({30, 100000})->Args({40, 100000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OptimalReduceDistinct)->Args({25, 200000})->Args({40, 200000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TwoClassTable)->Arg(150)->Arg(1000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TwoClassCapacityCalibration)->Args({100, 15})->Args({300, 15})->Args({30, 1000})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KClassDpCalibration)->Arg(15)->Arg(30)->Unit(benchmark::kMillisecond);

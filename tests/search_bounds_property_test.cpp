@@ -141,6 +141,49 @@ TEST(SearchBounds, ReduceTreeSearchBoundAgainstFinishedRun) {
   }
 }
 
+// All-distinct times make every class a singleton: the case the searches'
+// per-node shortcuts serve (flat slot arrays and packed memo keys in the
+// reduce search; heap-ordered send streams and per-group deadlines in the
+// broadcast search). Finished runs must meet the brute forces exactly.
+TEST(SearchBounds, FinishedDistinctSearchesMatchBruteForce) {
+  std::mt19937_64 rng(1306);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, 9)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, 0, 4.0);
+    const ProcessorIndex root = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    MakespanPlan broadcast = plan_broadcast_optimal(cluster, root);
+    expect_valid(cluster, broadcast);
+    ASSERT_TRUE(broadcast.optimal) << "trial " << trial;
+    ASSERT_NEAR(broadcast.makespan, brute::broadcast_by_sequences(cluster, root), 1e-9) << "trial " << trial;
+    MakespanPlan reduce = plan_reduce_optimal(cluster, root);
+    expect_valid(cluster, reduce);
+    ASSERT_TRUE(reduce.optimal) << "trial " << trial;
+    ASSERT_NEAR(reduce.makespan, brute::reduce_by_ep_orders(cluster, root), 1e-9) << "trial " << trial;
+  }
+}
+
+// A node budget makes a stopped search repeatable: same plan, bound and
+// node count on every run (a time budget does not: where it stops depends
+// on the machine's speed and load).
+TEST(SearchBounds, NodeBudgetRunsAreDeterministic) {
+  std::mt19937_64 rng(1307);
+  for (int trial = 0; trial < 6; ++trial) {
+    Cluster cluster = brute::random_cluster(rng, 24, 0, 4.0);
+    for (Operation operation : {Operation::broadcast, Operation::reduce}) {
+      MakespanPlan first = plan_with_limit(cluster, operation, 0, 3000);
+      MakespanPlan second = plan_with_limit(cluster, operation, 0, 3000);
+      EXPECT_EQ(first.makespan, second.makespan) << "trial " << trial;
+      EXPECT_EQ(first.lower_bound, second.lower_bound) << "trial " << trial;
+      EXPECT_EQ(first.stats.nodes, second.stats.nodes) << "trial " << trial;
+      ASSERT_EQ(first.transfers.size(), second.transfers.size());
+      for (size_t i = 0; i < first.transfers.size(); ++i) {
+        EXPECT_EQ(first.transfers[i].from, second.transfers[i].from);
+        EXPECT_EQ(first.transfers[i].to, second.transfers[i].to);
+      }
+    }
+  }
+}
+
 TEST(SearchBounds, ExperimentQuickRuns) {
   const Experiment* experiment = find_experiment("search-distinct");
   ASSERT_NE(experiment, nullptr);

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -620,44 +620,129 @@ text {{ font-family: {2}; fill: #222222; }}
     }
   }
 
-  // Thin arrows from each send to its receive, behind the bars; messages
-  // starting together are spread across their bars so that arrows between
-  // the same rows do not coincide.
+  // Pixel span [left, right] of a message's bars (draw_bars draws them so):
+  // bars wide enough lose a pixel at each end, so that back-to-back messages
+  // stay apart.
+  std::pair<double, double> bar_span(const Transfer& transfer) const {
+    const double full_width = x_of(transfer.end) - x_of(transfer.start);
+    const double inset = full_width > 6 ? 1.0 : 0.0;
+    const double left = x_of(transfer.start) + inset;
+    return {left, left + std::max(full_width - 2 * inset, 0.8)};
+  }
+
+  // Arrows from each send to its receive. A vertical arrow must stay inside
+  // the message's interval, so it is put where no bar of the rows between
+  // sender and receiver lies (and not on another arrow): it then crosses
+  // only empty row space. When the rows between are busy over the whole
+  // interval, a full arrow would run across their bars and read as theirs;
+  // the message gets two short ticks instead, one leaving the sender's bar
+  // and one entering the receiver's, pointing at each other (the bar labels
+  // name the other end).
   void draw_arrows() {
     if (drawn_.size() > options_.max_arrows) return;
     std::vector<const Transfer*> both_visible;
     for (const Transfer* transfer : drawn_) {
       if (row_of(transfer->from) >= 0 && row_of(transfer->to) >= 0) both_visible.push_back(transfer);
     }
-    std::map<double, std::vector<const Transfer*>> by_start;
-    for (const Transfer* transfer : both_visible) by_start[transfer->start].push_back(transfer);
-    for (auto& [start, group] : by_start) {
-      std::sort(group.begin(), group.end(), [](const Transfer* a, const Transfer* b) { return a->from < b->from; });
-      for (std::size_t k = 0; k < group.size(); ++k) {
-        const Transfer& transfer = *group[k];
-        const double left = x_of(transfer.start), right = x_of(transfer.end);
-        const double x = left + (right - left) * static_cast<double>(k + 1) / static_cast<double>(group.size() + 1);
-        const int from_row = row_of(transfer.from), to_row = row_of(transfer.to);
-        const bool downwards = to_row > from_row;
-        const double y1 = downwards ? bar_top(from_row) + bar_height_ : bar_top(from_row);
-        const double y2 = downwards ? bar_top(to_row) - 1 : bar_top(to_row) + bar_height_ + 1;
-        const auto& style = this->style(&transfer);
-        emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)svg"
-             "\n",
-             x, y1, y2, style.arrow, style.key);
+    // Per row, the pixel spans its bars cover (sends, receives, forwarding).
+    std::vector<std::vector<std::pair<double, double>>> covered(static_cast<std::size_t>(shown_rows_));
+    auto cover = [&](int row, std::pair<double, double> span) {
+      if (row >= 0) covered[static_cast<std::size_t>(row)].push_back(span);
+    };
+    for (const Transfer* transfer : drawn_) {
+      const auto span = bar_span(*transfer);
+      cover(row_of(transfer->from), span);
+      cover(row_of(transfer->to), span);
+      if (!subject_.crossed.empty()) {
+        for (auto node : subject_.crossed[index_of(transfer)]) cover(row_of(node), span);
       }
     }
+    // Earliest first, and among messages starting together the sender's row
+    // first, so that arrows of one instant are spread in a stable order.
+    std::stable_sort(both_visible.begin(), both_visible.end(), [](const Transfer* a, const Transfer* b) {
+      return a->start != b->start ? a->start < b->start : a->from < b->from;
+    });
+    struct PlacedArrow {
+      double x;
+      int top_row, bottom_row;
+    };
+    std::vector<PlacedArrow> placed;
+    constexpr double kClearance = 3;  // pixels between an arrow and a bar or another arrow
+    for (std::size_t k = 0; k < both_visible.size(); ++k) {
+      const Transfer& transfer = *both_visible[k];
+      const int from_row = row_of(transfer.from), to_row = row_of(transfer.to);
+      const int top_row = std::min(from_row, to_row), bottom_row = std::max(from_row, to_row);
+      const auto [left, right] = bar_span(transfer);
+      std::vector<std::pair<double, double>> blocked;
+      for (int row = top_row + 1; row < bottom_row; ++row) {
+        for (const auto& [bar_left, bar_right] : covered[static_cast<std::size_t>(row)]) {
+          blocked.push_back({bar_left - kClearance, bar_right + kClearance});
+        }
+      }
+      for (const PlacedArrow& other : placed) {
+        if (other.bottom_row >= top_row && other.top_row <= bottom_row) {
+          blocked.push_back({other.x - kClearance, other.x + kClearance});
+        }
+      }
+      const double preferred = (left + right) / 2;
+      const std::optional<double> x = free_position(left + kClearance, right - kClearance, preferred, std::move(blocked));
+      const bool downwards = to_row > from_row;
+      const auto& style = this->style(&transfer);
+      const double from_edge = downwards ? bar_top(from_row) + bar_height_ : bar_top(from_row);
+      const double to_edge = downwards ? bar_top(to_row) - 1 : bar_top(to_row) + bar_height_ + 1;
+      if (x) {
+        placed.push_back({*x, top_row, bottom_row});
+        emit(R"svg(<line class="arrow" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)svg"
+             "\n",
+             *x, from_edge, to_edge, style.arrow, style.key);
+        continue;
+      }
+      // Ticks as long as the gap between two rows' bars (at least 5 px), off
+      // the bar's centred label: the sender's at 30% of the bar, the
+      // receiver's at 70%, so that a send tick and a receive tick in the
+      // same gap between rows never coincide.
+      const double gap = std::max(row_height_ - bar_height_, 5.0);
+      const double direction = downwards ? 1 : -1;
+      const double send_x = left + (right - left) * 0.3, receive_x = left + (right - left) * 0.7;
+      // The sender's tick ends in a dot (a message leaving), the receiver's
+      // in an arrowhead.
+      emit(R"svg(<line class="arrow-tick" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.5"/>)svg"
+           R"svg(<circle class="arrow-tick" cx="{0}" cy="{2}" r="2.2" fill="{3}"/>)svg"
+           R"svg(<line class="arrow-tick" x1="{4}" y1="{5}" x2="{4}" y2="{6}" stroke="{3}" stroke-width="1.2" marker-end="url(#arrow-{7})"/>)svg"
+           "\n",
+           send_x, from_edge, from_edge + direction * gap * 0.6, style.arrow, receive_x, to_edge - direction * gap,
+           to_edge, style.key);
+    }
+  }
+
+  // The point of [low, high] nearest `preferred` outside every blocked
+  // interval, or nullopt when they cover it all.
+  static std::optional<double> free_position(double low, double high, double preferred,
+                                             std::vector<std::pair<double, double>> blocked) {
+    if (low > high) return std::nullopt;
+    std::sort(blocked.begin(), blocked.end());
+    std::optional<double> best;
+    auto consider = [&](double free_low, double free_high) {
+      free_low = std::max(free_low, low);
+      free_high = std::min(free_high, high);
+      if (free_low > free_high) return;
+      const double candidate = std::clamp(preferred, free_low, free_high);
+      if (!best || std::abs(candidate - preferred) < std::abs(*best - preferred)) best = candidate;
+    };
+    double cursor = low;
+    for (const auto& [blocked_low, blocked_high] : blocked) {
+      if (blocked_low > cursor) consider(cursor, blocked_low);
+      cursor = std::max(cursor, blocked_high);
+    }
+    consider(cursor, high);
+    return best;
   }
 
   void draw_bars() {
     for (const Transfer* transfer : drawn_) {
       const auto& style = this->style(transfer);
-      // Bars wide enough lose a pixel at each end, so that back-to-back
-      // messages stay apart.
-      const double full_width = x_of(transfer->end) - x_of(transfer->start);
-      const double inset = full_width > 6 ? 1.0 : 0.0;
-      const double left = x_of(transfer->start) + inset;
-      const double bar_width = std::max(full_width - 2 * inset, 0.8);
+      const auto [left, right] = bar_span(*transfer);
+      const double bar_width = right - left;
       const std::size_t index = index_of(transfer);
       const std::string route = subject_.route_text.empty() ? std::string() : subject_.route_text[index];
       const std::string tooltip =

@@ -7,7 +7,9 @@
 // a message occupies both ends for t(sender). Colours tell the payload apart:
 // blue for the broadcast value, orange for partial reductions, so the two
 // phases of an all-reduce differ. When few messages are drawn, a thin arrow
-// joins each send to its receive. The title gives the operation, the
+// joins each send to its receive, placed where it crosses no bar of the rows
+// in between; when those rows are busy all through the message, two short
+// ticks at the sender's and the receiver's bars replace it. The title gives the operation, the
 // algorithm, the makespan, the lower bound and the guarantee; dashed lines
 // mark the makespan and the lower bound on the time axis.
 //

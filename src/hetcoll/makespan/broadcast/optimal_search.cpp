@@ -12,6 +12,7 @@
 #include "hetcoll/makespan/broadcast/broadcast_search_common.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/claims.h"
+#include "hetcoll/makespan/search_memo_internal.h"
 
 namespace hetcoll {
 
@@ -28,89 +29,6 @@ struct Holders {
   int cls;  // receiver class, or kSourceClass
   int count;
 };
-
-// A finished subtree: every completion of a state ends >= tau + value.
-// Open addressing over keys stored in one arena (no allocation per lookup).
-class MemoTable {
- public:
-  explicit MemoTable(std::size_t budget_bytes) : budget_bytes_(budget_bytes) {}
-
-  const double* find(const std::vector<std::int64_t>& key, std::uint64_t hash) const {
-    if (slots_.empty()) return nullptr;
-    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      const Slot& slot = slots_[i];
-      if (slot.length == 0) return nullptr;
-      if (slot.hash == hash && slot.length == key.size() &&
-          std::equal(key.begin(), key.end(), arena_.begin() + static_cast<std::ptrdiff_t>(slot.offset))) {
-        return &slot.value;
-      }
-    }
-  }
-
-  void store(const std::vector<std::int64_t>& key, std::uint64_t hash, double value) {
-    // Stay within the budget, counting the reallocations ahead.
-    const std::size_t needed = arena_.size() + key.size();
-    std::size_t arena_capacity = arena_.capacity();
-    if (needed > arena_capacity) arena_capacity = std::max(needed, 2 * arena_capacity);
-    std::size_t slot_count = slots_.size();
-    if ((size_ + 1) * 2 > slot_count) slot_count = slot_count == 0 ? 1024 : 2 * slot_count;
-    if (arena_capacity * sizeof(std::int64_t) + slot_count * sizeof(Slot) > budget_bytes_) return;
-    arena_.reserve(arena_capacity);
-    if (slot_count != slots_.size()) grow();
-    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      Slot& slot = slots_[i];
-      if (slot.length == 0) {
-        slot = {hash, arena_.size(), static_cast<std::uint32_t>(key.size()), value};
-        arena_.insert(arena_.end(), key.begin(), key.end());
-        ++size_;
-        return;
-      }
-      if (slot.hash == hash && slot.length == key.size() &&
-          std::equal(key.begin(), key.end(), arena_.begin() + static_cast<std::ptrdiff_t>(slot.offset))) {
-        slot.value = std::max(slot.value, value);
-        return;
-      }
-    }
-  }
-
-  std::size_t size() const { return size_; }
-  std::size_t bytes() const { return arena_.capacity() * sizeof(std::int64_t) + slots_.size() * sizeof(Slot); }
-
- private:
-  struct Slot {
-    std::uint64_t hash = 0;
-    std::size_t offset = 0;
-    std::uint32_t length = 0;  // 0 = empty (keys are never empty)
-    double value = 0;
-  };
-
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
-    mask_ = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (slot.length == 0) continue;
-      std::size_t i = slot.hash & mask_;
-      while (slots_[i].length != 0) i = (i + 1) & mask_;
-      slots_[i] = slot;
-    }
-  }
-
-  std::size_t budget_bytes_;
-  std::size_t size_ = 0;
-  std::size_t mask_ = 0;
-  std::vector<Slot> slots_;
-  std::vector<std::int64_t> arena_;
-};
-
-std::uint64_t hash_key(const std::vector<std::int64_t>& key) {
-  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ key.size();
-  for (std::int64_t v : key) {
-    h ^= static_cast<std::uint64_t>(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xbf58476d1ce4e5b9ULL;
-  }
-  return h ^ (h >> 31);
-}
 
 class Search {
  public:
@@ -269,13 +187,22 @@ class Search {
   double relaxation_bound(const std::vector<Holders>& holders, double tau,
                           const std::vector<double>* class_deadlines) {
     const int k = problem_.classes();
-    deadlines_.clear();  // (deadline, class) of the classes with receivers left
+    // (deadline, class) of the classes with receivers left and a finite
+    // deadline, by deadline; then the fastest class without one (the
+    // others without one are never reached: the simulation stops there).
+    deadlines_.clear();
+    int fastest_free = -1;
     for (int c = 0; c < k; ++c) {
-      if (remaining_[static_cast<size_t>(c)] > 0) {
-        deadlines_.push_back({class_deadlines ? (*class_deadlines)[static_cast<size_t>(c)] : kInfinity, c});
+      if (remaining_[static_cast<size_t>(c)] == 0) continue;
+      const double due = class_deadlines ? (*class_deadlines)[static_cast<size_t>(c)] : kInfinity;
+      if (due < kInfinity) {
+        deadlines_.push_back({due, c});
+      } else if (fastest_free < 0) {
+        fastest_free = c;
       }
     }
     std::sort(deadlines_.begin(), deadlines_.end());
+    if (fastest_free >= 0) deadlines_.push_back({kInfinity, fastest_free});
     // need_before[i]: receivers that must be served before deadlines_[i];
     // fastest_after[i]: the fastest time among deadlines_[i..].
     need_before_.assign(deadlines_.size(), 0);
@@ -288,43 +215,23 @@ class Search {
     for (size_t i = deadlines_.size(); i-- > 0;) {
       fastest_after_[i] = std::min(fastest_after_[i + 1], time(deadlines_[i].second));
     }
-    sim_.clear();
-    for (const auto& h : holders) sim_.push_back({h.next, h.period, h.count});
+    sim_.reset(holders);
     int served = 0;
     size_t next_deadline = 0;
-    double now = tau;
     while (true) {
-      double x = kInfinity;
-      for (const auto& s : sim_) x = std::min(x, s.next);
-      now = x;
-      while (next_deadline < deadlines_.size() && deadlines_[next_deadline].first <= now + tolerance_) {
+      const double x = sim_.earliest();
+      while (next_deadline < deadlines_.size() && deadlines_[next_deadline].first <= x + tolerance_) {
         if (served < need_before_[next_deadline]) return kInfinity;
         ++next_deadline;
       }
       // The fastest class with receivers left that may still be served at x.
       const double relaxed_time = fastest_after_[next_deadline];
       if (relaxed_time == kInfinity) return kInfinity;
-      int slots = 0;
-      const size_t existing = sim_.size();
-      for (size_t i = 0; i < existing; ++i) {
-        if (sim_[i].next <= x + tolerance_) {
-          slots += sim_[i].count;
-          sim_[i].next += sim_[i].period;
-        }
-      }
+      const int slots = sim_.take_due(x + tolerance_);
       const int give = std::min(slots, total_remaining_ - served);
       served += give;
       if (served == total_remaining_) return x;
-      // Merge with a stream of the same period and phase to keep sim_ small.
-      bool merged = false;
-      for (auto& s : sim_) {
-        if (s.period == relaxed_time && std::fabs(s.next - (x + relaxed_time)) <= tolerance_) {
-          s.count += give;
-          merged = true;
-          break;
-        }
-      }
-      if (!merged) sim_.push_back({x + relaxed_time, relaxed_time, give});
+      sim_.push({x + relaxed_time, relaxed_time, give});
     }
   }
 
@@ -338,24 +245,18 @@ class Search {
   double fluid_bound(const std::vector<Holders>& holders, double tau) {
     const int k = problem_.classes();
     const double target = total_remaining_;
-    sim_.clear();
-    for (const auto& h : holders) sim_.push_back({h.next, h.period, h.count});
+    sim_.reset(holders);
     double x = tau, u = 0;
+    // The class piece u lies in: u only grows, so it only moves on.
+    double below = 0, rate_below = 0;  // mass and rate of the faster classes
+    int c = 0;
     while (true) {
       // Holder slots at x join at once.
-      double next_event = kInfinity;
-      for (auto& s : sim_) {
-        while (s.next <= x + tolerance_) {
-          u += s.count;
-          s.next += s.period;
-        }
-        next_event = std::min(next_event, s.next);
-      }
+      u += sim_.take_due(x + tolerance_);
+      const double next_event = sim_.earliest();
       if (u >= target) return x;
       // Integrate u' = G(u) from x to next_event, one class piece at a time.
       while (true) {
-        double below = 0, rate_below = 0;  // mass and rate of the faster classes
-        int c = 0;
         for (; c < k; ++c) {
           const double n = remaining_[static_cast<size_t>(c)];
           if (u < below + n) break;
@@ -524,7 +425,8 @@ class Search {
     std::vector<int>& children = children_[depth];
     children.clear();
     current_tau_ = tau;
-    class_deadline_ = &node_deadlines;
+    group_deadline_ = node_deadlines;
+    saved_deadlines_.clear();
     if (options_.exchange_rule) build_capacity(holders, tau, slots, allowed);
     double value = kInfinity;  // the smallest bound of what is pruned or explored
     collect(depth, tau, allowed, suffix, 0, slots, value);
@@ -610,36 +512,26 @@ class Search {
     for (int c = 0; c < problem_.classes(); ++c) {
       if (remaining_[static_cast<size_t>(c)] > 0) fastest_remaining = std::min(fastest_remaining, time(c));
     }
-    sim_.clear();
-    for (const auto& h : holders) {
-      sim_.push_back({h.next <= tau + tolerance_ ? h.next + h.period : h.next, h.period, h.count});
-    }
+    sim_.reset(holders);
+    sim_.take_due(tau + tolerance_);  // the slots at tau serve the group
     // The group's fastest possible composition: elementwise no slower than any.
     int group_left = slots;
     for (int c : allowed) {
       const int x = std::min(group_left, remaining_[static_cast<size_t>(c)]);
-      if (x > 0) sim_.push_back({tau + time(c), time(c), x});
+      if (x > 0) sim_.push({tau + time(c), time(c), x});
       group_left -= x;
     }
     int served = 0;
     const int after_group = total_remaining_ - slots;
     const double horizon = longest_window_;  // deadlines reach at most max D(a, b) past tau
     while (served < after_group) {
-      double x = kInfinity;
-      for (const auto& st : sim_) x = std::min(x, st.next);
+      const double x = sim_.earliest();
       if (x >= tau + horizon) break;
-      int found = 0;
-      const size_t existing = sim_.size();
-      for (size_t i = 0; i < existing; ++i) {
-        if (sim_[i].next <= x + tolerance_) {
-          found += sim_[i].count;
-          sim_[i].next += sim_[i].period;
-        }
-      }
+      const int found = sim_.take_due(x + tolerance_);
       const int give = std::min(found, after_group - served);
       served += give;
       capacity_.push_back({x, served});
-      sim_.push_back({x + fastest_remaining, fastest_remaining, give});
+      sim_.push({x + fastest_remaining, fastest_remaining, give});
     }
   }
 
@@ -650,6 +542,25 @@ class Search {
     auto after = std::lower_bound(capacity_.begin(), capacity_.end(), deadline - tolerance_,
                                   [](const std::pair<double, int>& event, double t) { return event.first < t; });
     return after == capacity_.begin() ? 0 : std::prev(after)->second;
+  }
+
+  // The group being composed serves class b: every faster class a < b
+  // left over becomes due before tau + D(a, b) (exchange rule).
+  // group_deadline_[a] is the node's deadline of a, lowered so by the
+  // classes chosen so far; unchoose restores it (a stack of old values).
+  void choose(int b) {
+    for (int a = 0; a < b; ++a) {
+      double& deadline = group_deadline_[static_cast<size_t>(a)];
+      saved_deadlines_.push_back(deadline);
+      deadline = std::min(deadline, current_tau_ + last_window(a, b));
+    }
+  }
+
+  void unchoose(int b) {
+    for (int a = b; a-- > 0;) {
+      group_deadline_[static_cast<size_t>(a)] = saved_deadlines_.back();
+      saved_deadlines_.pop_back();
+    }
   }
 
   // Can the receivers the group leaves over in classes 0..last (the group's
@@ -663,10 +574,7 @@ class Search {
     for (int a = 0; a <= last; ++a) {
       const int left = remaining_[static_cast<size_t>(a)] - take[static_cast<size_t>(a)];
       if (left == 0) continue;
-      double deadline = (*class_deadline_)[static_cast<size_t>(a)];
-      for (int b : chosen_) {  // the slower classes the group serves
-        if (b > a) deadline = std::min(deadline, current_tau_ + last_window(a, b));
-      }
+      const double deadline = group_deadline_[static_cast<size_t>(a)];
       if (deadline < kInfinity) due.push_back({deadline, left});
     }
     std::sort(due.begin(), due.end());
@@ -695,7 +603,7 @@ class Search {
     if (apply_fastest_first_ && cls == 0) least = most;  // Thm 4.3: x_0 = min(slots, remaining)
     for (int x = most; x >= least && !aborted_; --x) {
       take[static_cast<size_t>(cls)] = x;
-      if (x > 0) chosen_.push_back(cls);
+      if (x > 0) choose(cls);
       const int left = slots_left - x;
       bool keep = !options_.exchange_rule || leftovers_fit(take, cls);
       // Several completions: try to prune them all at once.
@@ -713,7 +621,7 @@ class Search {
         }
       }
       if (keep) collect(depth, tau, allowed, suffix, index + 1, left, value);
-      if (x > 0) chosen_.pop_back();
+      if (x > 0) unchoose(cls);
     }
     take[static_cast<size_t>(cls)] = 0;
   }
@@ -819,10 +727,49 @@ class Search {
   std::vector<int>& take_buffer(size_t depth) { return take_[depth]; }
   std::vector<int>& suffix_buffer(size_t depth) { return suffix_[depth]; }
 
-  struct SimStream {
-    double next;
-    double period;
-    int count;
+  // The send streams of a simulation (relaxation, fluid and capacity
+  // bounds), earliest next send on top: O(log streams) per event, where a
+  // scan cost O(streams) — with every class a singleton, up to n of them.
+  class StreamHeap {
+   public:
+    struct Stream {
+      double next;
+      double period;
+      int count;
+    };
+    void reset(const std::vector<Holders>& holders) {
+      heap_.clear();
+      for (const auto& h : holders) heap_.push_back({h.next, h.period, h.count});
+      std::make_heap(heap_.begin(), heap_.end(), later);
+    }
+    void push(const Stream& stream) {
+      heap_.push_back(stream);
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    }
+    // Infinity when empty.
+    double earliest() const { return heap_.empty() ? kInfinity : heap_.front().next; }
+    // Every stream whose next send ends by `until` sends once (its next
+    // moves a period on); returns the receivers they serve.
+    int take_due(double until) {
+      due_.clear();
+      while (!heap_.empty() && heap_.front().next <= until) {
+        std::pop_heap(heap_.begin(), heap_.end(), later);
+        due_.push_back(heap_.back());
+        heap_.pop_back();
+      }
+      int served = 0;
+      for (auto& stream : due_) {
+        served += stream.count;
+        stream.next += stream.period;
+        push(stream);
+      }
+      return served;
+    }
+
+   private:
+    static bool later(const Stream& a, const Stream& b) { return a.next > b.next; }
+    std::vector<Stream> heap_;
+    std::vector<Stream> due_;
   };
 
   const ClassProblem& problem_;
@@ -852,15 +799,15 @@ class Search {
   std::vector<std::pair<double, int>> deadlines_;
   std::vector<int> need_before_;
   std::vector<double> fastest_after_;
-  std::vector<SimStream> sim_;
+  StreamHeap sim_;
   std::vector<std::pair<double, int>> capacity_;  // (time, receivers served after tau up to it)
   double current_tau_ = 0;
-  const std::vector<double>* class_deadline_ = nullptr;  // the node being expanded: per class, due before
   std::vector<std::vector<double>> deadlines_by_depth_;  // per depth: the node's class deadlines
   std::vector<double> child_deadlines_;
   std::vector<std::pair<double, int>> due_;
   std::vector<int> removed_;
-  std::vector<int> chosen_;  // classes the group being composed serves (ascending)
+  std::vector<double> group_deadline_;  // per class: due before (the node's and the group's classes)
+  std::vector<double> saved_deadlines_;  // choose()'s old values
 
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;

@@ -123,7 +123,7 @@
 // fastest source) with its status and the best proven lower bound.
 // Complexity: exponential in the worst case (the problem is NP-hard,
 // Khuller, Kim, Woeginger 2003 sec. 1); per node O(k^2 + holders) plus the bounds' simulations,
-// O(slot times x holders). Memory: O(n k) plus the memo budget.
+// O(slot times x log streams) (the send streams in a heap). Memory: O(n k) plus the memo budget.
 // Counting: stats.nodes = nodes examined: every child whose bound is
 // evaluated (explored or pruned, counted when evaluated), every child
 // explored without a bound, every partial composition bounded; a child

@@ -1,11 +1,10 @@
 #include "hetcoll/makespan/reduce/optimal_search.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
-#include <string>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -14,16 +13,22 @@
 #include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/search_memo_internal.h"
 
 namespace hetcoll {
 
 namespace {
 
-// Open slots that are interchangeable: same reversed time, same parent class.
-struct SlotGroup {
+// One open slot (a place for a sender). Slots sit in one flat array sorted
+// by time; a run of consecutive slots with the same time and parent class
+// is a group of interchangeable slots (a slot joining a group within the
+// tolerance takes the group's time, so equality identifies the run).
+// Flat plain values: a child state is one copy into a per-depth buffer,
+// with no allocation once the buffers have grown.
+struct Slot {
   double time;
-  int min_class;             // the parent's class: only classes >= it may go here
-  std::vector<int> parents;  // parent node of each slot (-1: the destination)
+  int min_class;  // the parent's class: only classes >= it may go here
+  int parent;     // parent node (-1: the destination)
 };
 
 struct PathEntry {
@@ -31,7 +36,9 @@ struct PathEntry {
   int parent;
 };
 
-constexpr std::uint64_t kMaxMemoEntries = 4'000'000;
+// The memo keeps exhausted states within this many bytes (keys of a few
+// words each: some millions of states).
+constexpr std::size_t kMemoBytes = std::size_t{512} << 20;
 constexpr int kFreshGroup = -1;
 // Bisection passes while the gap exceeds this fraction of the incumbent.
 constexpr double kPlainGap = 0.01;
@@ -41,9 +48,13 @@ class Searcher {
   Searcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
            double lower_bound, const SearchLimits& limits, bool memoise, double tolerance)
       : times_(times), remaining_(counts), best_(incumbent), budget_(limits),
-        memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())) {
+        memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())),
+        memo_(memoise ? kMemoBytes : 0) {
     quantum_ = tolerance_ > 0 ? tolerance_ : 1e-12;
     lower_bound_ = lower_bound;
+    int largest = 0;
+    for (int c : counts) largest = std::max(largest, c);
+    count_bits_ = std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(largest))));
   }
 
   ReduceTreeSearchResult run() {
@@ -57,6 +68,11 @@ class Searcher {
       result.lower_bound = 0;
       return result;
     }
+    // Each level places a sender or closes a group: at most
+    // senders + (1 + 2 senders) groups deep.
+    const size_t depth = 3 * static_cast<size_t>(total) + 4;
+    levels_.resize(depth);
+    keys_.resize(depth);
     run_passes();
     result.best = best_;
     result.lower_bound = lower_bound_;
@@ -94,8 +110,8 @@ class Searcher {
       bar_ = std::min(target, best_ - tolerance_);
       stop_at_first_ = bisect;
       found_ = false;
-      std::vector<SlotGroup> slots{{0.0, 0, {-1}}};
-      dfs(slots, kFreshGroup, 0.0);
+      levels_[0].assign(1, Slot{0.0, 0, -1});
+      dfs(0, kFreshGroup, 0.0);
       if (unwinding_) {  // a bisection pass found a tree shorter than its target
         aborted_ = unwinding_ = false;
         continue;
@@ -114,16 +130,27 @@ class Searcher {
     return aborted_;
   }
 
-  // The smallest class >= c with senders left (k_ if none).
-  int next_class(int c) const {
-    while (c < k_ && remaining_[static_cast<size_t>(c)] == 0) ++c;
-    return c;
+  // The end of the group (run of interchangeable slots) starting at `begin`.
+  static size_t group_end(const std::vector<Slot>& slots, size_t begin) {
+    size_t end = begin + 1;
+    while (end < slots.size() && slots[end].time == slots[begin].time &&
+           slots[end].min_class == slots[begin].min_class) {
+      ++end;
+    }
+    return end;
   }
 
   // Capacity bound (see the header): false when the remaining senders
-  // cannot all end by D = best - tolerance.
-  bool may_fit(const std::vector<SlotGroup>& slots, int first_floor) const {
+  // cannot all end by D = best - tolerance. O(k + k x slots).
+  bool may_fit(const std::vector<Slot>& slots, int first_floor) {
+    // next_open_[c]: the smallest class >= c with senders left (k_ if none).
+    next_open_.resize(static_cast<size_t>(k_) + 1);
+    next_open_[static_cast<size_t>(k_)] = k_;
+    for (int c = k_ - 1; c >= 0; --c) {
+      next_open_[static_cast<size_t>(c)] = remaining_[static_cast<size_t>(c)] > 0 ? c : next_open_[static_cast<size_t>(c) + 1];
+    }
     const double deadline = bar_;
+    const size_t first_end = group_end(slots, 0);  // the floor binds the whole first group
     std::int64_t needed = 0;  // senders of class >= i, i descending
     for (int i = k_ - 1; i >= 0; --i) {
       const int here = remaining_[static_cast<size_t>(i)];
@@ -132,52 +159,69 @@ class Searcher {
       std::int64_t capacity = 0;
       for (size_t g = 0; g < slots.size() && capacity < needed; ++g) {
         int min_class = slots[g].min_class;
-        if (g == 0 && first_floor != kFreshGroup) min_class = std::max(min_class, first_floor);
-        const int internal = next_class(min_class);
+        if (g < first_end && first_floor != kFreshGroup) min_class = std::max(min_class, first_floor);
+        const int internal = next_open_[static_cast<size_t>(min_class)];
         if (internal >= k_) continue;
-        const int leaf = next_class(std::max(i, min_class));
+        const int leaf = next_open_[static_cast<size_t>(std::max(i, min_class))];
         if (leaf >= k_) continue;
         const double room = deadline - times_[static_cast<size_t>(leaf)] - slots[g].time;
         if (room < -tolerance_) continue;
         const double levels = std::floor(room / times_[static_cast<size_t>(internal)] + 1e-9);
-        const std::int64_t per_slot = levels >= 40 ? (std::int64_t{1} << 41) : (std::int64_t{1} << (static_cast<int>(levels) + 1)) - 1;
-        capacity += per_slot * static_cast<std::int64_t>(slots[g].parents.size());
+        capacity += levels >= 40 ? (std::int64_t{1} << 41) : (std::int64_t{1} << (static_cast<int>(levels) + 1)) - 1;
       }
       if (capacity < needed) return false;
     }
     return true;
   }
 
-  std::string memo_key(const std::vector<SlotGroup>& slots) const {
-    std::string key;
-    key.reserve(static_cast<size_t>(k_) * 4 + slots.size() * 16);
-    for (int c : remaining_) key.append(reinterpret_cast<const char*>(&c), sizeof c);
-    for (const auto& group : slots) {
-      const auto quantised = static_cast<std::int64_t>(std::llround(group.time / quantum_));
-      const auto multiplicity = static_cast<std::int32_t>(group.parents.size());
-      key.append(reinterpret_cast<const char*>(&quantised), sizeof quantised);
-      key.append(reinterpret_cast<const char*>(&group.min_class), sizeof group.min_class);
-      key.append(reinterpret_cast<const char*>(&multiplicity), sizeof multiplicity);
+  // The state: remaining class counts (packed, count_bits_ each) and the
+  // groups (quantised time; parent class and multiplicity in one word).
+  void memo_key(const std::vector<Slot>& slots, std::vector<std::int64_t>& key) const {
+    key.clear();
+    std::uint64_t word = 0;
+    int used = 0;
+    for (int c : remaining_) {
+      if (used + count_bits_ > 64) {
+        key.push_back(static_cast<std::int64_t>(word));
+        word = 0;
+        used = 0;
+      }
+      word |= static_cast<std::uint64_t>(c) << used;
+      used += count_bits_;
     }
-    return key;
+    key.push_back(static_cast<std::int64_t>(word));
+    for (size_t g = 0; g < slots.size();) {
+      const size_t end = group_end(slots, g);
+      key.push_back(std::llround(slots[g].time / quantum_));
+      key.push_back((static_cast<std::int64_t>(slots[g].min_class) << 32) | static_cast<std::int64_t>(end - g));
+      g = end;
+    }
   }
 
-  static void insert_slots(std::vector<SlotGroup>& slots, double time, int min_class, int parent, double tolerance) {
-    auto it = std::lower_bound(slots.begin(), slots.end(), time - tolerance, [](const SlotGroup& g, double t) { return g.time < t; });
-    for (; it != slots.end() && it->time <= time + tolerance; ++it) {
+  // Adds two slots at `time` opened by `parent` (class min_class): into the
+  // group of the same parent class within the tolerance (taking its time),
+  // else a new group before the slower parent classes at that time.
+  void insert_slots(std::vector<Slot>& slots, double time, int min_class, int parent) const {
+    auto it = std::lower_bound(slots.begin(), slots.end(), time - tolerance_,
+                               [](const Slot& s, double t) { return s.time < t; });
+    double at = time;
+    while (it != slots.end() && it->time <= time + tolerance_) {
       if (it->min_class == min_class) {
-        it->parents.push_back(parent);
-        it->parents.push_back(parent);
-        return;
+        at = it->time;
+        const auto end = slots.begin() + static_cast<std::ptrdiff_t>(group_end(slots, static_cast<size_t>(it - slots.begin())));
+        it = end;
+        break;
       }
       if (it->min_class > min_class) break;
+      it = slots.begin() + static_cast<std::ptrdiff_t>(group_end(slots, static_cast<size_t>(it - slots.begin())));
     }
-    slots.insert(it, SlotGroup{time, min_class, {parent, parent}});
+    const Slot slot{at, min_class, parent};
+    slots.insert(it, 2, slot);
   }
 
-  // `floor`: the least option the next slot of the first group may take
-  // (kFreshGroup at a group boundary).
-  void dfs(std::vector<SlotGroup>& slots, int floor, double makespan) {
+  // Explores the state levels_[depth]. `floor`: the least option the next
+  // slot of the first group may take (kFreshGroup at a group boundary).
+  void dfs(size_t depth, int floor, double makespan) {
     if (limits_hit()) return;
     if (remaining_total_ == 0) {
       if (makespan < bar_) {
@@ -189,52 +233,49 @@ class Searcher {
       }
       return;
     }
+    const std::vector<Slot>& slots = levels_[depth];
     if (slots.empty()) return;
     if (!may_fit(slots, floor)) return;
-    std::string key;
-    if (memoise_ && floor == kFreshGroup) {
-      key = memo_key(slots);
+    std::vector<std::int64_t>& key = keys_[depth];
+    std::uint64_t hash = 0;
+    const bool memo_here = memoise_ && floor == kFreshGroup;
+    if (memo_here) {
+      memo_key(slots, key);
+      hash = hash_key(key);
       // A state that failed for a bar fails for every lower one.
-      if (auto it = failed_.find(key); it != failed_.end() && it->second >= bar_) {
+      if (const double* failed_for = memo_.find(key, hash); failed_for && *failed_for >= bar_) {
         ++memo_hits_;
         return;
       }
     }
-    const SlotGroup& first = slots.front();
-    const double slot_time = first.time;
-    const int lowest = std::max(first.min_class, floor == kFreshGroup ? 0 : floor);
+    const size_t first_end = group_end(slots, 0);
+    const double slot_time = slots.front().time;
+    const int lowest = std::max(slots.front().min_class, floor == kFreshGroup ? 0 : floor);
+    std::vector<Slot>& child = levels_[depth + 1];
     for (int c = lowest; c < k_; ++c) {
       if (remaining_[static_cast<size_t>(c)] == 0) continue;
       const double end = slot_time + times_[static_cast<size_t>(c)];
       if (end >= bar_) break;  // classes are ascending: no later one fits either
-      std::vector<SlotGroup> child = slots;
-      const int parent = child.front().parents.back();
-      child.front().parents.pop_back();
-      int child_floor = c;
-      if (child.front().parents.empty()) {
-        child.erase(child.begin());
-        child_floor = kFreshGroup;
-      }
+      // The group's last slot takes the sender.
+      child.assign(slots.begin(), slots.end());
+      const int parent = child[first_end - 1].parent;
+      child.erase(child.begin() + static_cast<std::ptrdiff_t>(first_end - 1));
+      const int child_floor = first_end == 1 ? kFreshGroup : c;
       const int node = static_cast<int>(path_.size());
       path_.push_back({c, parent});
-      insert_slots(child, end, c, node, tolerance_);
+      insert_slots(child, end, c, node);
       --remaining_[static_cast<size_t>(c)];
       --remaining_total_;
-      dfs(child, child_floor, std::max(makespan, end));
+      dfs(depth + 1, child_floor, std::max(makespan, end));
       ++remaining_[static_cast<size_t>(c)];
       ++remaining_total_;
       path_.pop_back();
       if (aborted_) return;
     }
     // Close this slot and, by the non-decreasing rule, the rest of its group.
-    {
-      std::vector<SlotGroup> child(slots.begin() + 1, slots.end());
-      dfs(child, kFreshGroup, makespan);
-    }
-    if (memoise_ && floor == kFreshGroup && !aborted_ && failed_.size() < kMaxMemoEntries) {
-      auto [it, inserted] = failed_.try_emplace(std::move(key), bar_);
-      if (!inserted) it->second = std::max(it->second, bar_);
-    }
+    child.assign(slots.begin() + static_cast<std::ptrdiff_t>(first_end), slots.end());
+    dfs(depth + 1, kFreshGroup, makespan);
+    if (memo_here && !aborted_) memo_.store(key, hash, bar_);
   }
 
   std::vector<double> times_;
@@ -249,7 +290,11 @@ class Searcher {
   std::uint64_t memo_hits_ = 0;
   bool aborted_ = false;
   std::vector<PathEntry> path_, best_path_;
-  std::unordered_map<std::string, double> failed_;  // exhausted state -> the bar it failed for
+  MemoTable memo_;  // exhausted state -> the largest bar it failed for
+  int count_bits_ = 1;  // bits per class count in a memo key
+  std::vector<int> next_open_;  // may_fit's table of the classes with senders left
+  std::vector<std::vector<Slot>> levels_;            // per depth: the state's slots
+  std::vector<std::vector<std::int64_t>> keys_;      // per depth: the state's memo key
   double lower_bound_;      // proven: no tree is shorter
   double bar_ = 0;          // the pass looks for trees shorter than this
   bool stop_at_first_ = false;

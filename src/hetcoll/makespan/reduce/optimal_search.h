@@ -47,7 +47,9 @@
 // Counting: one node per slot decision examined (a search-tree node), as
 // the seed counts sequence prefixes examined.
 // Guarantee: exact when the search finishes. Complexity: exponential in
-// the worst case; O(k x open slots) per node.
+// the worst case; O(k x open slots) per node, no allocation per node once
+// the per-depth buffers have grown. Memory: O(n^2) for the per-depth states
+// plus the memo (at most 512 MiB; past it states are no longer recorded).
 #pragma once
 
 #include <chrono>
