@@ -22,6 +22,8 @@
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/model/graph_network.h"
+#include "hetcoll/model/platform.h"
 #include "hetcoll/viz/communication_tree.h"
 #include "hetcoll/viz/gantt_svg.h"
 #include "hetcoll/viz/line_plot_svg.h"
@@ -392,6 +394,90 @@ TEST(GanttSvg, MulticastMarksTargets) {
   EXPECT_TRUE(any_text_contains(texts_of(document), "Multicast from p0 to 2 targets"));
 }
 
+// Arrows join send and receive through empty row space only: no full arrow
+// runs across a bar of a row between its ends; a message whose rows between
+// are busy all along gets ticks instead, so every message has one or the other.
+TEST(GanttSvg, ArrowsCrossNoBarOfTheRowsBetween) {
+  const Cluster cluster = Cluster::from_times({1, 1, 2, 1, 2, 4, 2, 1, 2, 2, 1, 2, 4, 1, 2, 1});
+  for (const MakespanPlan& plan : {plan_broadcast_fnf(cluster, 0), plan_allreduce_snf_fnf(cluster, kNoProcessor)}) {
+    const auto document = parse_svg(gantt_svg(plan, cluster));
+    struct Bar {
+      double left, right, top, bottom;
+    };
+    std::vector<Bar> bars;
+    for (const pugi::xpath_node& node : document.select_nodes("//rect[title]")) {
+      const pugi::xml_node rect = node.node();
+      const double x = rect.attribute("x").as_double(), y = rect.attribute("y").as_double();
+      bars.push_back({x, x + rect.attribute("width").as_double(), y, y + rect.attribute("height").as_double()});
+    }
+    ASSERT_EQ(bars.size(), 2 * plan.transfers.size());
+    const auto arrows = document.select_nodes("//line[@class='arrow']");
+    const auto receive_ticks = document.select_nodes("//line[@class='arrow-tick' and @marker-end]");
+    EXPECT_GT(arrows.size(), 0u);
+    EXPECT_GT(receive_ticks.size(), 0u);  // this plan has busy rows between some ends
+    EXPECT_EQ(arrows.size() + receive_ticks.size(), plan.transfers.size());
+    std::size_t crossings = 0;
+    for (const pugi::xpath_node& node : arrows) {
+      const pugi::xml_node line = node.node();
+      const double x = line.attribute("x1").as_double();
+      const double low = std::min(line.attribute("y1").as_double(), line.attribute("y2").as_double());
+      const double high = std::max(line.attribute("y1").as_double(), line.attribute("y2").as_double());
+      for (const Bar& bar : bars) {
+        // A bar strictly between the arrow's ends (not the two bars it joins).
+        if (bar.top > low && bar.bottom < high && x >= bar.left && x <= bar.right) ++crossings;
+      }
+    }
+    EXPECT_EQ(crossings, 0u);
+  }
+}
+
+// A plan on a platform graph with more participants than rows: one summary
+// row per site (4 sites of 60 hosts), not the first 200 hosts.
+TEST(GanttSvg, LargeGraphPlansAreSummarisedPerSite) {
+  constexpr int kSites = 4, kHostsPerSite = 60;
+  std::vector<PlatformNode> nodes = {PlatformNode::forwarder("wan")};
+  std::vector<PlatformEdge> edges;
+  auto link = [&edges](ProcessorIndex a, ProcessorIndex b, double cost) {
+    edges.push_back(PlatformEdge::with_cost(a, b, cost));
+    edges.push_back(PlatformEdge::with_cost(b, a, cost));
+  };
+  MakespanPlan plan;
+  plan.operation = Operation::broadcast;
+  plan.algorithm = "hand-made";
+  for (int site = 0; site < kSites; ++site) {
+    const auto gateway = static_cast<ProcessorIndex>(nodes.size());
+    nodes.push_back(PlatformNode::forwarder(fmt::format("switch{}", site)));
+    link(0, gateway, 10);
+    for (int host = 0; host < kHostsPerSite; ++host) {
+      const auto index = static_cast<ProcessorIndex>(nodes.size());
+      nodes.push_back(PlatformNode::host(fmt::format("s{}-h{}", site, host)));
+      link(gateway, index, 1);
+      // Each site's hosts pass the message along; the first host of each
+      // site gets it from the source (s0-h0) over the WAN.
+      if (host > 0) plan.transfers.push_back({index - 1, index, 10.0 * site + host - 1, 10.0 * site + host});
+      if (host == 0 && site > 0) plan.transfers.push_back({2, index, 10.0 * site - 10, 10.0 * site});
+    }
+  }
+  plan.root = 2;  // s0-h0
+  plan.makespan = 10.0 * (kSites - 1) + kHostsPerSite - 1;
+  const Platform platform(nodes, edges, "four sites");
+  const GraphNetwork network(platform, std::nullopt);
+  const auto document = parse_svg(gantt_svg(plan, network));
+  const auto rows = texts_with_class(document, "row");
+  EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [](const std::string& row) { return row == "60 participants"; }), 3);
+  EXPECT_TRUE(any_text_contains(rows, "59 participants"));  // site 0 without its source
+  EXPECT_TRUE(any_text_contains(rows, "site 3"));
+  EXPECT_TRUE(any_text_contains(rows, "s0-h0 (source)"));
+  EXPECT_FALSE(any_text_contains(rows, "s0-h1"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "240 participants: one row per site"));
+  EXPECT_GE(document.select_nodes("//path[@fill='#0072B2']").size(), 4u);  // sending shares
+
+  GanttOptions first_rows;
+  first_rows.summary = false;
+  const auto rows_only = texts_with_class(parse_svg(gantt_svg(plan, network, first_rows)), "row");
+  EXPECT_TRUE(any_text_contains(rows_only, "s0-h1"));
+}
+
 // -------------------------------------------------------------- tree (SVG)
 
 std::set<std::string> tree_box_ids(const pugi::xml_document& document) {
@@ -450,6 +536,57 @@ TEST(TreeSvg, BothDirectionsWork) {
     options.direction = direction;
     const auto document = parse_svg(tree_svg(plan, cluster, options));
     EXPECT_EQ(tree_box_ids(document).size(), 8u);
+  }
+}
+
+// A chain of 60 processors (each forwards to the next) is 60 levels deep:
+// drawn in one column it would be about 5000 px tall. It is wrapped into
+// bands that fit a screen, every processor still drawn once, no two boxes
+// overlapping, and each band after the first opens with a dashed copy of
+// the parent it continues from.
+TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
+  std::vector<double> times(60, 1.0);
+  const Cluster cluster = Cluster::from_times(times);
+  MakespanPlan plan;
+  plan.operation = Operation::broadcast;
+  plan.algorithm = "hand-made chain";
+  plan.root = 0;
+  for (ProcessorIndex p = 0; p + 1 < cluster.size(); ++p) {
+    plan.transfers.push_back({p, p + 1, static_cast<double>(p), static_cast<double>(p + 1)});
+  }
+  plan.makespan = static_cast<double>(cluster.size() - 1);
+  for (auto direction : {TreeSvgOptions::Direction::automatic, TreeSvgOptions::Direction::left_to_right}) {
+    TreeSvgOptions options;
+    options.direction = direction;
+    const auto document = parse_svg(tree_svg(plan, cluster, options));
+    const pugi::xml_node root = document.document_element();
+    EXPECT_LE(root.attribute("width").as_double(), 2000);
+    EXPECT_LE(root.attribute("height").as_double(), 2000);
+    EXPECT_EQ(texts_with_class(document, "id").size(), 60u);
+    EXPECT_EQ(tree_box_ids(document).size(), 60u);
+    const auto copies = texts_with_class(document, "continued-id");
+    ASSERT_GE(copies.size(), 3u);
+    EXPECT_EQ(document.select_nodes("//line[@class='continues']").size(), copies.size());
+    EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in bands of"));
+    struct Box {
+      double x, y, width, height;
+    };
+    std::vector<Box> boxes;
+    for (const pugi::xpath_node& node : document.select_nodes("//g/rect")) {
+      const pugi::xml_node rect = node.node();
+      boxes.push_back({rect.attribute("x").as_double(), rect.attribute("y").as_double(), rect.attribute("width").as_double(),
+                       rect.attribute("height").as_double()});
+    }
+    EXPECT_EQ(boxes.size(), 60u + copies.size());
+    std::size_t overlaps = 0;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        const Box& a = boxes[i];
+        const Box& b = boxes[j];
+        overlaps += !(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y);
+      }
+    }
+    EXPECT_EQ(overlaps, 0u);
   }
 }
 

@@ -11,7 +11,7 @@
 // collective once, and the time is the largest end time minus T0 over all
 // ranks. The median over repetitions is reported (after one warm-up).
 //
-// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast
+// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce
 //          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
@@ -19,6 +19,10 @@
 //    single tree, the multi-tree packing in latency-aware rounds, or the
 //    faster of the two by the model, platform_pipelines.h; graph platforms only)
 //          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph] [--header]
+//   (segmented-reduce: the reduce cut into segments along one tree,
+//    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
+//    predicted fastest, each at its best segment size unless --slice-bytes;
+//    printed as collective "reduce")
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
@@ -44,6 +48,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
 
@@ -185,7 +190,7 @@ mpi::RankMapping rank_mapping(const Options& options, const LoadedPlatform& plat
   return all_found ? mpi::RankMapping::by_processor_name() : mpi::RankMapping::by_order();
 }
 
-int run(const Options& options) {
+int run(Options options) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -210,6 +215,8 @@ int run(const Options& options) {
     runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, rank_mapping(options, platform),
                                              runtime_options, planning);
   }
+  const bool segmented_reduce = options.collective == "segmented-reduce";
+  if (segmented_reduce && options.tree == "fnf") options.tree = "auto";  // fnf is the broadcasts' default
   Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ? Operation::broadcast
                         : options.collective == "allreduce"                                        ? Operation::allreduce
                                                                                                    : Operation::reduce;
@@ -291,6 +298,38 @@ int run(const Options& options) {
 #else
       throw InputError("--tree tree/multi-tree/auto needs the steady-state layer (HETCOLL_WITH_LP)");
 #endif
+    } else if (use_hetcoll && segmented_reduce) {
+      auto cost = platform_costs(platform, runtime->processor_of_rank());
+      std::vector<std::pair<std::string, mpi::PipelineTree>> candidates;
+      if (options.tree == "plan" || options.tree == "auto") {
+        auto whole = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), Operation::reduce, options.root, bytes,
+                                         options.algorithm, planning.model);
+        candidates.emplace_back(whole.algorithm, mpi::reduce_tree_from_plan(whole, size));
+      }
+      if (options.tree == "chain" || options.tree == "auto") {
+        // Fastest ranks nearest the root: they forward everything below them.
+        std::vector<ProcessorIndex> order;
+        for (auto p : runtime->rank_cluster(bytes).fastest_first_order()) {
+          if (p != options.root) order.push_back(p);
+        }
+        candidates.emplace_back("chain", mpi::PipelineTree::chain(options.root, order));
+      }
+      if (options.tree == "binomial" || options.tree == "auto") {
+        candidates.emplace_back("binomial", mpi::PipelineTree::binomial(size, options.root));
+      }
+      if (candidates.empty()) throw InputError("--tree: a segmented reduce takes plan, chain, binomial or auto");
+      auto choice = mpi::choose_segmented_reduce(candidates, bytes, type_size, cost);
+      if (options.slice_bytes > 0) {
+        choice.plan.segment_bytes = static_cast<std::size_t>(options.slice_bytes);
+        choice.predicted_seconds = mpi::predict_pipelined_reduce(choice.plan, bytes, type_size, cost);
+      }
+      predicted = choice.predicted_seconds;
+      algorithm = fmt::format("hetcoll segmented reduce ({} tree); {} B segments", choice.plan.algorithm,
+                              choice.plan.segment_bytes);
+      std::vector<std::string> ids;
+      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
+      pipeline = std::make_unique<mpi::ExecutablePipeline>(
+          mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, mpi::as_pipeline(choice.plan), ids, {}, runtime_options));
     } else if (use_hetcoll && options.collective == "pipelined-bcast") {
       auto cluster = runtime->rank_cluster(options.slice_bytes > 0 ? static_cast<double>(options.slice_bytes) : 65536.0);
       mpi::PipelineTree tree;
@@ -348,6 +387,8 @@ int run(const Options& options) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+      } else if (pipeline && segmented_reduce) {
+        mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *pipeline);
       } else if (pipeline) {
         mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *pipeline);
       } else if (operation == Operation::reduce) {
@@ -372,7 +413,8 @@ int run(const Options& options) {
       std::string implementation = use_hetcoll && planning.model == PlanModel::platform_graph && !pipeline
                                        ? "hetcoll-graph"
                                        : options.implementation;
-      std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(), options.collective.c_str(),
+      std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
+                  segmented_reduce ? "reduce" : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);
       std::fflush(stdout);

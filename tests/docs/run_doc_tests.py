@@ -17,6 +17,15 @@ output. Synopses (lines without "$ ") are not run.
     <!-- doc-test: skip (reason) --> or <!-- doc-test: elsewhere (the test
     that runs it) --> on the line before its fence, else the test fails, so
     no command in the docs goes unchecked without saying why.
+  - A fenced block of another kind (``` alone, ```text, ...) whose lines
+    start like a command (scripts/..., hetcoll, build/..., cmake, mpirun,
+    smpirun) without "$ " is held to the same rule, unless every such line
+    is a synopsis: it shows placeholders ("[--seed N]", "A|B", "<hash>").
+  - Commands quoted in the text (`hetcoll reduce --algo optimal`) are checked
+    against the command line instead of run: the command (and subcommand)
+    must exist, every --option they name must be in that command's --help,
+    and `hetcoll experiment NAME` must name a registered experiment (a quote
+    followed by "→" shows a mistake and its answer, and is not checked).
   - `scripts/hetcoll` and `hetcoll` run the hetcoll binary under test. Other
     programs are run only when mapped with --program NAME=PATH; a block
     that cannot be run here says why in an HTML comment on the line before
@@ -51,19 +60,87 @@ class Command:
         self.skip_reason = skip_reason
 
 
+COMMAND_START = re.compile(r"^(?:[A-Z_]+=\S+\s+)*(?:scripts/\S+|hetcoll|build/\S+|cmake|ctest|mpirun|smpirun)(?:\s|$)")
+SYNOPSIS = re.compile(r"\[|\||<[a-z]+>")
+
+
 def unmarked_shell_blocks(page: Path):
-    """Line numbers of ```sh blocks that no test runs and no marker explains."""
+    """Line numbers of fenced blocks of commands that no test runs and no marker
+    explains: ```sh blocks, and blocks of other kinds holding command lines
+    without "$ " that are not synopses."""
     lines = page.read_text(encoding="utf-8").splitlines()
     found, in_block, previous_nonblank = [], False, ""
+    # In a block with "$ " lines, the other lines are their output.
+    opening, marked, shell, has_command, has_dollar = 0, False, False, False, False
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if stripped.startswith("```"):
-            if not in_block and SHELL_FENCE.match(stripped) and not SKIP_MARKER.search(previous_nonblank):
-                found.append(number)
+            if not in_block:
+                opening, marked = number, bool(SKIP_MARKER.search(previous_nonblank))
+                shell, has_command, has_dollar = bool(SHELL_FENCE.match(stripped)), False, False
+            elif not marked and (shell or (has_command and not has_dollar)):
+                found.append(opening)
             in_block = not in_block
+        elif in_block and stripped.startswith("$ "):
+            has_dollar = True
+        elif in_block and COMMAND_START.match(stripped) and not SYNOPSIS.search(stripped):
+            has_command = True
         if stripped:
             previous_nonblank = stripped
     return found
+
+
+INLINE_COMMAND = re.compile(r"`((?:scripts/)?hetcoll [^`]+)`")
+GROUPS_WITH_SUBCOMMANDS = ("steady", "generate")
+
+
+def quoted_command_problems(page: Path, hetcoll, help_cache):
+    """Commands quoted in the page's text (outside fenced blocks) that the
+    command line does not know: a command, subcommand, option or experiment."""
+    def help_of(path):
+        if path not in help_cache:
+            result = subprocess.run([hetcoll, *path, "--help"], capture_output=True, text=True, timeout=60)
+            help_cache[path] = result.stdout if result.returncode == 0 else None
+        return help_cache[path]
+
+    problems, checked, in_block = [], 0, False
+    for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip().startswith("```"):
+            in_block = not in_block
+            continue
+        if in_block:
+            continue
+        for match in INLINE_COMMAND.finditer(line):
+            words = match.group(1).split()[1:]
+            # `hetcoll brodcast` → "did you mean ...": a mistake shown on purpose.
+            if line[match.end():].lstrip().startswith("→"):
+                continue
+            if not words or words[0].startswith("-") or words[0] in ("...", "ARGS"):
+                continue
+            where = f"{page.name}:{number}: `{match.group(1)}`"
+            checked += 1
+            # "steady scatter|gossip|reduce" names three commands.
+            depth = 2 if words[0] in GROUPS_WITH_SUBCOMMANDS and len(words) > 1 and not words[1].startswith("-") else 1
+            alternatives = [words[:depth - 1] + [name] for name in words[depth - 1].split("|")]
+            for path in alternatives:
+                if path[-1] == "...":
+                    continue
+                # --help wins over an unknown subcommand, so look for it in
+                # its parent's list of subcommands.
+                parent = help_of(tuple(path[:-1])) or ""
+                listed = re.search(r"^\s+" + re.escape(path[-1]) + r"(\s|$)", parent, re.MULTILINE)
+                text = help_of(tuple(path)) if listed else None
+                if text is None:
+                    problems.append(f"{where}: `hetcoll {' '.join(path)}` is not a command")
+                    continue
+                for word in words[depth:]:
+                    option = word.split("=")[0].strip("[]")
+                    if option.startswith("--") and not re.search(re.escape(option) + r"\b", text):
+                        problems.append(f"{where}: `hetcoll {' '.join(path)}` has no option {option}")
+                if path == ["experiment"] and len(words) > 1 and not words[1].startswith("-") and not words[1].isupper():
+                    if not re.search(r"^\s+" + re.escape(words[1]) + r"\s", text, re.MULTILINE):
+                        problems.append(f"{where}: no experiment named {words[1]}")
+    return checked, problems
 
 
 def extract_commands(page: Path):
@@ -158,12 +235,17 @@ def main():
     pages = [Path(p) for p in arguments.pages] or [source / "README.md"] + sorted((source / "docs").glob("*.md"))
 
     failures, ran, skipped, mismatches = [], 0, 0, 0
+    help_cache, quoted_checked, quoted_problems = {}, 0, 0
     for page in pages:
         if not arguments.only:
             for number in unmarked_shell_blocks(page):
-                failures.append(f"{page.name}:{number}: a ```sh block of commands that no test runs; show them as "
+                failures.append(f"{page.name}:{number}: a block of commands that no test runs; show them as "
                                 "\"$ \" lines with their output, or mark the block "
                                 "<!-- doc-test: skip (reason) --> or <!-- doc-test: elsewhere (test) -->")
+            checked, problems = quoted_command_problems(page, hetcoll, help_cache)
+            quoted_checked += checked
+            quoted_problems += len(problems)
+            failures += problems
         commands = extract_commands(page)
         if arguments.only:
             commands = [c for c in commands if shlex.split(c.text, comments=True)[0] == arguments.only]
@@ -182,7 +264,8 @@ def main():
                     mismatches += 1
     for failure in failures:
         print("FAIL " + failure + "\n")
-    print(f"doc test: {ran - mismatches} of {ran} commands match their pages ({skipped} skipped: marked skip or run by another test)")
+    print(f"doc test: {ran - mismatches} of {ran} commands match their pages ({skipped} skipped: marked skip or run by another test); "
+          f"{quoted_checked} commands quoted in the text checked against --help, {quoted_problems} wrong")
     return 1 if failures or ran == 0 else 0
 
 

@@ -27,6 +27,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/runtime.h"
 #include "hetcoll/plan/plan_json.h"
 
@@ -480,6 +481,61 @@ void suite_pipeline(const std::string& platform_dir) {
   }
 }
 
+// Segmented reduces along one tree (pipelined_reduce.h) give MPI_Reduce's
+// results: three trees, segments of a fraction of an element up to the whole
+// vector, commutative predefined and user operations, a datatype with holes,
+// MPI_IN_PLACE at the root.
+void suite_segmented_reduce() {
+  Datatypes types;
+  auto all = cases(types);
+  std::vector<std::string> ids;
+  for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
+  auto cluster = Cluster::from_times({1, 1, 1, 1, 1.6, 1.6, 1.6, 1.6});
+  for (int root : {0, world_size - 1}) {
+    std::vector<ProcessorIndex> order;
+    for (int p = 0; p < world_size; ++p) {
+      if (p != root) order.push_back(p);
+    }
+    std::vector<PipelinedReducePlan> plans = {
+        {PipelineTree::binomial(world_size, root), 12, "binomial tree, 12-byte segments"},
+        {PipelineTree::chain(root, order), 400, "chain, 400-byte segments"},
+        {reduce_tree_from_plan(plan_for_cluster(cluster, Operation::reduce, root, "snf"), world_size), 1 << 20,
+         "snf plan's tree, one segment"}};
+    for (const auto& plan : plans) {
+      auto executable = ExecutablePipeline::prepare(MPI_COMM_WORLD, as_pipeline(plan), ids);
+      bool ok = true;
+      std::string why;
+      for (int count : {1, 100, 1000}) {
+        for (const auto& c : {all[0], all[4], all[6], all[8]}) {
+          std::vector<unsigned char> mine, ours, theirs;
+          c.fill(mine, count, world_rank, count + root);
+          c.fill(ours, count, -1, 0);  // the receive buffer's holes hold the marker, which must survive
+          theirs.assign(mine.size(), 0);
+          reduce(mine.data(), ours.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD, executable);
+          MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+          if (world_rank == root && !c.equal(theirs, ours, count)) {
+            ok = false;
+            why = fmt::format("{}, count {}", c.name, count);
+          }
+        }
+      }
+      // MPI_IN_PLACE at the root.
+      std::vector<unsigned char> mine, ours, theirs;
+      all[0].fill(mine, 333, world_rank, 5);
+      ours = mine;
+      theirs.assign(mine.size(), 0);
+      reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
+             executable);
+      MPI_Reduce(mine.data(), theirs.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      if (world_rank == root && ours != theirs) {
+        ok = false;
+        why = "MPI_IN_PLACE";
+      }
+      report(fmt::format("segmented reduce, {}, root {}", plan.algorithm, root), ok, why);
+    }
+  }
+}
+
 // Each case must throw MismatchError on every rank (and nothing may hang).
 void expect_mismatch_everywhere(const std::string& name, const std::string& expected_text,
                                 const std::function<void()>& action) {
@@ -503,6 +559,18 @@ void suite_mismatch(const std::string& platform_dir, const std::string& work_dir
   auto six = Cluster::from_times({1, 1, 1, 2, 2, 2});
   expect_mismatch_everywhere("plan for 6 processors on 8 ranks", "the plan has 6 processors but the communicator 8 ranks", [&] {
     ExecutablePlan::prepare(MPI_COMM_WORLD, plan_for_cluster(six, Operation::reduce, 0, ""), six.ids());
+  });
+  expect_mismatch_everywhere("segmented reduce with a non-commutative operation", "needs a commutative operation", [&] {
+    Datatypes types;
+    auto affine = cases(types)[7];
+    std::vector<std::string> ids;
+    for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
+    auto executable = ExecutablePipeline::prepare(
+        MPI_COMM_WORLD, as_pipeline({PipelineTree::binomial(world_size, 0), 64, "binomial"}), ids);
+    std::vector<unsigned char> mine, result;
+    affine.fill(mine, 10, world_rank, 1);
+    result = mine;
+    reduce(mine.data(), result.data(), 10, affine.datatype, affine.op, 0, MPI_COMM_WORLD, executable);
   });
   expect_mismatch_everywhere("rank 3 holds another plan", "the ranks hold different plans", [&] {
     auto plan = world_rank == 3 ? plan_for_cluster(cluster, Operation::reduce, 1, "snf") : reduce_plan;
@@ -606,7 +674,10 @@ int main(int argc, char** argv) {
   double start = MPI_Wtime();
   try {
     if (suite == "results") suite_results(platform_dir, work_dir);
-    else if (suite == "pipeline") suite_pipeline(platform_dir);
+    else if (suite == "pipeline") {
+      suite_pipeline(platform_dir);
+      suite_segmented_reduce();
+    }
     else if (suite == "mismatch") suite_mismatch(platform_dir, work_dir);
     else if (suite == "timeout-transfer") suite_timeout_victim(platform_dir, true);
     else if (suite == "timeout-prepare") suite_timeout_victim(platform_dir, false);

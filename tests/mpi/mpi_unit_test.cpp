@@ -1,8 +1,8 @@
 // The MPI runtime's parts that need no running MPI: which plans it accepts
 // (every registered algorithm's plans on random clusters, none of the broken
 // ones), rank mappings, the slice-to-tree assignment, the pipelined
-// broadcast's prediction, the communicator's sub-cluster, and calibration's
-// schedule and fit.
+// broadcast's and segmented reduce's predictions, the communicator's
+// sub-cluster and graph plans, and calibration's schedule and fit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -19,6 +19,7 @@
 #include "hetcoll/mpi/calibrate.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
+#include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
 
@@ -292,7 +293,9 @@ TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
     int root = operation == Operation::allreduce ? -1 : 1;
     auto plan = plan_for_ranks(loaded, ranks, operation, root, 16384, "", PlanModel::platform_graph);
     EXPECT_EQ(plan.model, PlanModel::platform_graph);
-    if (root >= 0) EXPECT_EQ(plan.root, root);
+    if (root >= 0) {
+      EXPECT_EQ(plan.root, root);
+    }
     EXPECT_NO_THROW(check_executable_structure(plan, 4, "graph plan"));
     // The same transfers as the graph planners' plan on the platform with
     // those hosts taking part, node indices turned into ranks.
@@ -362,6 +365,53 @@ TEST(Calibration, FitRecoversAffineTimesExactly) {
   warnings = fit_affine_times(sizes, round_trip, {"a", "b", "c"}, latency, inverse_bandwidth);
   EXPECT_FALSE(warnings.empty());
   EXPECT_GT(inverse_bandwidth[0][1], 0);
+}
+
+
+TEST(PipelinedReduce, ChainPredictionIsTheTextbookFormula) {
+  // n ranks in a chain towards the root, S segments of cost c each:
+  // (S + n - 2) c, the pipeline's fill then one segment per c.
+  auto chain = PipelineTree::chain(0, {1, 2, 3});
+  TransferCost cost = [](ProcessorIndex, ProcessorIndex, double bytes) { return bytes / 100.0; };
+  PipelinedReducePlan plan{chain, 100, "chain"};
+  EXPECT_DOUBLE_EQ(predict_pipelined_reduce(plan, 500, 1, cost), (5 + 4 - 2) * 1.0);
+  // One segment: the whole vector hop by hop.
+  plan.segment_bytes = 500;
+  EXPECT_DOUBLE_EQ(predict_pipelined_reduce(plan, 500, 1, cost), 3 * 5.0);
+}
+
+TEST(PipelinedReduce, OneSegmentAlongThePlansTreeIsThePlansReplay) {
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 30; ++trial) {
+    auto cluster = random_cluster(rng, 3 + trial % 6);
+    auto root = static_cast<ProcessorIndex>(trial % cluster.size());
+    auto plan = plan_for_cluster(cluster, Operation::reduce, root, trial % 2 ? "snf" : "");
+    TransferCost cost = [&](ProcessorIndex u, ProcessorIndex, double) { return cluster.transmission_time(u); };
+    auto tree = reduce_tree_from_plan(plan, cluster.size());
+    EXPECT_EQ(tree.root, root);
+    auto parents = tree.parents();
+    for (const auto& transfer : plan.transfers) EXPECT_EQ(parents[static_cast<size_t>(transfer.from)], transfer.to);
+    PipelinedReducePlan whole{tree, 4096, "plan"};
+    EXPECT_DOUBLE_EQ(predict_pipelined_reduce(whole, 4096, 4, cost), predict_plan_time(plan, 4096, cost));
+    // The segment search includes the whole vector, so it is never worse.
+    auto best = best_segment_size(tree, 4096, 4, cost);
+    EXPECT_LE(best.predicted_seconds, predict_pipelined_reduce(whole, 4096, 4, cost));
+  }
+}
+
+TEST(PipelinedReduce, SegmentingPaysOnAChainWithLatencyAndBandwidth) {
+  // Eight ranks, the 8-host cluster's costs (x1 and x1.6 of 50 us + S / 12.5 MB/s):
+  // a chain cut into segments beats the same chain with the whole vector.
+  std::vector<double> factor = {1, 1, 1, 1, 1.6, 1.6, 1.6, 1.6};
+  TransferCost cost = [&](ProcessorIndex u, ProcessorIndex, double bytes) {
+    return factor[static_cast<size_t>(u)] * (5e-5 + bytes / 1.25e7);
+  };
+  auto chain = PipelineTree::chain(0, {1, 2, 3, 4, 5, 6, 7});
+  auto choice = choose_segmented_reduce({{"chain", chain}, {"binomial", PipelineTree::binomial(8, 0)}}, 262144, 4, cost);
+  EXPECT_EQ(choice.plan.algorithm, "chain");
+  PipelinedReducePlan whole{chain, 262144, "chain"};
+  EXPECT_LT(choice.predicted_seconds, 0.5 * predict_pipelined_reduce(whole, 262144, 4, cost));
+  EXPECT_LT(choice.plan.segment_bytes, 262144U);
 }
 
 }  // namespace

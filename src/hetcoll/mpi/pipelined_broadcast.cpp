@@ -150,6 +150,14 @@ std::size_t slice_elements(const PipelinedBroadcastPlan& plan, int type_size) {
   return std::max<std::size_t>(plan.slice_bytes / static_cast<std::size_t>(type_size), 1);
 }
 
+Slicing Slicing::of(const PipelinedBroadcastPlan& plan, int count, int type_size) {
+  Slicing slicing;
+  slicing.per_slice = slice_elements(plan, type_size);
+  slicing.total = static_cast<std::size_t>(std::max(count, 0));
+  slicing.slices = (slicing.total + slicing.per_slice - 1) / slicing.per_slice;
+  return slicing;
+}
+
 double predict_pipelined_broadcast(const PipelinedBroadcastPlan& plan, double message_bytes, int type_size,
                                    const TransferCost& cost) {
   if (plan.trees.empty() || message_bytes <= 0) return 0;
@@ -228,8 +236,7 @@ ExecutablePipeline ExecutablePipeline::prepare(MPI_Comm comm, const PipelinedBro
   return result;
 }
 
-int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan) {
-  constexpr std::string_view call = "hetcoll::mpi::bcast (pipelined)";
+void check_pipeline_call(const ExecutablePipeline& plan, std::string_view call, int count, MPI_Comm comm, int root) {
   if (comm != plan.user_communicator()) {
     int relation = MPI_UNEQUAL;
     MPI_Comm_compare(comm, plan.user_communicator(), &relation);
@@ -239,19 +246,21 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   }
   if (count < 0) throw MismatchError(fmt::format("{}: count must not be negative, got {}", call, count));
   if (root != plan.root_rank()) {
-    throw MismatchError(fmt::format("{}: root {} given, but the plan's source is rank {}", call, root, plan.root_rank()));
+    throw MismatchError(fmt::format("{}: root {} given, but the plan's root is rank {}", call, root, plan.root_rank()));
   }
+}
+
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan) {
+  constexpr std::string_view call = "hetcoll::mpi::bcast (pipelined)";
+  check_pipeline_call(plan, call, count, comm, root);
   if (count == 0) return MPI_SUCCESS;
   Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), call);
-  int type_size = 0;
-  MPI_Type_size(datatype, &type_size);
   auto layout = DatatypeLayout::of(datatype);
-  auto per_slice = slice_elements(plan.plan(), type_size);
-  auto total = static_cast<std::size_t>(count);
-  auto slices = (total + per_slice - 1) / per_slice;
+  const auto slicing = Slicing::of(plan.plan(), count, layout.size);
+  const auto slices = slicing.slices;
   auto tree_of = slice_trees(plan.plan(), slices);
-  auto slice_count = [&](std::size_t slice) { return static_cast<int>(std::min(per_slice, total - slice * per_slice)); };
-  auto slice_address = [&](std::size_t slice) { return element_address(buffer, slice * per_slice, layout); };
+  auto slice_count = [&](std::size_t slice) { return slicing.count(slice); };
+  auto slice_address = [&](std::size_t slice) { return element_address(buffer, slice * slicing.per_slice, layout); };
 
   // The last slice this rank forwards (sends before it are synchronous in
   // the one-port send mode).

@@ -34,6 +34,7 @@
 // O(S · n) time for S slices and n processors.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -88,6 +89,15 @@ std::vector<std::size_t> slice_trees(const PipelinedBroadcastPlan& plan, std::si
 // Elements per slice for a datatype of `type_size` bytes.
 std::size_t slice_elements(const PipelinedBroadcastPlan& plan, int type_size);
 
+// A call's `count` elements cut into the plan's slices.
+struct Slicing {
+  std::size_t per_slice = 1;  // elements
+  std::size_t total = 0;      // elements
+  std::size_t slices = 0;
+  int count(std::size_t slice) const { return static_cast<int>(std::min(per_slice, total - slice * per_slice)); }
+  static Slicing of(const PipelinedBroadcastPlan& plan, int count, int type_size);
+};
+
 // The predicted time of broadcasting `message_bytes` (see above); TransferCost
 // is in executable_plan.h.
 double predict_pipelined_broadcast(const PipelinedBroadcastPlan& plan, double message_bytes, int type_size,
@@ -120,6 +130,11 @@ class ExecutablePipeline {
   std::vector<std::vector<int>> children_ranks_;
   RuntimeOptions options_;
 };
+
+// The checks every rank makes alike before running a pipeline (so a
+// mismatch is a MismatchError on every rank): `comm` is the plan's, count is
+// not negative, root is the plan's root. `call` names the call in messages.
+void check_pipeline_call(const ExecutablePipeline& plan, std::string_view call, int count, MPI_Comm comm, int root);
 
 // MPI_Bcast along the pipelined plan (root must be the plan's root).
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan);

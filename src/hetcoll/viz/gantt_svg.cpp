@@ -7,6 +7,7 @@
 #include <cmath>
 #include <iterator>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -90,9 +91,11 @@ struct GanttSubject {
   std::vector<std::string> route_text;
   std::vector<std::string> class_names;  // per link class, e.g. "LAN", "WAN"
   std::string time_unit;                 // the platform's, possibly empty
-  // Clusters: the time that groups processors into summary rows (see
-  // GanttOptions::summary); empty for graphs.
+  // What groups nodes into summary rows (see GanttOptions::summary):
+  // clusters, the transmission time (classes of equal times); graphs, the
+  // site name (participants of one site share a row).
   std::function<double(ProcessorIndex)> group_time;
+  std::function<std::string(ProcessorIndex)> group_name;
 };
 
 class GanttWriter {
@@ -101,13 +104,13 @@ class GanttWriter {
       : plan_(plan), subject_(subject), options_(options) {}
 
   std::string draw() {
-    // Summary rows need a time to group by (clusters); graphs keep one row
-    // per node, the first max_rows of them.
-    summary_ = options_.summary && subject_.group_time &&
+    summary_ = options_.summary && (subject_.group_time || subject_.group_name) &&
                subject_.rows.size() > static_cast<std::size_t>(std::max(options_.max_rows, 1));
     scan_transfers();
-    if (summary_) {
+    if (summary_ && subject_.group_time) {
       select_groups();
+    } else if (summary_) {
+      select_groups_by_name();
     } else {
       select_rows_and_transfers();
     }
@@ -208,6 +211,55 @@ class GanttWriter {
       rows_.push_back({fmt::format("{} processor{}", size, size == 1 ? "" : "s"),
                        low == high ? "t=" + format_number(low) : "t=" + format_number(low) + "–" + format_number(high), false,
                        size});
+    }
+    shown_rows_ = static_cast<int>(rows_.size());
+  }
+
+  // Summary view (graphs): the root's row, then one row per site, in the
+  // order of the participants; beyond kMaxGroups sites, neighbouring sites
+  // share a row. Network nodes get no row (their load shows in the sites').
+  void select_groups_by_name() {
+    const bool has_root = valid(plan_.root);
+    std::vector<std::string> names;                       // in order of first appearance
+    std::vector<std::vector<ProcessorIndex>> members;     // per name
+    std::map<std::string, std::size_t> index_of_name;
+    for (std::size_t row = 0; row < subject_.rows.size(); ++row) {
+      const ProcessorIndex p = subject_.rows[row];
+      if (p == plan_.root || (!subject_.network_row.empty() && subject_.network_row[row])) continue;
+      const std::string name = subject_.group_name(p);
+      const auto [at, added] = index_of_name.emplace(name, names.size());
+      if (added) {
+        names.push_back(name);
+        members.emplace_back();
+      }
+      members[at->second].push_back(p);
+    }
+    std::size_t participants = 0;
+    for (const auto& group : members) participants += group.size();
+    const double per_row = static_cast<double>(participants) / kMaxGroups;
+    struct Group {
+      std::string first, last;
+      std::vector<ProcessorIndex> members;
+    };
+    std::vector<Group> groups;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (names.size() > kMaxGroups && !groups.empty() && static_cast<double>(groups.back().members.size()) < per_row) {
+        groups.back().last = names[i];
+        groups.back().members.insert(groups.back().members.end(), members[i].begin(), members[i].end());
+      } else {
+        groups.push_back({names[i], names[i], members[i]});
+      }
+    }
+    group_of_.assign(static_cast<std::size_t>(subject_.node_count), -1);
+    if (has_root) {
+      rows_.push_back({row_id_label(plan_.root), row_time_label(plan_.root), true, 1});
+      group_of_[static_cast<std::size_t>(plan_.root)] = 0;
+    }
+    for (const auto& group : groups) {
+      const auto size = static_cast<ProcessorIndex>(group.members.size());
+      for (ProcessorIndex p : group.members) group_of_[static_cast<std::size_t>(p)] = static_cast<int>(rows_.size());
+      rows_.push_back({fmt::format("{} participant{}", size, size == 1 ? "" : "s"),
+                       group.first == group.last ? group.first : group.first + " – " + group.last, false, size});
     }
     shown_rows_ = static_cast<int>(rows_.size());
   }
@@ -325,11 +377,18 @@ class GanttWriter {
 
   void build_notes() {
     const auto n = subject_.rows.size();
-    if (summary_) {
+    if (summary_ && subject_.group_time) {
       notes_.push_back(fmt::format(
           "{} processors: one row per class of equal transmission time; above its middle line the share of the "
           "class sending (solid), below it the share receiving (hatched); half a row = all of them.",
           n));
+    } else if (summary_) {
+      ProcessorIndex participants = 0;
+      for (const auto& row : rows_) participants += row.processors;
+      notes_.push_back(fmt::format(
+          "{} participants: one row per site; above its middle line the share of the site's participants sending "
+          "(solid), below it the share receiving (hatched); half a row = all of them.",
+          participants));
     } else if (static_cast<std::size_t>(shown_rows_) < n) {
       notes_.push_back(fmt::format(
           "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
@@ -352,7 +411,9 @@ class GanttWriter {
 
   void build_legend() {
     const double swatch = 22, gap = 8, item_gap = 22, font = 12;
-    if (by_class()) {
+    // Summary rows show payloads, not link classes.
+    const bool legend_by_class = by_class() && !summary_;
+    if (legend_by_class) {
       const bool reduce = payload_seen_[1];
       const std::string words = reduce && payload_seen_[0] ? "message" : payload_words(plan_.operation, reduce ? Payload::partial_reduction : Payload::broadcast_value);
       for (int c = 0; c < 4; ++c) {
@@ -366,7 +427,7 @@ class GanttWriter {
       if (forward_seen_) legend_.push_back({"crossing a one-port link or router", &kLinkClassStyles[0], LegendItem::forward});
     }
     for (Payload payload : {Payload::partial_reduction, Payload::broadcast_value}) {
-      if (by_class() || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
+      if (legend_by_class || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
       const std::string words = payload_words(plan_.operation, payload);
       legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
       legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
@@ -620,44 +681,129 @@ text {{ font-family: {2}; fill: #222222; }}
     }
   }
 
-  // Thin arrows from each send to its receive, behind the bars; messages
-  // starting together are spread across their bars so that arrows between
-  // the same rows do not coincide.
+  // Pixel span [left, right] of a message's bars (draw_bars draws them so):
+  // bars wide enough lose a pixel at each end, so that back-to-back messages
+  // stay apart.
+  std::pair<double, double> bar_span(const Transfer& transfer) const {
+    const double full_width = x_of(transfer.end) - x_of(transfer.start);
+    const double inset = full_width > 6 ? 1.0 : 0.0;
+    const double left = x_of(transfer.start) + inset;
+    return {left, left + std::max(full_width - 2 * inset, 0.8)};
+  }
+
+  // Arrows from each send to its receive. A vertical arrow must stay inside
+  // the message's interval, so it is put where no bar of the rows between
+  // sender and receiver lies (and not on another arrow): it then crosses
+  // only empty row space. When the rows between are busy over the whole
+  // interval, a full arrow would run across their bars and read as theirs;
+  // the message gets two short ticks instead, one leaving the sender's bar
+  // and one entering the receiver's, pointing at each other (the bar labels
+  // name the other end).
   void draw_arrows() {
     if (drawn_.size() > options_.max_arrows) return;
     std::vector<const Transfer*> both_visible;
     for (const Transfer* transfer : drawn_) {
       if (row_of(transfer->from) >= 0 && row_of(transfer->to) >= 0) both_visible.push_back(transfer);
     }
-    std::map<double, std::vector<const Transfer*>> by_start;
-    for (const Transfer* transfer : both_visible) by_start[transfer->start].push_back(transfer);
-    for (auto& [start, group] : by_start) {
-      std::sort(group.begin(), group.end(), [](const Transfer* a, const Transfer* b) { return a->from < b->from; });
-      for (std::size_t k = 0; k < group.size(); ++k) {
-        const Transfer& transfer = *group[k];
-        const double left = x_of(transfer.start), right = x_of(transfer.end);
-        const double x = left + (right - left) * static_cast<double>(k + 1) / static_cast<double>(group.size() + 1);
-        const int from_row = row_of(transfer.from), to_row = row_of(transfer.to);
-        const bool downwards = to_row > from_row;
-        const double y1 = downwards ? bar_top(from_row) + bar_height_ : bar_top(from_row);
-        const double y2 = downwards ? bar_top(to_row) - 1 : bar_top(to_row) + bar_height_ + 1;
-        const auto& style = this->style(&transfer);
-        emit(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)svg"
-             "\n",
-             x, y1, y2, style.arrow, style.key);
+    // Per row, the pixel spans its bars cover (sends, receives, forwarding).
+    std::vector<std::vector<std::pair<double, double>>> covered(static_cast<std::size_t>(shown_rows_));
+    auto cover = [&](int row, std::pair<double, double> span) {
+      if (row >= 0) covered[static_cast<std::size_t>(row)].push_back(span);
+    };
+    for (const Transfer* transfer : drawn_) {
+      const auto span = bar_span(*transfer);
+      cover(row_of(transfer->from), span);
+      cover(row_of(transfer->to), span);
+      if (!subject_.crossed.empty()) {
+        for (auto node : subject_.crossed[index_of(transfer)]) cover(row_of(node), span);
       }
     }
+    // Earliest first, and among messages starting together the sender's row
+    // first, so that arrows of one instant are spread in a stable order.
+    std::stable_sort(both_visible.begin(), both_visible.end(), [](const Transfer* a, const Transfer* b) {
+      return a->start != b->start ? a->start < b->start : a->from < b->from;
+    });
+    struct PlacedArrow {
+      double x;
+      int top_row, bottom_row;
+    };
+    std::vector<PlacedArrow> placed;
+    constexpr double kClearance = 3;  // pixels between an arrow and a bar or another arrow
+    for (std::size_t k = 0; k < both_visible.size(); ++k) {
+      const Transfer& transfer = *both_visible[k];
+      const int from_row = row_of(transfer.from), to_row = row_of(transfer.to);
+      const int top_row = std::min(from_row, to_row), bottom_row = std::max(from_row, to_row);
+      const auto [left, right] = bar_span(transfer);
+      std::vector<std::pair<double, double>> blocked;
+      for (int row = top_row + 1; row < bottom_row; ++row) {
+        for (const auto& [bar_left, bar_right] : covered[static_cast<std::size_t>(row)]) {
+          blocked.push_back({bar_left - kClearance, bar_right + kClearance});
+        }
+      }
+      for (const PlacedArrow& other : placed) {
+        if (other.bottom_row >= top_row && other.top_row <= bottom_row) {
+          blocked.push_back({other.x - kClearance, other.x + kClearance});
+        }
+      }
+      const double preferred = (left + right) / 2;
+      const std::optional<double> x = free_position(left + kClearance, right - kClearance, preferred, std::move(blocked));
+      const bool downwards = to_row > from_row;
+      const auto& style = this->style(&transfer);
+      const double from_edge = downwards ? bar_top(from_row) + bar_height_ : bar_top(from_row);
+      const double to_edge = downwards ? bar_top(to_row) - 1 : bar_top(to_row) + bar_height_ + 1;
+      if (x) {
+        placed.push_back({*x, top_row, bottom_row});
+        emit(R"svg(<line class="arrow" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.2" stroke-opacity="0.8" marker-end="url(#arrow-{4})"/>)svg"
+             "\n",
+             *x, from_edge, to_edge, style.arrow, style.key);
+        continue;
+      }
+      // Ticks as long as the gap between two rows' bars (at least 5 px), off
+      // the bar's centred label: the sender's at 30% of the bar, the
+      // receiver's at 70%, so that a send tick and a receive tick in the
+      // same gap between rows never coincide.
+      const double gap = std::max(row_height_ - bar_height_, 5.0);
+      const double direction = downwards ? 1 : -1;
+      const double send_x = left + (right - left) * 0.3, receive_x = left + (right - left) * 0.7;
+      // The sender's tick ends in a dot (a message leaving), the receiver's
+      // in an arrowhead.
+      emit(R"svg(<line class="arrow-tick" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.5"/>)svg"
+           R"svg(<circle class="arrow-tick" cx="{0}" cy="{2}" r="2.2" fill="{3}"/>)svg"
+           R"svg(<line class="arrow-tick" x1="{4}" y1="{5}" x2="{4}" y2="{6}" stroke="{3}" stroke-width="1.2" marker-end="url(#arrow-{7})"/>)svg"
+           "\n",
+           send_x, from_edge, from_edge + direction * gap * 0.6, style.arrow, receive_x, to_edge - direction * gap,
+           to_edge, style.key);
+    }
+  }
+
+  // The point of [low, high] nearest `preferred` outside every blocked
+  // interval, or nullopt when they cover it all.
+  static std::optional<double> free_position(double low, double high, double preferred,
+                                             std::vector<std::pair<double, double>> blocked) {
+    if (low > high) return std::nullopt;
+    std::sort(blocked.begin(), blocked.end());
+    std::optional<double> best;
+    auto consider = [&](double free_low, double free_high) {
+      free_low = std::max(free_low, low);
+      free_high = std::min(free_high, high);
+      if (free_low > free_high) return;
+      const double candidate = std::clamp(preferred, free_low, free_high);
+      if (!best || std::abs(candidate - preferred) < std::abs(*best - preferred)) best = candidate;
+    };
+    double cursor = low;
+    for (const auto& [blocked_low, blocked_high] : blocked) {
+      if (blocked_low > cursor) consider(cursor, blocked_low);
+      cursor = std::max(cursor, blocked_high);
+    }
+    consider(cursor, high);
+    return best;
   }
 
   void draw_bars() {
     for (const Transfer* transfer : drawn_) {
       const auto& style = this->style(transfer);
-      // Bars wide enough lose a pixel at each end, so that back-to-back
-      // messages stay apart.
-      const double full_width = x_of(transfer->end) - x_of(transfer->start);
-      const double inset = full_width > 6 ? 1.0 : 0.0;
-      const double left = x_of(transfer->start) + inset;
-      const double bar_width = std::max(full_width - 2 * inset, 0.8);
+      const auto [left, right] = bar_span(*transfer);
+      const double bar_width = right - left;
       const std::size_t index = index_of(transfer);
       const std::string route = subject_.route_text.empty() ? std::string() : subject_.route_text[index];
       const std::string tooltip =
@@ -801,6 +947,7 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
   subject.crossed = std::move(labels.crossed);
   subject.route_text = std::move(labels.route_text);
   subject.class_names = std::move(labels.class_names);
+  subject.group_name = subject.detail;
   return GanttWriter(plan, subject, options).draw();
 }
 

@@ -7,20 +7,24 @@
 // a message occupies both ends for t(sender). Colours tell the payload apart:
 // blue for the broadcast value, orange for partial reductions, so the two
 // phases of an all-reduce differ. When few messages are drawn, a thin arrow
-// joins each send to its receive. The title gives the operation, the
-// algorithm, the makespan, the lower bound and the guarantee; dashed lines
-// mark the makespan and the lower bound on the time axis.
+// joins each send to its receive, placed where it crosses no bar of the rows
+// in between; when those rows are busy all through the message, two short
+// ticks at the sender's and the receiver's bars replace it. The title gives
+// the operation, the algorithm, the makespan, the lower bound and the
+// guarantee; dashed lines mark the makespan and the lower bound on the time
+// axis.
 //
 // Large plans stay small and readable. Above `max_rows` processors the chart
 // becomes a summary: the root keeps its row, the others are grouped by
 // transmission time (one row per class, at most 24 groups), and each group's
 // row shows over time the share of its processors sending (solid, upper
 // half) and receiving (hatched, lower half). With `summary` off, only the
-// first `max_rows` processors get a row instead. Platform-graph charts have no
-// single time to group by: they keep one row per node, the first `max_rows`
-// (participants, then the one-port links they cross). At most `max_transfers`
-// messages are drawn as bars; the picture says what was left out. A
-// 100000-processor plan gives a file of a few hundred kB.
+// first `max_rows` processors get a row instead. Platform-graph charts group
+// by site instead of time: above `max_rows` rows, the root's row and one row
+// per site (neighbouring sites share one beyond 24), the same shares drawn;
+// below, one row per participant, then the one-port links they cross. At
+// most `max_transfers` messages are drawn as bars; the picture says what was
+// left out. A 100000-processor plan gives a file of a few hundred kB.
 #pragma once
 
 #include <cstddef>
@@ -35,7 +39,7 @@ namespace hetcoll {
 struct GanttOptions {
   std::string title;                 // replaces the generated first title line when not empty
   int width = 1100;                  // picture width in pixels
-  int max_rows = 200;                // above this many processors: the per-class summary (or the first rows)
+  int max_rows = 200;                // above this many rows: the per-class (per-site) summary, or the first rows
   bool summary = true;               // false: the first max_rows processors instead of the summary
   std::size_t max_transfers = 4000;  // messages drawn; the others are counted in a note
   std::size_t max_arrows = 32;       // sender-to-receiver arrows only when at most this many messages are drawn

@@ -79,6 +79,22 @@ struct PanelLayout {
   std::string title;
   double top = 0;   // y of the first layer, filled in when stacking panels
   double left = 0;  // x of the first slot or layer (narrow top-down trees are centred)
+  // Deep trees are wrapped: layers [b L, (b + 1) L) form band b, drawn beside
+  // the band before it (below it when the tree grows to the right). Every
+  // band but the first starts with a column of "continued" copies of the
+  // parents in the band before. layers_per_band 0: one band, no wrapping.
+  int layers_per_band = 0;
+  std::vector<double> band_first_slot = {0};  // the smallest slot drawn in each band
+  std::vector<double> band_offset = {0};      // each band's breadth offset, pixels
+  double breadth = 0;                         // pixels, all bands
+  double depth = 0;                           // pixels, the deepest band
+
+  int band_of(int layer) const { return layers_per_band > 0 ? layer / layers_per_band : 0; }
+  // The column of a layer inside its band (after the band's continued column).
+  int column_of(int layer) const {
+    if (layers_per_band == 0) return layer;
+    return layer % layers_per_band + (layer >= layers_per_band ? 1 : 0);
+  }
 };
 
 PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes) {
@@ -132,6 +148,7 @@ class TreeWriter {
     name_panels();
     measure_boxes();
     choose_direction();
+    for (auto& panel : panels_) choose_wrapping(panel);
     build_notes();
     compute_size();
     open_document();
@@ -224,6 +241,65 @@ class TreeWriter {
     }
   }
 
+  // A deep tree drawn in one band is a thin diagonal or a long chain that no
+  // screen shows readably. Wrapping its layers into bands of L (the next
+  // band beside the previous one) trades that for a picture of about screen
+  // proportions: among L = 4 .. depth, the one needing the least shrinking
+  // to fit kScreenWidth x kScreenHeight, kept only when it beats the single
+  // band clearly (a wrapped tree is read band by band).
+  static constexpr double kScreenWidth = 1600, kScreenHeight = 1100, kBandGap = 28;
+  static constexpr int kMinLayersToWrap = 8;
+  static constexpr double kContinuationStub = 18;
+  void choose_wrapping(PanelLayout& panel) const {
+    set_bands(panel, 0);
+    const double unwrapped = shrink_to_fit(panel);
+    if (panel.deepest_layer < kMinLayersToWrap || unwrapped <= 1) return;
+    int best_layers = 0;
+    double best = unwrapped / 1.25;
+    for (int layers = 4; layers < panel.deepest_layer; ++layers) {
+      set_bands(panel, layers);
+      if (const double shrink = shrink_to_fit(panel); shrink < best) {
+        best = shrink;
+        best_layers = layers;
+      }
+    }
+    if (best_layers == 0) return set_bands(panel, 0);
+    // The same number of bands, as even as they go: no short last band.
+    const int levels = panel.deepest_layer + 1;
+    const int bands = (levels + best_layers - 1) / best_layers;
+    set_bands(panel, (levels + bands - 1) / bands);
+  }
+
+  double shrink_to_fit(const PanelLayout& panel) const {
+    const double x = top_down_ ? panel.breadth : panel.depth, y = top_down_ ? panel.depth : panel.breadth;
+    return std::max(x / kScreenWidth, y / kScreenHeight);
+  }
+
+  // Bands of `layers` layers (0: one band): each band's slot range, offset
+  // and the panel's extents.
+  void set_bands(PanelLayout& panel, int layers) const {
+    panel.layers_per_band = layers;
+    const int bands = panel.band_of(panel.deepest_layer) + 1;
+    std::vector<double> first(static_cast<std::size_t>(bands), 1e300), last(static_cast<std::size_t>(bands), -1e300);
+    for (std::size_t i = 0; i < panel.shown; ++i) {
+      const auto band = static_cast<std::size_t>(panel.band_of(panel.phase->nodes[i].depth));
+      first[band] = std::min(first[band], panel.slot[i]);
+      last[band] = std::max(last[band], panel.slot[i]);
+    }
+    if (layers == 0) first[0] = 0, last[0] = std::max<double>(1, static_cast<double>(panel.leaf_count)) - 1;
+    panel.band_first_slot = first;
+    panel.band_offset.assign(static_cast<std::size_t>(bands), 0);
+    double offset = 0;
+    for (std::size_t band = 0; band < first.size(); ++band) {
+      panel.band_offset[band] = offset;
+      offset += (last[band] - first[band] + 1) * breadth_pitch_ + (band + 1 < first.size() ? kBandGap : 0);
+    }
+    panel.breadth = offset;
+    const int deepest_column = bands > 1 ? layers : panel.deepest_layer;
+    panel.depth = deepest_column * layer_pitch_ + (top_down_ ? box_height_ : box_width_) +
+                  (bands > 1 ? kContinuationStub : 0);
+  }
+
   void build_notes() {
     std::size_t left_out = 0, detached = 0;
     for (const auto& panel : panels_) {
@@ -255,17 +331,20 @@ class TreeWriter {
       notes_.push_back("Edges are coloured by the slowest link on the message's route: " + key +
                        " (slow links drawn thicker; hover for the route).");
     }
+    for (const auto& panel : panels_) {
+      if (panel.layers_per_band == 0) continue;
+      notes_.push_back(fmt::format("A deep tree ({} levels), drawn in bands of {} levels {}; a dashed box at the start of a band "
+                                   "repeats a node of the band before, whose dashed stub marks where it continues.",
+                                   panel.deepest_layer + 1, panel.layers_per_band, top_down_ ? "side by side" : "one below the other"));
+      break;
+    }
     if (detached > 0) {
       notes_.push_back(fmt::format("{} {}(s) are not connected to the root (invalid plan).", detached, subject_.nodes_word));
     }
   }
 
-  double panel_breadth(const PanelLayout& panel) const {
-    return std::max<double>(1, static_cast<double>(panel.leaf_count)) * breadth_pitch_;
-  }
-  double panel_depth(const PanelLayout& panel) const {
-    return panel.deepest_layer * layer_pitch_ + (top_down_ ? box_height_ : box_width_);
-  }
+  double panel_breadth(const PanelLayout& panel) const { return panel.breadth; }
+  double panel_depth(const PanelLayout& panel) const { return panel.depth; }
 
   void compute_size() {
     double y = 26 + 20 + 18;  // title, evidence and help lines
@@ -328,6 +407,7 @@ text {{ font-family: {2}; fill: #222222; }}
 .detail {{ font-size: {4}px; fill: #555555; }}
 .edge-label {{ font-size: {5}px; fill: #333333; }}
 .badge {{ font-size: 9.5px; fill: #FFFFFF; font-weight: bold; }}
+.continued-id {{ font-size: {3}px; font-weight: bold; fill: #666666; }}
 </style>
 <title>{6}</title>
 <defs>
@@ -357,10 +437,19 @@ text {{ font-family: {2}; fill: #222222; }}
     double x, y;
   };
   Point centre_of(const PanelLayout& panel, std::size_t node) const {
-    const double breadth = panel.left + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2;
-    const double depth = panel.phase->nodes[node].depth * layer_pitch_;
-    if (top_down_) return {breadth, panel.top + depth + box_height_ / 2};
-    return {panel.left + depth + box_width_ / 2, panel.top + panel.slot[node] * breadth_pitch_ + breadth_pitch_ / 2};
+    const int layer = panel.phase->nodes[node].depth;
+    return place(panel, panel.slot[node], panel.band_of(layer), panel.column_of(layer));
+  }
+  // The continued copy, at the start of `band`, of a parent in the band before.
+  Point continued_centre_of(const PanelLayout& panel, std::size_t parent, int band) const {
+    return place(panel, panel.slot[parent], band, 0);
+  }
+  Point place(const PanelLayout& panel, double slot, int band, int column) const {
+    const auto b = static_cast<std::size_t>(band);
+    const double breadth = panel.band_offset[b] + (slot - panel.band_first_slot[b]) * breadth_pitch_ + breadth_pitch_ / 2;
+    const double depth = column * layer_pitch_;
+    if (top_down_) return {panel.left + breadth, panel.top + depth + box_height_ / 2};
+    return {panel.left + depth + box_width_ / 2, panel.top + breadth};
   }
 
   void draw_panel(const PanelLayout& panel) {
@@ -369,10 +458,17 @@ text {{ font-family: {2}; fill: #222222; }}
     if (!panel.title.empty()) {
       out_.add("<text class=\"panel\" x=\"12\" y=\"{}\">{}</text>\n", panel.top - 8, xml_escape(panel.title));
     }
+    draw_band_separators(panel);
+    // Parents whose children start the next band: a continued copy there, a
+    // stub here.
+    std::vector<char> continued(panel.shown, 0);
     // Edges first, so that boxes cover their ends.
     for (std::size_t i = 1; i < panel.shown; ++i) {
       const TreeNode& node = phase.nodes[i];
-      const Point parent = centre_of(panel, node.parent);
+      const int child_band = panel.band_of(node.depth);
+      const bool crosses_band = child_band != panel.band_of(phase.nodes[node.parent].depth);
+      if (crosses_band) continued[node.parent] = 1;
+      const Point parent = crosses_band ? continued_centre_of(panel, node.parent, child_band) : centre_of(panel, node.parent);
       const Point child = centre_of(panel, i);
       std::string path;
       double label_x, label_y;
@@ -407,7 +503,50 @@ text {{ font-family: {2}; fill: #222222; }}
                "\n",
                label_x, label_y, label_anchor, xml_escape(edge_text(node)));
     }
+    for (std::size_t i = 0; i < panel.shown; ++i) {
+      if (!continued[i]) continue;
+      draw_continuation_stub(centre_of(panel, i), colours);
+      const Point copy = continued_centre_of(panel, i, panel.band_of(phase.nodes[i].depth) + 1);
+      draw_continued_box(copy, phase.nodes[i].processor, colours);
+    }
     for (std::size_t i = 0; i < panel.shown; ++i) draw_box(panel, i, colours);
+  }
+
+  // A faint line in the gap between two bands.
+  void draw_band_separators(const PanelLayout& panel) {
+    for (std::size_t band = 1; band < panel.band_offset.size(); ++band) {
+      const double at = panel.band_offset[band] - kBandGap / 2;
+      if (top_down_) {
+        out_.add(R"svg(<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#CCCCCC" stroke-width="1"/>)svg" "\n", panel.left + at,
+                 panel.top, panel.top + panel.depth);
+      } else {
+        out_.add(R"svg(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#CCCCCC" stroke-width="1"/>)svg" "\n", panel.left,
+                 panel.top + at, panel.left + panel.depth);
+      }
+    }
+  }
+
+  // A dashed stub leaving the box of a node whose children are in the next band.
+  void draw_continuation_stub(const Point& centre, const PhaseColours& colours) {
+    const double length = kContinuationStub;
+    if (top_down_) {
+      const double bottom = centre.y + box_height_ / 2;
+      out_.add(R"svg(<line class="continues" x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="{3}" stroke-width="1.4" stroke-dasharray="3 2"/>)svg" "\n",
+               centre.x, bottom, bottom + length, colours.line);
+    } else {
+      const double right = centre.x + box_width_ / 2;
+      out_.add(R"svg(<line class="continues" x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="{3}" stroke-width="1.4" stroke-dasharray="3 2"/>)svg" "\n",
+               right, centre.y, right + length, colours.line);
+    }
+  }
+
+  // The copy of a node at the start of a band: dashed, its id only.
+  void draw_continued_box(const Point& centre, ProcessorIndex processor, const PhaseColours& colours) {
+    const double left = centre.x - box_width_ / 2, top = centre.y - box_height_ / 2;
+    out_.add(R"svg(<g class="continued"><title>{0} (continued from the band before)</title><rect x="{1}" y="{2}" width="{3}" height="{4}" rx="5" fill="#FFFFFF" stroke="{5}" stroke-width="1.2" stroke-dasharray="4 3"/>)svg",
+             xml_escape(subject_.id(processor)), left, top, box_width_, box_height_, colours.line);
+    out_.add(R"svg(<text class="continued-id" x="{}" y="{}" text-anchor="{}">{}</text></g>)svg" "\n",
+             top_down_ ? centre.x : left + 8, centre.y + 4.5, top_down_ ? "middle" : "start", xml_escape(box_id_text(processor)));
   }
 
   void draw_box(const PanelLayout& panel, std::size_t index, const PhaseColours& colours) {

@@ -1,0 +1,171 @@
+#include "hetcoll/mpi/pipelined_reduce.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "hetcoll/mpi/datatype_buffer.h"
+#include "hetcoll/mpi/exchange.h"
+
+namespace hetcoll::mpi {
+
+PipelineTree reduce_tree_from_plan(const MakespanPlan& plan, ProcessorIndex processor_count) {
+  PipelineTree tree;
+  tree.root = plan.root;
+  tree.children.assign(static_cast<size_t>(processor_count), {});
+  for (auto index : execution_order(plan)) {
+    const auto& transfer = plan.transfers[index];
+    if (transfer.payload != Payload::partial_reduction) continue;
+    tree.children[static_cast<size_t>(transfer.to)].push_back(transfer.from);
+  }
+  return tree;
+}
+
+namespace {
+
+// Ranks with every child before its parent (reverse breadth-first order).
+std::vector<ProcessorIndex> children_first(const PipelineTree& tree) {
+  std::vector<ProcessorIndex> order{tree.root};
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (auto child : tree.children[static_cast<size_t>(order[i])]) order.push_back(child);
+  }
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+}  // namespace
+
+double predict_pipelined_reduce(const PipelinedReducePlan& plan, double message_bytes, int type_size,
+                                const TransferCost& cost) {
+  if (plan.tree.children.empty() || message_bytes <= 0) return 0;
+  const auto n = plan.tree.children.size();
+  auto type_bytes = static_cast<double>(std::max(type_size, 1));
+  auto elements = static_cast<std::size_t>(std::ceil(message_bytes / type_bytes));
+  auto per_segment = std::max<std::size_t>(plan.segment_bytes / static_cast<std::size_t>(type_bytes), 1);
+  auto segments = (elements + per_segment - 1) / per_segment;
+  auto order = children_first(plan.tree);
+  auto parent = plan.tree.parents();
+  // combined[p]: when p holds segment j combined from its subtree.
+  std::vector<double> send_free(n, 0.0), receive_free(n, 0.0), combined(n, 0.0);
+  double finish = 0;
+  for (std::size_t segment = 0; segment < segments; ++segment) {
+    auto bytes = static_cast<double>(std::min(per_segment, elements - segment * per_segment)) * type_bytes;
+    for (auto u : order) {
+      // u's receives of this segment, in child order, after its previous receive.
+      double ready = 0;
+      for (auto child : plan.tree.children[static_cast<size_t>(u)]) {
+        auto c = static_cast<size_t>(child);
+        double start = std::max({combined[c], send_free[c], receive_free[static_cast<size_t>(u)]});
+        double end = start + cost(child, u, bytes);
+        send_free[c] = end;
+        receive_free[static_cast<size_t>(u)] = end;
+        ready = end;
+      }
+      combined[static_cast<size_t>(u)] = std::max(ready, receive_free[static_cast<size_t>(u)]);
+      if (parent[static_cast<size_t>(u)] == kNoProcessor) finish = std::max(finish, combined[static_cast<size_t>(u)]);
+    }
+  }
+  return finish;
+}
+
+SegmentChoice best_segment_size(const PipelineTree& tree, double message_bytes, int type_size,
+                                const TransferCost& cost) {
+  SegmentChoice best{0, std::numeric_limits<double>::infinity()};
+  auto type_bytes = static_cast<std::size_t>(std::max(type_size, 1));
+  PipelinedReducePlan plan{tree, type_bytes, ""};
+  for (std::size_t segment = type_bytes;; segment *= 2) {
+    plan.segment_bytes = segment;
+    double time = predict_pipelined_reduce(plan, message_bytes, type_size, cost);
+    if (time <= best.predicted_seconds) best = {segment, time};
+    if (static_cast<double>(segment) >= message_bytes) break;
+  }
+  return best;
+}
+
+SegmentedReduceChoice choose_segmented_reduce(const std::vector<std::pair<std::string, PipelineTree>>& candidates,
+                                              double message_bytes, int type_size, const TransferCost& cost) {
+  if (candidates.empty()) throw InputError("segmented reduce: no candidate trees");
+  SegmentedReduceChoice best;
+  best.predicted_seconds = std::numeric_limits<double>::infinity();
+  for (const auto& [name, tree] : candidates) {
+    auto segment = best_segment_size(tree, message_bytes, type_size, cost);
+    if (segment.predicted_seconds < best.predicted_seconds) {
+      best.plan = {tree, segment.segment_bytes, name};
+      best.predicted_seconds = segment.predicted_seconds;
+    }
+  }
+  return best;
+}
+
+PipelinedBroadcastPlan as_pipeline(const PipelinedReducePlan& plan) {
+  return {{{1.0, plan.tree}}, plan.segment_bytes, plan.algorithm};
+}
+
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+           const ExecutablePipeline& plan) {
+  constexpr std::string_view call = "hetcoll::mpi::reduce (segmented)";
+  check_pipeline_call(plan, call, count, comm, root);
+  if (plan.plan().trees.size() != 1) {
+    throw MismatchError(fmt::format("{}: a segmented reduce runs along one tree; the plan has {}", call,
+                                    plan.plan().trees.size()));
+  }
+  int commutative = 0;
+  MPI_Op_commutative(op, &commutative);
+  if (!commutative) {
+    throw MismatchError(fmt::format("{}: needs a commutative operation (segments are combined in arrival order); "
+                                    "the whole-vector reduce of collectives.h handles non-commutative ones",
+                                    call));
+  }
+  if (count == 0) return MPI_SUCCESS;
+  Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), call);
+  auto layout = DatatypeLayout::of(datatype);
+  const auto slicing = Slicing::of(plan.plan(), count, layout.size);
+  const auto per_segment = slicing.per_slice;
+  const auto total = slicing.total;
+  const auto segments = slicing.slices;
+  auto segment_count = [&](std::size_t segment) { return slicing.count(segment); };
+  const bool is_root = plan.rank() == plan.root_rank();
+  const void* own = is_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  const auto& children = plan.children_ranks()[0];
+  const int parent = plan.parent_rank()[0];
+  // The root combines into its result; a rank with children into a copy of
+  // its values (the user's send buffer stays untouched); a leaf sends its own.
+  ScratchBuffer accumulator;
+  void* combined = nullptr;
+  const void* outgoing = own;
+  if (is_root) {
+    combined = recvbuf;
+    if (own != recvbuf) copy_elements(own, recvbuf, total, datatype, layout);
+  } else if (!children.empty()) {
+    accumulator = ScratchBuffer(layout, total);
+    combined = accumulator.data();
+    copy_elements(own, combined, total, datatype, layout);
+    outgoing = combined;
+  }
+  ScratchBuffer incoming;
+  if (!children.empty()) incoming = ScratchBuffer(layout, per_segment);
+  MPI_Request sending = MPI_REQUEST_NULL;
+  for (std::size_t segment = 0; segment < segments; ++segment) {
+    const int n = segment_count(segment);
+    for (int child : children) {
+      exchange.receive(incoming.data(), n, datatype, child, MessageTag::pipeline_slice);
+      exchange.check(MPI_Reduce_local(incoming.data(), element_address(combined, segment * per_segment, layout), n,
+                                      datatype, op),
+                     "MPI_Reduce_local");
+    }
+    if (parent >= 0) {
+      // One send at a time; the send of segment j overlaps the receives of j+1.
+      if (sending != MPI_REQUEST_NULL) exchange.wait_send(sending, parent);
+      sending = exchange.start_send(element_address(outgoing, segment * per_segment, layout), n, datatype, parent,
+                                    MessageTag::pipeline_slice, segment + 1 < segments);
+    }
+  }
+  if (sending != MPI_REQUEST_NULL) exchange.wait_send(sending, parent);
+  return MPI_SUCCESS;
+}
+
+}  // namespace hetcoll::mpi
