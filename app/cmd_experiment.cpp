@@ -19,7 +19,7 @@ namespace hetcoll::cli {
 namespace {
 
 int run_experiment(const std::string& name, bool quick, const std::string& out_dir, std::uint64_t seed,
-                   double time_limit) {
+                   double time_limit, const std::vector<int>& sizes) {
   const Experiment* experiment = find_experiment(name);
   if (!experiment) {
     std::vector<std::string> known;
@@ -29,6 +29,10 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
                                  nearest.empty() ? "" : fmt::format(" (did you mean {}?)", nearest),
                                  invocation_name()));
   }
+  if (!sizes.empty() && !experiment->takes_sizes) {
+    throw InputError(fmt::format("--sizes: experiment {} has fixed sizes; only search-distinct takes them",
+                                 experiment->name));
+  }
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
   if (error) throw InputError(fmt::format("--out: cannot create directory \"{}\": {}", out_dir, error.message()));
@@ -37,6 +41,7 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
   options.out_dir = out_dir;
   options.seed = seed;
   options.time_limit_seconds = time_limit;
+  options.sizes = sizes;
   options.progress = [](std::string_view line) { std::cerr << "  " << line << "\n"; };
   std::cerr << fmt::format("experiment {}: {} ({}){}\n", experiment->name, experiment->description,
                            experiment->reference, quick ? " [quick]" : "");
@@ -55,6 +60,7 @@ void add_experiment_command(CLI::App& app, int& result) {
     bool quick = false;
     std::uint64_t seed = 1;
     double time_limit = 0;
+    std::vector<int> sizes;
   };
   auto options = std::make_shared<ExperimentCommandOptions>();
   CLI::App* experiment = app.add_subcommand("experiment", "Reproduce a table or figure of the papers (CSV + SVG)");
@@ -70,8 +76,13 @@ void add_experiment_command(CLI::App& app, int& result) {
   experiment->add_option("--out", options->out, "Directory for the CSV and SVG files (default: results)");
   experiment->add_option("--seed", options->seed, "Random seed (default 1)");
   experiment->add_option("--time-limit", options->time_limit, "Per-instance time limit in seconds");
+  experiment->add_option("--sizes", options->sizes,
+                         "Problem sizes to run, comma-separated (search-distinct: processor counts n, e.g. 40; "
+                         "default: the experiment's own)")
+      ->delimiter(',');
   experiment->callback([&result, options] {
-    result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit);
+    result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit,
+                            options->sizes);
   });
 }
 

@@ -129,6 +129,10 @@ check "unknown command" 2 "$hetcoll" scatterplot
 check "bad out path" 2 "$hetcoll" broadcast --times 1,2 --out /nonexistent/dir/plan.json
 check "validate bad plan" 2 "$hetcoll" validate --times 1,2 --plan "$work/malformed.json"
 check "unknown experiment" 2 "$hetcoll" experiment no-such-thing
+check "experiment sizes" 0 "$hetcoll" experiment search-distinct --quick --sizes 6,8 --out "$work/exp"
+expect_in "experiment sizes rows" "$work/exp/search-distinct.csv" 'reduce,8,'
+check "experiment sizes refused" 2 "$hetcoll" experiment greedy-scale --quick --sizes 6 --out "$work/exp"
+check "experiment sizes too small" 2 "$hetcoll" experiment search-distinct --quick --sizes 1 --out "$work/exp"
 check "generate too many" 2 "$hetcoll" generate cluster --processors 2000000000
 expect_in "generate cap named" "$work/err" "--processors"
 check "generate too many classes" 2 "$hetcoll" generate cluster --classes 2000000000

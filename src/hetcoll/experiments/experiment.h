@@ -16,6 +16,9 @@ struct ExperimentOptions {
   std::string out_dir = ".";     // where the CSV and SVG files go
   std::uint64_t seed = 1;        // every random instance derives from it
   double time_limit_seconds = 0; // 0 = the experiment's own default
+  // Problem sizes to run instead of the experiment's own (empty: its own);
+  // only experiments with takes_sizes use it.
+  std::vector<int> sizes;
   // Progress lines for long runs ("P = 14: 50/50 clusters, 0.8 s").
   std::function<void(std::string_view)> progress = [](std::string_view) {};
 };
@@ -30,6 +33,7 @@ struct Experiment {
   std::string description;
   std::string reference;  // seed and table/figure
   std::function<ExperimentResult(const ExperimentOptions&)> run;
+  bool takes_sizes = false;  // honours ExperimentOptions::sizes
 };
 
 const std::vector<Experiment>& experiments();

@@ -6,7 +6,8 @@
 // Set-up: n processors, times drawn uniformly from [1, 4) (all distinct
 // with probability 1), source / destination processor 0; `instances`
 // clusters per n. Each search runs with the per-instance time limit
-// (default 60 s, --quick 0.25 s; --time-limit sets it); an instance that
+// (default 60 s, --quick 0.25 s; --time-limit sets it); n = 10, 15, ..., 40
+// (--quick 10, 20, 30; ExperimentOptions::sizes, `--sizes`, sets them); an instance that
 // does not finish counts as taking the limit. A second run limited to 1 s
 // (or the limit, if smaller: the "early" columns) gives the gap after 1 s
 // for those not proven within it. Gap = makespan / proven
@@ -21,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/error.h"
 #include "hetcoll/experiments/experiments_list.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
 #include "hetcoll/makespan/reduce/optimal_search.h"
@@ -65,10 +67,13 @@ ExperimentResult run_search_distinct(const ExperimentOptions& options) {
     bool broadcast;
     std::vector<int> sizes;
   };
-  const std::vector<Operation> operations = {
-      {"broadcast", true, quick ? std::vector<int>{10, 20, 30} : std::vector<int>{10, 15, 20, 25, 30, 35, 40}},
-      {"reduce", false, quick ? std::vector<int>{10, 20, 30} : std::vector<int>{10, 15, 20, 25, 30, 35, 40}},
-  };
+  for (int n : options.sizes) {
+    if (n < 2) throw InputError(fmt::format("sizes: {} processors; search-distinct needs at least 2", n));
+  }
+  const std::vector<int> sizes = !options.sizes.empty() ? options.sizes
+                                 : quick                 ? std::vector<int>{10, 20, 30}
+                                                         : std::vector<int>{10, 15, 20, 25, 30, 35, 40};
+  const std::vector<Operation> operations = {{"broadcast", true, sizes}, {"reduce", false, sizes}};
 
   CsvTable table;
   table.columns = {"operation",        "n",        "instances",          "finished",        "seconds_median",
@@ -175,7 +180,7 @@ void register_search_distinct_experiment(std::vector<Experiment>& list) {
   list.push_back({"search-distinct",
                   "exact broadcast and reduce searches with every time distinct (in [1,4)): seconds to prove, "
                   "nodes, and the gap to the proven bound after 1 s and at the limit, vs n",
-                  "Liu 2002 sec. 5; Liu, Kuo, Wang 2009 sec. 6.2", run_search_distinct});
+                  "Liu 2002 sec. 5; Liu, Kuo, Wang 2009 sec. 6.2", run_search_distinct, /*takes_sizes=*/true});
 }
 
 }  // namespace hetcoll
