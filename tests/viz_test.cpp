@@ -160,8 +160,16 @@ TEST(SvgSupport, LogTicksUseDecadesAndOneTwoFive) {
   EXPECT_LE(many.values.size(), 10u);
   EXPECT_LE(many.low, 1e-3);
   EXPECT_GE(many.high, 1e20);
+  // Processor counts from a power of two to another: ticks on them, the axis
+  // starting and ending at the data; every k-th power for long ranges.
   const auto powers_of_two = svg::nice_log_ticks(4, 256);
-  EXPECT_EQ(powers_of_two.values, (std::vector<double>{2, 5, 10, 20, 50, 100, 200, 500}));
+  EXPECT_EQ(powers_of_two.values, (std::vector<double>{4, 8, 16, 32, 64, 128, 256}));
+  EXPECT_LT(powers_of_two.low, 4);
+  EXPECT_GT(powers_of_two.low, 3);
+  EXPECT_GT(powers_of_two.high, 256);
+  EXPECT_LT(powers_of_two.high, 320);
+  EXPECT_EQ(svg::nice_log_ticks(1, 65536).values, (std::vector<double>{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536}));
+  EXPECT_EQ(svg::nice_log_ticks(4, 100).values, (std::vector<double>{2, 5, 10, 20, 50, 100}));  // 100 is no power of two
   const auto narrow = svg::nice_log_ticks(3, 40);
   EXPECT_EQ(narrow.values, (std::vector<double>{2, 5, 10, 20, 50}));
   EXPECT_EQ(svg::format_log_ticks({1e3, 1e4, 1e6}), (std::vector<std::string>{"10³", "10⁴", "10⁶"}));
