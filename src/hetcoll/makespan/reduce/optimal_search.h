@@ -34,10 +34,10 @@
 //    incumbent only makes it harder).
 //  * passes: with a proven lower bound L (the bounds.h reduce bound) and
 //    the incumbent B, while B - L > 1% of B a bisection pass looks for a
-//    tree shorter than T = (L + B) / 2 (the deadline D above is T) and
+//    tree shorter than T = L + 0.15 (B - L) (the deadline D above is T) and
 //    stops at the first: either B drops below T or, the pass failing, no
-//    tree is shorter than T, so L rises to T — the gap at least halves per
-//    pass. Then one plain pass against the incumbent finishes. The memo
+//    tree is shorter than T, so L rises to T — the gap shrinks by at least
+//    15% per pass (a low target fails in far fewer nodes than the midpoint). Then one plain pass against the incumbent finishes. The memo
 //    records the target a state failed for; it prunes only lower ones.
 // Node/time limits and the progress callback (core/limits.h) stop the
 // search: the plan is then the best found (at worst SNF) with its status,
