@@ -552,9 +552,8 @@ TEST(TreeSvg, BothDirectionsWork) {
 // bands that fit a screen, every processor still drawn once, no two boxes
 // overlapping, and each band after the first opens with a dashed copy of
 // the parent it continues from.
-TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
-  std::vector<double> times(60, 1.0);
-  const Cluster cluster = Cluster::from_times(times);
+// A broadcast passed along a chain p0 -> p1 -> ... (one message per unit of time).
+MakespanPlan chain_broadcast(const Cluster& cluster) {
   MakespanPlan plan;
   plan.operation = Operation::broadcast;
   plan.algorithm = "hand-made chain";
@@ -563,6 +562,12 @@ TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
     plan.transfers.push_back({p, p + 1, static_cast<double>(p), static_cast<double>(p + 1)});
   }
   plan.makespan = static_cast<double>(cluster.size() - 1);
+  return plan;
+}
+
+TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
+  const Cluster cluster = Cluster::from_times(std::vector<double>(60, 1.0));
+  const MakespanPlan plan = chain_broadcast(cluster);
   for (auto direction : {TreeSvgOptions::Direction::automatic, TreeSvgOptions::Direction::left_to_right}) {
     TreeSvgOptions options;
     options.direction = direction;
@@ -888,6 +893,13 @@ TEST(VizExamples, Write) {
   const Cluster six_hundred = Cluster::from_times(times);
   write_gantt_svg(path("gantt-600-allreduce.svg"), plan_allreduce_snf_fnf(six_hundred, kNoProcessor), six_hundred);
   write_tree_svg(path("tree-600.svg"), plan_broadcast_fnf(six_hundred, 0), six_hundred);
+
+  // A chain 60 levels deep: drawn in bands of levels.
+  const Cluster chain = Cluster::from_times(std::vector<double>(60, 1.0));
+  write_tree_svg(path("tree-chain-60.svg"), chain_broadcast(chain), chain);
+  TreeSvgOptions left_to_right;
+  left_to_right.direction = TreeSvgOptions::Direction::left_to_right;
+  write_tree_svg(path("tree-chain-60-left-to-right.svg"), chain_broadcast(chain), chain, left_to_right);
 
   PlotSpec plot;
   plot.title = "Makespan of FNF broadcast and SNF reduce";
