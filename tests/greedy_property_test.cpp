@@ -85,7 +85,7 @@ TEST(FnfProperty, TwoBruteForcesAgree) {
   }
 }
 
-TEST(FnfGolden, Seed004Figure2FnfIsNotOptimal) {
+TEST(FnfGolden, Liu2002Figure2FnfIsNotOptimal) {
   // Liu 2002 Fig. 2: the t = 2 processor served first costs one time unit.
   Cluster cluster = Cluster::from_times({1, 3, 3, 2, 3, 3, 3});
   MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
@@ -208,7 +208,7 @@ TEST(SnfProperty, EpOrdersCoverEverySchedule) {
 // of the slow ones. SNF takes x + 3; the optimum is 4 for 1 < x < 1.5 and
 // 2x + 1 for 1.5 <= x < 2. Identical processors are interchangeable, so the
 // best EP order is the best placement of the 3 slow senders among the 11.
-TEST(SnfGolden, Seed000Figure8) {
+TEST(SnfGolden, LiuKuoWang2009Figure8) {
   for (double x : {1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875}) {
     std::vector<double> times(8, 1.0);
     times.insert(times.end(), 4, x);

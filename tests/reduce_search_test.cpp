@@ -108,7 +108,7 @@ TEST(ReduceSearch, ThreeClassesTwentyOneSendersMatchesDp) {
 }
 
 TEST(ReduceSearch, Fig8CounterexampleOptimum) {
-  // Seed 000 Fig. 8: 8 fast (t = 1), 4 slow (t = x), destination slow.
+  // Liu, Kuo, Wang 2009, Fig. 8: 8 fast (t = 1), 4 slow (t = x), destination slow.
   for (double x : {1.125, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875}) {
     std::vector<double> times(8, 1.0);
     for (int i = 0; i < 4; ++i) times.push_back(x);
@@ -179,7 +179,7 @@ TEST(ReduceSearch, MemoDoesNotChangeTheOptimum) {
 }
 
 TEST(ReduceSearch, ClassSequenceTreeSizeMatchesSeedTable1Scale) {
-  // Seed 000 Table 1 counts N over class sequences of the P senders: for
+  // Liu, Kuo, Wang 2009, Table 1 counts N over class sequences of the P senders: for
   // counts (1, 1) the prefixes are {}, a, b, ab, ba = 5.
   EXPECT_DOUBLE_EQ(static_cast<double>(class_sequence_tree_size({1, 1})), 5.0);
   EXPECT_DOUBLE_EQ(static_cast<double>(class_sequence_tree_size({2})), 3.0);

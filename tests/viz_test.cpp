@@ -160,8 +160,16 @@ TEST(SvgSupport, LogTicksUseDecadesAndOneTwoFive) {
   EXPECT_LE(many.values.size(), 10u);
   EXPECT_LE(many.low, 1e-3);
   EXPECT_GE(many.high, 1e20);
+  // Processor counts from a power of two to another: ticks on them, the axis
+  // starting and ending at the data; every k-th power for long ranges.
   const auto powers_of_two = svg::nice_log_ticks(4, 256);
-  EXPECT_EQ(powers_of_two.values, (std::vector<double>{2, 5, 10, 20, 50, 100, 200, 500}));
+  EXPECT_EQ(powers_of_two.values, (std::vector<double>{4, 8, 16, 32, 64, 128, 256}));
+  EXPECT_LT(powers_of_two.low, 4);
+  EXPECT_GT(powers_of_two.low, 3);
+  EXPECT_GT(powers_of_two.high, 256);
+  EXPECT_LT(powers_of_two.high, 320);
+  EXPECT_EQ(svg::nice_log_ticks(1, 65536).values, (std::vector<double>{1, 4, 16, 64, 256, 1024, 4096, 16384, 65536}));
+  EXPECT_EQ(svg::nice_log_ticks(4, 100).values, (std::vector<double>{2, 5, 10, 20, 50, 100}));  // 100 is no power of two
   const auto narrow = svg::nice_log_ticks(3, 40);
   EXPECT_EQ(narrow.values, (std::vector<double>{2, 5, 10, 20, 50}));
   EXPECT_EQ(svg::format_log_ticks({1e3, 1e4, 1e6}), (std::vector<std::string>{"10³", "10⁴", "10⁶"}));
@@ -544,9 +552,8 @@ TEST(TreeSvg, BothDirectionsWork) {
 // bands that fit a screen, every processor still drawn once, no two boxes
 // overlapping, and each band after the first opens with a dashed copy of
 // the parent it continues from.
-TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
-  std::vector<double> times(60, 1.0);
-  const Cluster cluster = Cluster::from_times(times);
+// A broadcast passed along a chain p0 -> p1 -> ... (one message per unit of time).
+MakespanPlan chain_broadcast(const Cluster& cluster) {
   MakespanPlan plan;
   plan.operation = Operation::broadcast;
   plan.algorithm = "hand-made chain";
@@ -555,6 +562,12 @@ TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
     plan.transfers.push_back({p, p + 1, static_cast<double>(p), static_cast<double>(p + 1)});
   }
   plan.makespan = static_cast<double>(cluster.size() - 1);
+  return plan;
+}
+
+TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
+  const Cluster cluster = Cluster::from_times(std::vector<double>(60, 1.0));
+  const MakespanPlan plan = chain_broadcast(cluster);
   for (auto direction : {TreeSvgOptions::Direction::automatic, TreeSvgOptions::Direction::left_to_right}) {
     TreeSvgOptions options;
     options.direction = direction;
@@ -880,6 +893,13 @@ TEST(VizExamples, Write) {
   const Cluster six_hundred = Cluster::from_times(times);
   write_gantt_svg(path("gantt-600-allreduce.svg"), plan_allreduce_snf_fnf(six_hundred, kNoProcessor), six_hundred);
   write_tree_svg(path("tree-600.svg"), plan_broadcast_fnf(six_hundred, 0), six_hundred);
+
+  // A chain 60 levels deep: drawn in bands of levels.
+  const Cluster chain = Cluster::from_times(std::vector<double>(60, 1.0));
+  write_tree_svg(path("tree-chain-60.svg"), chain_broadcast(chain), chain);
+  TreeSvgOptions left_to_right;
+  left_to_right.direction = TreeSvgOptions::Direction::left_to_right;
+  write_tree_svg(path("tree-chain-60-left-to-right.svg"), chain_broadcast(chain), chain, left_to_right);
 
   PlotSpec plot;
   plot.title = "Makespan of FNF broadcast and SNF reduce";

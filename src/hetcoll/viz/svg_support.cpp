@@ -172,11 +172,36 @@ LinearTicks nice_linear_ticks(double low, double high, int target_count) {
   return ticks;
 }
 
+namespace {
+
+// The exponent of x when x is 2^k for an integer k in [0, 16], else -1.
+int power_of_two_exponent(double x) {
+  for (int exponent = 0; exponent <= 16; ++exponent) {
+    if (x == std::ldexp(1.0, exponent)) return exponent;
+  }
+  return -1;
+}
+
+}  // namespace
+
 LogTicks nice_log_ticks(double low, double high) {
   LogTicks ticks;
   if (!(low > 0) || !std::isfinite(low)) low = 1;
   if (!(high > 0) || !std::isfinite(high)) high = low * 10;
   if (high < low) std::swap(low, high);
+  // Data from one power of two to another (processor counts 8 .. 64): ticks
+  // at the powers of two between them, every k-th for at most 8 intervals,
+  // so that ticks fall on the data; the axis ends a quarter of an interval
+  // beyond the data, so that end points do not sit on the frame.
+  if (const int first = power_of_two_exponent(low), last = power_of_two_exponent(high); first >= 0 && last >= first + 2) {
+    int stride = 1;
+    while ((last - first) / stride > 8 || (last - first) % stride != 0) ++stride;
+    for (int exponent = first; exponent <= last; exponent += stride) ticks.values.push_back(std::ldexp(1.0, exponent));
+    const double margin = std::exp2(0.25 * stride);
+    ticks.low = low / margin;
+    ticks.high = high * margin;
+    return ticks;
+  }
   int first_decade = static_cast<int>(std::floor(std::log10(low) + 1e-9));
   int last_decade = static_cast<int>(std::ceil(std::log10(high) - 1e-9));
   if (last_decade == first_decade) ++last_decade;

@@ -84,7 +84,9 @@ LinearTicks nice_linear_ticks(double low, double high, int target_count = 7);
 
 // Ticks of a log10 axis over [low, high] (both > 0): whole decades (every
 // k-th when there are many), with 2 and 5 in between when the data span at
-// most 2.5 decades; `low`/`high` of the result are the end ticks.
+// most 2.5 decades; `low`/`high` of the result are the end ticks. Data from
+// 2^i to 2^j (0 <= i, i + 2 <= j <= 16) get ticks at powers of two instead,
+// and `low`/`high` a quarter of a tick interval beyond the end ticks.
 struct LogTicks {
   double low = 1, high = 10;
   std::vector<double> values;
