@@ -67,35 +67,56 @@ SiteHierarchy detect_sites(const GraphNetwork& network, std::size_t max_leaf) {
     }
     std::sort(inner.begin(), inner.end());
     inner.erase(std::unique(inner.begin(), inner.end()), inner.end());
-    // The most expensive significant gap: the top level of the hierarchy
-    // (regions before sites); deeper gaps are found inside each subgroup.
-    bool found_gap = false;
-    double threshold = 0;
-    for (std::size_t i = inner.size(); i-- > 1;) {
-      if (inner[i] / inner[i - 1] >= kSiteGapRatio) {
-        found_gap = true;
-        threshold = inner[i - 1];
-        break;
-      }
-    }
-    std::vector<std::vector<ProcessorIndex>> components;
-    if (found_gap) {
+    // The most expensive significant gap whose cheap links leave some
+    // participants together: the top level of the hierarchy (regions before
+    // sites); deeper gaps are found inside each subgroup. Where every host
+    // hangs off a private access link that is dearer than the links behind
+    // it (SimGrid clusters with fast backbones, e.g. Grid'5000), a gap
+    // isolates every participant; the split then keeps each participant
+    // with its own links, and if that still isolates them all, the next
+    // gap down is tried.
+    auto split_at = [&](double threshold, bool join_participant_links) {
       UnionFind sets(nodes.size());
       for (auto v : nodes) {
         for (auto e : platform.out_edges(v)) {
-          const auto to = local[static_cast<std::size_t>(platform.edges()[e].to)];
-          if (to != SIZE_MAX && costs[e] <= threshold) sets.unite(local[static_cast<std::size_t>(v)], to);
+          const auto to_node = platform.edges()[e].to;
+          const auto to = local[static_cast<std::size_t>(to_node)];
+          const bool joins = costs[e] <= threshold ||
+                             (join_participant_links && (network.is_participant(v) || network.is_participant(to_node)));
+          if (to != SIZE_MAX && joins) sets.unite(local[static_cast<std::size_t>(v)], to);
         }
       }
+      std::vector<std::vector<ProcessorIndex>> parts;
       std::vector<std::size_t> component_of(nodes.size(), SIZE_MAX);
       for (std::size_t i = 0; i < nodes.size(); ++i) {
         const auto root = sets.find(i);
         if (component_of[root] == SIZE_MAX) {
-          component_of[root] = components.size();
-          components.emplace_back();
+          component_of[root] = parts.size();
+          parts.emplace_back();
         }
-        components[component_of[root]].push_back(nodes[i]);
+        parts[component_of[root]].push_back(nodes[i]);
       }
+      return parts;
+    };
+    auto participants_in = [&](const std::vector<ProcessorIndex>& component) {
+      return static_cast<std::size_t>(std::count_if(component.begin(), component.end(),
+                                                    [&](ProcessorIndex v) { return network.is_participant(v); }));
+    };
+    auto isolates_everyone = [&](const std::vector<std::vector<ProcessorIndex>>& parts) {
+      return std::all_of(parts.begin(), parts.end(), [&](const auto& c) { return participants_in(c) <= 1; });
+    };
+    double threshold = 0;
+    std::vector<std::vector<ProcessorIndex>> components;
+    for (std::size_t i = inner.size(); i-- > 1;) {
+      if (inner[i] / inner[i - 1] < kSiteGapRatio) continue;
+      auto parts = split_at(inner[i - 1], false);
+      if (isolates_everyone(parts) && hierarchy.groups[g].participants.size() > 2) {
+        parts = split_at(inner[i - 1], true);
+        if (isolates_everyone(parts)) continue;
+      }
+      threshold = inner[i - 1];
+      components = std::move(parts);
+      break;
     }
     for (auto v : nodes) local[static_cast<std::size_t>(v)] = SIZE_MAX;
     std::size_t with_participants = 0;

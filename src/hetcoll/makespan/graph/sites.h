@@ -8,7 +8,10 @@
 // the group's cheap links, and the connected components they form
 // (directions ignored) are its subgroups (regions first, then, inside each,
 // the next gap down: sites). A group is a leaf (a site) when no such gap exists or
-// the cheap links connect it whole. Routers belong to groups like hosts, so
+// the cheap links connect it whole. A gap that would leave every
+// participant alone (hosts behind private links dearer than the backbone)
+// is retried with each participant joined to its own links, then skipped
+// for the next gap down. Routers belong to groups like hosts, so
 // a site's switch is inside the site; subgroups without participants are
 // dropped (their nodes only route). Leaves of more than `max_leaf`
 // participants are cut into chunks of consecutive node indices, so every
