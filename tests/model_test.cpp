@@ -1,6 +1,9 @@
 // Cluster and platform models, inline --times lists, plan JSON round trips.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
 #include <sstream>
 
 #include "hetcoll/core/error.h"
@@ -46,6 +49,41 @@ TEST(Cluster, RejectsBadProcessors) {
   // The option is named as given.
   EXPECT_NE(input_error_of([] { parse_times_list("1,-1", "class_times"); }).find("class_times: item 2"),
             std::string::npos);
+}
+
+// sort_by_time_class: the plain (time, index) order cut into tolerance
+// classes, whether the input is in index order or shuffled, for few and
+// many distinct times, fastest or slowest class first.
+TEST(Cluster, SortByTimeClassMatchesThePlainSort) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 60; ++round) {
+    const int n = 1 + static_cast<int>(random() % 300);
+    const int distinct = round % 3 == 0 ? 100 : 1 + static_cast<int>(random() % 8);
+    std::vector<double> times;
+    for (int i = 0; i < n; ++i) times.push_back(1.0 + static_cast<double>(random() % distinct) * 0.5);
+    Cluster cluster = Cluster::from_times(times);
+    std::vector<ProcessorIndex> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    if (round % 2 == 1) std::shuffle(order.begin(), order.end(), random);
+    std::vector<ProcessorIndex> expected = order;
+    std::sort(expected.begin(), expected.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+      const double ta = cluster.transmission_time(a), tb = cluster.transmission_time(b);
+      return ta != tb ? ta < tb : a < b;
+    });
+    for (bool slowest_first : {false, true}) {
+      std::vector<ProcessorIndex> got = order;
+      sort_by_time_class(cluster, got, slowest_first);
+      std::vector<ProcessorIndex> want = expected;
+      if (slowest_first) {
+        // Classes here are exact times (0.5 apart), so slowest first is
+        // the classes reversed, each still by index.
+        std::stable_sort(want.begin(), want.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+          return cluster.transmission_time(a) > cluster.transmission_time(b);
+        });
+      }
+      EXPECT_EQ(got, want) << "round " << round << (slowest_first ? " slowest first" : "");
+    }
+  }
 }
 
 TEST(Cluster, FindsByIdOrIndex) {
