@@ -209,7 +209,9 @@ ProcessorIndex resolve_node(const Platform& platform, const std::string& name, c
     return participants.front();
   }
   auto found = platform.find(name);
-  if (!found) throw InputError(fmt::format("{}: no node \"{}\" in the platform", option, name));
+  if (!found) {
+    throw InputError(fmt::format("{}: no node \"{}\" (give an id or an index 0..{})", option, name, platform.size() - 1));
+  }
   return *found;
 }
 

@@ -129,14 +129,6 @@ void write_graph_outputs(const MakespanPlan& plan, const GraphNetwork& network, 
   }
 }
 
-ProcessorIndex resolve_node(const Platform& platform, const std::string& name, const char* option) {
-  auto found = platform.find(name);
-  if (!found) {
-    throw InputError(fmt::format("{}: no node \"{}\" (give an id or an index 0..{})", option, name, platform.size() - 1));
-  }
-  return *found;
-}
-
 // On a platform graph: the graph planners (makespan/graph/graph_registry.h).
 int run_graph_makespan(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
@@ -149,14 +141,7 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
   }
   if (operation == Operation::multicast) {
     if (options.targets.empty()) throw InputError("--targets: required for multicast (P,P,...)");
-    std::string list = options.targets;
-    for (std::size_t position = 0; position <= list.size();) {
-      std::size_t comma = std::min(list.find(',', position), list.size());
-      const std::string item = list.substr(position, comma - position);
-      if (item.empty()) throw InputError(fmt::format("--targets: empty item in \"{}\"", list));
-      request.targets.push_back(resolve_node(platform, item, "--targets"));
-      position = comma + 1;
-    }
+    request.targets = resolve_node_list(platform, options.targets, "--targets");
   }
   if (!options.order.empty()) throw InputError("--order: only for --algo ep, a sender-speed planner (--view sender-speed)");
   if (options.auto_budget) {
