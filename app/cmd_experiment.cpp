@@ -1,4 +1,5 @@
 // experiment: reproduce a table or figure of the papers.
+#include <charconv>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,22 @@
 
 namespace hetcoll::cli {
 namespace {
+
+// "--sizes 30,40": every item a whole number (an empty item is refused, as
+// in every other comma-separated option).
+std::vector<int> parse_sizes(const std::string& list) {
+  std::vector<int> sizes;
+  if (list.empty()) return sizes;
+  for (const auto& item : split_list(list, "--sizes")) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (error != std::errc() || end != item.data() + item.size()) {
+      throw InputError(fmt::format("--sizes: \"{}\" is not a whole number", item));
+    }
+    sizes.push_back(value);
+  }
+  return sizes;
+}
 
 int run_experiment(const std::string& name, bool quick, const std::string& out_dir, std::uint64_t seed,
                    double time_limit, const std::vector<int>& sizes) {
@@ -60,7 +77,7 @@ void add_experiment_command(CLI::App& app, int& result) {
     bool quick = false;
     std::uint64_t seed = 1;
     double time_limit = 0;
-    std::vector<int> sizes;
+    std::string sizes;
   };
   auto options = std::make_shared<ExperimentCommandOptions>();
   CLI::App* experiment = app.add_subcommand("experiment", "Reproduce a table or figure of the papers (CSV + SVG)");
@@ -78,11 +95,10 @@ void add_experiment_command(CLI::App& app, int& result) {
   experiment->add_option("--time-limit", options->time_limit, "Per-instance time limit in seconds");
   experiment->add_option("--sizes", options->sizes,
                          "Problem sizes to run, comma-separated (search-distinct: processor counts n, e.g. 40; "
-                         "default: the experiment's own)")
-      ->delimiter(',');
+                         "default: the experiment's own)");
   experiment->callback([&result, options] {
     result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit,
-                            options->sizes);
+                            parse_sizes(options->sizes));
   });
 }
 

@@ -133,6 +133,8 @@ check "experiment sizes" 0 "$hetcoll" experiment search-distinct --quick --sizes
 expect_in "experiment sizes rows" "$work/exp/search-distinct.csv" 'reduce,8,'
 check "experiment sizes refused" 2 "$hetcoll" experiment greedy-scale --quick --sizes 6 --out "$work/exp"
 check "experiment sizes too small" 2 "$hetcoll" experiment search-distinct --quick --sizes 1 --out "$work/exp"
+check "experiment sizes empty item" 2 "$hetcoll" experiment search-distinct --quick --sizes 6,,8 --out "$work/exp"
+check "experiment sizes not a number" 2 "$hetcoll" experiment search-distinct --quick --sizes 6.5 --out "$work/exp"
 check "generate too many" 2 "$hetcoll" generate cluster --processors 2000000000
 expect_in "generate cap named" "$work/err" "--processors"
 check "generate too many classes" 2 "$hetcoll" generate cluster --classes 2000000000

@@ -68,7 +68,7 @@ ExperimentResult run_search_distinct(const ExperimentOptions& options) {
     std::vector<int> sizes;
   };
   for (int n : options.sizes) {
-    if (n < 2) throw InputError(fmt::format("sizes: {} processors; search-distinct needs at least 2", n));
+    if (n < 2) throw InputError(fmt::format("sizes: n = {}; search-distinct needs at least 2 processors", n));
   }
   const std::vector<int> sizes = !options.sizes.empty() ? options.sizes
                                  : quick                 ? std::vector<int>{10, 20, 30}
