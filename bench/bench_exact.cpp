@@ -63,22 +63,28 @@ void report_search(benchmark::State& state, const hetcoll::MakespanPlan& plan) {
   state.counters["gap_%"] = plan.lower_bound > 0 ? 100.0 * (plan.makespan / plan.lower_bound - 1) : -1;
 }
 
-void BM_OptimalBroadcastDistinct(benchmark::State& state) {
+// One exact search on all-distinct times (seed 11) with a node budget, so
+// every run explores the same nodes.
+template <class Search>
+void run_distinct_search(benchmark::State& state, Search search) {
   const auto cluster = distinct_cluster(static_cast<int>(state.range(0)), 11);
   hetcoll::SearchLimits limits;
   limits.node_limit = static_cast<std::uint64_t>(state.range(1));
   hetcoll::MakespanPlan plan;
-  for (auto _ : state) plan = hetcoll::plan_broadcast_optimal(cluster, 0, limits);
+  for (auto _ : state) plan = search(cluster, 0, limits);
   report_search(state, plan);
 }
 
+void BM_OptimalBroadcastDistinct(benchmark::State& state) {
+  run_distinct_search(state, [](const auto& cluster, auto source, const auto& limits) {
+    return hetcoll::plan_broadcast_optimal(cluster, source, limits);
+  });
+}
+
 void BM_OptimalReduceDistinct(benchmark::State& state) {
-  const auto cluster = distinct_cluster(static_cast<int>(state.range(0)), 11);
-  hetcoll::SearchLimits limits;
-  limits.node_limit = static_cast<std::uint64_t>(state.range(1));
-  hetcoll::MakespanPlan plan;
-  for (auto _ : state) plan = hetcoll::plan_reduce_optimal(cluster, 0, limits);
-  report_search(state, plan);
+  run_distinct_search(state, [](const auto& cluster, auto destination, const auto& limits) {
+    return hetcoll::plan_reduce_optimal(cluster, destination, limits);
+  });
 }
 
 void BM_TwoClassTable(benchmark::State& state) {
