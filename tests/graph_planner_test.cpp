@@ -172,6 +172,23 @@ TEST(GraphPlanners, TwoSitesExampleCrossesTheWanOnceAndProvesIt) {
   }
 }
 
+// Hosts [0, split) and [split, hosts) are the platform's two sites, and the
+// hierarchical broadcast from host 0 crosses between them once.
+void expect_two_sites_crossed_once(const GraphNetwork& network, ProcessorIndex split, ProcessorIndex hosts,
+                                   const std::string& context) {
+  SiteHierarchy sites = detect_sites(network);
+  ASSERT_EQ(sites.site_count(), 2u) << context;
+  const auto site = [&](ProcessorIndex v) { return sites.site_of[static_cast<std::size_t>(v)]; };
+  EXPECT_EQ(site(0), site(split - 1)) << context;
+  EXPECT_EQ(site(split), site(hosts - 1)) << context;
+  EXPECT_NE(site(0), site(split)) << context;
+  auto plan = plan_graph_makespan(network, request_for(Operation::broadcast, 0), "hierarchical");
+  check_plan(network, plan, context);
+  std::size_t crossings = 0;
+  for (const auto& t : plan.transfers) crossings += (t.from < split) != (t.to < split) ? 1 : 0;
+  EXPECT_EQ(crossings, 1u) << context;
+}
+
 TEST(GraphPlanners, SitesAreFoundByCostGaps) {
   // Eight hosts in two sites of four, every pair joined: costs 1 to 1.4
   // inside a site, 10 to 14 across; no gap of 2x inside either class.
@@ -189,18 +206,31 @@ TEST(GraphPlanners, SitesAreFoundByCostGaps) {
   }
   Platform platform(std::move(nodes), std::move(edges), "two sites");
   GraphNetwork network(platform, std::nullopt);
-  SiteHierarchy sites = detect_sites(network);
-  ASSERT_EQ(sites.site_count(), 2u);
-  EXPECT_EQ(sites.link_class_count(), 2);
-  EXPECT_EQ(sites.site_of[0], sites.site_of[3]);
-  EXPECT_EQ(sites.site_of[4], sites.site_of[7]);
-  EXPECT_NE(sites.site_of[0], sites.site_of[4]);
-  // The hierarchical broadcast crosses between the sites once.
-  auto plan = plan_graph_makespan(network, request_for(Operation::broadcast, 0), "hierarchical");
-  check_plan(network, plan, "hierarchical two sites");
-  std::size_t crossings = 0;
-  for (const auto& t : plan.transfers) crossings += (t.from < 4) != (t.to < 4) ? 1 : 0;
-  EXPECT_EQ(crossings, 1u);
+  EXPECT_EQ(detect_sites(network).link_class_count(), 2);
+  expect_two_sites_crossed_once(network, 4, 8, "hierarchical two sites");
+}
+
+TEST(GraphPlanners, SitesAreFoundBehindPrivateAccessLinks) {
+  // Two clusters of three hosts. Each host reaches its cluster's switch over
+  // a private access link of cost 10; switch - router inside a cluster costs
+  // 1; the routers are joined by a WAN edge of cost 10, as dear as the access
+  // links. The only gap (10 / 1) leaves every host alone; joining each host
+  // to its own links finds the two clusters.
+  std::vector<PlatformNode> nodes;
+  for (int v = 0; v < 6; ++v) nodes.push_back(PlatformNode::host("h" + std::to_string(v)));
+  for (const char* id : {"switchA", "switchB", "routerA", "routerB"}) nodes.push_back(PlatformNode::forwarder(id));
+  std::vector<PlatformEdge> edges;
+  auto both_ways = [&](ProcessorIndex u, ProcessorIndex v, double cost) {
+    edges.push_back(PlatformEdge::with_cost(u, v, cost));
+    edges.push_back(PlatformEdge::with_cost(v, u, cost));
+  };
+  for (ProcessorIndex h = 0; h < 6; ++h) both_ways(h, h < 3 ? 6 : 7, 10);
+  both_ways(6, 8, 1);
+  both_ways(7, 9, 1);
+  both_ways(8, 9, 10);
+  Platform platform(std::move(nodes), std::move(edges), "two clusters behind access links");
+  GraphNetwork network(platform, std::nullopt);
+  expect_two_sites_crossed_once(network, 3, 6, "hierarchical behind access links");
 }
 
 TEST(GraphPlanners, AllReduceBoundHoldsForExchangesAndNoReduceThenBroadcastIsCalledOptimal) {

@@ -119,19 +119,13 @@ SiteHierarchy detect_sites(const GraphNetwork& network, std::size_t max_leaf) {
       break;
     }
     for (auto v : nodes) local[static_cast<std::size_t>(v)] = SIZE_MAX;
-    std::size_t with_participants = 0;
-    for (const auto& component : components) {
-      with_participants += std::any_of(component.begin(), component.end(),
-                                       [&](ProcessorIndex v) { return network.is_participant(v); });
-    }
+    const auto with_participants = static_cast<std::size_t>(std::count_if(
+        components.begin(), components.end(), [&](const auto& component) { return participants_in(component) > 0; }));
     const int depth = hierarchy.groups[g].depth + 1;
     if (with_participants >= 2) {
       thresholds.push_back(threshold);
       for (auto& component : components) {
-        if (!std::any_of(component.begin(), component.end(),
-                         [&](ProcessorIndex v) { return network.is_participant(v); })) {
-          continue;
-        }
+        if (participants_in(component) == 0) continue;
         const std::size_t child = add_group(std::move(component), g, depth);
         hierarchy.groups[g].children.push_back(child);
       }
