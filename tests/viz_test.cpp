@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -600,6 +601,124 @@ TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
       }
     }
     EXPECT_EQ(overlaps, 0u);
+  }
+}
+
+// A star: the root serves (broadcast) or hears from (reduce) processor i
+// during [i - 1, i].
+MakespanPlan star_plan(const Cluster& cluster, Operation operation) {
+  MakespanPlan plan;
+  plan.operation = operation;
+  plan.algorithm = "hand-made star";
+  plan.root = 0;
+  for (ProcessorIndex p = 1; p < cluster.size(); ++p) {
+    const double end = static_cast<double>(p);
+    if (operation == Operation::reduce) {
+      plan.transfers.push_back({p, 0, end - 1, end});
+    } else {
+      plan.transfers.push_back({0, p, end - 1, end});
+    }
+  }
+  plan.makespan = static_cast<double>(cluster.size() - 1);
+  return plan;
+}
+
+// The corners of an SVG path made of M, H and V commands ("M1,2 H3 V4").
+std::vector<std::pair<double, double>> path_corners(const std::string& d) {
+  std::vector<std::pair<double, double>> corners;
+  std::istringstream in(d);
+  std::string token;
+  double x = 0, y = 0;
+  while (in >> token) {
+    const char command = token.front();
+    const std::string value = token.substr(1);
+    if (command == 'M') {
+      const auto comma = value.find(',');
+      x = std::stod(value.substr(0, comma));
+      y = std::stod(value.substr(comma + 1));
+    } else if (command == 'H') {
+      x = std::stod(value);
+    } else if (command == 'V') {
+      y = std::stod(value);
+    } else {
+      ADD_FAILURE() << "unexpected path command in " << d;
+    }
+    corners.emplace_back(x, y);
+  }
+  return corners;
+}
+
+// A root with 150 leaf children (p0 with t = 1 beside 150 processors with
+// t = 200) was drawn as one column, 839 x 3986 px. Its children are now
+// drawn in several columns: the picture is about as wide as tall, every
+// drawn child is still there once, no two boxes overlap, and every edge
+// runs from the root's box to one child's box without crossing any other.
+TEST(TreeSvg, WideStarsAreDrawnInColumnsThatFit) {
+  std::vector<double> times(151, 200.0);
+  times[0] = 1;
+  const Cluster cluster = Cluster::from_times(times);
+  for (const Operation operation : {Operation::broadcast, Operation::reduce}) {
+    SCOPED_TRACE(operation == Operation::reduce ? "reduce" : "broadcast");
+    const auto document = parse_svg(tree_svg(star_plan(cluster, operation), cluster));
+    const pugi::xml_node root = document.document_element();
+    const double width = root.attribute("width").as_double(), height = root.attribute("height").as_double();
+    EXPECT_LE(std::max(width, height), 3 * std::min(width, height)) << width << " x " << height;
+    EXPECT_LE(std::max(width, height), 2000);
+    EXPECT_EQ(tree_box_ids(document).size(), TreeSvgOptions{}.max_nodes);
+    EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in columns"));
+    struct Box {
+      double x, y, width, height;
+      bool holds(double px, double py) const { return px >= x && px <= x + width && py >= y && py <= y + height; }
+    };
+    std::vector<Box> boxes;
+    // Boxes, without the "+k" badge the root carries (one child is not drawn).
+    for (const pugi::xpath_node& node : document.select_nodes("//g[title]/rect[not(@fill='#666666')]")) {
+      const pugi::xml_node rect = node.node();
+      boxes.push_back({rect.attribute("x").as_double(), rect.attribute("y").as_double(), rect.attribute("width").as_double(),
+                       rect.attribute("height").as_double()});
+    }
+    ASSERT_EQ(boxes.size(), TreeSvgOptions{}.max_nodes);
+    std::set<double> child_columns;
+    for (std::size_t i = 1; i < boxes.size(); ++i) child_columns.insert(boxes[i].x);
+    EXPECT_GE(child_columns.size(), 3u);
+    std::size_t overlaps = 0;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        const Box& a = boxes[i];
+        const Box& b = boxes[j];
+        overlaps += !(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y);
+      }
+    }
+    EXPECT_EQ(overlaps, 0u);
+    // Box 0 is the root's (boxes are drawn in breadth-first order).
+    const auto edges = document.select_nodes("//path[@marker-end]");
+    ASSERT_EQ(edges.size(), boxes.size() - 1);
+    std::set<std::size_t> children_reached;
+    std::size_t crossings = 0;
+    for (const pugi::xpath_node& edge : edges) {
+      auto corners = path_corners(edge.node().attribute("d").as_string());
+      ASSERT_GE(corners.size(), 2u);
+      if (operation == Operation::reduce) std::reverse(corners.begin(), corners.end());
+      EXPECT_TRUE(boxes[0].holds(corners.front().first, corners.front().second));
+      std::size_t child = 0;
+      for (std::size_t i = 1; i < boxes.size(); ++i) {
+        if (boxes[i].holds(corners.back().first, corners.back().second)) child = i;
+      }
+      ASSERT_NE(child, 0u) << "an edge ends outside every child box";
+      children_reached.insert(child);
+      // No segment passes through the inside of a box other than its ends'.
+      for (std::size_t k = 1; k < corners.size(); ++k) {
+        const double x0 = std::min(corners[k - 1].first, corners[k].first), x1 = std::max(corners[k - 1].first, corners[k].first);
+        const double y0 = std::min(corners[k - 1].second, corners[k].second), y1 = std::max(corners[k - 1].second, corners[k].second);
+        for (std::size_t i = 1; i < boxes.size(); ++i) {
+          if (i == child) continue;
+          const Box& box = boxes[i];
+          crossings += x0 < box.x + box.width && x1 > box.x && y0 < box.y + box.height && y1 > box.y;
+        }
+      }
+    }
+    EXPECT_EQ(children_reached.size(), boxes.size() - 1);
+    EXPECT_EQ(crossings, 0u);
   }
 }
 

@@ -74,7 +74,20 @@ struct PanelLayout {
   std::size_t shown = 0;                     // nodes[0, shown) are drawn
   std::vector<double> slot;                  // breadth position, in slot pitches
   std::vector<std::size_t> hidden_children;  // per drawn node
+  // A leaf drawn in the k-th column of its run of siblings sits k layers
+  // further out; those beyond the first column are fed by a line at
+  // feeder_slot, in the gap before the run.
+  std::vector<int> grid_column;
+  std::vector<double> feeder_slot;
   std::size_t leaf_count = 0;
+  double slot_count = 0;  // slots used, gaps before runs in columns included
+  std::size_t rows_per_column = 0;  // 0: no runs in columns
+  struct ColumnRun {
+    std::size_t first_child;  // a node of the run (gives its layer)
+    double feeder_slot, last_row_slot;
+    int columns;
+  };
+  std::vector<ColumnRun> column_runs;
   int deepest_layer = 0;
   std::string title;
   double top = 0;   // y of the first layer, filled in when stacking panels
@@ -97,41 +110,111 @@ struct PanelLayout {
   }
 };
 
-PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes) {
+// A run of at least this many consecutive leaf children may be drawn in
+// columns (a tree's picture otherwise grows one row per leaf).
+constexpr std::size_t kMinLeafRunInColumns = 6;
+
+bool is_drawn_leaf(const TreePhase& phase, std::size_t node, std::size_t shown) {
+  const auto& children = phase.nodes[node].children;
+  return std::none_of(children.begin(), children.end(), [shown](std::size_t child) { return child < shown; });
+}
+
+// The runs of consecutive drawn leaf children of `node` long enough to be
+// drawn in columns: [begin, end) positions in its children list.
+std::vector<std::pair<std::size_t, std::size_t>> leaf_runs(const TreePhase& phase, std::size_t node, std::size_t shown) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  const auto& children = phase.nodes[node].children;
+  for (std::size_t begin = 0; begin < children.size();) {
+    std::size_t end = begin;
+    while (end < children.size() && children[end] < shown && is_drawn_leaf(phase, children[end], shown)) ++end;
+    if (end - begin >= kMinLeafRunInColumns) runs.emplace_back(begin, end);
+    begin = std::max(end, begin + 1);
+  }
+  return runs;
+}
+
+// rows_per_column 0: every leaf on a row of its own. Otherwise runs of leaf
+// children longer than rows_per_column are drawn in ceil(run / rows_per_column)
+// columns of equal height, filled in message order down each column, after
+// a gap holding the line that feeds the columns beyond the first.
+PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes, std::size_t rows_per_column = 0) {
   PanelLayout layout;
   layout.phase = &phase;
+  layout.rows_per_column = rows_per_column;
   layout.shown = std::min(phase.nodes.size(), std::max<std::size_t>(max_nodes, 1));
   layout.slot.assign(layout.shown, 0);
+  layout.grid_column.assign(layout.shown, 0);
+  layout.feeder_slot.assign(layout.shown, 0);
   layout.hidden_children.assign(layout.shown, 0);
   // Leaves get consecutive slots in depth-first order (children in message
   // order), so every subtree occupies a contiguous range and nothing overlaps.
-  std::vector<std::size_t> stack = {0};
+  // A stack item is a node, or (run_end > run_begin) a run of its children.
+  struct Item {
+    std::size_t node, run_begin = 0, run_end = 0;
+  };
+  std::vector<Item> stack = {{0}};
   while (!stack.empty()) {
-    const std::size_t node = stack.back();
+    const Item item = stack.back();
     stack.pop_back();
+    const std::size_t node = item.node;
     const auto& children = phase.nodes[node].children;
-    bool has_drawn_child = false;
-    for (auto child = children.rbegin(); child != children.rend(); ++child) {
-      if (*child < layout.shown) {
-        stack.push_back(*child);
-        has_drawn_child = true;
-      } else {
-        ++layout.hidden_children[node];
+    if (item.run_end > item.run_begin) {
+      const std::size_t run = item.run_end - item.run_begin;
+      const std::size_t columns = (run + rows_per_column - 1) / rows_per_column;
+      const std::size_t rows = (run + columns - 1) / columns;
+      const double first_row = layout.slot_count + 1;
+      for (std::size_t j = 0; j < run; ++j) {
+        const std::size_t child = children[item.run_begin + j];
+        layout.slot[child] = first_row + static_cast<double>(j % rows);
+        layout.grid_column[child] = static_cast<int>(j / rows);
+        layout.feeder_slot[child] = layout.slot_count + 0.2;
+        layout.hidden_children[child] = phase.nodes[child].children.size();
+        layout.deepest_layer = std::max(layout.deepest_layer, phase.nodes[child].depth);
+      }
+      layout.column_runs.push_back({children[item.run_begin], layout.slot_count + 0.2, first_row + static_cast<double>(rows) - 1,
+                                    static_cast<int>(columns)});
+      layout.slot_count = first_row + static_cast<double>(rows);
+      layout.leaf_count += run;
+      continue;
+    }
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    if (rows_per_column > 0) {
+      for (const auto& run : leaf_runs(phase, node, layout.shown)) {
+        if (run.second - run.first > rows_per_column) runs.push_back(run);
       }
     }
-    if (!has_drawn_child) layout.slot[node] = static_cast<double>(layout.leaf_count++);
+    bool has_drawn_child = false;
+    for (std::size_t position = children.size(); position-- > 0;) {
+      const std::size_t child = children[position];
+      if (child >= layout.shown) {
+        ++layout.hidden_children[node];
+        continue;
+      }
+      has_drawn_child = true;
+      const auto run = std::find_if(runs.begin(), runs.end(),
+                                    [position](const auto& r) { return position >= r.first && position < r.second; });
+      if (run == runs.end()) {
+        stack.push_back({child});
+      } else if (position == run->first) {
+        stack.push_back({node, run->first, run->second});
+      }
+    }
+    if (!has_drawn_child) {
+      layout.slot[node] = layout.slot_count++;
+      ++layout.leaf_count;
+    }
     layout.deepest_layer = std::max(layout.deepest_layer, phase.nodes[node].depth);
   }
   // Breadth-first order puts children after their parent: walking it
-  // backwards centres each parent over its first and last drawn child.
+  // backwards centres each parent over its drawn children.
   for (std::size_t node = layout.shown; node-- > 0;) {
-    double first = -1, last = -1;
+    double first = 1e300, last = -1e300;
     for (std::size_t child : phase.nodes[node].children) {
       if (child >= layout.shown) continue;
-      if (first < 0) first = layout.slot[child];
-      last = layout.slot[child];
+      first = std::min(first, layout.slot[child]);
+      last = std::max(last, layout.slot[child]);
     }
-    if (first >= 0) layout.slot[node] = (first + last) / 2;
+    if (first <= last) layout.slot[node] = (first + last) / 2;
   }
   return layout;
 }
@@ -148,6 +231,7 @@ class TreeWriter {
     name_panels();
     measure_boxes();
     choose_direction();
+    for (auto& panel : panels_) choose_columns(panel);
     for (auto& panel : panels_) choose_wrapping(panel);
     build_notes();
     compute_size();
@@ -270,6 +354,40 @@ class TreeWriter {
     set_bands(panel, (levels + bands - 1) / bands);
   }
 
+  // A node with many leaf children (a star, the last level of a wide tree)
+  // drawn one child per row is a column hundreds of rows tall. Drawn left to
+  // right, its runs of leaf children are split into columns of at most R
+  // rows: among R = 4 .. the longest run, the one needing the least
+  // shrinking to fit kScreenWidth x kScreenHeight, kept only when it beats
+  // one column clearly. Top-down trees are at most max_top_down_width wide
+  // and keep one row of children per parent.
+  void choose_columns(PanelLayout& panel) const {
+    if (top_down_) return;
+    set_bands(panel, 0);
+    const double one_column = shrink_to_fit(panel);
+    if (one_column <= 1) return;
+    std::size_t longest_run = 0;
+    for (std::size_t node = 0; node < panel.shown; ++node) {
+      for (const auto& run : leaf_runs(*panel.phase, node, panel.shown)) longest_run = std::max(longest_run, run.second - run.first);
+    }
+    std::size_t best_rows = 0;
+    double best = one_column / 1.25;
+    for (std::size_t rows = 4; rows < longest_run; ++rows) {
+      PanelLayout candidate = lay_out(*panel.phase, options_.max_nodes, rows);
+      set_bands(candidate, 0);
+      if (const double shrink = shrink_to_fit(candidate); shrink < best) {
+        best = shrink;
+        best_rows = rows;
+      }
+    }
+    if (best_rows > 0) {
+      std::string title = std::move(panel.title);
+      panel = lay_out(*panel.phase, options_.max_nodes, best_rows);
+      panel.title = std::move(title);
+    }
+    set_bands(panel, 0);
+  }
+
   double shrink_to_fit(const PanelLayout& panel) const {
     const double x = top_down_ ? panel.breadth : panel.depth, y = top_down_ ? panel.depth : panel.breadth;
     return std::max(x / kScreenWidth, y / kScreenHeight);
@@ -286,7 +404,7 @@ class TreeWriter {
       first[band] = std::min(first[band], panel.slot[i]);
       last[band] = std::max(last[band], panel.slot[i]);
     }
-    if (layers == 0) first[0] = 0, last[0] = std::max<double>(1, static_cast<double>(panel.leaf_count)) - 1;
+    if (layers == 0) first[0] = 0, last[0] = std::max(1.0, panel.slot_count) - 1;
     panel.band_first_slot = first;
     panel.band_offset.assign(static_cast<std::size_t>(bands), 0);
     double offset = 0;
@@ -295,7 +413,10 @@ class TreeWriter {
       offset += (last[band] - first[band] + 1) * breadth_pitch_ + (band + 1 < first.size() ? kBandGap : 0);
     }
     panel.breadth = offset;
-    const int deepest_column = bands > 1 ? layers : panel.deepest_layer;
+    int deepest_column = bands > 1 ? layers : panel.deepest_layer;
+    for (std::size_t i = 0; i < panel.shown; ++i) {
+      deepest_column = std::max(deepest_column, panel.column_of(panel.phase->nodes[i].depth) + panel.grid_column[i]);
+    }
     panel.depth = deepest_column * layer_pitch_ + (top_down_ ? box_height_ : box_width_) +
                   (bands > 1 ? kContinuationStub : 0);
   }
@@ -330,6 +451,13 @@ class TreeWriter {
       }
       notes_.push_back("Edges are coloured by the slowest link on the message's route: " + key +
                        " (slow links drawn thicker; hover for the route).");
+    }
+    for (const auto& panel : panels_) {
+      if (panel.rows_per_column == 0) continue;
+      notes_.push_back(fmt::format("Many leaf children of one node are drawn in columns of up to {} rows, in the order they are {}: "
+                                   "down the first column, then the next.",
+                                   panel.rows_per_column, panel.phase->points_to_root() ? "received" : "served"));
+      break;
     }
     for (const auto& panel : panels_) {
       if (panel.layers_per_band == 0) continue;
@@ -438,7 +566,7 @@ text {{ font-family: {2}; fill: #222222; }}
   };
   Point centre_of(const PanelLayout& panel, std::size_t node) const {
     const int layer = panel.phase->nodes[node].depth;
-    return place(panel, panel.slot[node], panel.band_of(layer), panel.column_of(layer));
+    return place(panel, panel.slot[node], panel.band_of(layer), panel.column_of(layer) + panel.grid_column[node]);
   }
   // The continued copy, at the start of `band`, of a parent in the band before.
   Point continued_centre_of(const PanelLayout& panel, std::size_t parent, int band) const {
@@ -459,6 +587,7 @@ text {{ font-family: {2}; fill: #222222; }}
       out_.add("<text class=\"panel\" x=\"12\" y=\"{}\">{}</text>\n", panel.top - 8, xml_escape(panel.title));
     }
     draw_band_separators(panel);
+    draw_column_run_frames(panel);
     // Parents whose children start the next band: a continued copy there, a
     // stub here.
     std::vector<char> continued(panel.shown, 0);
@@ -485,9 +614,21 @@ text {{ font-family: {2}; fill: #222222; }}
       } else {
         const double parent_right = parent.x + box_width_ / 2, child_left = child.x - box_width_ / 2;
         const double bus = parent_right + kBusOffsetLeftToRight;
-        path = phase.points_to_root()
-                   ? fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f}", child_left, child.y, bus, parent.y, parent_right)
-                   : fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f}", parent_right, parent.y, bus, child.y, child_left);
+        if (panel.grid_column[i] > 0) {
+          // Along the feeder line above the run, then down the bus of this
+          // column (just right of the column before).
+          const double feeder = place(panel, panel.feeder_slot[i], child_band, 0).y;
+          const double column_bus = child_left - layer_pitch_ + box_width_ + kBusOffsetLeftToRight;
+          path = phase.points_to_root()
+                     ? fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f} V{:.2f} H{:.2f}", child_left, child.y, column_bus,
+                                   feeder, bus, parent.y, parent_right)
+                     : fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f} V{:.2f} H{:.2f}", parent_right, parent.y, bus, feeder,
+                                   column_bus, child.y, child_left);
+        } else {
+          path = phase.points_to_root()
+                     ? fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f}", child_left, child.y, bus, parent.y, parent_right)
+                     : fmt::format("M{:.2f},{:.2f} H{:.2f} V{:.2f} H{:.2f}", parent_right, parent.y, bus, child.y, child_left);
+        }
         label_x = child_left - 8;
         label_y = child.y - 4;
         label_anchor = "end";
@@ -510,6 +651,21 @@ text {{ font-family: {2}; fill: #222222; }}
       draw_continued_box(copy, phase.nodes[i].processor, colours);
     }
     for (std::size_t i = 0; i < panel.shown; ++i) draw_box(panel, i, colours);
+  }
+
+  // A tinted frame around each run of leaves drawn in columns, so that its
+  // later columns read as siblings of the first, not as a deeper level.
+  void draw_column_run_frames(const PanelLayout& panel) {
+    for (const auto& run : panel.column_runs) {
+      const Point first = centre_of(panel, run.first_child);
+      const int band = panel.band_of(panel.phase->nodes[run.first_child].depth);
+      const double feeder = place(panel, run.feeder_slot, band, 0).y;
+      const double last_row = place(panel, run.last_row_slot, band, 0).y;
+      const double left = first.x - box_width_ / 2 - layer_pitch_ + box_width_ + kBusOffsetLeftToRight - 5;
+      const double right = first.x + box_width_ / 2 + (run.columns - 1) * layer_pitch_ + 5;
+      out_.add(R"svg(<rect class="sibling-columns" x="{}" y="{}" width="{}" height="{}" rx="6" fill="#F3F6F9" stroke="#D5DDE5" stroke-width="1"/>)svg" "\n",
+               left, feeder - 6, right - left, last_row + box_height_ / 2 + 2 - (feeder - 6));
+    }
   }
 
   // A faint line in the gap between two bands.
