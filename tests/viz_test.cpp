@@ -566,6 +566,33 @@ MakespanPlan chain_broadcast(const Cluster& cluster) {
   return plan;
 }
 
+// Rectangles of a drawing (boxes, badges) and how many pairs of them overlap.
+struct SvgRect {
+  double x, y, width, height;
+  bool holds(double px, double py) const { return px >= x && px <= x + width && py >= y && py <= y + height; }
+  bool overlaps(const SvgRect& other) const {
+    return !(x + width <= other.x || other.x + other.width <= x || y + height <= other.y || other.y + other.height <= y);
+  }
+};
+
+std::vector<SvgRect> rects_of(const pugi::xml_document& document, const char* xpath) {
+  std::vector<SvgRect> rects;
+  for (const pugi::xpath_node& node : document.select_nodes(xpath)) {
+    const pugi::xml_node rect = node.node();
+    rects.push_back({rect.attribute("x").as_double(), rect.attribute("y").as_double(), rect.attribute("width").as_double(),
+                     rect.attribute("height").as_double()});
+  }
+  return rects;
+}
+
+std::size_t overlapping_pairs(const std::vector<SvgRect>& rects) {
+  std::size_t pairs = 0;
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    for (std::size_t j = i + 1; j < rects.size(); ++j) pairs += rects[i].overlaps(rects[j]);
+  }
+  return pairs;
+}
+
 TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
   const Cluster cluster = Cluster::from_times(std::vector<double>(60, 1.0));
   const MakespanPlan plan = chain_broadcast(cluster);
@@ -582,25 +609,9 @@ TEST(TreeSvg, DeepTreesAreWrappedIntoBandsThatFit) {
     ASSERT_GE(copies.size(), 3u);
     EXPECT_EQ(document.select_nodes("//line[@class='continues']").size(), copies.size());
     EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in bands of"));
-    struct Box {
-      double x, y, width, height;
-    };
-    std::vector<Box> boxes;
-    for (const pugi::xpath_node& node : document.select_nodes("//g/rect")) {
-      const pugi::xml_node rect = node.node();
-      boxes.push_back({rect.attribute("x").as_double(), rect.attribute("y").as_double(), rect.attribute("width").as_double(),
-                       rect.attribute("height").as_double()});
-    }
+    const auto boxes = rects_of(document, "//g/rect");
     EXPECT_EQ(boxes.size(), 60u + copies.size());
-    std::size_t overlaps = 0;
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
-        const Box& a = boxes[i];
-        const Box& b = boxes[j];
-        overlaps += !(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y);
-      }
-    }
-    EXPECT_EQ(overlaps, 0u);
+    EXPECT_EQ(overlapping_pairs(boxes), 0u);
   }
 }
 
@@ -666,30 +677,13 @@ TEST(TreeSvg, WideStarsAreDrawnInColumnsThatFit) {
     EXPECT_LE(std::max(width, height), 2000);
     EXPECT_EQ(tree_box_ids(document).size(), TreeSvgOptions{}.max_nodes);
     EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in columns"));
-    struct Box {
-      double x, y, width, height;
-      bool holds(double px, double py) const { return px >= x && px <= x + width && py >= y && py <= y + height; }
-    };
-    std::vector<Box> boxes;
     // Boxes, without the "+k" badge the root carries (one child is not drawn).
-    for (const pugi::xpath_node& node : document.select_nodes("//g[title]/rect[not(@fill='#666666')]")) {
-      const pugi::xml_node rect = node.node();
-      boxes.push_back({rect.attribute("x").as_double(), rect.attribute("y").as_double(), rect.attribute("width").as_double(),
-                       rect.attribute("height").as_double()});
-    }
+    const auto boxes = rects_of(document, "//g[title]/rect[not(@fill='#666666')]");
     ASSERT_EQ(boxes.size(), TreeSvgOptions{}.max_nodes);
     std::set<double> child_columns;
     for (std::size_t i = 1; i < boxes.size(); ++i) child_columns.insert(boxes[i].x);
     EXPECT_GE(child_columns.size(), 3u);
-    std::size_t overlaps = 0;
-    for (std::size_t i = 0; i < boxes.size(); ++i) {
-      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
-        const Box& a = boxes[i];
-        const Box& b = boxes[j];
-        overlaps += !(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y);
-      }
-    }
-    EXPECT_EQ(overlaps, 0u);
+    EXPECT_EQ(overlapping_pairs(boxes), 0u);
     // Box 0 is the root's (boxes are drawn in breadth-first order).
     const auto edges = document.select_nodes("//path[@marker-end]");
     ASSERT_EQ(edges.size(), boxes.size() - 1);
@@ -712,7 +706,7 @@ TEST(TreeSvg, WideStarsAreDrawnInColumnsThatFit) {
         const double y0 = std::min(corners[k - 1].second, corners[k].second), y1 = std::max(corners[k - 1].second, corners[k].second);
         for (std::size_t i = 1; i < boxes.size(); ++i) {
           if (i == child) continue;
-          const Box& box = boxes[i];
+          const SvgRect& box = boxes[i];
           crossings += x0 < box.x + box.width && x1 > box.x && y0 < box.y + box.height && y1 > box.y;
         }
       }
