@@ -1007,6 +1007,13 @@ TEST(VizExamples, Write) {
   write_gantt_svg(path("gantt-600-allreduce.svg"), plan_allreduce_snf_fnf(six_hundred, kNoProcessor), six_hundred);
   write_tree_svg(path("tree-600.svg"), plan_broadcast_fnf(six_hundred, 0), six_hundred);
 
+  // A star of 151 processors: the root's leaf children in columns.
+  std::vector<double> star_times(151, 200.0);
+  star_times[0] = 1;
+  const Cluster star = Cluster::from_times(star_times);
+  write_tree_svg(path("tree-star-151.svg"), star_plan(star, Operation::broadcast), star);
+  write_tree_svg(path("tree-star-151-reduce.svg"), star_plan(star, Operation::reduce), star);
+
   // A chain 60 levels deep: drawn in bands of levels.
   const Cluster chain = Cluster::from_times(std::vector<double>(60, 1.0));
   write_tree_svg(path("tree-chain-60.svg"), chain_broadcast(chain), chain);
