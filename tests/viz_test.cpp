@@ -716,6 +716,29 @@ TEST(TreeSvg, WideStarsAreDrawnInColumnsThatFit) {
   }
 }
 
+// A chain of 30 processors whose last one serves 110 more: wrapped into
+// bands alone, the star at its end made the picture 4256 x 3026 px; bands
+// and columns chosen together fit it on a screen.
+TEST(TreeSvg, ChainEndingInAStarFoldsBothWays) {
+  const Cluster cluster = Cluster::from_times(std::vector<double>(140, 1.0));
+  MakespanPlan plan;
+  plan.operation = Operation::broadcast;
+  plan.algorithm = "hand-made chain and star";
+  plan.root = 0;
+  double time = 0;
+  for (ProcessorIndex p = 1; p < cluster.size(); ++p, time += 1) plan.transfers.push_back({p < 30 ? p - 1 : 29, p, time, time + 1});
+  plan.makespan = time;
+  const auto document = parse_svg(tree_svg(plan, cluster));
+  const pugi::xml_node root = document.document_element();
+  const double width = root.attribute("width").as_double(), height = root.attribute("height").as_double();
+  EXPECT_LE(std::max(width, height), 2000) << width << " x " << height;
+  EXPECT_LE(std::max(width, height), 3 * std::min(width, height)) << width << " x " << height;
+  EXPECT_EQ(tree_box_ids(document).size(), 140u);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in bands of"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in columns"));
+  EXPECT_EQ(overlapping_pairs(rects_of(document, "//g/rect")), 0u);
+}
+
 TEST(TreeSvg, EscapesIdsAndHandlesTinyPlans) {
   const Cluster cluster = awkward_ids();
   const std::string svg = tree_svg(plan_reduce_snf(cluster, 1), cluster);

@@ -231,8 +231,7 @@ class TreeWriter {
     name_panels();
     measure_boxes();
     choose_direction();
-    for (auto& panel : panels_) choose_columns(panel);
-    for (auto& panel : panels_) choose_wrapping(panel);
+    for (auto& panel : panels_) choose_columns_and_bands(panel);
     build_notes();
     compute_size();
     open_document();
@@ -359,11 +358,12 @@ class TreeWriter {
   // right, its runs of leaf children are split into columns of at most R
   // rows: among R = 4 .. the longest run, the one needing the least
   // shrinking to fit kScreenWidth x kScreenHeight, kept only when it beats
-  // one column clearly. Top-down trees are at most max_top_down_width wide
-  // and keep one row of children per parent.
-  void choose_columns(PanelLayout& panel) const {
+  // one column clearly. Each candidate is wrapped into bands as it best fits
+  // (a deep chain may end in a star). Top-down trees are at most
+  // max_top_down_width wide and keep one row of children per parent.
+  void choose_columns_and_bands(PanelLayout& panel) const {
+    choose_wrapping(panel);
     if (top_down_) return;
-    set_bands(panel, 0);
     const double one_column = shrink_to_fit(panel);
     if (one_column <= 1) return;
     std::size_t longest_run = 0;
@@ -374,7 +374,7 @@ class TreeWriter {
     double best = one_column / 1.25;
     for (std::size_t rows = 4; rows < longest_run; ++rows) {
       PanelLayout candidate = lay_out(*panel.phase, options_.max_nodes, rows);
-      set_bands(candidate, 0);
+      choose_wrapping(candidate);
       if (const double shrink = shrink_to_fit(candidate); shrink < best) {
         best = shrink;
         best_rows = rows;
@@ -384,8 +384,8 @@ class TreeWriter {
       std::string title = std::move(panel.title);
       panel = lay_out(*panel.phase, options_.max_nodes, best_rows);
       panel.title = std::move(title);
+      choose_wrapping(panel);
     }
-    set_bands(panel, 0);
   }
 
   double shrink_to_fit(const PanelLayout& panel) const {
@@ -403,6 +403,11 @@ class TreeWriter {
       const auto band = static_cast<std::size_t>(panel.band_of(panel.phase->nodes[i].depth));
       first[band] = std::min(first[band], panel.slot[i]);
       last[band] = std::max(last[band], panel.slot[i]);
+    }
+    // A run in columns starts with its feeder line.
+    for (const auto& run : panel.column_runs) {
+      const auto band = static_cast<std::size_t>(panel.band_of(panel.phase->nodes[run.first_child].depth));
+      first[band] = std::min(first[band], run.feeder_slot - 0.2);
     }
     if (layers == 0) first[0] = 0, last[0] = std::max(1.0, panel.slot_count) - 1;
     panel.band_first_slot = first;
