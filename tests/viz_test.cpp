@@ -659,6 +659,44 @@ std::vector<std::pair<double, double>> path_corners(const std::string& d) {
   return corners;
 }
 
+// Where each edge of a tree drawing starts and ends (indices into `boxes`),
+// how many ends lie in no box, and how many times an edge passes through a
+// box that is neither of its ends.
+struct EdgeEnds {
+  std::vector<std::pair<std::size_t, std::size_t>> box_pairs;
+  std::size_t unattached = 0, crossings = 0;
+};
+
+EdgeEnds edge_ends(const pugi::xml_document& document, const std::vector<SvgRect>& boxes) {
+  EdgeEnds ends;
+  auto box_holding = [&boxes](const std::pair<double, double>& point) {
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      if (boxes[i].holds(point.first, point.second)) return i;
+    }
+    return boxes.size();
+  };
+  for (const pugi::xpath_node& edge : document.select_nodes("//path[@marker-end]")) {
+    const auto corners = path_corners(edge.node().attribute("d").as_string());
+    if (corners.size() < 2) {
+      ++ends.unattached;
+      continue;
+    }
+    const std::size_t from = box_holding(corners.front()), to = box_holding(corners.back());
+    ends.unattached += (from == boxes.size()) + (to == boxes.size());
+    ends.box_pairs.emplace_back(from, to);
+    for (std::size_t k = 1; k < corners.size(); ++k) {
+      const double x0 = std::min(corners[k - 1].first, corners[k].first), x1 = std::max(corners[k - 1].first, corners[k].first);
+      const double y0 = std::min(corners[k - 1].second, corners[k].second), y1 = std::max(corners[k - 1].second, corners[k].second);
+      for (std::size_t i = 0; i < boxes.size(); ++i) {
+        if (i == from || i == to) continue;
+        const SvgRect& box = boxes[i];
+        ends.crossings += x0 < box.x + box.width && x1 > box.x && y0 < box.y + box.height && y1 > box.y;
+      }
+    }
+  }
+  return ends;
+}
+
 // A root with 150 leaf children (p0 with t = 1 beside 150 processors with
 // t = 200) was drawn as one column, 839 x 3986 px. Its children are now
 // drawn in several columns: the picture is about as wide as tall, every
@@ -676,7 +714,7 @@ TEST(TreeSvg, WideStarsAreDrawnInColumnsThatFit) {
     EXPECT_LE(std::max(width, height), 3 * std::min(width, height)) << width << " x " << height;
     EXPECT_LE(std::max(width, height), 2000);
     EXPECT_EQ(tree_box_ids(document).size(), TreeSvgOptions{}.max_nodes);
-    EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in columns"));
+    EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in framed columns"));
     // Boxes, without the "+k" badge the root carries (one child is not drawn).
     const auto boxes = rects_of(document, "//g[title]/rect[not(@fill='#666666')]");
     ASSERT_EQ(boxes.size(), TreeSvgOptions{}.max_nodes);
@@ -685,35 +723,40 @@ TEST(TreeSvg, WideStarsAreDrawnInColumnsThatFit) {
     EXPECT_GE(child_columns.size(), 3u);
     EXPECT_EQ(overlapping_pairs(boxes), 0u);
     // Box 0 is the root's (boxes are drawn in breadth-first order).
-    const auto edges = document.select_nodes("//path[@marker-end]");
-    ASSERT_EQ(edges.size(), boxes.size() - 1);
+    const EdgeEnds ends = edge_ends(document, boxes);
+    EXPECT_EQ(ends.unattached, 0u);
+    EXPECT_EQ(ends.crossings, 0u);
     std::set<std::size_t> children_reached;
-    std::size_t crossings = 0;
-    for (const pugi::xpath_node& edge : edges) {
-      auto corners = path_corners(edge.node().attribute("d").as_string());
-      ASSERT_GE(corners.size(), 2u);
-      if (operation == Operation::reduce) std::reverse(corners.begin(), corners.end());
-      EXPECT_TRUE(boxes[0].holds(corners.front().first, corners.front().second));
-      std::size_t child = 0;
-      for (std::size_t i = 1; i < boxes.size(); ++i) {
-        if (boxes[i].holds(corners.back().first, corners.back().second)) child = i;
-      }
-      ASSERT_NE(child, 0u) << "an edge ends outside every child box";
-      children_reached.insert(child);
-      // No segment passes through the inside of a box other than its ends'.
-      for (std::size_t k = 1; k < corners.size(); ++k) {
-        const double x0 = std::min(corners[k - 1].first, corners[k].first), x1 = std::max(corners[k - 1].first, corners[k].first);
-        const double y0 = std::min(corners[k - 1].second, corners[k].second), y1 = std::max(corners[k - 1].second, corners[k].second);
-        for (std::size_t i = 1; i < boxes.size(); ++i) {
-          if (i == child) continue;
-          const SvgRect& box = boxes[i];
-          crossings += x0 < box.x + box.width && x1 > box.x && y0 < box.y + box.height && y1 > box.y;
-        }
-      }
+    for (const auto& [from, to] : ends.box_pairs) {
+      // Reduce edges start at the child.
+      EXPECT_EQ(operation == Operation::reduce ? to : from, 0u);
+      children_reached.insert(operation == Operation::reduce ? from : to);
     }
     EXPECT_EQ(children_reached.size(), boxes.size() - 1);
-    EXPECT_EQ(crossings, 0u);
   }
+}
+
+// The 600-processor FNF tree (its first 150 nodes, 10 below the root) was
+// drawn 1011 x 3180 px; the root's subtrees now go into columns side by
+// side, the picture about screen-shaped, no box overlapping another and
+// every edge joining two boxes without crossing a third.
+TEST(TreeSvg, WideTreesFoldTheirSubtreesIntoColumns) {
+  std::vector<double> times;
+  for (int i = 0; i < 600; ++i) times.push_back(1 + (i * 7) % 5);
+  const Cluster cluster = Cluster::from_times(times);
+  const auto document = parse_svg(tree_svg(plan_broadcast_fnf(cluster, 0), cluster));
+  const pugi::xml_node root = document.document_element();
+  const double width = root.attribute("width").as_double(), height = root.attribute("height").as_double();
+  EXPECT_LE(std::max(width, height), 3 * std::min(width, height)) << width << " x " << height;
+  EXPECT_LE(height, 2000) << width << " x " << height;
+  const auto boxes = rects_of(document, "//g[title]/rect[not(@fill='#666666')]");
+  ASSERT_EQ(boxes.size(), TreeSvgOptions{}.max_nodes);
+  EXPECT_EQ(overlapping_pairs(boxes), 0u);
+  const EdgeEnds ends = edge_ends(document, boxes);
+  EXPECT_EQ(ends.box_pairs.size(), boxes.size() - 1);
+  EXPECT_EQ(ends.unattached, 0u);
+  EXPECT_EQ(ends.crossings, 0u);
+  EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in framed columns"));
 }
 
 // A chain of 30 processors whose last one serves 110 more: wrapped into
@@ -735,7 +778,7 @@ TEST(TreeSvg, ChainEndingInAStarFoldsBothWays) {
   EXPECT_LE(std::max(width, height), 3 * std::min(width, height)) << width << " x " << height;
   EXPECT_EQ(tree_box_ids(document).size(), 140u);
   EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in bands of"));
-  EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in columns"));
+  EXPECT_TRUE(any_text_contains(texts_of(document), "drawn in framed columns"));
   EXPECT_EQ(overlapping_pairs(rects_of(document, "//g/rect")), 0u);
 }
 

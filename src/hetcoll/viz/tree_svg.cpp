@@ -77,15 +77,17 @@ struct PanelLayout {
   // A leaf drawn in the k-th column of its run of siblings sits k layers
   // further out; those beyond the first column are fed by a line at
   // feeder_slot, in the gap before the run.
-  std::vector<int> grid_column;
+  std::vector<int> column_offset;  // layers a node is moved out by its run's columns
+  std::vector<int> depth_offset;   // the sum of the column offsets of the node and its ancestors
   std::vector<double> feeder_slot;
+  bool folds_subtrees = false;  // a column holds more than leaves (then no bands)
   std::size_t leaf_count = 0;
   double slot_count = 0;  // slots used, gaps before runs in columns included
   std::size_t rows_per_column = 0;  // 0: no runs in columns
   struct ColumnRun {
     std::size_t first_child;  // a node of the run (gives its layer)
     double feeder_slot, last_row_slot;
-    int columns;
+    int layers;  // width of all its columns
   };
   std::vector<ColumnRun> column_runs;
   int deepest_layer = 0;
@@ -110,111 +112,110 @@ struct PanelLayout {
   }
 };
 
-// A run of at least this many consecutive leaf children may be drawn in
+// A node with at least this many drawn children may have them drawn in
 // columns (a tree's picture otherwise grows one row per leaf).
-constexpr std::size_t kMinLeafRunInColumns = 6;
+constexpr std::size_t kMinChildrenInColumns = 6;
 
-bool is_drawn_leaf(const TreePhase& phase, std::size_t node, std::size_t shown) {
-  const auto& children = phase.nodes[node].children;
-  return std::none_of(children.begin(), children.end(), [shown](std::size_t child) { return child < shown; });
-}
-
-// The runs of consecutive drawn leaf children of `node` long enough to be
-// drawn in columns: [begin, end) positions in its children list.
-std::vector<std::pair<std::size_t, std::size_t>> leaf_runs(const TreePhase& phase, std::size_t node, std::size_t shown) {
-  std::vector<std::pair<std::size_t, std::size_t>> runs;
-  const auto& children = phase.nodes[node].children;
-  for (std::size_t begin = 0; begin < children.size();) {
-    std::size_t end = begin;
-    while (end < children.size() && children[end] < shown && is_drawn_leaf(phase, children[end], shown)) ++end;
-    if (end - begin >= kMinLeafRunInColumns) runs.emplace_back(begin, end);
-    begin = std::max(end, begin + 1);
-  }
-  return runs;
-}
-
-// rows_per_column 0: every leaf on a row of its own. Otherwise runs of leaf
-// children longer than rows_per_column are drawn in ceil(run / rows_per_column)
-// columns of equal height, filled in message order down each column, after
-// a gap holding the line that feeds the columns beyond the first.
+// rows_per_column 0: every leaf on a row of its own. Otherwise the children
+// of a node with kMinChildrenInColumns or more, whose subtrees take more
+// than rows_per_column rows, are split in message order into columns of
+// about equal height (each child's whole subtree in one column), after a
+// gap holding the line that feeds the columns beyond the first. A column
+// is as many layers wide as the deepest subtree of the run.
 PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes, std::size_t rows_per_column = 0) {
   PanelLayout layout;
   layout.phase = &phase;
   layout.rows_per_column = rows_per_column;
   layout.shown = std::min(phase.nodes.size(), std::max<std::size_t>(max_nodes, 1));
-  layout.slot.assign(layout.shown, 0);
-  layout.grid_column.assign(layout.shown, 0);
-  layout.feeder_slot.assign(layout.shown, 0);
-  layout.hidden_children.assign(layout.shown, 0);
-  // Leaves get consecutive slots in depth-first order (children in message
-  // order), so every subtree occupies a contiguous range and nothing overlaps.
-  // A stack item is a node, or (run_end > run_begin) a run of its children.
-  struct Item {
-    std::size_t node, run_begin = 0, run_end = 0;
-  };
-  std::vector<Item> stack = {{0}};
-  while (!stack.empty()) {
-    const Item item = stack.back();
-    stack.pop_back();
-    const std::size_t node = item.node;
-    const auto& children = phase.nodes[node].children;
-    if (item.run_end > item.run_begin) {
-      const std::size_t run = item.run_end - item.run_begin;
-      const std::size_t columns = (run + rows_per_column - 1) / rows_per_column;
-      const std::size_t rows = (run + columns - 1) / columns;
-      const double first_row = layout.slot_count + 1;
-      for (std::size_t j = 0; j < run; ++j) {
-        const std::size_t child = children[item.run_begin + j];
-        layout.slot[child] = first_row + static_cast<double>(j % rows);
-        layout.grid_column[child] = static_cast<int>(j / rows);
-        layout.feeder_slot[child] = layout.slot_count + 0.2;
-        layout.hidden_children[child] = phase.nodes[child].children.size();
-        layout.deepest_layer = std::max(layout.deepest_layer, phase.nodes[child].depth);
-      }
-      layout.column_runs.push_back({children[item.run_begin], layout.slot_count + 0.2, first_row + static_cast<double>(rows) - 1,
-                                    static_cast<int>(columns)});
-      layout.slot_count = first_row + static_cast<double>(rows);
-      layout.leaf_count += run;
-      continue;
-    }
-    std::vector<std::pair<std::size_t, std::size_t>> runs;
-    if (rows_per_column > 0) {
-      for (const auto& run : leaf_runs(phase, node, layout.shown)) {
-        if (run.second - run.first > rows_per_column) runs.push_back(run);
-      }
-    }
-    bool has_drawn_child = false;
-    for (std::size_t position = children.size(); position-- > 0;) {
-      const std::size_t child = children[position];
-      if (child >= layout.shown) {
-        ++layout.hidden_children[node];
-        continue;
-      }
-      has_drawn_child = true;
-      const auto run = std::find_if(runs.begin(), runs.end(),
-                                    [position](const auto& r) { return position >= r.first && position < r.second; });
-      if (run == runs.end()) {
-        stack.push_back({child});
-      } else if (position == run->first) {
-        stack.push_back({node, run->first, run->second});
-      }
-    }
-    if (!has_drawn_child) {
-      layout.slot[node] = layout.slot_count++;
-      ++layout.leaf_count;
-    }
+  const std::size_t shown = layout.shown;
+  layout.slot.assign(shown, 0);
+  layout.column_offset.assign(shown, 0);
+  layout.depth_offset.assign(shown, 0);
+  layout.feeder_slot.assign(shown, 0);
+  layout.hidden_children.assign(shown, 0);
+  for (std::size_t node = 0; node < shown; ++node) {
+    for (std::size_t child : phase.nodes[node].children) layout.hidden_children[node] += child >= shown;
     layout.deepest_layer = std::max(layout.deepest_layer, phase.nodes[node].depth);
   }
+  // Leaves get consecutive slots in depth-first order (children in message
+  // order), so every subtree occupies a contiguous range and nothing
+  // overlaps. Returns the slot after the subtree and its width in layers
+  // (its own and its runs' columns). Recursion depth: at most the drawn
+  // nodes.
+  struct Extent {
+    double end_slot;
+    int layers;
+  };
+  std::function<Extent(std::size_t, double, bool)> place = [&](std::size_t node, double cursor, bool counting) -> Extent {
+    std::vector<std::size_t> drawn;
+    for (std::size_t child : phase.nodes[node].children) {
+      if (child < shown) drawn.push_back(child);
+    }
+    if (drawn.empty()) {
+      layout.slot[node] = cursor;
+      if (counting) ++layout.leaf_count;
+      return {cursor + 1, 1};
+    }
+    if (rows_per_column > 0 && drawn.size() >= kMinChildrenInColumns) {
+      // Each subtree's rows and layers, laid out on its own first.
+      std::vector<Extent> sizes;
+      double total = 0;
+      double largest = 0;
+      int widest = 0;
+      for (std::size_t child : drawn) {
+        sizes.push_back(place(child, 0, false));
+        total += sizes.back().end_slot;
+        largest = std::max(largest, sizes.back().end_slot);
+        widest = std::max(widest, sizes.back().layers);
+      }
+      if (total > static_cast<double>(rows_per_column)) {
+        const double columns = std::ceil(total / static_cast<double>(rows_per_column));
+        const double target = std::max(std::ceil(total / columns), largest);
+        const double first_row = cursor + 1;
+        double rows_end = first_row, row = first_row;
+        int column = 0, layers = 0;
+        for (std::size_t j = 0; j < drawn.size(); ++j) {
+          if (row > first_row && row - first_row + sizes[j].end_slot > target) ++column, row = first_row;
+          const Extent placed = place(drawn[j], row, counting);
+          layout.column_offset[drawn[j]] = column * widest;
+          layout.feeder_slot[drawn[j]] = cursor + 0.2;
+          layers = std::max(layers, column * widest + placed.layers);
+          row = placed.end_slot;
+          rows_end = std::max(rows_end, row);
+        }
+        if (column > 0) {
+          if (counting) layout.column_runs.push_back({drawn.front(), cursor + 0.2, rows_end - 1, layers});
+          return {rows_end, layers + 1};
+        }
+        for (std::size_t child : drawn) layout.column_offset[child] = 0;
+      }
+    }
+    int layers = 0;
+    for (std::size_t child : drawn) {
+      layout.column_offset[child] = 0;
+      const Extent placed = place(child, cursor, counting);
+      cursor = placed.end_slot;
+      layers = std::max(layers, placed.layers);
+    }
+    return {cursor, layers + 1};
+  };
+  layout.slot_count = place(0, 0, true).end_slot;
   // Breadth-first order puts children after their parent: walking it
-  // backwards centres each parent over its drawn children.
-  for (std::size_t node = layout.shown; node-- > 0;) {
+  // backwards centres each parent over its drawn children, walking it
+  // forwards passes the column offsets down to the descendants.
+  for (std::size_t node = shown; node-- > 0;) {
     double first = 1e300, last = -1e300;
     for (std::size_t child : phase.nodes[node].children) {
-      if (child >= layout.shown) continue;
+      if (child >= shown) continue;
       first = std::min(first, layout.slot[child]);
       last = std::max(last, layout.slot[child]);
     }
     if (first <= last) layout.slot[node] = (first + last) / 2;
+  }
+  for (std::size_t node = 1; node < shown; ++node) {
+    layout.depth_offset[node] = layout.depth_offset[phase.nodes[node].parent] + layout.column_offset[node];
+    layout.folds_subtrees |= layout.column_offset[node] > 0 && !phase.nodes[node].children.empty() &&
+                             phase.nodes[node].children.front() < shown;
   }
   return layout;
 }
@@ -336,7 +337,9 @@ class TreeWriter {
   void choose_wrapping(PanelLayout& panel) const {
     set_bands(panel, 0);
     const double unwrapped = shrink_to_fit(panel);
-    if (panel.deepest_layer < kMinLayersToWrap || unwrapped <= 1) return;
+    // Columns of subtrees share rows: the continued copies at a band's start
+    // could meet, so such layouts are not wrapped.
+    if (panel.deepest_layer < kMinLayersToWrap || unwrapped <= 1 || panel.folds_subtrees) return;
     int best_layers = 0;
     double best = unwrapped / 1.25;
     for (int layers = 4; layers < panel.deepest_layer; ++layers) {
@@ -353,10 +356,10 @@ class TreeWriter {
     set_bands(panel, (levels + bands - 1) / bands);
   }
 
-  // A node with many leaf children (a star, the last level of a wide tree)
-  // drawn one child per row is a column hundreds of rows tall. Drawn left to
-  // right, its runs of leaf children are split into columns of at most R
-  // rows: among R = 4 .. the longest run, the one needing the least
+  // A node with many children (a star, the root of a wide tree) drawn one
+  // leaf per row is a column hundreds of rows tall. Drawn left to right, the
+  // children of nodes with many are split into columns of about R rows:
+  // among R = 4 .. the rows of one column, the one needing the least
   // shrinking to fit kScreenWidth x kScreenHeight, kept only when it beats
   // one column clearly. Each candidate is wrapped into bands as it best fits
   // (a deep chain may end in a star). Top-down trees are at most
@@ -366,13 +369,9 @@ class TreeWriter {
     if (top_down_) return;
     const double one_column = shrink_to_fit(panel);
     if (one_column <= 1) return;
-    std::size_t longest_run = 0;
-    for (std::size_t node = 0; node < panel.shown; ++node) {
-      for (const auto& run : leaf_runs(*panel.phase, node, panel.shown)) longest_run = std::max(longest_run, run.second - run.first);
-    }
     std::size_t best_rows = 0;
     double best = one_column / 1.25;
-    for (std::size_t rows = 4; rows < longest_run; ++rows) {
+    for (std::size_t rows = 4; static_cast<double>(rows) < panel.slot_count; ++rows) {
       PanelLayout candidate = lay_out(*panel.phase, options_.max_nodes, rows);
       choose_wrapping(candidate);
       if (const double shrink = shrink_to_fit(candidate); shrink < best) {
@@ -420,7 +419,7 @@ class TreeWriter {
     panel.breadth = offset;
     int deepest_column = bands > 1 ? layers : panel.deepest_layer;
     for (std::size_t i = 0; i < panel.shown; ++i) {
-      deepest_column = std::max(deepest_column, panel.column_of(panel.phase->nodes[i].depth) + panel.grid_column[i]);
+      deepest_column = std::max(deepest_column, panel.column_of(panel.phase->nodes[i].depth) + panel.depth_offset[i]);
     }
     panel.depth = deepest_column * layer_pitch_ + (top_down_ ? box_height_ : box_width_) +
                   (bands > 1 ? kContinuationStub : 0);
@@ -459,9 +458,9 @@ class TreeWriter {
     }
     for (const auto& panel : panels_) {
       if (panel.rows_per_column == 0) continue;
-      notes_.push_back(fmt::format("Many leaf children of one node are drawn in columns of up to {} rows, in the order they are {}: "
-                                   "down the first column, then the next.",
-                                   panel.rows_per_column, panel.phase->points_to_root() ? "received" : "served"));
+      notes_.push_back(fmt::format("The many children of a node are drawn in framed columns of about {} rows (each with its whole subtree), "
+                                   "in the order they are {}: down the first column, then the next.",
+                                   panel.rows_per_column, panel.phase->points_to_root() ? "heard from" : "served"));
       break;
     }
     for (const auto& panel : panels_) {
@@ -571,7 +570,7 @@ text {{ font-family: {2}; fill: #222222; }}
   };
   Point centre_of(const PanelLayout& panel, std::size_t node) const {
     const int layer = panel.phase->nodes[node].depth;
-    return place(panel, panel.slot[node], panel.band_of(layer), panel.column_of(layer) + panel.grid_column[node]);
+    return place(panel, panel.slot[node], panel.band_of(layer), panel.column_of(layer) + panel.depth_offset[node]);
   }
   // The continued copy, at the start of `band`, of a parent in the band before.
   Point continued_centre_of(const PanelLayout& panel, std::size_t parent, int band) const {
@@ -619,7 +618,7 @@ text {{ font-family: {2}; fill: #222222; }}
       } else {
         const double parent_right = parent.x + box_width_ / 2, child_left = child.x - box_width_ / 2;
         const double bus = parent_right + kBusOffsetLeftToRight;
-        if (panel.grid_column[i] > 0) {
+        if (panel.column_offset[i] > 0) {
           // Along the feeder line above the run, then down the bus of this
           // column (just right of the column before).
           const double feeder = place(panel, panel.feeder_slot[i], child_band, 0).y;
@@ -667,7 +666,7 @@ text {{ font-family: {2}; fill: #222222; }}
       const double feeder = place(panel, run.feeder_slot, band, 0).y;
       const double last_row = place(panel, run.last_row_slot, band, 0).y;
       const double left = first.x - box_width_ / 2 - layer_pitch_ + box_width_ + kBusOffsetLeftToRight - 5;
-      const double right = first.x + box_width_ / 2 + (run.columns - 1) * layer_pitch_ + 5;
+      const double right = first.x + box_width_ / 2 + (run.layers - 1) * layer_pitch_ + 5;
       out_.add(R"svg(<rect class="sibling-columns" x="{}" y="{}" width="{}" height="{}" rx="6" fill="#F3F6F9" stroke="#D5DDE5" stroke-width="1"/>)svg" "\n",
                left, feeder - 6, right - left, last_row + box_height_ / 2 + 2 - (feeder - 6));
     }

@@ -10,8 +10,9 @@
 // towards it; an all-reduce gives two panels, phase 1 above phase 2.
 // Narrow trees grow downwards; wide ones grow to the right with one-line
 // boxes so that they stay readable. Pictures that would not fit a screen
-// are folded: a node's long runs of leaf children (a star) go into several
-// framed columns, filled in message order; deep trees are wrapped into bands
+// are folded: the many children of a node (a star, a wide root) go with
+// their subtrees into several framed columns, filled in message order; deep
+// trees are wrapped into bands
 // of levels. Large trees keep their first `max_nodes`
 // processors in breadth-first order, mark cut subtrees with "+k" and say how
 // many processors were left out.
