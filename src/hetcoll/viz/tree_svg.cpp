@@ -139,67 +139,75 @@ PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes, std::size_t r
   }
   // Leaves get consecutive slots in depth-first order (children in message
   // order), so every subtree occupies a contiguous range and nothing
-  // overlaps. Returns the slot after the subtree and its width in layers
-  // (its own and its runs' columns). Recursion depth: at most the drawn
-  // nodes.
-  struct Extent {
-    double end_slot;
-    int layers;
-  };
-  std::function<Extent(std::size_t, double, bool)> place = [&](std::size_t node, double cursor, bool counting) -> Extent {
-    std::vector<std::size_t> drawn;
+  // overlaps. Breadth-first order puts children after their parent: walking
+  // it backwards gives each subtree's rows and layers (its own and its runs'
+  // columns) and each child's first row relative to its parent's; walking it
+  // forwards turns those into slots. No recursion: drawn trees may be
+  // chains of any length.
+  std::vector<double> rows(shown, 1), first_row(shown, 0);
+  std::vector<int> layers(shown, 1);
+  std::vector<char> in_columns(shown, 0);
+  std::vector<std::size_t> drawn;
+  for (std::size_t node = shown; node-- > 0;) {
+    drawn.clear();
     for (std::size_t child : phase.nodes[node].children) {
       if (child < shown) drawn.push_back(child);
     }
     if (drawn.empty()) {
-      layout.slot[node] = cursor;
-      if (counting) ++layout.leaf_count;
-      return {cursor + 1, 1};
+      ++layout.leaf_count;
+      continue;
     }
-    if (rows_per_column > 0 && drawn.size() >= kMinChildrenInColumns) {
-      // Each subtree's rows and layers, laid out on its own first.
-      std::vector<Extent> sizes;
-      double total = 0;
-      double largest = 0;
-      int widest = 0;
-      for (std::size_t child : drawn) {
-        sizes.push_back(place(child, 0, false));
-        total += sizes.back().end_slot;
-        largest = std::max(largest, sizes.back().end_slot);
-        widest = std::max(widest, sizes.back().layers);
-      }
-      if (total > static_cast<double>(rows_per_column)) {
-        const double columns = std::ceil(total / static_cast<double>(rows_per_column));
-        const double target = std::max(std::ceil(total / columns), largest);
-        const double first_row = cursor + 1;
-        double rows_end = first_row, row = first_row;
-        int column = 0, layers = 0;
-        for (std::size_t j = 0; j < drawn.size(); ++j) {
-          if (row > first_row && row - first_row + sizes[j].end_slot > target) ++column, row = first_row;
-          const Extent placed = place(drawn[j], row, counting);
-          layout.column_offset[drawn[j]] = column * widest;
-          layout.feeder_slot[drawn[j]] = cursor + 0.2;
-          layers = std::max(layers, column * widest + placed.layers);
-          row = placed.end_slot;
-          rows_end = std::max(rows_end, row);
-        }
-        if (column > 0) {
-          if (counting) layout.column_runs.push_back({drawn.front(), cursor + 0.2, rows_end - 1, layers});
-          return {rows_end, layers + 1};
-        }
-        for (std::size_t child : drawn) layout.column_offset[child] = 0;
-      }
-    }
-    int layers = 0;
+    double total = 0, largest = 0;
+    int widest = 0;
     for (std::size_t child : drawn) {
-      layout.column_offset[child] = 0;
-      const Extent placed = place(child, cursor, counting);
-      cursor = placed.end_slot;
-      layers = std::max(layers, placed.layers);
+      total += rows[child];
+      largest = std::max(largest, rows[child]);
+      widest = std::max(widest, layers[child]);
     }
-    return {cursor, layers + 1};
-  };
-  layout.slot_count = place(0, 0, true).end_slot;
+    if (rows_per_column > 0 && drawn.size() >= kMinChildrenInColumns && total > static_cast<double>(rows_per_column)) {
+      const double columns = std::ceil(total / static_cast<double>(rows_per_column));
+      const double target = std::max(std::ceil(total / columns), largest);
+      double row = 1, rows_end = 1;  // row 0 holds the feeder line
+      int column = 0, width = 0;
+      for (std::size_t child : drawn) {
+        if (row > 1 && row - 1 + rows[child] > target) ++column, row = 1;
+        first_row[child] = row;
+        layout.column_offset[child] = column * widest;
+        width = std::max(width, column * widest + layers[child]);
+        row += rows[child];
+        rows_end = std::max(rows_end, row);
+      }
+      if (column > 0) {
+        in_columns[node] = 1;
+        rows[node] = rows_end;
+        layers[node] = width + 1;
+        continue;
+      }
+    }
+    double row = 0;
+    for (std::size_t child : drawn) {
+      first_row[child] = row;
+      layout.column_offset[child] = 0;
+      row += rows[child];
+    }
+    rows[node] = row;
+    layers[node] = widest + 1;
+  }
+  std::vector<double> start(shown, 0);
+  for (std::size_t node = 0; node < shown; ++node) {
+    if (node > 0) {
+      const std::size_t parent = phase.nodes[node].parent;
+      start[node] = start[parent] + first_row[node];
+      if (in_columns[parent]) layout.feeder_slot[node] = start[parent] + 0.2;
+    }
+    layout.slot[node] = start[node];
+    if (in_columns[node]) {
+      const auto& children = phase.nodes[node].children;
+      const std::size_t first_drawn = *std::find_if(children.begin(), children.end(), [shown](std::size_t c) { return c < shown; });
+      layout.column_runs.push_back({first_drawn, start[node] + 0.2, start[node] + rows[node] - 1, layers[node] - 1});
+    }
+  }
+  layout.slot_count = shown > 0 ? rows[0] : 0;
   // Breadth-first order puts children after their parent: walking it
   // backwards centres each parent over its drawn children, walking it
   // forwards passes the column offsets down to the descendants.
