@@ -84,6 +84,34 @@ assert len(allreduce["transfers"]) == 2 * (allreduce["processors"] - 1)
 PY
   { failed=$((failed + 1)); echo "FAIL allreduce binomial = binomial reduce + binomial broadcast"; }
 
+# Recursive doubling: no root (--root picks rank 0), a valid exchange plan that validate re-checks
+# and simulate executes as planned.
+check "allreduce recursive doubling" 0 "$hetcoll" allreduce --times $times --algo recursive-doubling --json
+python3 - "$work/out" <<'PY' && passed=$((passed + 1)) ||
+import json, sys
+plan = json.load(open(sys.argv[1]))
+assert plan["valid"] and plan["algorithm"] == "recursive-doubling", plan
+# 10 ranks: 2 fold + 8 x 3 exchange + 2 unfold messages
+assert len(plan["transfers"]) == 2 + 8 * 3 + 2, len(plan["transfers"])
+PY
+  { failed=$((failed + 1)); echo "FAIL recursive doubling plan"; }
+check "recursive doubling from rank p3" 0 "$hetcoll" allreduce --times $times --algo recursive-doubling --root p3
+expect_in "recursive doubling names rank 0" "$work/out" "no root (rank 0 is p3)"
+expect_in "recursive doubling rank 0 folds into rank 1" "$work/out" "p3 (t=1) → p4 (t=4) 0..1 partial result (combined)"
+python3 -c 'import json, sys; print(json.dumps({"model": "cluster", "processors": [{"id": f"p{i}", "t": float(t)} for i, t in enumerate(sys.argv[1].split(","))]}))' \
+  "$times" > "$work/rd-cluster.json"
+check "recursive doubling plan file" 0 "$hetcoll" allreduce --platform "$work/rd-cluster.json" --algo recursive-doubling \
+  --out "$work/rd.json" --quiet
+check "validate recursive doubling" 0 "$hetcoll" validate --platform "$work/rd-cluster.json" --plan "$work/rd.json"
+expect_in "validate recursive doubling says valid" "$work/out" "valid"
+check "simulate recursive doubling" 0 "$hetcoll" simulate --platform "$work/rd-cluster.json" --plan "$work/rd.json" --json
+python3 - "$work/rd.json" "$work/out" <<'PY' && passed=$((passed + 1)) ||
+import json, sys
+plan, simulated = (json.load(open(f)) for f in sys.argv[1:])
+assert abs(plan["makespan"] - simulated["makespan"]) < 1e-9, (plan["makespan"], simulated["makespan"])
+PY
+  { failed=$((failed + 1)); echo "FAIL recursive doubling simulated as planned"; }
+
 # --- the demo's suggestions can be pasted -----------------------------------
 check "demo next" 0 env HETCOLL_INVOKED_AS=scripts/hetcoll "$hetcoll" demo --out "$work/demo"
 expect_in "demo next line" "$work/out" "  scripts/hetcoll broadcast --times 1,1,2,3,3 --gantt g.svg"

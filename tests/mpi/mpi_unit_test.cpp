@@ -54,6 +54,10 @@ TEST(ExecutableStructure, AcceptsEveryRegisteredAlgorithmsPlans) {
         request.order = order;
       }
       auto plan = algorithm.run(cluster, request);
+      if (is_exchange_allreduce(plan)) {  // recursive doubling: a baseline MPI_Allreduce runs itself
+        EXPECT_THROW(check_executable_structure(plan, cluster.size(), algorithm.name), InputError) << algorithm.name;
+        continue;
+      }
       EXPECT_NO_THROW(check_executable_structure(plan, cluster.size(), algorithm.name)) << algorithm.name;
       ++plans;
     }

@@ -8,6 +8,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/allreduce/binomial.h"
+#include "hetcoll/makespan/allreduce/recursive_doubling.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/auto_select.h"
 #include "hetcoll/makespan/broadcast/binomial.h"
@@ -253,6 +254,17 @@ void add_allreduce(std::vector<MakespanAlgorithm>& algorithms) {
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_allreduce_binomial(cluster, request.root);
       }, {}});
+  algorithms.push_back({
+      "recursive-doubling", Operation::allreduce, CommunicationModel::sender_speed,
+      {Kind::heuristic, 0, false, Kind::heuristic, 0, {}, "none (ignores speeds; MPI's recursive doubling)"},
+      "O(n log n)", "MPICH MPIR_Allreduce recursive doubling; Open MPI coll_tuned all-reduce algorithm 3",
+      "pairwise exchanges of partial results in rank order, log2 n rounds (the extra ranks of a "
+      "non-power-of-two count fold in first); every processor ends with the result; the root plays rank 0",
+      false,
+      [](const Cluster& cluster, const MakespanRequest& request) {
+        return plan_allreduce_recursive_doubling(cluster, root_or_first(request));
+      },
+      {}});
 }
 
 // The default: greedy, then a node-budgeted exact search when no theorem

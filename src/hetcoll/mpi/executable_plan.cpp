@@ -160,6 +160,11 @@ void check_executable_structure(const MakespanPlan& plan, ProcessorIndex process
       check_reduce_phase();
       break;
     case Operation::allreduce: {
+      if (is_exchange_allreduce(plan)) {
+        throw InputError(fmt::format("{}: an exchange all-reduce plan (recursive doubling) is a baseline, not run "
+                                     "by the runtime: MPI_Allreduce runs it itself",
+                                     source_name));
+      }
       check_reduce_phase();
       check_broadcast_phase(plan.root, true, {});
       // On every processor the reduce phase comes first.

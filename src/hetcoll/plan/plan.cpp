@@ -67,6 +67,18 @@ double last_completion(const std::vector<Transfer>& transfers) {
   return last;
 }
 
+bool is_exchange_allreduce(const MakespanPlan& plan) {
+  if (plan.operation != Operation::allreduce) return false;
+  std::vector<ProcessorIndex> senders;
+  for (const auto& transfer : plan.transfers) {
+    if (transfer.payload != Payload::partial_reduction) continue;
+    if (transfer.from == plan.root) return true;
+    senders.push_back(transfer.from);
+  }
+  std::sort(senders.begin(), senders.end());
+  return std::adjacent_find(senders.begin(), senders.end()) != senders.end();
+}
+
 std::vector<ProcessorIndex> parents_of(const MakespanPlan& plan, ProcessorIndex processor_count) {
   std::vector<ProcessorIndex> parent(static_cast<size_t>(processor_count), kNoProcessor);
   std::vector<double> first_end(static_cast<size_t>(processor_count), 0);

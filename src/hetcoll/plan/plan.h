@@ -8,6 +8,7 @@
 // alone, independently of the planner that made it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,12 +24,21 @@ enum class Operation { broadcast, multicast, reduce, allreduce };
 const char* to_string(Operation operation);
 std::optional<Operation> operation_from_string(std::string_view name);
 
-// What a message carries. In an all-reduce the first phase moves partial
-// reductions towards the root and the second broadcasts the result.
+// What a message carries, and what its receiver does with it. In a
+// reduce-then-broadcast all-reduce the first phase moves partial reductions
+// towards the root and the second broadcasts the result; in an exchange
+// all-reduce (recursive doubling: is_exchange_allreduce below) a pair's
+// second message carries their combined value.
 enum class Payload : std::uint8_t {
-  broadcast_value,    // the broadcast message (or the all-reduce result)
-  partial_reduction,  // the sender's combined contributions
+  broadcast_value,    // the receiver takes it as its value: the broadcast message, the
+                      // all-reduce result, or an exchange's combined value
+  partial_reduction,  // the sender's combined contributions; the receiver combines them with its own
 };
+
+// verify/ checks exchange all-reduce plans by the set of contributions every
+// message carries (O(n / 64) words per message in flight), up to this many
+// processors; planners of that shape refuse larger clusters.
+inline constexpr std::size_t kMaxExchangeAllreduceProcessors = 16384;
 
 const char* to_string(Payload payload);
 std::optional<Payload> payload_from_string(std::string_view name);
@@ -104,6 +114,11 @@ struct MakespanPlan {
 
 // The largest end time of the transfers (0 for an empty plan).
 double last_completion(const std::vector<Transfer>& transfers);
+
+// An all-reduce plan in which some processor sends more than one partial
+// result, or the root sends one (recursive doubling), rather than a reduce
+// then a broadcast.
+bool is_exchange_allreduce(const MakespanPlan& plan);
 
 // Broadcast tree view: parent[p] = the processor p first received from
 // (kNoProcessor for the root and for processors that never receive).

@@ -124,6 +124,23 @@ std::string tree(const MakespanPlan& plan, const Labels& labels, std::size_t max
     }
   };
   const std::string root = labels.root;
+  if (is_exchange_allreduce(plan)) {
+    // No tree: the pairwise exchanges in time order.
+    std::vector<size_t> order(plan.transfers.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), by_start);
+    emit("exchanges in time order (every processor ends with the result; no tree)");
+    for (size_t i : order) {
+      const auto& t = plan.transfers[i];
+      emit(fmt::format("{} → {} {}..{} {}{}", labels.node(t.from), labels.node(t.to), format_time(t.start),
+                       format_time(t.end),
+                       t.payload == Payload::partial_reduction ? "partial result (combined)"
+                                                               : "combined value (replaces the receiver's)",
+                       labels.route(t)));
+    }
+    if (omitted > 0) text += fmt::format("... (cut at {} lines)\n", max_lines);
+    return text;
+  }
   if (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) {
     emit(root + " — reduce root; senders below, each after its own children");
     walk(plan.root, "", true);
@@ -148,6 +165,9 @@ Labels cluster_labels(const MakespanPlan& plan, const Cluster& cluster) {
   labels.unit = cluster.time_unit();
   labels.header = fmt::format("{}, {} {} (t = {})", count_of(cluster.size(), "processor"), is_reduce ? "root" : "source",
                               cluster.id(plan.root), format_time(cluster.transmission_time(plan.root), labels.unit));
+  if (is_exchange_allreduce(plan)) {
+    labels.header = fmt::format("{}, no root (rank 0 is {})", count_of(cluster.size(), "processor"), cluster.id(plan.root));
+  }
   labels.root = fmt::format("{} (t={}{})", cluster.id(plan.root), format_time(cluster.transmission_time(plan.root)),
                             labels.unit.empty() ? "" : "; times in " + labels.unit);
   return labels;

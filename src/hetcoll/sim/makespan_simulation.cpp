@@ -49,6 +49,29 @@ Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& mod
       value_arrival[to] = i;
     }
   }
+  if (is_exchange_allreduce(plan)) {
+    // Recursive doubling: a message carries what its sender holds when it
+    // starts, so it waits for every message into its sender that ends by
+    // then in the plan (combined, for partial results); the operation
+    // completes with the last combine.
+    std::vector<std::vector<std::size_t>> values_into(n);
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      if (transfers[i].payload == Payload::broadcast_value) values_into[static_cast<std::size_t>(transfers[i].to)].push_back(i);
+      else deps.partials_into_root.push_back(i);
+    }
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      const auto& t = transfers[i];
+      const auto from = static_cast<std::size_t>(t.from);
+      const double by = t.start + kRelativeTimeTolerance * (t.end - t.start);  // core/ids.h
+      for (std::size_t j : partials_into[from]) {
+        if (transfers[j].end <= by) deps.combines_before[i].push_back(j);
+      }
+      for (std::size_t j : values_into[from]) {
+        if (transfers[j].end <= by) deps.before_transfer[i].push_back(j);
+      }
+    }
+    return deps;
+  }
   const bool has_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
   if (has_reduce) deps.partials_into_root = partials_into[static_cast<std::size_t>(plan.root)];
   for (std::size_t i = 0; i < transfers.size(); ++i) {

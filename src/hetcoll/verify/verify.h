@@ -14,11 +14,19 @@
 //    reduce — every processor but the root sends exactly once, the root never
 //    sends, and each contribution reaches the root exactly once;
 //    all-reduce — a reduce to the root, then a broadcast of the result from
-//    the root that starts after the last partial result has arrived;
+//    the root that starts after the last partial result has arrived; or, when
+//    a processor sends more than one partial result or the root sends one
+//    (an exchange plan such as recursive doubling), by contributions: every processor starts with
+//    its own, a message carries its sender's set at its start, a "partial"
+//    is combined (it must share no contribution with the receiver's set: none
+//    counted twice), a "value" replaces the receiver's set (it must contain
+//    it: none lost), and every processor ends with all n (plans of this shape
+//    up to kMaxExchangeAllreduceProcessors, O(m n / 64) time);
 //  * claims: every number is finite; the claimed makespan equals the time
 //    the operation completes (broadcast: the last receive; multicast: the
 //    last *target's* receive — a later helper message is allowed; reduce:
-//    the root's last receive; all-reduce: the end of the broadcast phase);
+//    the root's last receive; all-reduce: the end of the broadcast phase, or
+//    when the last processor holds every contribution);
 //    the lower bound does not exceed it; `optimal` implies lower_bound ==
 //    makespan; an `exact` guarantee implies `optimal`; a ratio is >= 1.
 //    A multicast plan must list its targets.

@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <cfloat>
 #include <cmath>
 #include <numeric>
@@ -239,12 +242,114 @@ class Checker {
   }
 
   double check_allreduce() {
+    if (is_exchange_allreduce(plan_)) return check_exchange_allreduce();
     std::vector<std::size_t> reduce_phase, broadcast_phase;
     for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
       (plan_.transfers[i].payload == Payload::partial_reduction ? reduce_phase : broadcast_phase).push_back(i);
     }
     double result_ready = check_reduce(reduce_phase);
     return check_broadcast(broadcast_phase, result_ready);
+  }
+
+  // The contribution sets of verify.h, swept in time order: a message's set
+  // is its sender's at its start (every receive ending by then applied), and
+  // is applied to its receiver at its end. Sets are bit rows of n bits; only
+  // the messages in flight keep a copy. Returns when the last processor
+  // holds all n contributions.
+  double check_exchange_allreduce() {
+    const auto n = static_cast<std::size_t>(cluster_.size());
+    if (n > kMaxExchangeAllreduceProcessors) {
+      violation("all-reduce: exchange plans (recursive doubling) are checked up to {} "
+                "processors, this cluster has {}",
+                kMaxExchangeAllreduceProcessors, n);
+      return plan_.makespan;
+    }
+    const std::size_t words = (n + 63) / 64;
+    using Row = std::vector<std::uint64_t>;
+    std::vector<Row> holds(n, Row(words, 0));
+    std::vector<std::size_t> held_count(n, 1);
+    for (std::size_t p = 0; p < n; ++p) holds[p][p / 64] |= std::uint64_t{1} << (p % 64);
+    std::vector<double> complete_at(n, n == 1 ? 0.0 : std::numeric_limits<double>::infinity());
+
+    const std::size_t m = plan_.transfers.size();
+    std::vector<std::size_t> by_start(m), by_end(m);
+    std::iota(by_start.begin(), by_start.end(), 0);
+    std::iota(by_end.begin(), by_end.end(), 0);
+    auto order_by = [&](std::vector<std::size_t>& order, auto key) {
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+    };
+    order_by(by_start, [&](std::size_t i) { return plan_.transfers[i].start; });
+    order_by(by_end, [&](std::size_t i) { return plan_.transfers[i].end; });
+
+    std::vector<Row> in_flight(m);  // the carried set, from the send until the receive
+    auto count_of = [](const Row& row) {
+      std::size_t count = 0;
+      for (auto word : row) count += static_cast<std::size_t>(std::popcount(word));
+      return count;
+    };
+    auto first_common = [&](const Row& a, const Row& b) {
+      for (std::size_t w = 0; w < words; ++w) {
+        if (auto both = a[w] & b[w]) return static_cast<ProcessorIndex>(w * 64 + std::countr_zero(both));
+      }
+      return kNoProcessor;
+    };
+    auto first_missing = [&](const Row& from, const Row& in) {  // in `in`, not in `from`
+      for (std::size_t w = 0; w < words; ++w) {
+        if (auto lost = in[w] & ~from[w]) return static_cast<ProcessorIndex>(w * 64 + std::countr_zero(lost));
+      }
+      return kNoProcessor;
+    };
+    auto send = [&](std::size_t i) {
+      if (in_flight[i].empty()) in_flight[i] = holds[static_cast<std::size_t>(plan_.transfers[i].from)];
+    };
+    auto receive = [&](std::size_t i) {
+      send(i);  // a message that ends before it starts: already reported, take the sender's set now
+      const auto& t = plan_.transfers[i];
+      const auto to = static_cast<std::size_t>(t.to);
+      Row carried = std::move(in_flight[i]);
+      in_flight[i] = Row();
+      Row& own = holds[to];
+      if (t.payload == Payload::partial_reduction) {
+        if (ProcessorIndex twice = first_common(carried, own); twice != kNoProcessor) {
+          violation("{}: {} combines a partial result that shares contributions with its own (that of {} would "
+                    "count twice)",
+                    describe(i), name(t.to), name(twice));
+          return;
+        }
+        for (std::size_t w = 0; w < words; ++w) own[w] |= carried[w];
+      } else {
+        if (ProcessorIndex lost = first_missing(carried, own); lost != kNoProcessor) {
+          violation("{}: {} takes a value that lacks contributions it holds (that of {} would be lost)", describe(i),
+                    name(t.to), name(lost));
+          return;
+        }
+        own = std::move(carried);
+      }
+      held_count[to] = count_of(own);
+      if (held_count[to] == n && std::isinf(complete_at[to])) complete_at[to] = t.end;
+    };
+    std::size_t next_end = 0;
+    for (auto i : by_start) {
+      const auto& t = plan_.transfers[i];
+      while (next_end < m) {
+        const auto& r = plan_.transfers[by_end[next_end]];
+        if (!(r.end <= t.start + tolerance(t.start, r.end, time_of(r.from)))) break;
+        receive(by_end[next_end++]);
+      }
+      send(i);
+    }
+    while (next_end < m) receive(by_end[next_end++]);
+
+    double completed = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+      if (std::isinf(complete_at[p])) {
+        violation("completeness: {} ends holding {} of the {} contributions", name(static_cast<ProcessorIndex>(p)),
+                  held_count[p], n);
+      } else {
+        completed = std::max(completed, complete_at[p]);
+      }
+    }
+    return completed;
   }
 
   // The claims, with the instance's tolerance (core/ids.h: the rule the

@@ -12,10 +12,8 @@
 // Guarantee: none — the trees ignore the transmission times; the makespan is
 // exactly the reduce's plus the broadcast's.
 // Complexity: O(n log n) time, O(n) space.
-// Not modelled: recursive doubling (MPICH's choice for small messages on a
-// power-of-two communicator) exchanges partial results pairwise, which is
-// not a reduce followed by a broadcast; the verifier checks all-reduce plans
-// of that shape only.
+// Recursive doubling (MPICH's choice for small messages) exchanges partial
+// results pairwise instead: makespan/allreduce/recursive_doubling.h.
 #pragma once
 
 #include "hetcoll/model/cluster.h"
