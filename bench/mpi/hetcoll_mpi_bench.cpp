@@ -18,7 +18,7 @@
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best
 //    single tree, the multi-tree packing in latency-aware rounds, or the
 //    faster of the two by the model, platform_pipelines.h; graph platforms only)
-//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph] [--header]
+//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph|eager] [--header]
 //   (segmented-reduce: the reduce cut into segments along one tree,
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
@@ -26,6 +26,11 @@
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
+//   (--plan-model eager: bcast only, planned in the eager model (a rank's
+//    sends paced by the plan), one plan per message size, predicted by
+//    the eager model; the CSV's implementation is "hetcoll-eager")
+//   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
+//    + B bytes, what the network carries (SMPI: about 16); default 0)
 #include <mpi.h>
 
 #include <algorithm>
@@ -69,6 +74,7 @@ struct Options {
   int repetitions = 5;
   std::string tree = "fnf";
   long slice_bytes = 0;  // 0: the slice size the prediction likes best
+  double envelope_bytes = 0;  // planned as message + this (PlanningOptions::envelope_bytes)
   std::string send_mode = "one-port";
   std::string plan_model = "sender-speed";
   bool header = false;
@@ -119,6 +125,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--repetitions") options.repetitions = std::stoi(value());
     else if (arg == "--tree") options.tree = value();
     else if (arg == "--slice-bytes") options.slice_bytes = std::stol(value());
+    else if (arg == "--envelope-bytes") options.envelope_bytes = std::stod(value());
     else if (arg == "--send-mode") options.send_mode = value();
     else if (arg == "--plan-model") options.plan_model = value();
     else if (arg == "--header") options.header = true;
@@ -209,6 +216,7 @@ int run(Options options) {
   mpi::PlanningOptions planning;
   planning.model = mpi::parse_plan_model(options.plan_model, "--plan-model");
   planning.broadcast_algorithm = planning.reduce_algorithm = planning.allreduce_algorithm = options.algorithm;
+  planning.envelope_bytes = options.envelope_bytes;
   std::unique_ptr<mpi::Runtime> runtime;
   bool use_hetcoll = options.implementation == "hetcoll";
   if (use_hetcoll) {
@@ -366,13 +374,13 @@ int run(Options options) {
       int root = operation == Operation::allreduce ? -1 : options.root;
       // A plan for this very size (on a graph the costs depend on it; the
       // Runtime itself plans once per power-of-two size class).
-      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root, bytes, options.algorithm,
-                                       planning.model);
+      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
+                                       bytes + options.envelope_bytes, options.algorithm, planning.model);
       // The graph model's makespan is its own prediction. A sender-speed
       // plan of a graph is replayed with each pair's route time: the view it
       // was planned on charges every message the sender's slowest route, an
       // upper bound far off on a WAN.
-      predicted = platform.is_cluster() || planning.model == PlanModel::platform_graph
+      predicted = platform.is_cluster() || planning.model != PlanModel::sender_speed
                       ? exact.makespan
                       : mpi::predict_plan_time(exact, bytes, platform_costs(platform, runtime->processor_of_rank()));
       std::vector<std::string> ids;
@@ -381,6 +389,11 @@ int run(Options options) {
           MPI_COMM_WORLD, exact, ids, mpi::RankMapping::by_order(), runtime_options, options.platform));
       algorithm = "hetcoll " + plan->algorithm();
       if (planning.model == PlanModel::platform_graph) algorithm += exact.optimal ? " graph (optimal)" : " graph";
+      if (planning.model == PlanModel::eager) {
+        // "eager model: flat tree (...)": the tree's shape, for the CSV.
+        algorithm += exact.optimal ? " (optimal)" : "";
+        if (!exact.notes.empty()) algorithm += "; " + exact.notes.front().substr(exact.notes.front().find(':') + 2);
+      }
     }
     auto run_once = [&] {
       if (!use_hetcoll) {
@@ -410,9 +423,10 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = use_hetcoll && planning.model == PlanModel::platform_graph && !pipeline
-                                       ? "hetcoll-graph"
-                                       : options.implementation;
+      std::string implementation = !use_hetcoll || pipeline                   ? options.implementation
+                                   : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
+                                   : planning.model == PlanModel::eager          ? "hetcoll-eager"
+                                                                                 : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
                   segmented_reduce ? "reduce" : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
