@@ -185,7 +185,7 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   }
   if (!platform.is_cluster() && options.view != "sender-speed") return run_graph_makespan(operation, options, platform);
   const bool view_of_graph = !platform.is_cluster();
-  LoadedCluster loaded = sender_speed_view(platform, options.platform);
+  LoadedCluster loaded = sender_speed_view(std::move(platform), options.platform);
   const Cluster& cluster = loaded.cluster;
   MakespanRequest request;
   request.operation = operation;
