@@ -139,6 +139,50 @@ TEST(BroadcastSearch, EveryRuleSubsetAgrees) {
   }
 }
 
+// The memo keys hold the holders (class, next slot, multiplicity) and the
+// exchange-rule ready times only (the remaining counts follow from the
+// holders), and with every class a singleton only subtrees of 32+ nodes are
+// stored. A key that merged two states with different futures would give
+// a wrong optimum here: all-distinct times (n <= 9 against brute force; n =
+// 11-13, where subtrees reach the threshold, against the search without
+// memo and the generic branch-and-bound), multicasts to random subsets, and
+// heavily tied clusters (few classes, many equal ready times).
+TEST(BroadcastSearch, MemoKeysAgreeWithBruteForceOnDistinctAndTiedTimes) {
+  std::mt19937_64 rng(2024);
+  OptimalBroadcastOptions no_memo;
+  no_memo.memoize = false;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, 9)(rng);
+    const int classes = trial % 2 == 0 ? 0 : std::uniform_int_distribution<int>(1, 3)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, classes, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const double expected = brute::broadcast_by_sequences(cluster, source);
+    BroadcastSearchResult result = optimal_broadcast(cluster, source, everyone_but(cluster, source));
+    ASSERT_TRUE(result.complete());
+    ASSERT_NEAR(result.makespan, expected, 1e-9) << "trial " << trial << " n " << n << " classes " << classes;
+  }
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = std::uniform_int_distribution<int>(11, 13)(rng);
+    const int classes = trial % 4 == 3 ? 2 : 0;
+    Cluster cluster = brute::random_cluster(rng, n, classes, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    std::vector<ProcessorIndex> receivers = everyone_but(cluster, source);
+    if (trial % 4 == 1) {  // a multicast: drop a few receivers
+      std::shuffle(receivers.begin(), receivers.end(), rng);
+      receivers.resize(receivers.size() - 3);
+      std::sort(receivers.begin(), receivers.end());
+    }
+    BroadcastSearchResult with_memo = optimal_broadcast(cluster, source, receivers);
+    BroadcastSearchResult without = optimal_broadcast(cluster, source, receivers, {}, 1e300, no_memo);
+    ASSERT_TRUE(with_memo.complete() && without.complete());
+    ASSERT_NEAR(with_memo.makespan, without.makespan, 1e-9) << "trial " << trial << " n " << n;
+    if (trial % 4 != 1) {
+      ASSERT_NEAR(with_memo.makespan, generic_bnb_broadcast(cluster, source, receivers).makespan, 1e-9)
+          << "trial " << trial << " n " << n;
+    }
+  }
+}
+
 TEST(BroadcastSearch, LargerClustersAgreeWithGenericAndBounds) {
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 60; ++trial) {
