@@ -97,7 +97,9 @@
 //    holds the holders and those ready times only: every informed receiver
 //    stays a holder, so the holders' classes and multiplicities give the
 //    remaining counts (with every class a singleton the counts were half
-//    the key).
+//    the key). With every class a singleton, only states whose subtree
+//    took 32+ nodes are stored (hits are rare there; storing fewer entries
+//    never affects exactness).
 //  The Khuller–Kim fractional-blocks argument (Khuller, Kim, Woeginger 2003 Thm 1) is stated
 //  for a whole FNF broadcast from a fastest source, not from an arbitrary
 //  partial schedule; we do not prune with it (the fluid bound is our
