@@ -65,6 +65,11 @@ class BroadcastBuilder {
     double start, end;
   };
   Window window(std::size_t from, std::size_t to) const;
+  // On a through_hub() table, window(from, to).start is
+  // max(sender_free(from), receiver_free(to)): when `from` and the ports on
+  // its side of the hub are free, and when the ports on `to`'s side are.
+  double sender_free(std::size_t from) const;
+  double receiver_free(std::size_t to) const;
   // Places from -> to at its window; `to` becomes informed at its end.
   void send(std::size_t from, std::size_t to);
 
