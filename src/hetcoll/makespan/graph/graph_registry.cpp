@@ -45,8 +45,8 @@ std::vector<GraphMakespanAlgorithm> build_registry() {
     guarantee.text = "optimal when the exact search finishes (up to 10 participants), else heuristic";
     auto algorithm = entry("auto", guarantee, "budgeted exact search (n <= 10), else O(n^2 log n) per site",
                            "selector over the graph planners (makespan/graph/auto_graph.h)",
-                           "exact search up to 10 participants (fixed node budget), else the best of hierarchical, "
-                           "ECEF and look-ahead",
+                           "the best of hierarchical, ECEF and look-ahead; up to 10 participants, the exact search "
+                           "(fixed node budget) started from it",
                            {});
     algorithm.is_default = true;
     algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
