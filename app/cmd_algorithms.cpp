@@ -50,6 +50,26 @@ std::string guarantee_json(const AlgorithmGuarantee& g) {
                      claim_json(g.stopped_kind, g.stopped_ratio), conditions, json_quote(g.text));
 }
 
+struct EagerPlanner {
+  std::string name, summary, guarantee, complexity, reference;
+  bool is_default = false;
+};
+
+// makespan/graph/eager_broadcast.h's heuristics, as --view eager --algo takes them.
+const std::vector<EagerPlanner>& eager_planners() {
+  static const std::vector<EagerPlanner> planners = {
+      {"auto",
+       "the best in the eager model of the flat, shortest-path, greedy earliest-arrival and k-ary trees, each node's "
+       "sends in Jackson's order",
+       "none (heuristic); optimal when the makespan meets the lower bound", "O(k^3 log k) up to 64 participants, "
+       "else O(k^2 log k) + about 1,600 trees of O(k log k); at most 4096 participants",
+       "Bar-Noy, Kipnis 1994 (postal model); Jackson 1955 (send order)", true},
+      {"flat", "the source sends to every other participant", "none (heuristic)", "O(k log k) after the "
+       "eager matrix (k route searches)", "the flat tree of MPI's linear broadcast", false},
+  };
+  return planners;
+}
+
 int run_algorithms(bool json) {
   if (json) {
     std::cout << "[";
@@ -73,6 +93,12 @@ int run_algorithms(bool json) {
                                  json_quote(a.complexity), json_quote(a.reference), a.is_default ? "true" : "false",
                                  json_quote(a.summary));
       }
+    }
+    for (const auto& a : eager_planners()) {
+      std::cout << fmt::format(",\n {{\"name\": {}, \"operation\": \"broadcast\", \"model\": \"eager\", \"guarantee\": {}, "
+                               "\"complexity\": {}, \"reference\": {}, \"default\": {}, \"summary\": {}}}",
+                               json_quote(a.name), json_quote(a.guarantee), json_quote(a.complexity),
+                               json_quote(a.reference), a.is_default ? "true" : "false", json_quote(a.summary));
     }
     std::cout << "\n]\n";
     return 0;
@@ -102,6 +128,12 @@ int run_algorithms(bool json) {
   for (const auto& a : graph_makespan_algorithms()) {
     std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n", a.name,
                              a.is_default ? "[default] " : "", a.summary, "", a.guarantee.text, "", a.complexity, "",
+                             a.reference);
+  }
+  std::cout << "\nBroadcast planners in the eager model (hetcoll broadcast --view eager; a platform graph):\n";
+  for (const auto& a : eager_planners()) {
+    std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n", a.name,
+                             a.is_default ? "[default] " : "", a.summary, "", a.guarantee, "", a.complexity, "",
                              a.reference);
   }
   if (!experiments().empty()) {

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
+#include "hetcoll/makespan/graph/eager_broadcast.h"
 #include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/graph/sender_speed_view.h"
 #include "hetcoll/makespan/registry.h"
@@ -34,7 +35,7 @@ struct MakespanOptions {
   LimitOptions limits;
   std::optional<double> eps;
   std::optional<double> eps_prime;
-  std::string view;  // graph platforms: "graph" (default) or "sender-speed"
+  std::string view;  // graph platforms: "graph" (default), "sender-speed" or "eager"
   std::optional<double> auto_budget;
 };
 
@@ -173,16 +174,47 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
   return exit_code_of(plan);
 }
 
+// --view eager: the eager model's broadcast planner (makespan/graph/eager_broadcast.h).
+int run_eager_broadcast(const MakespanOptions& options, const LoadedPlatform& loaded) {
+  const Platform& platform = loaded.graph();
+  const auto heuristic = eager_heuristic_from_string(options.algorithm.empty() ? "auto" : options.algorithm);
+  if (!heuristic) {
+    throw InputError(fmt::format("--algo: the eager model's planners are {}, got \"{}\"", eager_heuristic_names(),
+                                 options.algorithm));
+  }
+  if (options.auto_budget) throw InputError("--auto-budget: --view eager runs no exact search; it has no budget");
+  if (!options.limits.time_limit.empty() || !options.limits.node_limit.empty()) {
+    throw InputError(fmt::format("{}: --view eager runs no search; its planners finish in O(n^3 log n) at most",
+                                 options.limits.time_limit.empty() ? "--node-limit" : "--time-limit"));
+  }
+  GraphNetwork network(platform, graph_message_size(options.platform, platform));
+  MakespanPlan plan = plan_eager_broadcast(network, resolve_node(platform, options.processor, "--source"), *heuristic);
+  VerifyReport report = verify(network, plan);
+  write_graph_outputs(plan, network, report, options.output);
+  if (!report.valid) {
+    std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
+    return static_cast<int>(ExitCode::internal_error);
+  }
+  return exit_code_of(plan);
+}
+
 int run_makespan(Operation operation, const MakespanOptions& options) {
   refuse_options_that_do_nothing(operation, options);
+  if (!options.view.empty() && options.view != "graph" && options.view != "sender-speed" && options.view != "eager") {
+    throw InputError(
+        fmt::format("--view: must be \"graph\", \"sender-speed\" or \"eager\", got \"{}\"", options.view));
+  }
+  if (options.view == "eager" && operation != Operation::broadcast) {
+    throw InputError(fmt::format("--view eager: the eager model plans broadcasts only (hetcoll broadcast), not a {}",
+                                 to_string(operation)));
+  }
   LoadedPlatform platform = load_platform(options.platform);
-  if (!options.view.empty() && options.view != "graph" && options.view != "sender-speed") {
-    throw InputError(fmt::format("--view: must be \"graph\" or \"sender-speed\", got \"{}\"", options.view));
+  if (platform.is_cluster() && (options.view == "graph" || options.view == "eager")) {
+    throw InputError(fmt::format("--view {}: this platform is a cluster (one time per processor); --view applies to "
+                                 "platform graphs",
+                                 options.view));
   }
-  if (platform.is_cluster() && options.view == "graph") {
-    throw InputError("--view graph: this platform is a cluster (one time per processor); --view applies to platform "
-                     "graphs");
-  }
+  if (options.view == "eager") return run_eager_broadcast(options, platform);
   if (!platform.is_cluster() && options.view != "sender-speed") return run_graph_makespan(operation, options, platform);
   const bool view_of_graph = !platform.is_cluster();
   LoadedCluster loaded = sender_speed_view(platform, options.platform);
@@ -230,7 +262,9 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   command->add_option("--view", options.view,
                       "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes); "
                       "\"sender-speed\" collapses it to one time per node (each node's slowest route) and uses the "
-                      "sender-speed algorithms, whose claims then hold for that view only");
+                      "sender-speed algorithms, whose claims then hold for that view only; \"eager\" (broadcast only) "
+                      "plans for eager MPI sends: a node sends to all its children without waiting, its link carrying "
+                      "one message at a time (size / bandwidth) while latencies overlap; --algo auto or flat");
   const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
   command->add_option(is_reduce ? "--root" : "--source", options.processor,
                       is_reduce ? (operation == Operation::allreduce
@@ -248,6 +282,10 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   for (const auto& algorithm : graph_makespan_algorithms()) {
     algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
                               algorithm.guarantee.text);
+  }
+  if (operation == Operation::broadcast) {
+    algorithms += "\n  with --view eager (a platform graph):\n    auto (default): the best of flat, shortest-path, "
+                  "greedy and k-ary trees in the eager model\n    flat: the source sends to everyone";
   }
   command->add_option("--algo", options.algorithm, "Algorithm; `hetcoll algorithms` lists them all:" + algorithms);
   if (operation == Operation::reduce) {

@@ -73,6 +73,14 @@ void check_size(const MakespanPlan& plan, std::uint64_t operations) {
   }
 }
 
+// The simulator executes the one-port models; an eager plan's sends overlap.
+void refuse_eager(const MakespanPlan& plan, const std::string& plan_file) {
+  if (plan.model != PlanModel::eager) return;
+  throw InputError(fmt::format("{}: model: an eager plan cannot be simulated: the simulator runs the one-port models, "
+                               "and an eager plan's sends overlap (hetcoll validate checks it in the eager model)",
+                               plan_file));
+}
+
 int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   LoadedPlatform loaded = load_platform(options.platform);
   MakespanPlan plan;
@@ -82,12 +90,14 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   simulation.operations = static_cast<std::size_t>(options.operations);
   if (loaded.is_cluster()) {
     plan = parse_plan_json(text, loaded.cluster(), options.plan_file);
+    refuse_eager(plan, options.plan_file);
     check_size(plan, options.operations);
     result = simulate(loaded.cluster(), plan, simulation);
     model_note = "sender-speed model (each message lasts its sender's time t)";
   } else {
     const Platform& platform = loaded.graph();
     plan = parse_plan_json(text, platform, options.plan_file);
+    refuse_eager(plan, options.plan_file);
     check_size(plan, options.operations);
     GraphNetwork network(platform, graph_message_size(options.platform, platform, plan.message_size));
     result = simulate(network, plan, simulation);

@@ -61,11 +61,15 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
   std::string model = "sender-speed model";
   if (!loaded.is_cluster()) {
     plan = parse_plan_json(text, loaded.graph(), plan_file);
-    if (plan.model == PlanModel::platform_graph) {
+    if (plan.model == PlanModel::platform_graph || plan.model == PlanModel::eager) {
       GraphNetwork network(loaded.graph(), graph_message_size(platform, loaded.graph(), plan.message_size));
       report = verify(network, plan);
-      model = "platform graph";
+      model = plan.model == PlanModel::eager ? "eager model" : "platform graph";
     }
+  } else if (parse_plan_json(text, loaded.cluster(), plan_file).model == PlanModel::eager) {
+    throw InputError(fmt::format("{}: model: an eager plan is checked on the platform graph it was made for; {} is a "
+                                 "cluster",
+                                 plan_file, loaded.source_name));
   }
   if (loaded.is_cluster() || plan.model == PlanModel::sender_speed) {
     // A sender-speed plan on a graph is checked in the graph's sender-speed view.

@@ -18,7 +18,7 @@
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best
 //    single tree, the multi-tree packing in latency-aware rounds, or the
 //    faster of the two by the model, platform_pipelines.h; graph platforms only)
-//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph] [--header]
+//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph|eager] [--header]
 //   (segmented-reduce: the reduce cut into segments along one tree,
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
@@ -26,6 +26,9 @@
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
+//   (--plan-model eager: bcast only, planned in the eager model (all of a
+//    rank's sends posted at once), one plan per message size, predicted by
+//    the eager model; the CSV's implementation is "hetcoll-eager")
 #include <mpi.h>
 
 #include <algorithm>
@@ -372,7 +375,7 @@ int run(Options options) {
       // plan of a graph is replayed with each pair's route time: the view it
       // was planned on charges every message the sender's slowest route, an
       // upper bound far off on a WAN.
-      predicted = platform.is_cluster() || planning.model == PlanModel::platform_graph
+      predicted = platform.is_cluster() || planning.model != PlanModel::sender_speed
                       ? exact.makespan
                       : mpi::predict_plan_time(exact, bytes, platform_costs(platform, runtime->processor_of_rank()));
       std::vector<std::string> ids;
@@ -381,6 +384,11 @@ int run(Options options) {
           MPI_COMM_WORLD, exact, ids, mpi::RankMapping::by_order(), runtime_options, options.platform));
       algorithm = "hetcoll " + plan->algorithm();
       if (planning.model == PlanModel::platform_graph) algorithm += exact.optimal ? " graph (optimal)" : " graph";
+      if (planning.model == PlanModel::eager) {
+        // "eager model: flat tree (...)": the tree's shape, for the CSV.
+        algorithm += exact.optimal ? " (optimal)" : "";
+        if (!exact.notes.empty()) algorithm += "; " + exact.notes.front().substr(exact.notes.front().find(':') + 2);
+      }
     }
     auto run_once = [&] {
       if (!use_hetcoll) {
@@ -410,9 +418,10 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = use_hetcoll && planning.model == PlanModel::platform_graph && !pipeline
-                                       ? "hetcoll-graph"
-                                       : options.implementation;
+      std::string implementation = !use_hetcoll || pipeline                   ? options.implementation
+                                   : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
+                                   : planning.model == PlanModel::eager          ? "hetcoll-eager"
+                                                                                 : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
                   segmented_reduce ? "reduce" : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,

@@ -1,8 +1,11 @@
 #include "hetcoll/mpi/collectives.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -42,6 +45,50 @@ std::vector<RankStep> phase_steps(const ExecutablePlan& plan, Payload payload) {
     if (step.payload == payload) steps.push_back(step);
   }
   return steps;
+}
+
+// Waits until MPI_Wtime() reaches `instant` (simulated time under SMPI).
+void wait_until(double instant) {
+  double remaining = instant - MPI_Wtime();
+  if (remaining <= 0) return;
+  if (remaining > 2e-4) {
+    // Sleep most of it, then spin: sleeping alone overshoots by tens of µs.
+    const double sleep = remaining - 1e-4;
+    struct timespec pause;
+    pause.tv_sec = static_cast<time_t>(sleep);
+    pause.tv_nsec = static_cast<long>((sleep - static_cast<double>(pause.tv_sec)) * 1e9);
+    nanosleep(&pause, nullptr);
+  }
+  while (MPI_Wtime() < instant) {
+  }
+}
+
+// An eager plan's broadcast: each send posted at its offset after the rank
+// holds the message (standard sends: small messages leave eagerly, so
+// their latencies overlap, while the pacing gives the rank's link to one
+// message at a time, as the plan's times assume), completed together; a
+// receive first completes the sends before it (a broadcast rank has none:
+// it receives before it forwards).
+void broadcast_phase_concurrent(const Exchange& exchange, std::span<const RankStep> steps, void* buffer, int count,
+                                MPI_Datatype datatype) {
+  std::vector<std::pair<MPI_Request, int>> sends;  // request, peer
+  auto complete_sends = [&] {
+    for (auto& [request, peer] : sends) exchange.wait_send(request, peer);
+    sends.clear();
+  };
+  double holds_from = MPI_Wtime();
+  for (const auto& step : steps) {
+    if (step.kind == RankStep::Kind::receive) {
+      complete_sends();
+      exchange.receive(buffer, count, datatype, step.peer, MessageTag::broadcast_value);
+      holds_from = MPI_Wtime();
+    } else {
+      wait_until(holds_from + step.offset);
+      sends.emplace_back(exchange.start_send(buffer, count, datatype, step.peer, MessageTag::broadcast_value, false),
+                         step.peer);
+    }
+  }
+  complete_sends();
 }
 
 // Broadcast phase: receive into `buffer` (at most once), forward from it.
@@ -272,6 +319,13 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   if (plan.operation() == Operation::multicast) return multicast(buffer, count, datatype, root, comm, plan);
   check_call(plan, Operation::broadcast, "hetcoll::mpi::bcast", count, comm, root);
   if (count == 0) return MPI_SUCCESS;
+  if (plan.concurrent_sends()) {
+    RuntimeOptions standard_sends = plan.options();
+    standard_sends.send_mode = RuntimeOptions::SendMode::standard;
+    Exchange exchange(plan.communicator(), plan.user_communicator(), standard_sends, "hetcoll::mpi::bcast");
+    broadcast_phase_concurrent(exchange, plan.steps(), buffer, count, datatype);
+    return MPI_SUCCESS;
+  }
   Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), "hetcoll::mpi::bcast");
   broadcast_phase(exchange, plan.steps(), buffer, count, datatype);
   return MPI_SUCCESS;

@@ -308,6 +308,7 @@ ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> comm
     result.operation_ = plan.operation;
     result.algorithm_ = plan.algorithm;
     result.predicted_makespan_ = plan.makespan;
+    result.concurrent_sends_ = plan.model == PlanModel::eager;
     result.processor_ = processor_of_rank[static_cast<size_t>(rank)];
     result.root_rank_ = rank_of[static_cast<size_t>(plan.root)];
     if (plan.operation == Operation::multicast) {
@@ -316,8 +317,14 @@ ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> comm
     }
     PlanHash plan_hash;
     plan_hash.add(static_cast<std::uint64_t>(plan.operation));
+    plan_hash.add(static_cast<std::uint64_t>(plan.model));
     plan_hash.add(static_cast<std::uint64_t>(plan.root));
     for (auto target : plan.targets) plan_hash.add(static_cast<std::uint64_t>(target));
+    // Eager plans: when this rank holds the message (the end of its receive).
+    double holds_from = 0;
+    for (const auto& t : plan.transfers) {
+      if (t.to == result.processor_ && t.payload == Payload::broadcast_value) holds_from = t.end;
+    }
     for (auto i : execution_order(plan)) {
       const auto& t = plan.transfers[i];
       plan_hash.add(static_cast<std::uint64_t>(t.from) << 32 | static_cast<std::uint32_t>(t.to));
@@ -328,6 +335,11 @@ ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> comm
         step.peer = rank_of[static_cast<size_t>(step.kind == RankStep::Kind::send ? t.to : t.from)];
         step.payload = t.payload;
         step.transfer = i;
+        // Times are seconds only on platforms of latency and bandwidth (a
+        // plan with a message size); a fixed-cost plan's sends are not paced.
+        if (result.concurrent_sends_ && plan.message_size && step.kind == RankStep::Kind::send) {
+          step.offset = std::max(0.0, t.start - holds_from);
+        }
         result.steps_.push_back(step);
       }
     }

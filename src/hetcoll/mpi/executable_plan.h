@@ -8,6 +8,10 @@
 // plan's global order — by start time, ties by position in the plan's list —
 // posting a receive or a send for each and completing it before the next
 // (a receive may be posted one step early; that never delays anyone).
+// Eager plans (PlanModel::eager) differ in one way: a rank posts each of
+// its sends, a standard one, at its start time in the plan (counted from
+// when the rank holds the message), without completing the earlier ones,
+// and completes them all at the end.
 //
 // Why this cannot deadlock (for any plan, valid or not in the model): all
 // ranks agree on one total order of the transfers (the same plan, checked by
@@ -18,7 +22,11 @@
 // both posted, and MPI matches them (same communicator, source, tag; the
 // messages between one pair are matched in order, MPI's non-overtaking
 // rule, and both sides list them in the same order). So the first pending
-// transfer always completes, and by induction all of them do. The runtime
+// transfer always completes, and by induction all of them do. With an eager
+// plan's concurrent sends the argument is the same: a broadcast rank's
+// sends all follow its one receive, so once that receive has completed
+// each of its sends is posted within a bounded time (its offset), and the
+// first pending transfer's receiver has nothing before its receive. The runtime
 // uses a duplicate of the user's communicator, so no message of the user's
 // can match one of ours. Data correctness is separate: the checks below
 // make sure every rank forwards only what it already holds.
@@ -91,6 +99,10 @@ struct RankStep {
   int peer = -1;  // the other rank
   Payload payload = Payload::broadcast_value;
   std::size_t transfer = 0;  // index in the plan's transfers
+  // Eager plans, sends: seconds after this rank holds the message (the
+  // source: after the call starts) at which the send is posted, from the
+  // plan's start times.
+  double offset = 0;
 };
 
 // The communicator the runtime talks on: a duplicate of the user's, freed
@@ -148,6 +160,11 @@ class ExecutablePlan {
   ProcessorIndex processor() const { return processor_; }
   const std::string& algorithm() const { return algorithm_; }
   double predicted_makespan() const { return predicted_makespan_; }
+  // An eager plan (PlanModel::eager): a rank posts each send as a standard
+  // send (MPI_Isend) at its offset, without waiting for the earlier ones,
+  // then waits for them all, whatever RuntimeOptions::send_mode says; the
+  // eager model's times assume it.
+  bool concurrent_sends() const { return concurrent_sends_; }
   const RuntimeOptions& options() const { return options_; }
   void set_options(const RuntimeOptions& options) { options_ = options; }
 
@@ -160,6 +177,7 @@ class ExecutablePlan {
   std::vector<RankStep> steps_;
   std::string algorithm_;
   double predicted_makespan_ = 0;
+  bool concurrent_sends_ = false;
   RuntimeOptions options_;
 };
 

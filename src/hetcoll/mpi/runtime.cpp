@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/makespan/graph/eager_broadcast.h"
 #include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/graph_network.h"
@@ -25,17 +26,18 @@ MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, Proce
 
 PlanModel parse_plan_model(std::string_view text, std::string_view parameter) {
   if (auto model = plan_model_from_string(text)) return *model;
-  throw InputError(fmt::format("{}: must be \"sender-speed\" or \"graph\", got \"{}\"", parameter, text));
+  throw InputError(fmt::format("{}: must be \"sender-speed\", \"graph\" or \"eager\", got \"{}\"", parameter, text));
 }
 
 namespace {
 
-// The graph planners on the platform itself, the ranks' processors as the
+// The graph planners (or, under PlanModel::eager, the eager broadcast
+// planner) on the platform itself, the ranks' processors as the
 // participants; the plan comes back on ranks (processor r = rank r), routes
 // left to the network.
 MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<ProcessorIndex>& processor_of_rank,
                                   Operation operation, int root_rank, double message_bytes,
-                                  const std::string& algorithm) {
+                                  const std::string& algorithm, PlanModel model) {
   std::vector<std::string> ids;
   for (auto p : processor_of_rank) ids.push_back(graph.id(p));
   const Platform participating = with_participants(graph, ids, "rank mapping");
@@ -45,7 +47,23 @@ MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<Proce
   MakespanRequest request;
   request.operation = operation;
   if (root_rank >= 0) request.root = processor_of_rank.at(static_cast<size_t>(root_rank));
-  MakespanPlan plan = plan_graph_makespan(network, request, algorithm);
+  MakespanPlan plan;
+  if (model == PlanModel::eager) {
+    if (operation != Operation::broadcast) {
+      throw InputError(fmt::format("the eager model plans broadcasts only, not a {} (plan it with the model "
+                                   "\"graph\" or \"sender-speed\")",
+                                   to_string(operation)));
+    }
+    const auto heuristic = eager_heuristic_from_string(algorithm.empty() ? "auto" : algorithm);
+    if (!heuristic) {
+      throw InputError("algorithm", fmt::format("the eager model's planners are {}, got \"{}\"",
+                                                eager_heuristic_names(), algorithm));
+    }
+    plan = plan_eager_broadcast(network, request.root == kNoProcessor ? network.participants().front() : request.root,
+                                *heuristic);
+  } else {
+    plan = plan_graph_makespan(network, request, algorithm);
+  }
   std::vector<ProcessorIndex> rank_of(static_cast<size_t>(graph.size()), kNoProcessor);
   for (size_t r = 0; r < processor_of_rank.size(); ++r) {
     rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<ProcessorIndex>(r);
@@ -74,13 +92,15 @@ MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<Proce
 MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                             Operation operation, int root_rank, double message_bytes, const std::string& algorithm,
                             PlanModel model) {
-  if (model == PlanModel::platform_graph) {
+  if (model == PlanModel::platform_graph || model == PlanModel::eager) {
     if (platform.is_cluster()) {
-      throw InputError(fmt::format("{}: planning on the graph needs a platform graph (JSON graph or SimGrid XML); "
+      throw InputError(fmt::format("{}: planning {} needs a platform graph (JSON graph or SimGrid XML); "
                                    "this is a sender-speed cluster",
-                                   platform.source_name));
+                                   platform.source_name,
+                                   model == PlanModel::eager ? "in the eager model" : "on the graph"));
     }
-    return plan_graph_for_ranks(platform.graph(), processor_of_rank, operation, root_rank, message_bytes, algorithm);
+    return plan_graph_for_ranks(platform.graph(), processor_of_rank, operation, root_rank, message_bytes, algorithm,
+                                model);
   }
   return plan_for_cluster(restrict_to_processors(platform, processor_of_rank, message_bytes), operation,
                           root_rank < 0 ? kNoProcessor : root_rank, algorithm);

@@ -27,12 +27,13 @@ const char* to_string(PlanModel model) {
   switch (model) {
     case PlanModel::sender_speed: return "sender-speed";
     case PlanModel::platform_graph: return "graph";
+    case PlanModel::eager: return "eager";
   }
   return "?";
 }
 
 std::optional<PlanModel> plan_model_from_string(std::string_view name) {
-  for (auto model : {PlanModel::sender_speed, PlanModel::platform_graph}) {
+  for (auto model : {PlanModel::sender_speed, PlanModel::platform_graph, PlanModel::eager}) {
     if (name == to_string(model)) return model;
   }
   return std::nullopt;

@@ -64,6 +64,10 @@ struct Guarantee {
 enum class PlanModel : std::uint8_t {
   sender_speed,    // one time per processor (a cluster, or the sender-speed view of a graph)
   platform_graph,  // model/graph_network.h: routes, exclusive links, bidirectional one-port
+  // model/eager_model.h: a platform graph's routes; a node sends to all its
+  // children at once, their occupancies add up in send order, latencies
+  // overlap (broadcasts only)
+  eager,
 };
 
 const char* to_string(PlanModel model);

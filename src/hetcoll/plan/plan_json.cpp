@@ -236,7 +236,9 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
   if (auto it = document.find("algorithm"); it != document.end() && it->is_string()) plan.algorithm = it->get<std::string>();
   if (auto it = document.find("model"); it != document.end()) {
     auto model = it->is_string() ? plan_model_from_string(it->get<std::string>()) : std::nullopt;
-    if (!model) throw InputError(fmt::format("{}: model: must be \"sender-speed\" or \"graph\"", source_name));
+    if (!model) {
+      throw InputError(fmt::format("{}: model: must be \"sender-speed\", \"graph\" or \"eager\"", source_name));
+    }
     plan.model = *model;
   } else if (nodes.platform) {
     plan.model = PlanModel::platform_graph;

@@ -34,6 +34,7 @@ struct Labels {
   std::function<std::string(const Transfer&)> route;  // " via sw, wan" or ""
   std::string header;                                  // "8 processors, source p0 (t = 1)"
   std::string model;                                   // a line for the summary, or ""
+  std::string checked;                                 // what "valid" means, or "" (the cluster rules)
   std::string unit;                                    // the platform's time unit, or ""
   std::string root;                                    // the tree's first line: "p0 (t=1; times in ms)"
 };
@@ -64,9 +65,8 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
                        ? "refused to run (predicted time or memory beyond the limit): a fallback plan"
                        : fmt::format("stopped ({}): the best plan found so far", to_string(plan.status)));
   }
-  line("valid", report.valid ? (labels.model.empty() ? "yes (one-port, causality, completeness and claims checked)"
-                                                      : "yes (routes, one-port, causality, completeness and claims "
-                                                        "checked on the platform)")
+  line("valid", report.valid ? (labels.checked.empty() ? "yes (one-port, causality, completeness and claims checked)"
+                                                        : "yes (" + labels.checked + ")")
                              : fmt::format("NO — {} violation(s)", report.violation_count));
   line("messages", fmt::format("{}", plan.transfers.size()));
   if (plan.stats.nodes) line("search", count_of(plan.stats.nodes, "search-tree node") + " examined");
@@ -93,8 +93,9 @@ std::string tree(const MakespanPlan& plan, const Labels& labels, std::size_t max
     }
   }
   auto by_start = [&](size_t a, size_t b) { return plan.transfers[a].start < plan.transfers[b].start; };
-  for (auto& list : broadcast_children) std::sort(list.begin(), list.end(), by_start);
-  for (auto& list : reduce_children) std::sort(list.begin(), list.end(), by_start);
+  // Stable: an eager plan's sends share their start and are listed in send order.
+  for (auto& list : broadcast_children) std::stable_sort(list.begin(), list.end(), by_start);
+  for (auto& list : reduce_children) std::stable_sort(list.begin(), list.end(), by_start);
 
   std::string text;
   size_t lines = 0;
@@ -175,10 +176,19 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
   labels.header = fmt::format("{}{}, {} {}", count_of(participants, "participant"),
                               others ? fmt::format(" ({} routers and links)", others) : std::string(),
                               is_reduce ? "root" : "source", platform.id(plan.root));
-  labels.model = fmt::format(
-      "platform graph: platform routes, one-port nodes, {}{}",
-      network.one_port_rule() == OnePortRule::bidirectional ? "send and receive at once" : "one message at a time",
-      network.message_size() ? fmt::format(", {}-byte messages", *network.message_size()) : std::string());
+  const std::string size =
+      network.message_size() ? fmt::format(", {}-byte messages", *network.message_size()) : std::string();
+  if (plan.model == PlanModel::eager) {
+    labels.model = "eager model: platform routes; a node sends to all its children without waiting, its link "
+                   "carrying one message at a time (size / bandwidth), latencies overlapping" + size;
+    labels.checked = "routes, eager send times, causality, completeness and claims checked on the platform";
+  } else {
+    labels.model = fmt::format(
+        "platform graph: platform routes, one-port nodes, {}{}",
+        network.one_port_rule() == OnePortRule::bidirectional ? "send and receive at once" : "one message at a time",
+        size);
+    labels.checked = "routes, one-port, causality, completeness and claims checked on the platform";
+  }
   return labels;
 }
 

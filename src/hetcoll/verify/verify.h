@@ -78,6 +78,15 @@ VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
 //  * claims: the claimed makespan equals the completion (for a reduce, the
 //    root's last combine), the lower bound does not exceed it, and a plan
 //    that claims to be optimal has a lower bound equal to its makespan.
+// Eager plans (plan.model == PlanModel::eager, model/eager_model.h) are
+// checked in their own model instead of the one-port rules:
+//  * a broadcast only; routes as above;
+//  * a transfer lasts its route's time (delay + occupancy) and occupies its
+//    sender's link for its occupancy only: a sender's transfers, by start
+//    time, each start once the previous one has left the link (latencies
+//    overlap); no receive or router ports (a node may receive meanwhile);
+//  * causality, completeness and the claims as above (optimal only when the
+//    lower bound meets the makespan).
 // Complexity: O(m log m + r) for m transfers, plus one route search per
 // distinct sender (it stops once that sender's receivers are reached).
 VerifyReport verify(const GraphNetwork& network, const MakespanPlan& plan);

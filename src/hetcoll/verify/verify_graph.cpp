@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/model/eager_model.h"
 #include "hetcoll/verify/plan_checks_internal.h"
 #include "hetcoll/verify/verify.h"
 
@@ -34,7 +35,15 @@ class GraphChecker {
     report_.measured_makespan = last_completion(plan_.transfers);
     if (!check_well_formed()) return std::move(report_);
     check_routes();
-    check_ports();
+    if (eager()) {
+      if (plan_.operation != Operation::broadcast) {
+        violation("the eager model plans broadcasts only; this plan is a {}", to_string(plan_.operation));
+        return std::move(report_);
+      }
+      check_eager_times();
+    } else {
+      check_ports();
+    }
     checks_.check_operation();
     return std::move(report_);
   }
@@ -142,6 +151,7 @@ class GraphChecker {
           continue;
         }
         routes_[i] = *platform_route;
+        if (eager()) continue;  // durations: check_eager_times
         const double expected = network_.route_time(*platform_route);
         const double duration = t.end - t.start;
         if (!(std::fabs(duration - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
@@ -150,6 +160,46 @@ class GraphChecker {
         }
       }
       group = group_end;
+    }
+  }
+
+  bool eager() const { return plan_.model == PlanModel::eager; }
+
+  // The eager model (model/eager_model.h): a transfer lasts its route's
+  // time (delay + occupancy) and holds its sender's link for its occupancy
+  // only, from its start: a sender's transfers, by start time, each start
+  // once the previous one has left the link (its latency overlaps the next
+  // sends), and the first no earlier than the sender holds the message
+  // (causality, checked with the operation). No receive or router ports.
+  void check_eager_times() {
+    const auto n = static_cast<std::size_t>(network_.node_count());
+    std::vector<std::vector<std::size_t>> sends(n);
+    for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
+      const auto& t = plan_.transfers[i];
+      if (t.from == t.to || routes_[i].empty()) continue;  // reported already
+      sends[static_cast<std::size_t>(t.from)].push_back(i);
+    }
+    for (auto& list : sends) {
+      std::stable_sort(list.begin(), list.end(),
+                       [&](std::size_t a, std::size_t b) { return plan_.transfers[a].start < plan_.transfers[b].start; });
+      double link_free_at = -kNoRoute;
+      std::size_t previous = SIZE_MAX;
+      for (auto i : list) {
+        const auto& t = plan_.transfers[i];
+        const EagerCost cost = eager_cost(network_, routes_[i]);
+        const double expected = cost.time();
+        const double duration = t.end - t.start;
+        if (!(std::fabs(duration - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
+          violation("{}: eager model: lasts {} but its route takes {} (latency {} + occupancy {})", describe(i),
+                    duration, expected, cost.delay, cost.occupancy);
+        }
+        if (previous != SIZE_MAX && t.start < link_free_at - tolerance_) {
+          violation("{}: eager model: {} starts this send at {}, before its previous one ({}) has left its link at {}",
+                    describe(i), name(t.from), t.start, describe(previous), link_free_at);
+        }
+        link_free_at = std::max(link_free_at, t.start + cost.occupancy);
+        previous = i;
+      }
     }
   }
 

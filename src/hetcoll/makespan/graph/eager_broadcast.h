@@ -1,0 +1,111 @@
+// Broadcast planning in the eager model (model/eager_model.h): every node
+// that holds the message sends it to all its children without waiting for
+// them, its link carrying the messages one after the other while their
+// latencies overlap; child j of u (in send order) holds it at t(u) +
+// delay(u, v_j) + the occupancies of u's first j sends.
+//
+// Problem: a tree over the participants, rooted at the source, and a send
+// order for each node's children, minimising the time the last participant
+// holds the message (the makespan).
+//
+// Heuristics:
+//  * "flat": the source sends to every other participant.
+//  * "auto": the best, by its eager-model makespan, of these candidate trees:
+//      - flat;
+//      - the shortest-path tree (Dijkstra over delay + occupancy);
+//      - the greedy earliest-arrival tree: repeatedly the pair (informed u,
+//        waiting v) whose message would arrive first if appended to u's
+//        sends (the postal model's optimal rule, Bar-Noy and Kipnis 1994
+//        sec. 3; up to kEagerGreedyMembers participants);
+//      - k-ary trees over the forwarding order (the participants by their
+//        arrival time from the source alone, d + o): the source sends to the
+//        first k0, then each participant in order takes the next k, for
+//        every pair (k0, k) up to kEagerFullSearchMembers participants,
+//        else k0, k in 1..32 and the powers of two.
+//    Every candidate's children are sent in the order that is optimal for
+//    its tree: Jackson's rule (Jackson 1955, one machine, delivery times):
+//    by decreasing delay(u, v) + the time v's subtree then takes, computed
+//    bottom-up. Ties: the lower participant index first; candidates in the
+//    order above, the first of equal makespans kept.
+// Lower bound: the larger of
+//    (a) the farthest participant's eager distance from the source: a chain
+//        of transfers s -> ... -> v takes at least the sum of its pairs'
+//        delay + occupancy (Dijkstra over the participant pairs);
+//    (b) the postal-model optimum for the participants with the smallest
+//        occupancy o and the smallest delay d of any pair: every eager
+//        schedule is at least as slow as the same tree with every cost
+//        lowered to (o, d), and the postal greedy is optimal there
+//        (Bar-Noy and Kipnis 1994, Theorem 1 / sec. 3: informed nodes keep
+//        sending, earliest arrival first).
+// Guarantee: none (heuristic); `optimal: true` only when the makespan meets
+// the lower bound (e.g. a homogeneous complete graph, where the greedy tree
+// is the postal optimum and the bound (b) equals it).
+// Complexity, k participants: O(k · route search) for the eager matrix
+// (O(k²) space), O(k²) per candidate for Dijkstra and the greedy
+// (O(k² log k) to sort the greedy's candidate lists), O(k log k) per k-ary
+// tree: O(k³ log k) for k <= 64, else about 1,600 trees; the bound
+// O(k² + k log k). Refused above kEagerMemberCap participants.
+// References: Bar-Noy, Kipnis, "Designing broadcasting algorithms in the
+// postal model for message-passing systems", 1994; Jackson, "Scheduling a
+// production line to minimize maximum tardiness", 1955 (the send order).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hetcoll/model/eager_model.h"
+#include "hetcoll/model/graph_network.h"
+#include "hetcoll/plan/plan.h"
+
+namespace hetcoll {
+
+enum class EagerHeuristic { automatic, flat };
+
+// "auto" / "flat"; nullopt otherwise.
+std::optional<EagerHeuristic> eager_heuristic_from_string(std::string_view name);
+const char* to_string(EagerHeuristic heuristic);
+// The names, for messages and --help: "auto, flat".
+std::string eager_heuristic_names();
+
+inline constexpr std::size_t kEagerFullSearchMembers = 64;
+inline constexpr std::size_t kEagerGreedyMembers = 1024;
+
+// An eager broadcast tree over the members of an EagerMatrix: parent[i] (a
+// member index; npos for the source) and each member's children in send
+// order. makespan and arrival are the eager model's times.
+struct EagerTree {
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t source = 0;
+  std::vector<std::size_t> parent;
+  std::vector<std::vector<std::size_t>> children;
+  std::vector<double> arrival;
+  double makespan = 0;
+};
+
+// Orders every node's children by Jackson's rule (optimal for the tree) and
+// times the tree. `parent` must describe a tree rooted at `source` over the
+// matrix's members whose pairs are connected. O(k log k).
+EagerTree time_eager_tree(const EagerMatrix& matrix, std::size_t source, std::vector<std::size_t> parent);
+
+// The lower bound above, for a broadcast from member `source`.
+double eager_broadcast_lower_bound(const EagerMatrix& matrix, std::size_t source);
+
+// The postal-model optimum: the time by which n nodes (the source included)
+// can hold the message when every pair has occupancy o and delay d
+// (0 for n <= 1). O(n log n).
+double postal_broadcast_time(std::size_t n, double occupancy, double delay);
+
+// Plans a broadcast from `source` to every participant of the network.
+// The plan's model is PlanModel::eager, its algorithm "eager-auto" or
+// "eager-flat", its transfers sorted by start (each starting when its
+// sender's link takes it, lasting its route's time) with their routes, a
+// note "eager model: <shape of the tree>". Throws InputError for a
+// router as source or beyond kEagerMemberCap participants, NoSolutionError
+// when a participant cannot be reached.
+MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex source,
+                                  EagerHeuristic heuristic = EagerHeuristic::automatic);
+
+}  // namespace hetcoll

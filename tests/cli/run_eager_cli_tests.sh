@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# End-to-end tests of the eager model: hetcoll broadcast --view eager, its
+# plans through validate (and refused by simulate), and the errors of
+# --view eager elsewhere. Usage: run_eager_cli_tests.sh HETCOLL_BINARY SOURCE_DIR
+set -u
+hetcoll="$1"
+source_dir="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+source "$(dirname "$0")/cli_test_lib.sh"
+
+# The 8-host cluster of scripts/mpi-bench: 4 fast, 4 slow hosts (x1.6), each
+# with its own NIC (Fast Ethernet: 50 us, 12.5 MB/s).
+hosts=""
+for i in 0 1 2 3; do hosts+="xeon$i:1 "; done
+for i in 0 1 2 3; do hosts+="athlon$i:1.6 "; done
+"$source_dir/scripts/nic-platform" sec61 5e-5 1.25e7 "$hosts" >"$work/sec61.xml"
+platform="$work/sec61.xml"
+
+# 16 bytes: the latency dominates and the flat tree is optimal (50 us + 7 x 1.28 us).
+check "eager broadcast" 0 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view eager --json --out "$work/eager.json"
+expect_true "eager model" "$work/out" "d['model'] == 'eager'"
+expect_true "eager algorithm" "$work/out" "d['algorithm'] == 'eager-auto'"
+expect_true "eager makespan" "$work/out" "abs(d['makespan'] - (5e-5 + 7 * 16 / 1.25e7)) < 1e-12"
+expect_true "eager flat and optimal" "$work/out" "d['optimal'] and all(t['from'] == 'xeon0' for t in d['transfers'])"
+expect_true "eager sends back to back" "$work/out" "[round(t['start'] * 1e8) for t in d['transfers']] == [128 * j for j in range(7)]"
+expect_true "eager valid" "$work/out" "d['valid']"
+check "eager text" 0 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view eager
+expect_in "text names the model" "$work/out" "eager model: platform routes"
+expect_in "text names the shape" "$work/out" "note         eager model: flat tree"
+# 64 KiB: the occupancies dominate, a deeper tree.
+check "eager large" 0 "$hetcoll" broadcast --platform "$platform" --message-size 65536 --view eager --json --out "$work/large.json"
+expect_true "large not flat" "$work/out" "len(set(t['from'] for t in d['transfers'])) > 1"
+expect_true "large bound" "$work/out" "d['lower_bound'] <= d['makespan']"
+check "eager flat" 0 "$hetcoll" broadcast --platform "$platform" --message-size 65536 --view eager --algo flat --json
+expect_true "flat algorithm" "$work/out" "d['algorithm'] == 'eager-flat' and all(t['from'] == 'xeon0' for t in d['transfers'])"
+expect_true "flat slower than auto" "$work/out" "d['makespan'] >= $(json_field "$work/large.json" "d['makespan']")"
+check "eager source" 0 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view eager --source athlon2 --json
+expect_true "eager source used" "$work/out" "d['source'] == 'athlon2'"
+
+# validate checks eager plans in their model; a tampered one is invalid (exit 5).
+check "validate eager" 0 "$hetcoll" validate --platform "$platform" --plan "$work/large.json"
+expect_in "validate says eager" "$work/out" "eager model"
+python3 - "$work/large.json" "$work/bad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+# The source's second send starts before its first has left its link.
+sends = [t for t in d['transfers'] if t['from'] == d['source']]
+sends[1]['start'] -= 1e-4
+sends[1]['end'] -= 1e-4
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+check "validate tampered eager" 5 "$hetcoll" validate --platform "$platform" --plan "$work/bad.json"
+expect_in "tampered: link taken twice" "$work/out" "before its previous one"
+python3 - "$work/large.json" "$work/graph-model.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['model'] = 'graph'
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+check "eager plan as one-port" 5 "$hetcoll" validate --platform "$platform" --plan "$work/graph-model.json"
+expect_in "one-port violated" "$work/out" "one-port"
+
+# simulate refuses eager plans (exit 2), saying why.
+check "simulate eager" 2 "$hetcoll" simulate --platform "$platform" --plan "$work/eager.json"
+expect_in "simulate says why" "$work/err" "an eager plan cannot be simulated"
+
+# --view eager elsewhere: clear errors, exit 2.
+check "eager reduce" 2 "$hetcoll" reduce --platform "$platform" --message-size 16 --view eager
+expect_in "eager reduce message" "$work/err" "--view eager: the eager model plans broadcasts only"
+check "eager allreduce" 2 "$hetcoll" allreduce --platform "$platform" --message-size 16 --view eager
+expect_in "eager allreduce message" "$work/err" "broadcasts only"
+check "eager multicast" 2 "$hetcoll" multicast --platform "$platform" --message-size 16 --view eager --targets xeon1
+expect_in "eager multicast message" "$work/err" "broadcasts only"
+check "eager cluster" 2 "$hetcoll" broadcast --times 1,2,3 --view eager
+expect_in "eager cluster message" "$work/err" "--view eager: this platform is a cluster"
+check "eager unknown algo" 2 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view eager --algo fnf
+expect_in "eager algo message" "$work/err" "--algo: the eager model's planners are auto, flat"
+check "eager time limit" 2 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view eager --time-limit 5
+expect_in "eager time limit message" "$work/err" "--time-limit: --view eager runs no search"
+check "eager no size" 2 "$hetcoll" broadcast --platform "$platform" --view eager
+expect_in "eager size message" "$work/err" "--message-size"
+check "unknown view" 2 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view postal
+expect_in "unknown view message" "$work/err" "\"graph\", \"sender-speed\" or \"eager\""
+check "eager in algorithms" 0 "$hetcoll" algorithms
+expect_in "algorithms lists eager" "$work/out" "Broadcast planners in the eager model"
+
+echo "eager CLI tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
