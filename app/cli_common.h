@@ -36,6 +36,8 @@ LoadedPlatform load_platform(const PlatformOptions& options);
 
 // A loaded platform as a cluster: itself, or a graph's sender-speed view.
 LoadedCluster sender_speed_view(const LoadedPlatform& loaded, const PlatformOptions& options);
+// The same, taking the cluster out of `loaded` instead of copying it.
+LoadedCluster sender_speed_view(LoadedPlatform&& loaded, const PlatformOptions& options);
 
 // The message size for a graph: --message-size, else `plan_message_size` (a
 // plan file's), else none; InputError when the graph's edges need one.

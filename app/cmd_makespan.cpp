@@ -217,7 +217,7 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   if (options.view == "eager") return run_eager_broadcast(options, platform);
   if (!platform.is_cluster() && options.view != "sender-speed") return run_graph_makespan(operation, options, platform);
   const bool view_of_graph = !platform.is_cluster();
-  LoadedCluster loaded = sender_speed_view(platform, options.platform);
+  LoadedCluster loaded = sender_speed_view(std::move(platform), options.platform);
   const Cluster& cluster = loaded.cluster;
   MakespanRequest request;
   request.operation = operation;

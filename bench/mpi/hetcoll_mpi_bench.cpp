@@ -26,9 +26,11 @@
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
-//   (--plan-model eager: bcast only, planned in the eager model (all of a
-//    rank's sends posted at once), one plan per message size, predicted by
+//   (--plan-model eager: bcast only, planned in the eager model (a rank's
+//    sends paced by the plan), one plan per message size, predicted by
 //    the eager model; the CSV's implementation is "hetcoll-eager")
+//   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
+//    + B bytes, what the network carries (SMPI: about 16); default 0)
 #include <mpi.h>
 
 #include <algorithm>
@@ -72,6 +74,7 @@ struct Options {
   int repetitions = 5;
   std::string tree = "fnf";
   long slice_bytes = 0;  // 0: the slice size the prediction likes best
+  double envelope_bytes = 0;  // planned as message + this (PlanningOptions::envelope_bytes)
   std::string send_mode = "one-port";
   std::string plan_model = "sender-speed";
   bool header = false;
@@ -122,6 +125,7 @@ Options parse(int argc, char** argv) {
     else if (arg == "--repetitions") options.repetitions = std::stoi(value());
     else if (arg == "--tree") options.tree = value();
     else if (arg == "--slice-bytes") options.slice_bytes = std::stol(value());
+    else if (arg == "--envelope-bytes") options.envelope_bytes = std::stod(value());
     else if (arg == "--send-mode") options.send_mode = value();
     else if (arg == "--plan-model") options.plan_model = value();
     else if (arg == "--header") options.header = true;
@@ -212,6 +216,7 @@ int run(Options options) {
   mpi::PlanningOptions planning;
   planning.model = mpi::parse_plan_model(options.plan_model, "--plan-model");
   planning.broadcast_algorithm = planning.reduce_algorithm = planning.allreduce_algorithm = options.algorithm;
+  planning.envelope_bytes = options.envelope_bytes;
   std::unique_ptr<mpi::Runtime> runtime;
   bool use_hetcoll = options.implementation == "hetcoll";
   if (use_hetcoll) {
@@ -369,8 +374,8 @@ int run(Options options) {
       int root = operation == Operation::allreduce ? -1 : options.root;
       // A plan for this very size (on a graph the costs depend on it; the
       // Runtime itself plans once per power-of-two size class).
-      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root, bytes, options.algorithm,
-                                       planning.model);
+      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
+                                       bytes + options.envelope_bytes, options.algorithm, planning.model);
       // The graph model's makespan is its own prediction. A sender-speed
       // plan of a graph is replayed with each pair's route time: the view it
       // was planned on charges every message the sender's slowest route, an

@@ -398,6 +398,22 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       report("graph plans on small_platform.xml: the graph planner's plan", prepared.predicted_makespan() == graph_plan.makespan &&
                  graph_plan.model == PlanModel::platform_graph,
              fmt::format("prepared plan predicts {}, the graph plan {}", prepared.predicted_makespan(), graph_plan.makespan));
+      // The eager model's broadcasts (paced standard sends): MPI's results,
+      // every root; a reduce is refused on every rank.
+      PlanningOptions eager_planning;
+      eager_planning.model = PlanModel::eager;
+      Runtime eager(seven, platform_dir + "/small_platform.xml", hosts, {}, eager_planning);
+      check_broadcasts(eager, seven, {all[0], all[5]}, "eager plans on small_platform.xml");
+      report("eager plans on small_platform.xml: paced standard sends",
+             eager.plan_for(Operation::broadcast, 0, 64).concurrent_sends());
+      bool refused = false;
+      try {
+        std::vector<int> value(4, 1), result(4, 0);
+        eager.reduce(value.data(), result.data(), 4, MPI_INT, MPI_SUM, 0);
+      } catch (const MismatchError& error) {
+        refused = std::string(error.what()).find("broadcasts only") != std::string::npos;
+      }
+      report("eager plans on small_platform.xml: a reduce is refused on every rank", refused);
       report_comm = MPI_COMM_WORLD;
       MPI_Comm_free(&seven);
     }

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/graph/eager_broadcast.h"
 #include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/graph_network.h"
@@ -318,6 +319,36 @@ TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
   LoadedPlatform cluster{Cluster::from_times({1, 2}), "c.json"};
   EXPECT_THROW(plan_for_ranks(cluster, {0, 1}, Operation::broadcast, 0, 8, "", PlanModel::platform_graph), InputError);
   EXPECT_THROW(parse_plan_model("network", "--plan-model"), InputError);
+}
+
+TEST(RuntimePlanning, EagerModelPlansBroadcastsOnTheRanks) {
+  auto loaded = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
+  const auto& platform = loaded.graph();
+  auto hosts = platform.participants();
+  std::vector<ProcessorIndex> ranks = {hosts[3], hosts[0], hosts[5], hosts[6]};
+  std::vector<std::string> ids;
+  for (auto p : ranks) ids.push_back(platform.id(p));
+  auto plan = plan_for_ranks(loaded, ranks, Operation::broadcast, 1, 4096, "", PlanModel::eager);
+  EXPECT_EQ(plan.model, PlanModel::eager);
+  EXPECT_EQ(plan.root, 1);
+  EXPECT_EQ(plan.algorithm, "eager-auto");
+  EXPECT_NO_THROW(check_executable_structure(plan, 4, "eager plan"));
+  const Platform participating = with_participants(platform, ids);
+  GraphNetwork network(participating, 4096.0);
+  auto direct = plan_eager_broadcast(network, ranks[1]);
+  EXPECT_EQ(plan.makespan, direct.makespan);
+  ASSERT_EQ(plan.transfers.size(), direct.transfers.size());
+  for (size_t i = 0; i < plan.transfers.size(); ++i) {
+    EXPECT_EQ(ids[static_cast<size_t>(plan.transfers[i].from)], platform.id(direct.transfers[i].from));
+    EXPECT_EQ(plan.transfers[i].start, direct.transfers[i].start);
+  }
+  EXPECT_EQ(plan_for_ranks(loaded, ranks, Operation::broadcast, 0, 4096, "flat", PlanModel::eager).algorithm,
+            "eager-flat");
+  EXPECT_THROW(plan_for_ranks(loaded, ranks, Operation::broadcast, 0, 4096, "fnf", PlanModel::eager), InputError);
+  EXPECT_THROW(plan_for_ranks(loaded, ranks, Operation::reduce, 0, 4096, "", PlanModel::eager), InputError);
+  LoadedPlatform cluster{Cluster::from_times({1, 2}), "c.json"};
+  EXPECT_THROW(plan_for_ranks(cluster, {0, 1}, Operation::broadcast, 0, 8, "", PlanModel::eager), InputError);
+  EXPECT_EQ(parse_plan_model("eager", "--plan-model"), PlanModel::eager);
 }
 
 TEST(Calibration, RoundsMeetEveryPairOnceAndKeepRanksBusyOnce) {

@@ -105,6 +105,23 @@ case "$suite" in
       [ "$(grep "pi is approximately" "$work/$variant.out")" = "$plain_pi" ] || fail "$variant: cpi's result differs"
     done
     echo "fallbacks: $(grep -m1 -o "falls back.*" "$work/too_small.err")"
+    # HETCOLL_PLAN_MODEL=eager on a platform graph (8 hosts, 50 us, 12.5
+    # MB/s between any two): MPI_Bcast runs the eager plan (paced standard
+    # sends), MPI_Reduce falls back (the eager model plans broadcasts only).
+    python3 - "$work/graph8.json" <<'PY'
+import json, sys
+hosts = [f"h{i}" for i in range(8)]
+edges = [{"from": u, "to": v, "latency": 5e-5 * (1.6 if int(u[1]) >= 4 else 1), "bandwidth": 1.25e7}
+         for u in hosts for v in hosts if u != v]
+json.dump({"model": "graph", "nodes": [{"id": h} for h in hosts], "edges": edges}, open(sys.argv[1], "w"))
+PY
+    run eager "$work/cpi" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/graph8.json" HETCOLL_PLAN_MODEL=eager HETCOLL_VERBOSE=1
+    [ "$(grep "pi is approximately" "$work/eager.out")" = "$plain_pi" ] || fail "eager: cpi's result differs"
+    grep -q "MPI_Bcast on a communicator of 8 ranks.*hetcoll plan \"eager-auto\"" "$work/eager.err" ||
+      fail "eager: MPI_Bcast did not run the eager plan"
+    grep -q "MPI_Reduce falls back to the MPI library's: .*broadcasts only" "$work/eager.err" ||
+      fail "eager: MPI_Reduce did not fall back saying why"
+    echo "eager model: $(grep -m1 -o "MPI_Bcast on.*" "$work/eager.err")"
     exit $failed
     ;;
   *)

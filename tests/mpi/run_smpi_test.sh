@@ -9,7 +9,7 @@
 # take within 2 % of the graph model's prediction and beat the plans made on
 # its sender-speed view.
 # `eager` runs the eager model's broadcast on the 8-host cluster and checks
-# it is within 6 % of its prediction and, for 64 ints, faster than SMPI's
+# it is within 2 % of its prediction and, for 64 ints, faster than SMPI's
 # flat tree.
 # Usage: run_smpi_test.sh calibrate|pipeline|graph|eager SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
@@ -129,11 +129,11 @@ PY
              }' "$work/runs.csv" || exit 1
     ;;
   eager)
-    # The eager model's broadcast on the 8-host cluster (own NICs): 64 ints
-    # (a forwarding tree: the paced sends must keep SMPI's fair sharing
-    # from delaying the first children) within 6 % of the eager model's
-    # prediction (SMPI charges every message ~16 bytes more) and faster than
-    # SMPI's own flat tree; 4 ints (the flat tree) as fast as SMPI's.
+    # The eager model's broadcast on the 8-host cluster (own NICs), planned
+    # for the message + SMPI's 16-byte envelope: 64 ints (a forwarding tree:
+    # the paced sends must keep SMPI's fair sharing from delaying the first
+    # children) and 4 ints (the flat tree) within 2 % of the eager model's
+    # prediction; 64 ints faster than SMPI's own flat tree, 4 ints as fast.
     bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
     [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
     hosts="xeon0:1 xeon1:1 xeon2:1 xeon3:1 athlon0:1.6 athlon1:1.6 athlon2:1.6 athlon3:1.6"
@@ -145,17 +145,17 @@ PY
         --repetitions 1 --sizes 4,64 ${bench_args[@]} 2>"$work/err" || { echo "FAIL: hetcoll_mpi_bench"; tail -20 "$work/err"; exit 1; }
     }
     {
-      bench_args=(--implementation hetcoll --plan-model eager)
+      bench_args=(--implementation hetcoll --plan-model eager --envelope-bytes 16)
       run_bench
       bench_args=(--implementation builtin --label flattree)
       run_bench --cfg=smpi/bcast:flattree
     } >"$work/runs.csv"
     awk -F, '{ ratio = $7 / $8; printf "%s %s %s elements: measured %.6g s, predicted %.6g s, ratio %.4f\n", $3, $4, $5, $7, $8, ratio }
-             $3 == "hetcoll-eager" && $5 == 64 && !(ratio > 0.99 && ratio < 1.06) { bad = 1 }
+             $3 == "hetcoll-eager" && !(ratio > 0.99 && ratio < 1.02) { bad = 1 }
              { time[$3 "," $5] = $7 }
              END {
                if (NR != 4) { print "FAIL: expected 4 runs, got " NR; exit 1 }
-               if (bad) { print "FAIL: the eager plan of 64 ints is not within 6 % of its prediction"; exit 1 }
+               if (bad) { print "FAIL: an eager plan is not within 2 % of its prediction"; exit 1 }
                if (!(time["hetcoll-eager,64"] < time["builtin,64"])) { print "FAIL: the eager plan of 64 ints is not faster than bcast:flattree"; exit 1 }
                if (!(time["hetcoll-eager,4"] < 1.01 * time["builtin,4"])) { print "FAIL: the eager flat tree of 4 ints is slower than bcast:flattree"; exit 1 }
              }' "$work/runs.csv" || exit 1

@@ -251,7 +251,7 @@ std::optional<Route> RouteTable::declared_route(ProcessorIndex from, ProcessorIn
 std::vector<std::pair<ProcessorIndex, ProcessorIndex>> RouteTable::declared_pairs() const { return order_; }
 
 std::optional<std::string> route_problem(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
-                                         const Route& route) {
+                                         std::span<const std::size_t> route) {
   ProcessorIndex at = from;
   for (std::size_t step = 0; step < route.size(); ++step) {
     std::size_t e = route[step];

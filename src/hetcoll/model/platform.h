@@ -247,6 +247,6 @@ class RouteTable final : public PlatformRouting {
 // Checks that `route` is a path from `from` to `to` in `platform`'s edges;
 // returns a description of the first problem, or nullopt.
 std::optional<std::string> route_problem(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
-                                         const Route& route);
+                                         std::span<const std::size_t> route);
 
 }  // namespace hetcoll

@@ -227,7 +227,8 @@ const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size
                                    : operation == Operation::reduce  ? planning_.reduce_algorithm
                                                                      : planning_.allreduce_algorithm;
     plan = plan_for_ranks(platform_, processor_of_rank_, operation, root,
-                          planned_message_bytes(size_class_of_message), algorithm, planning_.model);
+                          planned_message_bytes(size_class_of_message) + planning_.envelope_bytes, algorithm,
+                          planning_.model);
   } catch (const std::exception& error) {
     local_error = error.what();
   }

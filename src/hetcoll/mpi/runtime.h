@@ -63,6 +63,11 @@ struct PlanningOptions {
   std::string broadcast_algorithm;
   std::string reduce_algorithm;
   std::string allreduce_algorithm;
+  // Bytes the MPI library or network adds to every message (an envelope;
+  // SimGrid SMPI's flows carry about 16 bytes more than the message):
+  // plans on a graph of latencies and bandwidths are made for the message
+  // plus this. 0: none.
+  double envelope_bytes = 0;
 };
 
 class Runtime {

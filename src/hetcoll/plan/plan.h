@@ -15,6 +15,7 @@
 
 #include "hetcoll/core/ids.h"
 #include "hetcoll/core/limits.h"
+#include "hetcoll/plan/transfer_route.h"
 
 namespace hetcoll {
 
@@ -42,8 +43,9 @@ struct Transfer {
   // Platform-graph plans: the edges (indices into Platform::edges()) the
   // message travels, from `from` to `to`; one edge when they are adjacent.
   // Empty in sender-speed plans, and in hand-written graph plans that leave
-  // the route to the platform (model/graph_network.h).
-  std::vector<std::size_t> route;
+  // the route to the platform (model/graph_network.h). One pointer, null when
+  // empty (plan/transfer_route.h): a Transfer is 40 bytes.
+  TransferRoute route;
 
   bool operator==(const Transfer&) const = default;
 };
