@@ -71,9 +71,13 @@ void BroadcastBuilder::send(std::size_t from, std::size_t to) {
   transfer.to = table_.member(to);
   transfer.start = w.start;
   transfer.end = w.end;
-  transfer.route.reserve(route.size());
-  transfer.route.assign(route.first.begin(), route.first.end());
-  transfer.route.insert(transfer.route.end(), route.second.begin(), route.second.end());
+  if (route.second.empty()) {
+    transfer.route.assign(route.first.begin(), route.first.end());
+  } else {
+    joined_route_.assign(route.first.begin(), route.first.end());
+    joined_route_.insert(joined_route_.end(), route.second.begin(), route.second.end());
+    transfer.route.assign(joined_route_.begin(), joined_route_.end());
+  }
   transfers_.push_back(std::move(transfer));
   if (!informed(to)) ++informed_count_;
   informed_at_[to] = std::min(informed_at_[to], w.end);

@@ -86,6 +86,7 @@ class BroadcastBuilder {
   std::vector<double> combine_before_send_;
   std::vector<double> compute_free_;
   std::vector<Transfer> transfers_;
+  std::vector<std::size_t> joined_route_;  // scratch: a route given in two parts
   std::size_t informed_count_ = 0;
   double last_end_ = 0;
 };
