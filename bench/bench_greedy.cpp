@@ -2,9 +2,17 @@
 // verifier, from a thousand to a million processors (5 classes of times).
 // Run: build/release/bench/bench_greedy --benchmark_min_time=1
 // The issue's target: plan and verify one million processors in about a second.
+// BM_MinimalFnf / BM_MinimalFnfPerClass are the yardsticks of issue 13: read
+// BM_FnfBroadcast against them (greedy within 1.1x of the minimal code).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
 #include <sstream>
+#include <vector>
 
 #include "hetcoll/gen/cluster_generator.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
@@ -77,10 +85,91 @@ void BM_WritePlanJson(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(0));
 }
 
+
+// The yardsticks of issue 13 ("greedy planners within 1.1x of the minimal
+// implementation"): the least code that computes an FNF schedule of these
+// clusters — receivers sorted fastest first, a priority queue of
+// (finish, sender time, sender), one transfer per receiver — with no
+// tolerance groups, no bounds and no claims; and the same with one FIFO per
+// distinct time (exact times; finish times within a FIFO only grow).
+struct MinimalSend {
+  double finish, time;
+  int sender;
+  bool operator>(const MinimalSend& other) const {
+    if (finish != other.finish) return finish > other.finish;
+    return time != other.time ? time > other.time : sender > other.sender;
+  }
+};
+
+std::vector<hetcoll::Transfer> minimal_fnf(const std::vector<double>& t, int source) {
+  std::vector<int> receivers;
+  receivers.reserve(t.size());
+  for (int p = 0; p < static_cast<int>(t.size()); ++p) {
+    if (p != source) receivers.push_back(p);
+  }
+  std::sort(receivers.begin(), receivers.end(), [&](int a, int b) { return t[a] != t[b] ? t[a] < t[b] : a < b; });
+  std::priority_queue<MinimalSend, std::vector<MinimalSend>, std::greater<>> senders;
+  senders.push({t[source], t[source], source});
+  std::vector<hetcoll::Transfer> transfers;
+  transfers.reserve(receivers.size());
+  for (int receiver : receivers) {
+    const MinimalSend send = senders.top();
+    senders.pop();
+    transfers.push_back({send.sender, receiver, send.finish - send.time, send.finish});
+    senders.push({send.finish + send.time, send.time, send.sender});
+    senders.push({send.finish + t[receiver], t[receiver], receiver});
+  }
+  return transfers;
+}
+
+std::vector<hetcoll::Transfer> minimal_fnf_per_class(const std::vector<double>& t, int source) {
+  std::vector<double> times(t);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  std::vector<std::uint8_t> cls(t.size());
+  std::vector<std::vector<int>> members(times.size());
+  for (int p = 0; p < static_cast<int>(t.size()); ++p) {
+    cls[p] = static_cast<std::uint8_t>(std::lower_bound(times.begin(), times.end(), t[p]) - times.begin());
+    if (p != source) members[cls[p]].push_back(p);
+  }
+  std::vector<std::deque<std::pair<double, int>>> queues(times.size());
+  queues[cls[source]].push_back({t[source], source});
+  std::vector<hetcoll::Transfer> transfers;
+  transfers.reserve(t.size());
+  for (const auto& group : members) {
+    for (int receiver : group) {
+      std::size_t best = 0;
+      for (std::size_t c = 1; c < queues.size(); ++c) {
+        if (!queues[c].empty() && (queues[best].empty() || queues[c].front().first < queues[best].front().first)) best = c;
+      }
+      const auto [finish, sender] = queues[best].front();
+      queues[best].pop_front();
+      transfers.push_back({sender, receiver, finish - times[best], finish});
+      queues[best].push_back({finish + times[best], sender});
+      queues[cls[receiver]].push_back({finish + times[cls[receiver]], receiver});
+    }
+  }
+  return transfers;
+}
+
+void BM_MinimalFnf(benchmark::State& state) {
+  auto cluster = cluster_of(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(minimal_fnf(cluster.transmission_times(), 0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_MinimalFnfPerClass(benchmark::State& state) {
+  auto cluster = cluster_of(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(minimal_fnf_per_class(cluster.transmission_times(), 0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 }  // namespace
 
 #define HETCOLL_SIZES ->RangeMultiplier(10)->Range(1000, 1000000)->Unit(benchmark::kMillisecond)
 BENCHMARK(BM_FnfBroadcast) HETCOLL_SIZES;
+BENCHMARK(BM_MinimalFnf) HETCOLL_SIZES;
+BENCHMARK(BM_MinimalFnfPerClass) HETCOLL_SIZES;
 BENCHMARK(BM_SnfReduce) HETCOLL_SIZES;
 BENCHMARK(BM_AllReduce) HETCOLL_SIZES;
 BENCHMARK(BM_VerifyBroadcast) HETCOLL_SIZES;

@@ -139,6 +139,60 @@ TEST(BroadcastSearch, EveryRuleSubsetAgrees) {
   }
 }
 
+// The memo keys hold the holders (class, next slot, multiplicity) and the
+// exchange-rule ready times only (the remaining counts follow from the
+// holders), and with every class a singleton only subtrees of 32+ nodes are
+// stored. A key that merged two states with different futures would give
+// a wrong optimum here: all-distinct and tied times against brute force (n
+// <= 9), then against the search without memo: all-distinct times (n =
+// 11-13, where subtrees reach the threshold) and 2-3 tied classes (n =
+// 12-18, many memo hits), broadcasts and multicasts to random subsets.
+TEST(BroadcastSearch, MemoKeysAgreeWithBruteForceOnDistinctAndTiedTimes) {
+  std::mt19937_64 rng(2024);
+  OptimalBroadcastOptions no_memo;
+  no_memo.memoize = false;
+  // Without the relaxation bound the memo does most of the pruning.
+  OptimalBroadcastOptions memo_only;
+  memo_only.relaxation_bound = false;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int n = std::uniform_int_distribution<int>(2, 9)(rng);
+    const int classes = trial % 2 == 0 ? 0 : std::uniform_int_distribution<int>(1, 3)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, classes, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const double expected = brute::broadcast_by_sequences(cluster, source);
+    for (const auto& options : {OptimalBroadcastOptions{}, memo_only}) {
+      BroadcastSearchResult result = optimal_broadcast(cluster, source, everyone_but(cluster, source), {}, 1e300, options);
+      ASSERT_TRUE(result.complete());
+      ASSERT_NEAR(result.makespan, expected, 1e-9) << "trial " << trial << " n " << n << " classes " << classes;
+    }
+  }
+  std::uint64_t hits = 0;
+  for (int trial = 0; trial < 90; ++trial) {
+    const bool distinct = trial % 3 == 0;
+    const int n = distinct ? std::uniform_int_distribution<int>(11, 13)(rng) : std::uniform_int_distribution<int>(12, 18)(rng);
+    const int classes = distinct ? 0 : std::uniform_int_distribution<int>(2, 3)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, classes, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    std::vector<ProcessorIndex> receivers = everyone_but(cluster, source);
+    if (trial % 4 == 1) {  // a multicast: drop a few receivers
+      std::shuffle(receivers.begin(), receivers.end(), rng);
+      receivers.resize(receivers.size() - 3);
+      std::sort(receivers.begin(), receivers.end());
+    }
+    BroadcastSearchResult with_memo = optimal_broadcast(cluster, source, receivers);
+    BroadcastSearchResult without = optimal_broadcast(cluster, source, receivers, {}, 1e300, no_memo);
+    ASSERT_TRUE(with_memo.complete() && without.complete());
+    ASSERT_NEAR(with_memo.makespan, without.makespan, 1e-9) << "trial " << trial << " n " << n;
+    hits += with_memo.memo_hits;
+    if (distinct && n <= 12) {  // the relaxation off: larger or tied clusters take too long
+      BroadcastSearchResult memo_pruned = optimal_broadcast(cluster, source, receivers, {}, 1e300, memo_only);
+      ASSERT_TRUE(memo_pruned.complete());
+      ASSERT_NEAR(memo_pruned.makespan, without.makespan, 1e-9) << "trial " << trial << " n " << n;
+    }
+  }
+  EXPECT_GT(hits, 0U);  // the memo was used
+}
+
 TEST(BroadcastSearch, LargerClustersAgreeWithGenericAndBounds) {
   std::mt19937_64 rng(5);
   for (int trial = 0; trial < 60; ++trial) {

@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
+#include "hetcoll/core/distinct_values.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/broadcast/fnf_internal.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/snf.h"
 #include "hetcoll/verify/verify.h"
@@ -83,6 +86,52 @@ TEST(FnfProperty, TwoBruteForcesAgree) {
     ProcessorIndex source = random_processor(rng, cluster);
     EXPECT_NEAR(testing::broadcast_by_sequences(cluster, source), testing::broadcast_by_pairs(cluster, source), kSlack);
   }
+}
+
+// fnf_transfers keeps one FIFO per time when a cluster has few distinct
+// times (makespan/broadcast/fnf_internal.h); the priority-queue version is
+// the reference. Same transfers, in the same order, on clusters of 1-16
+// exact classes, from any source, to all or some receivers, with a start
+// offset; and the class path declines near-ties and too many classes.
+TEST(FnfProperty, ClassQueuesMatchThePriorityQueue) {
+  std::mt19937_64 rng(20261127);
+  int compared = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 400 : 40)(rng);
+    const int k = std::uniform_int_distribution<int>(1, 16)(rng);
+    std::vector<double> class_times;
+    for (int c = 0; c < k; ++c) {
+      // Halves make many equal finish times (groups); sqrt(2)s make sums
+      // that differ by rounding noise only (within the tolerance).
+      class_times.push_back(trial % 3 == 0 ? 1.0 + std::sqrt(2.0) * c : 1.0 + 0.5 * c);
+    }
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) times.push_back(class_times[std::uniform_int_distribution<int>(0, k - 1)(rng)]);
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex source = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> receivers;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != source && (trial % 4 != 0 || rng() % 2 == 0)) receivers.push_back(p);
+    }
+    if (trial % 5 == 0) std::shuffle(receivers.begin(), receivers.end(), rng);
+    const double start = trial % 7 == 0 ? 3.25 : 0.0;
+    auto by_class = fnf_transfers_by_class(cluster, source, receivers, start);
+    ASSERT_TRUE(by_class.has_value()) << "trial " << trial;
+    EXPECT_EQ(*by_class, fnf_transfers_by_heap(cluster, source, receivers, start)) << "trial " << trial;
+    ++compared;
+  }
+  EXPECT_EQ(compared, 3000);
+  // Two times within the tolerance form one class of the tolerance rule but
+  // two exact values: the class path declines (the heap path handles them).
+  Cluster near_tie = Cluster::from_times({1.0, 1.0 + 1e-12, 2.0});
+  EXPECT_FALSE(fnf_transfers_by_class(near_tie, 0, {1, 2}, 0.0).has_value());
+  std::vector<double> many;
+  for (int p = 0; p <= static_cast<int>(kFewDistinctTimes); ++p) many.push_back(1.0 + p);
+  Cluster distinct = Cluster::from_times(many);
+  std::vector<ProcessorIndex> all;
+  for (ProcessorIndex p = 1; p < distinct.size(); ++p) all.push_back(p);
+  EXPECT_FALSE(fnf_transfers_by_class(distinct, 0, all, 0.0).has_value());
+  EXPECT_EQ(fnf_transfers(distinct, 0, all), fnf_transfers_by_heap(distinct, 0, all, 0.0));
 }
 
 TEST(FnfGolden, Liu2002Figure2FnfIsNotOptimal) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <span>
 #include <sstream>
 
 #include "hetcoll/core/error.h"
@@ -84,6 +85,64 @@ TEST(Cluster, SortByTimeClassMatchesThePlainSort) {
       EXPECT_EQ(got, want) << "round " << round << (slowest_first ? " slowest first" : "");
     }
   }
+}
+
+// Near-ties (times within the tolerance but not equal) and many distinct
+// times take the sorting path, few exact times the bucket path: both give
+// the tolerance rule's order (classes fastest or slowest first, by index).
+TEST(Cluster, SortByTimeClassBucketsOnlyExactClasses) {
+  const double tiny = 1e-12;  // far below the tolerance 1e-9 x 1
+  Cluster near = Cluster::from_times({2.0, 1.0 + tiny, 1.0, 2.0, 1.0 + tiny});
+  std::vector<ProcessorIndex> order{4, 3, 2, 1, 0};
+  sort_by_time_class(near, order);
+  EXPECT_EQ(order, (std::vector<ProcessorIndex>{1, 2, 4, 0, 3}));  // 1, 1+tiny, 1+tiny one class, by index
+  sort_by_time_class(near, order, /*slowest_first=*/true);
+  EXPECT_EQ(order, (std::vector<ProcessorIndex>{0, 3, 1, 2, 4}));
+  Cluster exact = Cluster::from_times({3.0, 1.0, 2.0, 1.0, 3.0, 2.0});
+  std::vector<ProcessorIndex> shuffled{5, 0, 3, 4, 1, 2};
+  sort_by_time_class(exact, shuffled);
+  EXPECT_EQ(shuffled, (std::vector<ProcessorIndex>{1, 3, 2, 5, 0, 4}));
+  sort_by_time_class(exact, shuffled, /*slowest_first=*/true);
+  EXPECT_EQ(shuffled, (std::vector<ProcessorIndex>{0, 4, 2, 5, 1, 3}));
+}
+
+// plan/transfer_route.h: one pointer, and the vector calls plans make.
+TEST(TransferRoute, BehavesLikeTheVectorItReplaces) {
+  static_assert(sizeof(TransferRoute) == sizeof(void*));
+  TransferRoute route;
+  EXPECT_TRUE(route.empty());
+  EXPECT_EQ(route.size(), 0u);
+  EXPECT_EQ(route.begin(), route.end());
+  Route grown;
+  for (std::size_t e = 0; e < 40; ++e) {
+    route.push_back(e * 3);
+    grown.push_back(e * 3);
+    ASSERT_EQ(route, grown) << e;
+    ASSERT_EQ(route.back(), e * 3);
+  }
+  EXPECT_EQ(route.front(), 0u);
+  EXPECT_EQ(route[7], 21u);
+  TransferRoute copy = route;
+  EXPECT_EQ(copy, route);
+  copy.push_back(1);
+  EXPECT_NE(copy, route);  // a deep copy
+  EXPECT_EQ(route.size(), 40u);
+  route.assign(grown.begin(), grown.begin() + 2);  // shrinks in place
+  EXPECT_EQ(route, (Route{0, 3}));
+  route = {5, 6, 7};
+  EXPECT_EQ(static_cast<Route>(route), (Route{5, 6, 7}));
+  std::span<const std::size_t> view = route;
+  EXPECT_EQ(view.size(), 3u);
+  TransferRoute moved = std::move(route);
+  EXPECT_EQ(moved, (Route{5, 6, 7}));
+  moved.clear();
+  EXPECT_TRUE(moved.empty());
+  EXPECT_EQ(moved, TransferRoute());
+  Transfer a{0, 1, 0.0, 1.0, Payload::broadcast_value};
+  Transfer b = a;
+  b.route = {2};
+  EXPECT_NE(a, b);  // the route takes part in equality
+  EXPECT_EQ(sizeof(Transfer), 40u);
 }
 
 TEST(Cluster, FindsByIdOrIndex) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hetcoll/core/distinct_values.h"
 #include "hetcoll/core/ids.h"
 
 namespace hetcoll {
@@ -15,11 +16,11 @@ struct Classes {
   double tolerance = 0;
 };
 
-Classes classes_of(std::vector<double> times, double tolerance) {
+// Classes of the tolerance rule over `sorted` (ascending; duplicates allowed).
+Classes classes_of_sorted(const std::vector<double>& sorted, double tolerance) {
   Classes classes;
   classes.tolerance = tolerance;
-  std::sort(times.begin(), times.end());
-  for (double t : times) {
+  for (double t : sorted) {
     if (classes.smallest.empty() || !time_equal(classes.smallest.back(), t, classes.tolerance)) {
       classes.smallest.push_back(t);
     } else if (t != classes.smallest.back()) {
@@ -27,6 +28,15 @@ Classes classes_of(std::vector<double> times, double tolerance) {
     }
   }
   return classes;
+}
+
+// The same classes from the distinct values alone when there are few (one
+// pass, no copy of a million times to sort), else from the sorted times.
+Classes classes_of(const std::vector<double>& times, double tolerance) {
+  if (auto distinct = few_distinct_values(times)) return classes_of_sorted(*distinct, tolerance);
+  std::vector<double> sorted = times;
+  std::sort(sorted.begin(), sorted.end());
+  return classes_of_sorted(sorted, tolerance);
 }
 
 }  // namespace
@@ -38,7 +48,7 @@ std::string HypothesisCheck::caveat() const {
 }
 
 std::vector<double> distinct_time_classes(std::vector<double> times, double tolerance) {
-  return classes_of(std::move(times), tolerance).smallest;
+  return classes_of(times, tolerance).smallest;
 }
 
 HypothesisCheck is_divisibility_chain(const std::vector<double>& times, double tolerance) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/distinct_values.h"
 #include "hetcoll/core/error.h"
 
 namespace hetcoll {
@@ -131,7 +132,45 @@ std::vector<int> time_class_ids(const Cluster& cluster) {
   return ids;
 }
 
+namespace {
+
+// sort_by_time_class when the processors' times take few exact values, any
+// two more than the tolerance apart (then each class is one exact time): a
+// stable counting sort by class, then each class by index unless already in
+// order. False (nothing done) otherwise.
+bool sort_by_exact_class(const Cluster& cluster, std::vector<ProcessorIndex>& processors, bool slowest_first) {
+  auto distinct = few_distinct_values(processors, [&](ProcessorIndex p) { return cluster.transmission_time(p); });
+  if (!distinct) return false;
+  const std::vector<double>& times = *distinct;
+  for (std::size_t c = 1; c < times.size(); ++c) {
+    if (time_equal(times[c - 1], times[c], cluster.tolerance())) return false;
+  }
+  const std::size_t k = times.size();
+  auto class_of = [&](ProcessorIndex p) {
+    const auto c = static_cast<std::size_t>(std::lower_bound(times.begin(), times.end(), cluster.transmission_time(p)) -
+                                            times.begin());
+    return slowest_first ? k - 1 - c : c;
+  };
+  std::vector<std::size_t> first(k + 1, 0);
+  for (ProcessorIndex p : processors) ++first[class_of(p) + 1];
+  for (std::size_t c = 0; c < k; ++c) first[c + 1] += first[c];
+  std::vector<ProcessorIndex> sorted(processors.size());
+  std::vector<std::size_t> fill(first.begin(), first.end() - 1);
+  for (ProcessorIndex p : processors) sorted[fill[class_of(p)]++] = p;
+  for (std::size_t c = 0; c < k; ++c) {
+    auto begin = sorted.begin() + static_cast<std::ptrdiff_t>(first[c]);
+    auto end = sorted.begin() + static_cast<std::ptrdiff_t>(first[c + 1]);
+    if (!std::is_sorted(begin, end)) std::sort(begin, end);
+  }
+  processors = std::move(sorted);
+  return true;
+}
+
+}  // namespace
+
 void sort_by_time_class(const Cluster& cluster, std::vector<ProcessorIndex>& processors, bool slowest_first) {
+  // Few distinct times (a generated or measured cluster): bucket by class.
+  if (sort_by_exact_class(cluster, processors, slowest_first)) return;
   // Sort by exact time, cut into classes (runs within the tolerance of their
   // smallest member, as distinct_times()), and sort each class by index.
   std::sort(processors.begin(), processors.end(), [&](ProcessorIndex a, ProcessorIndex b) {

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -113,46 +115,55 @@ class Checker {
   // One-port: per processor, the intervals in which it sends or receives
   // must not overlap.
   void check_one_port() {
-    // Every transfer occupies its sender and its receiver. Bucket the
-    // (processor, interval) pairs by processor (counting sort, one flat
-    // array), then sort each processor's intervals by start time.
-    struct Busy {
-      double start, end;
-      std::size_t transfer;
-    };
+    if (plan_.transfers.size() < std::numeric_limits<std::uint32_t>::max() / 2) {
+      check_one_port_with<std::uint32_t>();  // 8 bytes per transfer (a million: 8 MB)
+    } else {
+      check_one_port_with<std::size_t>();
+    }
+  }
+
+  // Every transfer occupies its sender and its receiver. Bucket the
+  // transfer indices by processor (counting sort, one flat array, in index
+  // order), then put each processor's in order of start time (planners
+  // mostly emit them in that order already).
+  template <typename Index>
+  void check_one_port_with() {
+    const auto& transfers = plan_.transfers;
     const auto n = static_cast<std::size_t>(cluster_.size());
-    std::vector<std::size_t> first(n + 1, 0);
-    for (const auto& t : plan_.transfers) {
-      ++first[static_cast<std::size_t>(t.from) + 1];
-      ++first[static_cast<std::size_t>(t.to) + 1];
+    // first[p]: where p's transfers begin in `busy`; filled by advancing
+    // first[p + 1] (then first[p + 1] is where p's end).
+    std::vector<Index> first(n + 2, 0);
+    for (const auto& t : transfers) {
+      ++first[static_cast<std::size_t>(t.from) + 2];
+      ++first[static_cast<std::size_t>(t.to) + 2];
     }
-    for (std::size_t p = 0; p < n; ++p) first[p + 1] += first[p];
-    std::vector<Busy> busy(first[n]);
-    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
-      const auto& t = plan_.transfers[i];
-      busy[fill[static_cast<std::size_t>(t.from)]++] = {t.start, t.end, i};
-      busy[fill[static_cast<std::size_t>(t.to)]++] = {t.start, t.end, i};
+    for (std::size_t p = 2; p < n + 2; ++p) first[p] += first[p - 1];
+    std::vector<Index> busy(2 * transfers.size());
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      const auto& t = transfers[i];
+      busy[first[static_cast<std::size_t>(t.from) + 1]++] = static_cast<Index>(i);
+      busy[first[static_cast<std::size_t>(t.to) + 1]++] = static_cast<Index>(i);
     }
+    auto earlier = [&](Index a, Index b) {
+      return transfers[a].start != transfers[b].start ? transfers[a].start < transfers[b].start : a < b;
+    };
     for (std::size_t p = 0; p < n; ++p) {
       auto begin = busy.begin() + static_cast<std::ptrdiff_t>(first[p]);
       auto end = busy.begin() + static_cast<std::ptrdiff_t>(first[p + 1]);
-      std::sort(begin, end, [](const Busy& a, const Busy& b) {
-        return a.start != b.start ? a.start < b.start : a.transfer < b.transfer;
-      });
+      if (end - begin < 2) continue;
+      if (!std::is_sorted(begin, end, earlier)) std::sort(begin, end, earlier);
       // Each interval against the latest end so far (an interval can
       // overlap one that is not its immediate predecessor).
-      auto latest = begin;
-      for (auto it = begin; it != end; ++it) {
-        if (it != begin) {
-          const double duration = std::max(time_of(plan_.transfers[latest->transfer].from),
-                                            time_of(plan_.transfers[it->transfer].from));
-          if (!at_least(it->start, latest->end, duration)) {
-            violation("one-port: {} takes part in {} and {} at once", name(static_cast<ProcessorIndex>(p)),
-                      describe(latest->transfer), describe(it->transfer));
-          }
+      Index latest = *begin;
+      for (auto it = begin + 1; it != end; ++it) {
+        const auto& current = transfers[*it];
+        const auto& previous = transfers[latest];
+        const double duration = std::max(time_of(previous.from), time_of(current.from));
+        if (!at_least(current.start, previous.end, duration)) {
+          violation("one-port: {} takes part in {} and {} at once", name(static_cast<ProcessorIndex>(p)),
+                    describe(latest), describe(*it));
         }
-        if (it == begin || it->end > latest->end) latest = it;
+        if (current.end > previous.end) latest = *it;
       }
     }
   }

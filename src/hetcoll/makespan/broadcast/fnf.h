@@ -14,7 +14,9 @@
 // and there are at most two classes (Thm 4.4) or the times form a
 // divisibility chain (Thm 4.5); with any source on a power-2 cluster
 // (sec. 4.4, Lemmas 4.7–4.8). See fnf_optimality() for what we claim.
-// Complexity: O(n log n) time, O(n) space.
+// Complexity: O(n log n) time, O(n) space; O(n (k + log g)) with one FIFO
+// per class when the processors have k <= 16 distinct times, any two more
+// than the tolerance apart (g: the largest group; fnf_internal.h).
 #pragma once
 
 #include <string>

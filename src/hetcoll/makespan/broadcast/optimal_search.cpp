@@ -26,6 +26,14 @@ constexpr int kSourceClass = -1;
 // than the midpoint: on all-distinct times, under a node budget, the gap
 // left at n = 30-40 drops by about a quarter against 1/2 (docs/RESULTS.md).
 constexpr double kBisectionStep = 0.15;
+// With every class a singleton (all-distinct times) the memo stores a
+// state only when its subtree took at least this many nodes. There keys
+// are long (one holder triple per informed processor) and hits rare (about
+// 1 lookup in 100-1000 at n = 25-30), so storing every node filled memory
+// (about 100 MB per 200 k nodes) for little: with this threshold a node
+// budget runs 1.3-1.6x faster and finishes in about as many nodes
+// (docs/RESULTS.md). Storing fewer entries never affects exactness.
+constexpr std::uint64_t kSingletonMemoMinNodes = 32;
 
 // `count` holders of one class whose next sends all end at `next`.
 struct Holders {
@@ -58,8 +66,12 @@ class Search {
     deadlines_by_depth_.resize(max_depth);
     order_.resize(max_depth);
     keys_.resize(max_depth);
+    path_.resize(max_depth);
     history_.assign(static_cast<size_t>(k), {});
     apply_fastest_first_ = options.fastest_first && problem.source_in_fastest_class;
+    if (std::all_of(problem.counts.begin(), problem.counts.end(), [](int c) { return c <= 1; })) {
+      memo_min_nodes_ = kSingletonMemoMinNodes;
+    }
     // The exchange rule lets class a follow a class-b receiver by d only
     // for d in (k b, (k+1) a), k = 0..k_max (k b < (k+1) a); from
     // D(a, b) = (k_max + 1) a on, never.
@@ -296,9 +308,11 @@ class Search {
   }
 
 
+  // The remaining class counts are not part of the key: every informed
+  // receiver is a holder (holders are never dropped), so the holders'
+  // classes and counts determine them (remaining = initial - held).
   void build_key(const std::vector<Holders>& holders, double tau) {
     key_.clear();
-    for (int c : remaining_) key_.push_back(c);
     for (const auto& h : holders) {
       key_.push_back(h.cls);
       key_.push_back(std::llround((h.next - tau) / quantum_));
@@ -387,7 +401,7 @@ class Search {
       if (tau < best_ - tolerance_) {
         best_ = tau;
         found_ = true;
-        best_groups_ = path_;
+        best_groups_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
         best_groups_.push_back(remaining_);
         cutoff_ = std::min(cutoff_, best_ - tolerance_);
         if (stop_at_first_) unwinding_ = true;
@@ -410,10 +424,11 @@ class Search {
       const double bound = known_bound > -kInfinity ? known_bound : node_bound(holders, tau, deadlines_used);
       own_bound = std::max(own_bound, bound);
       if (bound > cutoff_) {
-        if (options_.memoize) memo_.store(key_, hash, bound - tau);
+        if (options_.memoize && memo_min_nodes_ == 0) memo_.store(key_, hash, bound - tau);
         return bound;
       }
     }
+    const std::uint64_t nodes_at_entry = budget_.nodes();
     std::vector<std::int64_t>& my_key = keys_[depth];
     if (options_.memoize) my_key = key_;
 
@@ -480,9 +495,8 @@ class Search {
         break;
       }
       apply_child(depth, tau, chosen);
-      path_.push_back(std::vector<int>(chosen, chosen + k));
+      path_[depth].assign(chosen, chosen + k);  // the groups on the way to depth + 1
       value = std::min(value, expand(depth + 1, bound));
-      path_.pop_back();
       undo_child(depth, chosen);
       if (aborted_) {
         // Children after j are open; they are sorted by bound when bounded.
@@ -492,7 +506,9 @@ class Search {
       if (unwinding_) return std::max(tau, value);
     }
     value = std::max(tau, value);
-    if (options_.memoize) memo_.store(my_key, hash_key(my_key), value - tau);
+    if (options_.memoize && budget_.nodes() - nodes_at_entry >= memo_min_nodes_) {
+      memo_.store(my_key, hash_key(my_key), value - tau);
+    }
     return value;
   }
 
@@ -785,6 +801,7 @@ class Search {
   SearchBudget budget_;
   double tolerance_ = 0;
   double quantum_ = 0;
+  std::uint64_t memo_min_nodes_ = 0;  // store only subtrees of at least this many nodes (kSingletonMemoMinNodes)
   bool apply_fastest_first_ = false;
   std::vector<double> last_window_;  // D(a, b) per pair of classes
   double longest_window_ = 0;        // max D(a, b)
@@ -798,7 +815,7 @@ class Search {
   std::vector<std::vector<int>> suffix_;
   std::vector<std::vector<int>> children_;  // per depth: compositions, k counts each
   std::vector<std::vector<std::pair<double, size_t>>> order_;  // per depth: (bound, composition)
-  std::vector<std::vector<int>> path_;
+  std::vector<std::vector<int>> path_;  // per depth: the group chosen there (entries 0..depth-1 valid)
   std::vector<std::vector<int>> best_groups_;
   std::vector<std::int64_t> key_;
   std::vector<std::vector<std::int64_t>> keys_;

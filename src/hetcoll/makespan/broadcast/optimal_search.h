@@ -93,7 +93,13 @@
 //    (relative to tau) of receivers still able to trigger the exchange rule.
 //    Completions are translation invariant, so a finished subtree's value
 //    "every completion ends >= tau + v" prunes the same state reached at
-//    any time (memo_megabytes budget, then no more insertions).
+//    any time (memo_megabytes budget, then no more insertions). The key
+//    holds the holders and those ready times only: every informed receiver
+//    stays a holder, so the holders' classes and multiplicities give the
+//    remaining counts (with every class a singleton the counts were half
+//    the key). With every class a singleton, only states whose subtree
+//    took 32+ nodes are stored (hits are rare there; storing fewer entries
+//    never affects exactness).
 //  The Khuller–Kim fractional-blocks argument (Khuller, Kim, Woeginger 2003 Thm 1) is stated
 //  for a whole FNF broadcast from a fastest source, not from an arbitrary
 //  partial schedule; we do not prune with it (the fluid bound is our

@@ -43,6 +43,7 @@ std::vector<double> ep_start_times(const Cluster& cluster, const std::vector<Pro
   std::priority_queue<ActiveSend, std::vector<ActiveSend>, LaterCompletion> active;
   double now = start_time;
   std::int64_t next = 0;
+  std::vector<std::int64_t> group;  // the sends completing together (reused)
   auto take_token = [&]() -> std::int64_t {
     if (initial_tokens > 0) {
       --initial_tokens;
@@ -65,7 +66,7 @@ std::vector<double> ep_start_times(const Cluster& cluster, const std::vector<Pro
     // Complete the group of sends that end together (within the tolerance).
     const double earliest = active.top().completion;
     double group_end = earliest;
-    std::vector<std::int64_t> group;
+    group.clear();
     while (!active.empty() && active.top().completion <= earliest + tolerance) {
       group_end = std::max(group_end, active.top().completion);
       group.push_back(active.top().send);
