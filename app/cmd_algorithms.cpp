@@ -84,14 +84,18 @@ int run_algorithms(bool json) {
                                json_quote(a.reference), a.is_default ? "true" : "false", json_quote(a.summary));
       first = false;
     }
-    // Graph planners handle every operation: one entry per operation.
+    // Graph planners handle every operation: one entry per operation, with
+    // the same fields as above plus what only they have.
     for (const auto& a : graph_makespan_algorithms()) {
       for (auto operation : {Operation::broadcast, Operation::multicast, Operation::reduce, Operation::allreduce}) {
-        std::cout << fmt::format(",\n {{\"name\": {}, \"operation\": \"{}\", \"model\": \"graph\", \"guarantee\": {}, "
-                                 "\"complexity\": {}, \"reference\": {}, \"default\": {}, \"summary\": {}}}",
-                                 json_quote(a.name), to_string(operation), json_quote(a.guarantee.text),
-                                 json_quote(a.complexity), json_quote(a.reference), a.is_default ? "true" : "false",
-                                 json_quote(a.summary));
+        std::cout << fmt::format(",\n {{\"name\": {}, \"operation\": \"{}\", \"model\": \"{}\", \"guarantee\": {}, "
+                                 "\"guarantee_spec\": {}, \"complexity\": {}, \"reference\": {}, \"default\": {}, "
+                                 "\"summary\": {}, \"baseline\": {}, \"exact_search\": {}}}",
+                                 json_quote(a.name), to_string(operation),
+                                 to_string(CommunicationModel::platform_graph), json_quote(a.guarantee.text),
+                                 guarantee_json(a.spec_for(operation)), json_quote(a.complexity), json_quote(a.reference),
+                                 a.is_default ? "true" : "false", json_quote(a.summary),
+                                 a.is_baseline ? "true" : "false", a.exact ? "true" : "false");
       }
     }
     for (const auto& a : eager_planners()) {
@@ -126,9 +130,13 @@ int run_algorithms(bool json) {
   }
   std::cout << "\nMakespan planners on platform graphs (every operation; --view graph, the default there):\n";
   for (const auto& a : graph_makespan_algorithms()) {
-    std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n", a.name,
-                             a.is_default ? "[default] " : "", a.summary, "", a.guarantee.text, "", a.complexity, "",
-                             a.reference);
+    // Names as long as the column ("hierarchical") keep a space after them.
+    std::cout << fmt::format("  {:<12} {}{}\n  {:<12} guarantee: {}\n", a.name, a.is_default ? "[default] " : "",
+                             a.summary, "", a.spec.text);
+    for (const auto& c : a.spec.stronger) {
+      std::cout << fmt::format("  {:<12}   {} when {} ({})\n", "", claim_text(c), c.condition, c.reference);
+    }
+    std::cout << fmt::format("  {:<12} time: {}\n  {:<12} reference: {}\n", "", a.complexity, "", a.reference);
   }
   std::cout << "\nBroadcast planners in the eager model (hetcoll broadcast --view eager; a platform graph):\n";
   for (const auto& a : eager_planners()) {

@@ -53,8 +53,41 @@ check "validate broken (exit 5: read, but invalid)" 5 "$hetcoll" validate --plat
 expect_in "validate names problem" "$work/out" "INVALID"
 check "algorithms" 0 "$hetcoll" algorithms
 expect_in "algorithms lists fnf" "$work/out" "fnf"
+expect_in "algorithms lists the graph planners" "$work/out" "hierarchical detect sites"
 check "algorithms json" 0 "$hetcoll" algorithms --json
 expect_in "algorithms json snf" "$work/out" '"name": "snf"'
+# Graph planners: every one, for every operation, with the sender-speed
+# entries' fields (guarantee_spec included) plus baseline / exact_search.
+if python3 - "$work/out" >"$work/algorithms_check" 2>&1 <<'PY'
+import json, sys
+entries = json.load(open(sys.argv[1]))
+graph = [e for e in entries if e["model"] == "graph"]
+names = {e["name"] for e in graph}
+assert {"auto", "hierarchical", "lookahead", "ecef", "fef", "optimal", "fnf-view"} <= names, names
+for name in names:
+    ops = sorted(e["operation"] for e in graph if e["name"] == name)
+    assert ops == ["allreduce", "broadcast", "multicast", "reduce"], (name, ops)
+common = set(next(e for e in entries if e["model"] == "sender-speed"))
+for e in graph:
+    assert common <= set(e), (e["name"], common - set(e))
+    assert e["guarantee_spec"]["kind"] in ("exact", "heuristic"), e
+    assert e["guarantee_spec"]["when_stopped"]["kind"] == "heuristic", e
+by_name = {e["name"]: e for e in graph if e["operation"] == "broadcast"}
+assert by_name["optimal"]["guarantee_spec"]["kind"] == "exact" and by_name["optimal"]["exact_search"]
+for e in graph:  # no all-reduce is proven optimal on a graph
+    if e["operation"] == "allreduce":
+        spec = e["guarantee_spec"]
+        assert spec["kind"] == "heuristic" and all(c["kind"] != "exact" for c in spec["stronger"]), e
+assert by_name["auto"]["default"] and by_name["auto"]["guarantee_spec"]["stronger"][0]["kind"] == "exact"
+assert by_name["fnf-view"]["baseline"] and not by_name["ecef"]["baseline"]
+PY
+then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL algorithms json graph planners:"
+  cat "$work/algorithms_check"
+fi
 check "generate" 0 "$hetcoll" generate cluster --processors 12 --classes 3 --seed 5 --out "$work/gen.json"
 check "plan generated" 0 "$hetcoll" broadcast --platform "$work/gen.json" --quiet
 check "demo" 0 "$hetcoll" demo --out "$work/demo"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <queue>
 
 #include <fmt/format.h>
@@ -126,7 +127,7 @@ GraphNetwork::GraphNetwork(const Platform& platform, std::optional<double> messa
 
 double GraphNetwork::route_time(std::span<const std::size_t> route) const {
   if (route.empty()) return kNoRoute;
-  return platform_->route_time(Route(route.begin(), route.end()), message_size_);
+  return platform_->route_time(route, {}, message_size_);
 }
 
 std::optional<Route> GraphNetwork::route(ProcessorIndex from, ProcessorIndex to) const {
@@ -174,6 +175,25 @@ double GraphNetwork::smallest_in_cost(ProcessorIndex v) const {
   return best;
 }
 
+namespace {
+
+// The hub routes of every member when all of them share one group (and the
+// matrix can be kept as halves), else nothing.
+std::optional<std::vector<HubRoute>> common_hub_routes(const Platform& platform,
+                                                       const std::vector<ProcessorIndex>& members) {
+  if (members.size() < 2 || !platform.has_declared_routes()) return std::nullopt;
+  std::vector<HubRoute> halves;
+  halves.reserve(members.size());
+  for (auto v : members) {
+    auto half = platform.hub_route(v);
+    if (!half || (!halves.empty() && half->group != halves.front().group)) return std::nullopt;
+    halves.push_back(std::move(*half));
+  }
+  return halves;
+}
+
+}  // namespace
+
 RouteMatrix::RouteMatrix(const GraphNetwork& network, std::vector<ProcessorIndex> members, bool reversed)
     : members_(std::move(members)), reversed_(reversed) {
   const std::size_t k = members_.size();
@@ -182,8 +202,90 @@ RouteMatrix::RouteMatrix(const GraphNetwork& network, std::vector<ProcessorIndex
       throw InputError(fmt::format("route matrix: node {} is not a participant", v));
     }
   }
+  index_.reserve(k);
+  for (std::size_t i = 0; i < k; ++i) index_.emplace_back(members_[i], i);
+  std::sort(index_.begin(), index_.end());
   cost_.assign(k * k, kNoRoute);
   for (std::size_t i = 0; i < k; ++i) cost_[i * k + i] = 0;  // a member reaches itself at no cost, holding nothing
+
+  if (auto halves = common_hub_routes(network.platform(), members_)) {
+    // Route i -> j = up(i) followed by down(j) for i != j (Platform::route
+    // takes the declared route first): its inner nodes are the heads of
+    // up(i)'s edges and of down(j)'s but the last (GraphNetwork::held_ports).
+    hub_ = true;
+    joined_ = std::make_unique<std::once_flag>();
+    const Platform& platform = network.platform();
+    up_.resize(k);
+    down_.resize(k);
+    out_ports_.resize(k);
+    in_ports_.resize(k);
+    sends_first_.assign(k, 0);
+    receives_first_.assign(k, 0);
+    auto inner = [&](ProcessorIndex node, std::vector<PortId>& out) {
+      if (!network.one_port(node)) return;
+      out.push_back(network.receive_port(node));
+      if (network.one_port_rule() == OnePortRule::bidirectional) out.push_back(network.send_port(node));
+    };
+    for (std::size_t i = 0; i < k; ++i) {
+      HubRoute& half = (*halves)[i];
+      const ProcessorIndex v = members_[i];
+      if (network.one_port(v)) {
+        out_ports_[i].push_back(network.send_port(v));
+        in_ports_[i].push_back(network.receive_port(v));
+        sends_first_[i] = receives_first_[i] = 1;
+      }
+      for (std::size_t e : half.up) inner(platform.edges()[e].to, out_ports_[i]);
+      for (std::size_t s = 0; s + 1 < half.down.size(); ++s) inner(platform.edges()[half.down[s]].to, in_ports_[i]);
+      up_[i] = std::move(half.up);
+      down_[i] = std::move(half.down);
+    }
+    // A route's time depends only on its edges' attributes in travel order:
+    // halves with the same attributes form a class, and the time of a pair
+    // is its classes' (route_time of the joined route, bit for bit).
+    auto classes_of = [&](const std::vector<Route>& halves, std::vector<std::size_t>& representative) {
+      std::map<std::vector<double>, std::size_t> seen;
+      std::vector<std::size_t> class_of(k);
+      std::vector<double> key;
+      for (std::size_t i = 0; i < k; ++i) {
+        key.clear();
+        for (std::size_t e : halves[i]) {
+          const PlatformEdge& edge = platform.edges()[e];
+          if (edge.cost) {
+            key.insert(key.end(), {0.0, *edge.cost, 0.0});
+          } else {
+            key.insert(key.end(), {1.0, edge.latency.value_or(0.0), *edge.bandwidth});
+          }
+        }
+        auto [it, inserted] = seen.emplace(key, representative.size());
+        if (inserted) representative.push_back(i);
+        class_of[i] = it->second;
+      }
+      return class_of;
+    };
+    std::vector<std::size_t> up_representative, down_representative;
+    const auto up_class = classes_of(up_, up_representative);
+    const auto down_class = classes_of(down_, down_representative);
+    const std::size_t downs = down_representative.size();
+    std::vector<double> class_time(up_representative.size() * downs);
+    for (std::size_t a = 0; a < up_representative.size(); ++a) {
+      for (std::size_t b = 0; b < downs; ++b) {
+        class_time[a * downs + b] =
+            platform.route_time(up_[up_representative[a]], down_[down_representative[b]], network.message_size());
+      }
+    }
+    for (std::size_t i = 0; i < k; ++i) {
+      const double* row = class_time.data() + up_class[i] * downs;
+      for (std::size_t j = 0; j < k; ++j) {
+        if (i == j) continue;
+        // Forward: entry i -> j is the platform transfer i -> j. Reversed:
+        // entry j -> i stands for it.
+        cost_[reversed_ ? j * k + i : i * k + j] = row[down_class[j]];
+      }
+    }
+    uniform_ = std::all_of(class_time.begin(), class_time.end(), [&](double t) { return t == class_time.front(); });
+    return;
+  }
+
   std::vector<Route> routes(k * k);
   RouteFinder finder = network.route_finder();
   for (std::size_t i = 0; i < k; ++i) {
@@ -213,19 +315,63 @@ RouteMatrix::RouteMatrix(const GraphNetwork& network, std::vector<ProcessorIndex
   }
   first_edge_[k * k] = static_cast<std::uint32_t>(edge_pool_.size());
   first_port_[k * k] = static_cast<std::uint32_t>(port_pool_.size());
-  index_.reserve(k);
-  for (std::size_t i = 0; i < k; ++i) index_.emplace_back(members_[i], i);
-  std::sort(index_.begin(), index_.end());
+  uniform_ = k >= 2 && cost_[1] < kNoRoute;
+  for (std::size_t entry = 0; entry < k * k && uniform_; ++entry) {
+    if (entry / k != entry % k && cost_[entry] != cost_[1]) uniform_ = false;
+  }
+}
+
+void RouteMatrix::join() const {
+  // The pools of the hub matrix's routes, in the order the general
+  // constructor writes them (ports as GraphNetwork::held_ports lists them:
+  // sender, receiver, then the inner nodes in travel order).
+  const std::size_t k = members_.size();
+  first_edge_.assign(k * k + 1, 0);
+  first_port_.assign(k * k + 1, 0);
+  for (std::size_t entry = 0; entry < k * k; ++entry) {
+    first_edge_[entry] = static_cast<std::uint32_t>(edge_pool_.size());
+    first_port_[entry] = static_cast<std::uint32_t>(port_pool_.size());
+    const std::size_t from = entry / k, to = entry % k;
+    if (from == to) continue;
+    const std::size_t sender = reversed_ ? to : from, receiver = reversed_ ? from : to;
+    edge_pool_.insert(edge_pool_.end(), up_[sender].begin(), up_[sender].end());
+    edge_pool_.insert(edge_pool_.end(), down_[receiver].begin(), down_[receiver].end());
+    const auto& out = out_ports_[sender];
+    const auto& in = in_ports_[receiver];
+    if (sends_first_[sender]) port_pool_.push_back(out.front());
+    if (receives_first_[receiver]) port_pool_.push_back(in.front());
+    port_pool_.insert(port_pool_.end(), out.begin() + sends_first_[sender], out.end());
+    port_pool_.insert(port_pool_.end(), in.begin() + receives_first_[receiver], in.end());
+  }
+  first_edge_[k * k] = static_cast<std::uint32_t>(edge_pool_.size());
+  first_port_[k * k] = static_cast<std::uint32_t>(port_pool_.size());
 }
 
 std::span<const std::size_t> RouteMatrix::edges(std::size_t from, std::size_t to) const {
+  if (hub_) std::call_once(*joined_, [this] { join(); });
   const std::size_t entry = from * members_.size() + to;
   return {edge_pool_.data() + first_edge_[entry], edge_pool_.data() + first_edge_[entry + 1]};
 }
 
 std::span<const PortId> RouteMatrix::ports(std::size_t from, std::size_t to) const {
+  if (hub_) std::call_once(*joined_, [this] { join(); });
   const std::size_t entry = from * members_.size() + to;
   return {port_pool_.data() + first_port_[entry], port_pool_.data() + first_port_[entry + 1]};
+}
+
+RouteMatrix::Parts<std::size_t> RouteMatrix::route_parts(std::size_t from, std::size_t to) const {
+  if (!hub_) return {edges(from, to), {}};
+  if (from == to) return {};
+  const std::size_t sender = reversed_ ? to : from, receiver = reversed_ ? from : to;
+  return {up_[sender], down_[receiver]};
+}
+
+RouteMatrix::Parts<PortId> RouteMatrix::port_parts(std::size_t from, std::size_t to) const {
+  if (!hub_) return {ports(from, to), {}};
+  if (from == to) return {};
+  // Reversed: the platform transfer to -> from, `from` receiving.
+  if (reversed_) return {in_ports_[from], out_ports_[to]};
+  return {out_ports_[from], in_ports_[to]};
 }
 
 std::size_t RouteMatrix::index_of(ProcessorIndex node) const {

@@ -45,6 +45,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -164,6 +166,12 @@ class GraphNetwork {
 // stored flat: member i to member j is entry i * size + j, with the route's
 // time, its edges and the ports it holds. Built with one route search per
 // member: O(k · search) for k members, O(k² · route length) space.
+// When every member's routes go through one hub (Platform::hub_route, e.g.
+// the hosts of one SimGrid <cluster>), a route is the sender's half followed
+// by the receiver's: the matrix then asks k hub routes instead of k² routes
+// and keeps O(k) halves (O(k²) for the times only); route_parts() and
+// port_parts() give the two halves, edges() and ports() join them on first
+// use.
 // `reversed` describes the time-reversed problem used to plan reduces: entry
 // i -> j then stands for the platform's transfer j -> i (its time, edges and
 // ports), so a broadcast planned on the reversed matrix maps back onto the
@@ -177,25 +185,56 @@ class RouteMatrix {
   const std::vector<ProcessorIndex>& members() const { return members_; }
   ProcessorIndex member(std::size_t i) const { return members_[i]; }
   bool reversed() const { return reversed_; }
+  // True when the routes are kept as halves through a hub (see above).
+  bool through_hub() const { return hub_; }
 
   double cost(std::size_t from, std::size_t to) const { return cost_[from * members_.size() + to]; }
+  // True when every pair of distinct members has a route and all of them
+  // take the same time (bit for bit): a cluster behind one switch.
+  bool uniform_cost() const { return uniform_; }
   bool connected(std::size_t from, std::size_t to) const { return cost(from, to) < kNoRoute; }
   // The platform edges of the route, in travel order (when reversed(): of
   // the platform's route member(to) -> member(from)).
   std::span<const std::size_t> edges(std::size_t from, std::size_t to) const;
   // The ports the transfer holds (reversed(): the platform transfer's).
   std::span<const PortId> ports(std::size_t from, std::size_t to) const;
+
+  // The same in at most two contiguous parts, without joining: the route
+  // is `first` followed by `second`; the transfer holds the ports of both
+  // (as a set: not in the order of ports()). On a through_hub() matrix the
+  // first part of port_parts depends on `from` only and the second on `to`
+  // only; otherwise the first part holds them all.
+  template <class T>
+  struct Parts {
+    std::span<const T> first, second;
+    std::size_t size() const { return first.size() + second.size(); }
+  };
+  Parts<std::size_t> route_parts(std::size_t from, std::size_t to) const;
+  Parts<PortId> port_parts(std::size_t from, std::size_t to) const;
+
   // The member index of a node, or npos.
   std::size_t index_of(ProcessorIndex node) const;
   static constexpr std::size_t npos = std::numeric_limits<std::size_t>::max();
 
  private:
+  void join() const;
+
   std::vector<ProcessorIndex> members_;
   bool reversed_ = false;
+  bool hub_ = false;
+  bool uniform_ = false;
   std::vector<double> cost_;
-  std::vector<std::uint32_t> first_edge_, first_port_;  // into the pools, size k*k + 1
-  std::vector<std::size_t> edge_pool_;
-  std::vector<PortId> port_pool_;
+  // Routes per pair (built by the constructor, or by join() for a hub matrix).
+  mutable std::unique_ptr<std::once_flag> joined_;
+  mutable std::vector<std::uint32_t> first_edge_, first_port_;  // into the pools, size k*k + 1
+  mutable std::vector<std::size_t> edge_pool_;
+  mutable std::vector<PortId> port_pool_;
+  // Through a hub, per member: its route to the hub and the ports a sender
+  // holds on it (its send port first when one-port), its route from the hub
+  // and the ports a receiver holds on it (its receive port first).
+  std::vector<Route> up_, down_;
+  std::vector<std::vector<PortId>> out_ports_, in_ports_;
+  std::vector<char> sends_first_, receives_first_;
   std::vector<std::pair<ProcessorIndex, std::size_t>> index_;  // sorted (node, member index)
 };
 

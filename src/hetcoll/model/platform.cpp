@@ -165,6 +165,11 @@ std::optional<Route> Platform::declared_route(ProcessorIndex from, ProcessorInde
   return routing_->declared_route(from, to);
 }
 
+std::optional<HubRoute> Platform::hub_route(ProcessorIndex v) const {
+  if (!routing_) return std::nullopt;
+  return routing_->hub_route(v);
+}
+
 std::optional<Route> Platform::route(ProcessorIndex from, ProcessorIndex to,
                                      const std::vector<double>& edge_costs) const {
   if (from == to) return Route{};
@@ -203,15 +208,22 @@ std::vector<std::optional<Route>> Platform::routes_from(ProcessorIndex from, con
 }
 
 double Platform::route_time(const Route& route, std::optional<double> message_size) const {
+  return route_time(std::span<const std::size_t>(route), std::span<const std::size_t>(), message_size);
+}
+
+double Platform::route_time(std::span<const std::size_t> first, std::span<const std::size_t> second,
+                            std::optional<double> message_size) const {
   double fixed = 0, latency = 0;
   double narrowest = std::numeric_limits<double>::infinity();
-  for (std::size_t e : route) {
-    const PlatformEdge& edge = edges_[e];
-    if (edge.cost) {
-      fixed += *edge.cost;
-    } else {
-      latency += edge.latency.value_or(0.0);
-      narrowest = std::min(narrowest, *edge.bandwidth);
+  for (auto part : {first, second}) {
+    for (std::size_t e : part) {
+      const PlatformEdge& edge = edges_[e];
+      if (edge.cost) {
+        fixed += *edge.cost;
+      } else {
+        latency += edge.latency.value_or(0.0);
+        narrowest = std::min(narrowest, *edge.bandwidth);
+      }
     }
   }
   if (narrowest == std::numeric_limits<double>::infinity()) return fixed + latency;

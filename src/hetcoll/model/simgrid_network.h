@@ -240,6 +240,10 @@ class SimgridRouting final : public PlatformRouting {
                  std::unordered_map<std::uint64_t, std::size_t> edge_of);
 
   std::optional<Route> declared_route(ProcessorIndex from, ProcessorIndex to) const override;
+  // Hosts of a star zone (a <cluster>) without bypass routes: their up
+  // chain to the centre and down chain from it. The group is the zone and
+  // the shared links of the up chain (a backbone), which a down chain drops.
+  std::optional<HubRoute> hub_route(ProcessorIndex v) const override;
 
   // The element path of SimGrid's route between two netpoints (hosts or
   // routers); nullopt when SimGrid has none.

@@ -397,6 +397,66 @@ std::optional<Route> SimgridRouting::declared_route(ProcessorIndex from, Process
   return std::move(trail.edges);
 }
 
+std::optional<HubRoute> SimgridRouting::hub_route(ProcessorIndex v) const {
+  if (v < 0 || static_cast<std::size_t>(v) >= netpoint_of_node_.size()) return std::nullopt;
+  const int netpoint = netpoint_of_node_[static_cast<std::size_t>(v)];
+  if (netpoint < 0) return std::nullopt;
+  const Network& network = *network_;
+  const Netpoint& point = network.netpoints[static_cast<std::size_t>(netpoint)];
+  if (point.kind != NetpointKind::host || point.zone < 0 || point.element == kNoElement) return std::nullopt;
+  const Zone& zone = network.zones[static_cast<std::size_t>(point.zone)];
+  // Two hosts of this zone meet in it: compute_route takes its bypass route
+  // (none here) or its local route, star_path, with both hosts as gateways.
+  if (zone.kind != ZoneKind::star || zone.center == kNoElement || !zone.bypass_routes.empty()) return std::nullopt;
+  const StarLinks* links = star_links(zone, netpoint);
+  // star_path drops from the destination's down chain the links the source's
+  // up chain crossed. A link in both chains of two different members is a
+  // shared link (find_shared_up_sets), so for sources whose up chains hold
+  // the same shared links U, the down chain is the destination's minus U.
+  std::vector<ElementId> shared;
+  if (links) {
+    for (ElementId link : links->up) {
+      for (const auto& set : zone.shared_up_sets) {
+        if (std::binary_search(set.begin(), set.end(), link)) {
+          shared.push_back(link);
+          break;
+        }
+      }
+    }
+  }
+  std::sort(shared.begin(), shared.end());
+  shared.erase(std::unique(shared.begin(), shared.end()), shared.end());
+  std::size_t set_number = 0;  // 0: no shared link; else 1 + its index in shared_up_sets
+  if (!shared.empty()) {
+    auto found = std::find(zone.shared_up_sets.begin(), zone.shared_up_sets.end(), shared);
+    if (found == zone.shared_up_sets.end()) return std::nullopt;
+    set_number = 1 + static_cast<std::size_t>(found - zone.shared_up_sets.begin());
+  }
+  Path up{point.element};
+  Path down{zone.center};
+  if (links) {
+    for (ElementId link : links->up) {
+      if (std::find(up.begin() + 1, up.end(), link) == up.end()) up.push_back(link);
+    }
+    for (ElementId link : links->down) {
+      if (!std::binary_search(shared.begin(), shared.end(), link) &&
+          std::find(down.begin() + 1, down.end(), link) == down.end()) {
+        down.push_back(link);
+      }
+    }
+  }
+  up.push_back(zone.center);
+  down.push_back(point.element);
+  auto up_trail = trail_of(up);
+  auto down_trail = trail_of(down);
+  if (!up_trail || !down_trail || up_trail->edges.empty() || down_trail->edges.empty()) return std::nullopt;
+  HubRoute result;
+  result.group = (static_cast<std::uint64_t>(point.zone) << 32) | set_number;
+  result.up = std::move(up_trail->edges);
+  result.down = std::move(down_trail->edges);
+  return result;
+}
+
 std::optional<Path> SimgridRouting::netpoint_route(int source, int destination) const {
   Trail trail;
   if (!append_route(trail, source, destination, 0)) return std::nullopt;

@@ -18,21 +18,21 @@ double completion(const EngineResult& result, double ready) {
 }  // namespace
 
 EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits) {
-  if (task.members.size() <= kAutoExactMembers) {
-    SearchLimits budget = limits;
-    budget.node_limit = std::min(budget.node_limit, kAutoExactNodeBudget);
-    EngineResult result = broadcast_exact(network, task, budget);
-    if (result.status != SearchStatus::finished) {
-      result.notes.push_back("--algo auto: the exact search did not finish within its budget; best plan found");
-    }
-    return result;
-  }
   EngineResult best = broadcast_hierarchical(network, task);
   if (task.members.size() <= kMaxFlatMembers) {
     for (auto* engine : {&broadcast_ecef, &broadcast_lookahead}) {
       EngineResult other = (*engine)(network, task);
       if (completion(other, task.source_ready) < completion(best, task.source_ready)) best = std::move(other);
     }
+  }
+  if (task.members.size() <= kAutoExactMembers) {
+    SearchLimits budget = limits;
+    budget.node_limit = std::min(budget.node_limit, kAutoExactNodeBudget);
+    EngineResult result = broadcast_exact(network, task, budget, std::move(best));
+    if (result.status != SearchStatus::finished) {
+      result.notes.push_back("--algo auto: the exact search did not finish within its budget; best plan found");
+    }
+    return result;
   }
   return best;
 }

@@ -3,12 +3,15 @@
 // are chosen separately).
 //
 // Up to kAutoExactMembers participants taking part: the exact search
-// (exact_search.h), seeded with the greedy plans, within a fixed node budget
+// (exact_search.h), seeded with the best of the hierarchical, ECEF and
+// look-ahead plans (ties: that order) as its incumbent, within a fixed node budget
 // of kAutoExactNodeBudget nodes — a node budget, not a time budget, so the
 // answer is the same on every machine. A finished search is a proven
 // optimum. Larger: the best of the hierarchical plan and, up to
 // kMaxFlatMembers participants, ECEF and look-ahead (ties: that order).
-// Guarantee: exact when the search finished, else none (heuristic).
+// Guarantee: exact when the search finished, else none (heuristic); never a
+// longer broadcast than the best of those three heuristics (the search
+// only replaces its incumbent by a shorter plan).
 // Complexity: the budgeted search, or the planners' (graph/*.h).
 #pragma once
 

@@ -10,6 +10,7 @@ class EarliestCompletion final : public GreedyRule {
   double key(const FlatBroadcast& state, std::size_t from, std::size_t to) override {
     return state.builder.window(from, to).end;
   }
+  bool uniform_keys() const override { return true; }  // the window's end: start + the one cost
 };
 }  // namespace
 

@@ -9,7 +9,9 @@
 // Guarantee: none (heuristic); on a cluster seen as a graph it is FNF's
 // rule (the earliest-finishing sender serves a receiver).
 // Complexity: O(n² log n) time plus lazy re-evaluations, O(n²) space for n
-// participants; refuses more than kMaxFlatMembers participants.
+// participants; O(n log n) key evaluations on a cluster behind one switch
+// with equal route times (greedy_broadcast.h). Refuses more than
+// kMaxFlatMembers participants.
 // Ties: equal completion times go to the lower sender, then receiver, node
 // index (greedy_broadcast.h).
 #pragma once

@@ -223,15 +223,27 @@ double makespan_of(const EngineResult& result, double source_ready) {
 
 }  // namespace
 
-EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits) {
+namespace {
+void check_size(const BroadcastTask& task) {
   if (task.members.size() > kMaxExactMembers) {
     throw InputError(fmt::format("exact search: {} participants exceed its limit of {}", task.members.size(),
                                  kMaxExactMembers));
   }
+}
+}  // namespace
+
+EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits) {
+  check_size(task);
   // Incumbent: the better greedy plan.
   EngineResult incumbent = broadcast_ecef(network, task);
   EngineResult other = broadcast_lookahead(network, task);
   if (makespan_of(other, task.source_ready) < makespan_of(incumbent, task.source_ready)) incumbent = std::move(other);
+  return broadcast_exact(network, task, limits, std::move(incumbent));
+}
+
+EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits,
+                             EngineResult incumbent) {
+  check_size(task);
   const double incumbent_makespan = makespan_of(incumbent, task.source_ready);
 
   ExactBroadcastSearch search(network, task, limits);
@@ -247,6 +259,7 @@ EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& t
     result.transfers = builder.transfers();
   } else {
     result.transfers = std::move(incumbent.transfers);
+    for (auto& note : incumbent.notes) result.notes.push_back(std::move(note));
   }
   result.stats.nodes = search.nodes();
   if (search.finished()) {

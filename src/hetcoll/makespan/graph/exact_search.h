@@ -22,8 +22,10 @@
 //    ceil(log2((i + r) / i)) rounds of δ (the cheapest route) are needed
 //    after the last start (graph_bounds.h); only when every member is
 //    one-port.
-// Incumbent: the better of ECEF and look-ahead, so the search only has to
-// beat them; it returns the best plan found when a limit stops it.
+// Incumbent: the better of ECEF and look-ahead, or a plan the caller gives
+// (`--algo auto`: the best of every heuristic), so the search only has to
+// beat it and prunes with its makespan from the first node; it returns the
+// best plan found when a limit stops it, never worse than the incumbent.
 // Guarantee: exact when the search finishes (plan.optimal, with the node
 // count); otherwise the best plan found, no better guarantee than the
 // incumbent's (none).
@@ -44,5 +46,8 @@ namespace hetcoll {
 inline constexpr std::size_t kMaxExactMembers = 16;
 
 EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits);
+// The same from a given incumbent: a plan of this task (any engine's).
+EngineResult broadcast_exact(const GraphNetwork& network, const BroadcastTask& task, const SearchLimits& limits,
+                             EngineResult incumbent);
 
 }  // namespace hetcoll

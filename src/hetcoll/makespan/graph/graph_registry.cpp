@@ -26,6 +26,9 @@ GraphMakespanAlgorithm entry(std::string name, Guarantee guarantee, std::string 
   algorithm.complexity = std::move(complexity);
   algorithm.reference = std::move(reference);
   algorithm.summary = std::move(summary);
+  algorithm.spec.kind = guarantee.kind == Guarantee::Kind::exact ? Guarantee::Kind::exact : Guarantee::Kind::heuristic;
+  algorithm.spec.stopped_kind = Guarantee::Kind::heuristic;
+  algorithm.spec.text = guarantee.text;
   algorithm.run = [name, guarantee, engine](const GraphNetwork& network, const MakespanRequest& request) {
     return plan_on_graph(network, request, {name, guarantee}, engine);
   };
@@ -45,10 +48,14 @@ std::vector<GraphMakespanAlgorithm> build_registry() {
     guarantee.text = "optimal when the exact search finishes (up to 10 participants), else heuristic";
     auto algorithm = entry("auto", guarantee, "budgeted exact search (n <= 10), else O(n^2 log n) per site",
                            "selector over the graph planners (makespan/graph/auto_graph.h)",
-                           "exact search up to 10 participants (fixed node budget), else the best of hierarchical, "
-                           "ECEF and look-ahead",
+                           "the best of hierarchical, ECEF and look-ahead; up to 10 participants, the exact search "
+                           "(fixed node budget) started from it",
                            {});
     algorithm.is_default = true;
+    algorithm.spec.stronger.push_back({Guarantee::Kind::exact, 1,
+                                       "the budgeted exact search finishes (at most 10 participants); every "
+                                       "operation but all-reduce",
+                                       "makespan/graph/exact_search.h"});
     algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
       SearchLimits limits = request.limits;
       return plan_on_graph(network, request, {"auto", guarantee},
@@ -78,6 +85,7 @@ std::vector<GraphMakespanAlgorithm> build_registry() {
                            "branch and bound over transfer orders (makespan/graph/exact_search.h)",
                            "exact search for small graphs (<= 16 participants; --time-limit, --node-limit)", {});
     algorithm.exact = true;
+    algorithm.spec.text = "exact when the search finishes (every operation but all-reduce); else the best plan found";
     algorithm.run = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
       SearchLimits limits = request.limits;
       return plan_on_graph(network, request, {"optimal", guarantee},
@@ -100,6 +108,14 @@ std::vector<GraphMakespanAlgorithm> build_registry() {
 }
 
 }  // namespace
+
+AlgorithmGuarantee GraphMakespanAlgorithm::spec_for(Operation operation) const {
+  if (operation != Operation::allreduce) return spec;
+  AlgorithmGuarantee claimed = spec;
+  if (claimed.kind == Guarantee::Kind::exact) claimed.kind = Guarantee::Kind::heuristic;
+  std::erase_if(claimed.stronger, [](const ClaimCondition& c) { return c.kind == Guarantee::Kind::exact; });
+  return claimed;
+}
 
 const std::vector<GraphMakespanAlgorithm>& graph_makespan_algorithms() {
   static const std::vector<GraphMakespanAlgorithm> algorithms = build_registry();

@@ -20,6 +20,15 @@ namespace hetcoll {
 struct GraphMakespanAlgorithm {
   std::string name;         // as given to --algo
   Guarantee guarantee;      // structured: exact / heuristic
+  // The same as the sender-speed registry states it (`hetcoll algorithms
+  // --json`, "guarantee_spec"): the worst case when the run finishes, what
+  // holds when a limit stops it, and the conditions for more. Claims hold in
+  // the platform-graph model (model/graph_network.h).
+  AlgorithmGuarantee spec;
+  // `spec` as it holds for one operation: no all-reduce is proven optimal on
+  // a graph (the exact search covers reduce-then-broadcast plans only), so
+  // there exact claims become heuristic.
+  AlgorithmGuarantee spec_for(Operation operation) const;
   std::string complexity;
   std::string reference;
   std::string summary;

@@ -46,21 +46,38 @@ double BroadcastBuilder::ready_to_send(std::size_t from) const {
 BroadcastBuilder::Window BroadcastBuilder::window(std::size_t from, std::size_t to) const {
   const double cost = table_.cost(from, to);
   if (cost == kNoRoute) return {kNoRoute, kNoRoute};
-  const double start = timeline_.earliest_start(table_.ports(from, to), ready_to_send(from));
+  const auto ports = table_.port_parts(from, to);
+  const double start = timeline_.earliest_start(ports.second, timeline_.earliest_start(ports.first, ready_to_send(from)));
   return {start, start + cost};
+}
+
+double BroadcastBuilder::sender_free(std::size_t from) const {
+  return timeline_.earliest_start(table_.port_parts(from, from == 0 ? 1 : 0).first, ready_to_send(from));
+}
+
+double BroadcastBuilder::receiver_free(std::size_t to) const {
+  return timeline_.earliest_start(table_.port_parts(to == 0 ? 1 : 0, to).second, 0.0);
 }
 
 void BroadcastBuilder::send(std::size_t from, std::size_t to) {
   const Window w = window(from, to);
   if (!combine_before_send_.empty() && combine_before_send_[from] > 0) compute_free_[from] = ready_to_send(from);
-  const auto route = table_.edges(from, to);
-  timeline_.occupy(table_.ports(from, to), w.end);
+  const auto route = table_.route_parts(from, to);
+  const auto ports = table_.port_parts(from, to);
+  timeline_.occupy(ports.first, w.end);
+  timeline_.occupy(ports.second, w.end);
   Transfer transfer;
   transfer.from = table_.member(from);
   transfer.to = table_.member(to);
   transfer.start = w.start;
   transfer.end = w.end;
-  transfer.route.assign(route.begin(), route.end());
+  if (route.second.empty()) {
+    transfer.route.assign(route.first.begin(), route.first.end());
+  } else {
+    joined_route_.assign(route.first.begin(), route.first.end());
+    joined_route_.insert(joined_route_.end(), route.second.begin(), route.second.end());
+    transfer.route.assign(joined_route_.begin(), joined_route_.end());
+  }
   transfers_.push_back(std::move(transfer));
   if (!informed(to)) ++informed_count_;
   informed_at_[to] = std::min(informed_at_[to], w.end);

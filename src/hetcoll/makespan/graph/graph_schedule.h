@@ -65,6 +65,11 @@ class BroadcastBuilder {
     double start, end;
   };
   Window window(std::size_t from, std::size_t to) const;
+  // On a through_hub() table, window(from, to).start is
+  // max(sender_free(from), receiver_free(to)): when `from` and the ports on
+  // its side of the hub are free, and when the ports on `to`'s side are.
+  double sender_free(std::size_t from) const;
+  double receiver_free(std::size_t to) const;
   // Places from -> to at its window; `to` becomes informed at its end.
   void send(std::size_t from, std::size_t to);
 
@@ -81,6 +86,7 @@ class BroadcastBuilder {
   std::vector<double> combine_before_send_;
   std::vector<double> compute_free_;
   std::vector<Transfer> transfers_;
+  std::vector<std::size_t> joined_route_;  // scratch: a route given in two parts
   std::size_t informed_count_ = 0;
   double last_end_ = 0;
 };

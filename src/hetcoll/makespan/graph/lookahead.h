@@ -10,7 +10,9 @@
 // Guarantee: none (heuristic).
 // Complexity: O(n² log n) time (each member's routes sorted once, L(v)
 // advanced past informed members, amortised O(n) per member), O(n²) space;
-// refuses more than kMaxFlatMembers participants.
+// on a cluster behind one switch with equal route times, L(v) is counted
+// and the loop needs O(n log n) key evaluations (greedy_broadcast.h), O(n²)
+// space for the times only. Refuses more than kMaxFlatMembers participants.
 // Ties: as ECEF (greedy_broadcast.h).
 #pragma once
 
