@@ -130,6 +130,18 @@ void write_graph_outputs(const MakespanPlan& plan, const GraphNetwork& network, 
   }
 }
 
+// Verifies a graph or eager plan, writes what was asked; an invalid plan is
+// the planner's bug (exit code internal_error).
+int verify_and_write_graph_plan(const MakespanPlan& plan, const GraphNetwork& network, const OutputOptions& output) {
+  VerifyReport report = verify(network, plan);
+  write_graph_outputs(plan, network, report, output);
+  if (!report.valid) {
+    std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
+    return static_cast<int>(ExitCode::internal_error);
+  }
+  return exit_code_of(plan);
+}
+
 // On a platform graph: the graph planners (makespan/graph/graph_registry.h).
 int run_graph_makespan(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
@@ -164,14 +176,8 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
     }
     throw InputError(fmt::format("--algo: unknown graph planner \"{}\" (known: {})", options.algorithm, known));
   }
-  MakespanPlan plan = plan_graph_makespan(network, request, options.algorithm);
-  VerifyReport report = verify(network, plan);
-  write_graph_outputs(plan, network, report, options.output);
-  if (!report.valid) {
-    std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
-    return static_cast<int>(ExitCode::internal_error);
-  }
-  return exit_code_of(plan);
+  return verify_and_write_graph_plan(plan_graph_makespan(network, request, options.algorithm), network,
+                                     options.output);
 }
 
 // --view eager: the eager model's broadcast planner (makespan/graph/eager_broadcast.h).
@@ -188,14 +194,9 @@ int run_eager_broadcast(const MakespanOptions& options, const LoadedPlatform& lo
                                  options.limits.time_limit.empty() ? "--node-limit" : "--time-limit"));
   }
   GraphNetwork network(platform, graph_message_size(options.platform, platform));
-  MakespanPlan plan = plan_eager_broadcast(network, resolve_node(platform, options.processor, "--source"), *heuristic);
-  VerifyReport report = verify(network, plan);
-  write_graph_outputs(plan, network, report, options.output);
-  if (!report.valid) {
-    std::cerr << "internal error: the planner's schedule failed verification:\n" << report.summary();
-    return static_cast<int>(ExitCode::internal_error);
-  }
-  return exit_code_of(plan);
+  return verify_and_write_graph_plan(
+      plan_eager_broadcast(network, resolve_node(platform, options.processor, "--source"), *heuristic), network,
+      options.output);
 }
 
 int run_makespan(Operation operation, const MakespanOptions& options) {
