@@ -119,8 +119,11 @@ int run_algorithms(bool json) {
         if (a.operation != operation || a.model != model) continue;
         if (!header) std::cout << fmt::format("\n{}\n", to_string(operation));
         header = true;
-        std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n", a.name, a.is_default ? "[default] " : "",
-                                 a.summary, "", a.guarantee.text);
+        // A name as long as the column ("recursive-doubling") starts its
+        // summary on the next line, so the columns stay aligned.
+        if (a.name.size() >= 12) std::cout << fmt::format("  {}\n", a.name);
+        std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n", a.name.size() >= 12 ? "" : a.name,
+                                 a.is_default ? "[default] " : "", a.summary, "", a.guarantee.text);
         for (const auto& c : a.guarantee.stronger) {
           std::cout << fmt::format("  {:<12}  {} when {} ({})\n", "", claim_text(c), c.condition, c.reference);
         }

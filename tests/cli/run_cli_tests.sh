@@ -54,6 +54,9 @@ expect_in "validate names problem" "$work/out" "INVALID"
 check "algorithms" 0 "$hetcoll" algorithms
 expect_in "algorithms lists fnf" "$work/out" "fnf"
 expect_in "algorithms lists the graph planners" "$work/out" "hierarchical detect sites"
+grep -qx "  recursive-doubling" "$work/out" && passed=$((passed + 1)) ||
+  { failed=$((failed + 1)); echo "FAIL algorithms: a long name stands on its own line"; }
+expect_in "algorithms long name's summary in the column" "$work/out" "              pairwise exchanges of partial results"
 check "algorithms json" 0 "$hetcoll" algorithms --json
 expect_in "algorithms json snf" "$work/out" '"name": "snf"'
 # Graph planners: every one, for every operation, with the sender-speed
