@@ -102,6 +102,10 @@ python3 -c 'import json, sys; print(json.dumps({"model": "cluster", "processors"
   "$times" > "$work/rd-cluster.json"
 check "recursive doubling plan file" 0 "$hetcoll" allreduce --platform "$work/rd-cluster.json" --algo recursive-doubling \
   --out "$work/rd.json" --quiet
+check "recursive doubling has no tree" 2 "$hetcoll" allreduce --times $times --algo recursive-doubling --dot "$work/rd.dot"
+expect_in "recursive doubling tree message" "$work/err" "--dot: an exchange all-reduce (recursive doubling) has no tree to draw"
+check "recursive doubling gantt" 0 "$hetcoll" allreduce --times $times --algo recursive-doubling --gantt "$work/rd.svg" --quiet
+expect_in "recursive doubling gantt headline" "$work/rd.svg" "All-reduce by pairwise exchanges (rank 0: p0)"
 check "validate recursive doubling" 0 "$hetcoll" validate --platform "$work/rd-cluster.json" --plan "$work/rd.json"
 expect_in "validate recursive doubling says valid" "$work/out" "valid"
 check "simulate recursive doubling" 0 "$hetcoll" simulate --platform "$work/rd-cluster.json" --plan "$work/rd.json" --json

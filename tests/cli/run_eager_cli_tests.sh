@@ -5,11 +5,8 @@
 set -u
 hetcoll="$1"
 source_dir="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-source "$(dirname "$0")/cli_test_lib.sh"
+# shellcheck source=cli_test_lib.sh
+source "$(dirname "$0")/cli_test_lib.sh"  # $work, passed, failed, check, expect_in
 
 # The 8-host cluster of scripts/mpi-bench: 4 fast, 4 slow hosts (x1.6), each
 # with its own NIC (Fast Ethernet: 50 us, 12.5 MB/s).

@@ -5,11 +5,8 @@
 set -u
 hetcoll="$1"
 source_dir="$2"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-source "$(dirname "$0")/cli_test_lib.sh"
+# shellcheck source=cli_test_lib.sh
+source "$(dirname "$0")/cli_test_lib.sh"  # $work, passed, failed, check, expect_in
 two_sites="$source_dir/examples/two-sites.json"
 
 # --- the two-site example: one WAN crossing, proven for the graph ------------

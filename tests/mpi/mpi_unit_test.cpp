@@ -287,13 +287,24 @@ TEST(RuntimePlanning, RankRouteGraphHasEachRoutesLatencyAndBandwidth) {
 }
 #endif
 
-TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
-  auto loaded = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
-  const auto& platform = loaded.graph();
-  auto hosts = platform.participants();
-  std::vector<ProcessorIndex> ranks = {hosts[3], hosts[0], hosts[5], hosts[6]};
+// Four ranks on hosts 3, 0, 5, 6 of SimGrid's small_platform.xml (a WAN).
+struct FourRanksOfSmallPlatform {
+  LoadedPlatform loaded = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
+  std::vector<ProcessorIndex> ranks;
   std::vector<std::string> ids;
-  for (auto p : ranks) ids.push_back(platform.id(p));
+  FourRanksOfSmallPlatform() {
+    auto hosts = loaded.graph().participants();
+    ranks = {hosts[3], hosts[0], hosts[5], hosts[6]};
+    for (auto p : ranks) ids.push_back(loaded.graph().id(p));
+  }
+};
+
+TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
+  const FourRanksOfSmallPlatform fixture;
+  const LoadedPlatform& loaded = fixture.loaded;
+  const Platform& platform = loaded.graph();
+  const auto& ranks = fixture.ranks;
+  const auto& ids = fixture.ids;
   for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
     int root = operation == Operation::allreduce ? -1 : 1;
     auto plan = plan_for_ranks(loaded, ranks, operation, root, 16384, "", PlanModel::platform_graph);
@@ -326,12 +337,11 @@ TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
 }
 
 TEST(RuntimePlanning, EagerModelPlansBroadcastsOnTheRanks) {
-  auto loaded = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
-  const auto& platform = loaded.graph();
-  auto hosts = platform.participants();
-  std::vector<ProcessorIndex> ranks = {hosts[3], hosts[0], hosts[5], hosts[6]};
-  std::vector<std::string> ids;
-  for (auto p : ranks) ids.push_back(platform.id(p));
+  const FourRanksOfSmallPlatform fixture;
+  const LoadedPlatform& loaded = fixture.loaded;
+  const Platform& platform = loaded.graph();
+  const auto& ranks = fixture.ranks;
+  const auto& ids = fixture.ids;
   auto plan = plan_for_ranks(loaded, ranks, Operation::broadcast, 1, 4096, "", PlanModel::eager);
   EXPECT_EQ(plan.model, PlanModel::eager);
   EXPECT_EQ(plan.root, 1);

@@ -28,6 +28,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:CM02 --cfg=network/crosstraffic:0)
 
+# The 8-host cluster of Liu, Kuo, Wang 2009 sec. 6.1 with a NIC per host
+# (scripts/nic-platform: Fast Ethernet, 4 hosts 1.6x slower): $work/seed.xml
+# and its hostfile $work/hosts.
+write_seed_cluster() {
+  local hosts="xeon0:1 xeon1:1 xeon2:1 xeon3:1 athlon0:1.6 athlon1:1.6 athlon2:1.6 athlon3:1.6" h
+  "$source_dir/scripts/nic-platform" seed 5e-5 1.25e7 "$hosts" >"$work/seed.xml"
+  for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
+}
+
 case "$suite" in
   calibrate)
     # Four hosts, each with its own link (latency l, bandwidth b), route
@@ -80,9 +89,7 @@ PY
   pipeline)
     bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
     [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
-    hosts="xeon0:1 xeon1:1 xeon2:1 xeon3:1 athlon0:1.6 athlon1:1.6 athlon2:1.6 athlon3:1.6"
-    "$source_dir/scripts/nic-platform" seed 5e-5 1.25e7 "$hosts" >"$work/seed.xml"
-    for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
+    write_seed_cluster
     run_bench() {
       timeout 300 smpirun -np 8 -platform "$work/seed.xml" -hostfile "$work/hosts" "${cfg[@]}" \
         --cfg=smpi/display-timing:no "$bench" --platform "$work/seed.xml" --implementation hetcoll --datatype int \
@@ -136,9 +143,7 @@ PY
     # prediction; 64 ints faster than SMPI's own flat tree, 4 ints as fast.
     bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
     [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
-    hosts="xeon0:1 xeon1:1 xeon2:1 xeon3:1 athlon0:1.6 athlon1:1.6 athlon2:1.6 athlon3:1.6"
-    "$source_dir/scripts/nic-platform" seed 5e-5 1.25e7 "$hosts" >"$work/seed.xml"
-    for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
+    write_seed_cluster
     run_bench() {
       timeout 300 smpirun -np 8 -platform "$work/seed.xml" -hostfile "$work/hosts" "${cfg[@]}" \
         --cfg=smpi/display-timing:no "$@" "$bench" --platform "$work/seed.xml" --datatype int --collective bcast \

@@ -64,8 +64,11 @@ struct LegendItem {
 };
 
 // The words the legend uses for a payload in this operation.
-std::string payload_words(Operation operation, Payload payload) {
-  if (operation == Operation::allreduce) {
+std::string payload_words(const MakespanPlan& plan, Payload payload) {
+  if (is_exchange_allreduce(plan)) {
+    return payload == Payload::partial_reduction ? "partial result" : "combined value";
+  }
+  if (plan.operation == Operation::allreduce) {
     return payload == Payload::partial_reduction ? "reduce phase" : "broadcast phase";
   }
   return payload == Payload::partial_reduction ? "partial result" : "message";
@@ -415,7 +418,7 @@ class GanttWriter {
     const bool legend_by_class = by_class() && !summary_;
     if (legend_by_class) {
       const bool reduce = payload_seen_[1];
-      const std::string words = reduce && payload_seen_[0] ? "message" : payload_words(plan_.operation, reduce ? Payload::partial_reduction : Payload::broadcast_value);
+      const std::string words = reduce && payload_seen_[0] ? "message" : payload_words(plan_, reduce ? Payload::partial_reduction : Payload::broadcast_value);
       for (int c = 0; c < 4; ++c) {
         if (!class_seen_[c]) continue;
         const std::string name = static_cast<std::size_t>(c) < subject_.class_names.size() && !subject_.class_names[static_cast<std::size_t>(c)].empty()
@@ -428,7 +431,7 @@ class GanttWriter {
     }
     for (Payload payload : {Payload::partial_reduction, Payload::broadcast_value}) {
       if (legend_by_class || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
-      const std::string words = payload_words(plan_.operation, payload);
+      const std::string words = payload_words(plan_, payload);
       legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
       legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
     }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/error.h"
 #include "hetcoll/viz/svg_support.h"
 
 namespace hetcoll::svg {
@@ -44,6 +45,13 @@ std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
                        fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s"));
 }
 
+void require_tree(const MakespanPlan& plan) {
+  if (is_exchange_allreduce(plan)) {
+    throw InputError("plan", "an exchange all-reduce (recursive doubling) has no tree to draw: its Gantt chart "
+                             "shows the exchanges");
+  }
+}
+
 std::string plan_headline(const MakespanPlan& plan, const std::string& root, const std::string& population) {
   const std::string root_id = shorten_id(root, 32);
   std::string what;
@@ -54,7 +62,10 @@ std::string plan_headline(const MakespanPlan& plan, const std::string& root, con
                          plan.targets.size() == 1 ? "" : "s");
       break;
     case Operation::reduce: what = "Reduce to " + root_id; break;
-    case Operation::allreduce: what = "All-reduce through root " + root_id; break;
+    case Operation::allreduce:
+      what = is_exchange_allreduce(plan) ? "All-reduce by pairwise exchanges (rank 0: " + root_id + ")"
+                                         : "All-reduce through root " + root_id;
+      break;
   }
   std::string headline = what;
   if (!plan.algorithm.empty()) headline += " · " + shorten(plan.algorithm, 40);

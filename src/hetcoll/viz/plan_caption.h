@@ -19,6 +19,11 @@ std::string plan_headline(const MakespanPlan& plan, const std::string& root, con
 // carry `time_unit` (the cluster's, possibly empty).
 std::string plan_evidence(const MakespanPlan& plan, const std::string& time_unit = {});
 
+// The tree drawings' precondition: an exchange all-reduce (recursive
+// doubling, plan.h is_exchange_allreduce) has no tree; throws
+// InputError("plan", ...) pointing to the Gantt chart instead.
+void require_tree(const MakespanPlan& plan);
+
 // "source" for broadcast and multicast, "root" for reduce and all-reduce.
 const char* root_role(Operation operation);
 

@@ -120,6 +120,7 @@ void write_phase(svg::SvgText& out, const MakespanPlan& plan, const DotSubject& 
 }
 
 std::string draw(const MakespanPlan& plan, const DotSubject& subject, const TreeDotOptions& options) {
+  svg::require_tree(plan);
   const std::vector<TreePhase> phases = communication_tree(plan, subject.node_count);
   const bool has_root = plan.root >= 0 && plan.root < subject.node_count;
   std::vector<std::string> label_lines = {svg::plan_headline(plan, has_root ? subject.id(plan.root) : "?", subject.population),

@@ -234,6 +234,7 @@ class TreeWriter {
       : plan_(plan), subject_(subject), options_(options) {}
 
   std::string draw() {
+    svg::require_tree(plan_);
     phases_ = communication_tree(plan_, subject_.node_count);
     for (const auto& phase : phases_) panels_.push_back(lay_out(phase, options_.max_nodes));
     choose_time_scale();
