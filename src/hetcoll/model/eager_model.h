@@ -69,7 +69,11 @@ inline constexpr std::size_t kEagerMemberCap = 4096;
 
 // Eager costs between every ordered pair of a set of participants
 // ("members"), with one route search per member: O(k · search) time, O(k²)
-// space. Pairs without a route are not connected().
+// space. Pairs that meet at a hub (the hosts of one SimGrid <cluster>,
+// Platform::hub_route) need no search: their cost comes from the two route
+// halves, worked out once per class of halves (O(k) halves, O(k²) copies).
+// Either way every entry is eager_cost of the platform's route, bit for bit.
+// Pairs without a route are not connected().
 class EagerMatrix {
  public:
   EagerMatrix() = default;
