@@ -554,27 +554,34 @@ class Search {
         if (g <= grid) slots_by_grid_[static_cast<size_t>(g)] += holder.count;
       }
     }
+    // The argument x_g - k w_i (+ tolerance), rounded up to the grid, is
+    // the point g - offset(k, i): offset = floor((k w_i - tolerance) / h),
+    // taken a hair smaller so that rounding never moves an index down.
+    const int k_max = static_cast<int>((end - tau) / w_min) + 1;
+    const size_t width = static_cast<size_t>(m);
+    offsets_.resize(static_cast<size_t>(k_max) * width);
+    for (int k = 1; k <= k_max; ++k) {
+      for (size_t i = 0; i < width; ++i) {
+        offsets_[static_cast<size_t>(k - 1) * width + i] =
+            static_cast<int>(std::floor((k * weights_[i] - tolerance_) / h - 1e-7));  // >= 2 as h <= w_i / 2
+      }
+    }
     counts_.assign(static_cast<size_t>(grid) + 1, 0);
     int held = 0;
     for (int g = 0; g <= grid; ++g) {
       held += slots_by_grid_[static_cast<size_t>(g)];
-      const double x = tau + g * h;
       long total = held;
-      for (int k = 1; total < m; ++k) {
+      for (int k = 1; k <= k_max && total < m; ++k) {
         // G_k: the largest m' with m' - i <= Ñ(x - k w_i) for every i < m'.
+        const int* offset = &offsets_[static_cast<size_t>(k - 1) * width];
         int most = std::numeric_limits<int>::max();
         int fit = 0;
-        for (int i = 0; i < m; ++i) {
-          // Rounded up a cell (and by the tolerance): N is nondecreasing.
-          const double y = x - k * weights_[static_cast<size_t>(i)] + tolerance_;
-          int n_y = 0;
-          if (y >= tau) {
-            const int index = static_cast<int>(std::ceil((y - tau) / h));
-            n_y = counts_[static_cast<size_t>(std::min(index, g - 1))];  // index <= g - 2 as h <= w_i / 2
-          }
-          most = std::min(most, i + n_y);
-          if (most < i + 1) break;
-          fit = i + 1;
+        for (size_t i = 0; i < width; ++i) {
+          const int index = g - offset[i];
+          const int n_y = index < 0 ? 0 : counts_[static_cast<size_t>(index)];  // index 0: may round up from below tau
+          most = std::min(most, static_cast<int>(i) + n_y);
+          if (most < static_cast<int>(i) + 1) break;
+          fit = static_cast<int>(i) + 1;
         }
         if (fit == 0) break;  // larger k only lowers every argument
         total += fit;
@@ -897,6 +904,7 @@ class Search {
   std::vector<double> weights_;      // counting_bound: the remaining receivers' times, ascending
   std::vector<int> slots_by_grid_;   // counting_bound: holder slots per grid cell
   std::vector<int> counts_;          // counting_bound: Ñ per grid point
+  std::vector<int> offsets_;         // counting_bound: grid offset of x - k w_i, per (k, i)
   std::vector<double> group_deadline_;  // per class: due before (the node's and the group's classes)
   std::vector<double> saved_deadlines_;  // choose()'s old values
 
