@@ -10,6 +10,7 @@
 #include "hetcoll/core/distinct_values.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/fnf_internal.h"
 #include "hetcoll/makespan/reduce/ep.h"
@@ -121,10 +122,44 @@ TEST(FnfProperty, ClassQueuesMatchThePriorityQueue) {
     ++compared;
   }
   EXPECT_EQ(compared, 3000);
+  // A broadcast plan takes the class path over every processor but the
+  // source (no receiver list) and checks its theorems on the distinct
+  // times: the same transfers as the queue, the same claims as
+  // fnf_optimality on all the times.
+  for (int trial = 0; trial < 600; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 300 : 30)(rng);
+    const int k = std::uniform_int_distribution<int>(1, trial % 2 == 0 ? 3 : 16)(rng);
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) {
+      const int c = std::uniform_int_distribution<int>(0, k - 1)(rng);
+      times.push_back(trial % 3 == 0 ? std::ldexp(1.0, c) : trial % 3 == 1 ? 1.0 + c : 1.0 + std::sqrt(2.0) * c);
+    }
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex source = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> receivers;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != source) receivers.push_back(p);
+    }
+    const MakespanPlan plan = plan_broadcast_fnf(cluster, source);
+    EXPECT_EQ(plan.transfers, fnf_transfers_by_heap(cluster, source, receivers, 0.0)) << "trial " << trial;
+    const std::string theorem = fnf_optimality(cluster, source);
+    if (!theorem.empty()) {
+      EXPECT_TRUE(plan.optimal) << "trial " << trial;
+      EXPECT_EQ(plan.optimality_proof, theorem) << "trial " << trial;
+    } else if (plan.optimal) {
+      EXPECT_EQ(plan.optimality_proof, kBoundMetProof) << "trial " << trial;
+    }
+  }
   // Two times within the tolerance form one class of the tolerance rule but
   // two exact values: the class path declines (the heap path handles them).
   Cluster near_tie = Cluster::from_times({1.0, 1.0 + 1e-12, 2.0});
   EXPECT_FALSE(fnf_transfers_by_class(near_tie, 0, {1, 2}, 0.0).has_value());
+  // A fastest time within the tolerance (1e-9 of the time scale, here 1e-4
+  // of the slowest time): the class path declines too (it needs every send
+  // to finish after the group that made it).
+  Cluster tiny = Cluster::from_times({1e-14, 1.0, 1.0, 1e-14});
+  EXPECT_FALSE(fnf_transfers_by_class(tiny, 0, {1, 2, 3}, 0.0).has_value());
+  EXPECT_EQ(fnf_transfers(tiny, 0, {1, 2, 3}), fnf_transfers_by_heap(tiny, 0, {1, 2, 3}, 0.0));
   std::vector<double> many;
   for (int p = 0; p <= static_cast<int>(kFewDistinctTimes); ++p) many.push_back(1.0 + p);
   Cluster distinct = Cluster::from_times(many);
