@@ -14,6 +14,7 @@
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/fnf_internal.h"
 #include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/reduce/ep_internal.h"
 #include "hetcoll/makespan/reduce/snf.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
@@ -253,6 +254,66 @@ TEST(EpProperty, AnyOrderGivesAValidSchedule) {
     expect_valid(cluster, plan);
     if (HasFatalFailure()) return;
   }
+}
+
+TEST(EpProperty, ClassWindowsMatchThePriorityQueue) {
+  // ep_transfers' class windows (ep_internal.h) against the priority queue:
+  // SNF orders and other orders listing each class in one run, on clusters
+  // of 1-16 classes whose times are halves (many ties: groups of sends
+  // completing together) or multiples of sqrt 2 (completions that differ by
+  // rounding noise only), with a start offset; orders with a class in two
+  // runs are declined.
+  std::mt19937_64 rng(20261127);
+  int compared = 0, declined = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 400 : 40)(rng);
+    const int k = std::uniform_int_distribution<int>(1, 16)(rng);
+    std::vector<double> class_times;
+    for (int c = 0; c < k; ++c) class_times.push_back(trial % 3 == 0 ? 1.0 + std::sqrt(2.0) * c : 1.0 + 0.5 * c);
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) times.push_back(class_times[std::uniform_int_distribution<int>(0, k - 1)(rng)]);
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex root = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> order = snf_order(cluster, root);
+    if (trial % 4 == 1) {
+      // Classes in another order, each still one run, shuffled inside.
+      std::vector<double> run_order = class_times;
+      std::shuffle(run_order.begin(), run_order.end(), rng);
+      std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+        return std::find(run_order.begin(), run_order.end(), cluster.transmission_time(a)) <
+               std::find(run_order.begin(), run_order.end(), cluster.transmission_time(b));
+      });
+      for (std::size_t begin = 0, end = 0; begin < order.size(); begin = end) {
+        end = begin;
+        while (end < order.size() && cluster.transmission_time(order[end]) == cluster.transmission_time(order[begin])) {
+          ++end;
+        }
+        std::shuffle(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end),
+                     rng);
+      }
+    } else if (trial % 4 == 2) {
+      std::shuffle(order.begin(), order.end(), rng);  // classes in several runs (most of the time)
+    }
+    const double start = trial % 7 == 0 ? 3.25 : 0.0;
+    const auto heap = ep_transfers_by_heap(cluster, root, order, start);
+    EXPECT_EQ(ep_transfers(cluster, root, order, start), heap) << "trial " << trial;
+    if (auto by_class = ep_transfers_by_class(cluster, root, order, start)) {
+      EXPECT_EQ(*by_class, heap) << "trial " << trial;
+      ++compared;
+    } else {
+      ++declined;
+    }
+  }
+  EXPECT_GT(compared, 2000);
+  EXPECT_GT(declined, 300);
+  // Two times within the tolerance: one class of the tolerance rule, two
+  // exact values; the window path declines.
+  Cluster near_tie = Cluster::from_times({1.0, 1.0 + 1e-12, 2.0});
+  EXPECT_FALSE(ep_transfers_by_class(near_tie, 2, {0, 1}, 0.0).has_value());
+  // A class in two runs.
+  Cluster two_runs = Cluster::from_times({1.0, 2.0, 1.0, 3.0});
+  EXPECT_FALSE(ep_transfers_by_class(two_runs, 3, {0, 1, 2}, 0.0).has_value());
+  EXPECT_TRUE(ep_transfers_by_class(two_runs, 3, {0, 2, 1}, 0.0).has_value());
 }
 
 TEST(SnfProperty, GuaranteesHoldAgainstBruteForce) {

@@ -1,7 +1,9 @@
 #include "hetcoll/makespan/reduce/snf.h"
 
 #include <algorithm>
+#include <ranges>
 
+#include "hetcoll/core/distinct_values.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
@@ -21,9 +23,19 @@ std::vector<ProcessorIndex> snf_order(const Cluster& cluster, ProcessorIndex roo
 
 std::string snf_optimality(const Cluster& cluster, ProcessorIndex root) {
   if (cluster.size() <= 2) return "trivial: at most one message";
+  // The theorem checks depend on the set of times alone (theorems.h): the
+  // senders' distinct times when they are few (one pass, no copy of n
+  // times), else every sender's time.
   std::vector<double> sender_times;
-  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
-    if (p != root) sender_times.push_back(cluster.transmission_time(p));
+  // (The root stands in for another sender, whose time is in the set anyway.)
+  const ProcessorIndex stand_in = root == 0 ? 1 : 0;
+  const auto time_of_sender = [&](ProcessorIndex p) { return cluster.transmission_time(p == root ? stand_in : p); };
+  if (auto distinct = few_distinct_values(std::views::iota(ProcessorIndex{0}, cluster.size()), time_of_sender)) {
+    sender_times = std::move(*distinct);
+  } else {
+    for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+      if (p != root) sender_times.push_back(cluster.transmission_time(p));
+    }
   }
   const double tolerance = cluster.tolerance();
   if (auto chain = is_divisibility_chain(sender_times, tolerance)) {
