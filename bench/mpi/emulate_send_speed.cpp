@@ -10,8 +10,21 @@
 // transport (run with --mca btl tcp,self --mca btl_tcp_if_include lo, so
 // every message between ranks is a socket write), so Open MPI's tuned
 // collectives are slowed exactly like hetcoll's point-to-point messages. A
-// write that continues a partial one (the socket took fewer bytes than
-// offered) is charged its bytes only, not the latency again.
+// write that continues a partial or refused one (the socket took fewer
+// bytes than offered) is charged neither the latency again nor the bytes
+// already held for.
+//
+// Receives share the rank's link, as on scripts/nic-platform's SimGrid
+// platforms (per host an up link of bandwidth B / f and latency f x L, a
+// down link of bandwidth B): a message takes the link for bytes / B, and
+// messages from different peers that reach a rank at once are delivered one
+// after the other. A message alone is not slowed (its bytes flowed during
+// its sender's hold). A message is the run of reads from one socket with
+// gaps shorter than half the latency (at least 1 ms) between them; it ends
+// on the link at max(its first read, the link's previous message end + its
+// bytes / B), and each read is held until then. Without this, concurrent
+// receives would be free and a flat tree would reduce any vector in one
+// send's time. HETCOLL_EMULATE_RECEIVE=0 turns the receive side off.
 //
 // Environment: HETCOLL_EMULATE="LATENCY_S,BANDWIDTH_BPS,F0,F1,..." (factor
 // of world rank r = F_r; ranks beyond the list use the last factor), the
@@ -35,13 +48,32 @@
 
 namespace {
 
+// Per socket: the send side's state of the message being written, and the
+// receive side's state of the message being read.
+struct SocketState {
+  bool sending = false;       // a write of this message was partial or refused
+  size_t held_bytes = 0;      // bytes held for and not yet written
+  bool receiving = false;     // a message is being read
+  double first_read = 0;      // when its first bytes were read
+  double last_read = 0;       // when its last bytes were read
+  double link_before = 0;     // the link's end of the previous messages
+  size_t read_bytes = 0;      // its bytes so far
+};
+
 struct Emulation {
   bool active = false;
   double latency = 0;
   double bandwidth = 1;
   double factor = 1;
-  bool spin = false;  // HETCOLL_EMULATE_SPIN=1: hold by spinning, not sleeping
-  std::vector<char> partial;  // per fd: the last write was partial
+  bool spin = false;          // HETCOLL_EMULATE_SPIN=1: hold by spinning, not sleeping
+  bool receive_link = true;   // HETCOLL_EMULATE_RECEIVE=0: receives are free
+  double link_end = 0;        // when the down link has delivered every message so far
+  std::vector<SocketState> sockets;
+
+  SocketState& socket(int fd) {
+    if (static_cast<size_t>(fd) >= sockets.size()) sockets.resize(static_cast<size_t>(fd) + 1);
+    return sockets[static_cast<size_t>(fd)];
+  }
 };
 
 Emulation& emulation() {
@@ -69,6 +101,8 @@ Emulation& emulation() {
     e.active = true;
     const char* spin = std::getenv("HETCOLL_EMULATE_SPIN");
     e.spin = spin && std::string(spin) == "1";
+    const char* receive = std::getenv("HETCOLL_EMULATE_RECEIVE");
+    e.receive_link = !(receive && std::string(receive) == "0");
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     return e;
   }();
@@ -89,33 +123,72 @@ bool is_tcp_socket(int fd) {
   return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_length) == 0 && type == SOCK_STREAM;
 }
 
-void hold(int fd, size_t bytes) {
-  auto& e = emulation();
-  if (!e.active || bytes == 0 || fd < 0 || !is_tcp_socket(fd)) return;
-  if (static_cast<size_t>(fd) >= e.partial.size()) e.partial.resize(static_cast<size_t>(fd) + 1, 0);
-  double seconds = e.factor * ((e.partial[static_cast<size_t>(fd)] ? 0 : e.latency) + static_cast<double>(bytes) / e.bandwidth);
+double now_seconds() {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  double end = static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9 + seconds;
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+// Sleeps until `end` on the monotonic clock, or spins (HETCOLL_EMULATE_SPIN=1:
+// busy, as a CPU that processes its sends is; wakes on time even when the
+// machine is loaded, where a sleeping process may wait for a core).
+void wait_until(double end) {
+  if (end <= now_seconds()) return;
   struct timespec until;
   until.tv_sec = static_cast<time_t>(end);
   until.tv_nsec = std::min(999'999'999L, static_cast<long>((end - static_cast<double>(until.tv_sec)) * 1e9));
-  if (e.spin) {
-    // Busy, as a CPU that processes its sends is; wakes on time even when
-    // the machine is loaded (a sleeping process may wait for a core).
-    do {
-      clock_gettime(CLOCK_MONOTONIC, &now);
-    } while (now.tv_sec < until.tv_sec || (now.tv_sec == until.tv_sec && now.tv_nsec < until.tv_nsec));
+  if (emulation().spin) {
+    while (now_seconds() < end) {
+    }
     return;
   }
   while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) != 0) {
   }
 }
 
-void note_result(int fd, size_t offered, ssize_t written) {
+// Before a write of `bytes`: the rank of factor f holds them for
+// f x (latency + bytes / bandwidth), the latency once per message and the
+// bytes once, however many writes the socket needs to take them.
+void hold(int fd, size_t bytes) {
   auto& e = emulation();
-  if (!e.active || fd < 0 || static_cast<size_t>(fd) >= e.partial.size()) return;
-  e.partial[static_cast<size_t>(fd)] = written >= 0 && static_cast<size_t>(written) < offered ? 1 : 0;
+  if (!e.active || bytes == 0 || fd < 0 || !is_tcp_socket(fd)) return;
+  auto& socket = e.socket(fd);
+  size_t new_bytes = bytes > socket.held_bytes ? bytes - socket.held_bytes : 0;
+  double seconds = e.factor * ((socket.sending ? 0 : e.latency) + static_cast<double>(new_bytes) / e.bandwidth);
+  socket.held_bytes = std::max(socket.held_bytes, bytes);
+  wait_until(now_seconds() + seconds);
+}
+
+// After the write: what the socket took is no longer held for; a message
+// continues while the socket takes fewer bytes than offered.
+void note_written(int fd, size_t offered, ssize_t written) {
+  auto& e = emulation();
+  if (!e.active || fd < 0 || static_cast<size_t>(fd) >= e.sockets.size()) return;
+  auto& socket = e.sockets[static_cast<size_t>(fd)];
+  size_t taken = written > 0 ? static_cast<size_t>(written) : 0;
+  socket.held_bytes = socket.held_bytes > taken ? socket.held_bytes - taken : 0;
+  socket.sending = taken < offered;
+  if (!socket.sending) socket.held_bytes = 0;
+}
+
+// After a read of `bytes`: holds it until its message's end on the link.
+void receive(int fd, ssize_t bytes) {
+  auto& e = emulation();
+  if (!e.active || !e.receive_link || bytes <= 0 || fd < 0 || !is_tcp_socket(fd)) return;
+  auto& socket = e.socket(fd);
+  double now = now_seconds();
+  double gap = std::max(0.5 * e.latency, 1e-3);
+  if (!socket.receiving || now - socket.last_read > gap) {
+    socket.receiving = true;
+    socket.first_read = now;
+    socket.link_before = e.link_end;
+    socket.read_bytes = 0;
+  }
+  socket.read_bytes += static_cast<size_t>(bytes);
+  double end = std::max(socket.first_read, socket.link_before + static_cast<double>(socket.read_bytes) / e.bandwidth);
+  e.link_end = std::max(e.link_end, end);
+  wait_until(end);
+  socket.last_read = now_seconds();
 }
 
 template <typename Function>
@@ -133,7 +206,7 @@ ssize_t writev(int fd, const struct iovec* vector, int count) {
   for (int i = 0; i < count; ++i) bytes += vector[i].iov_len;
   hold(fd, bytes);
   ssize_t written = next(fd, vector, count);
-  note_result(fd, bytes, written);
+  note_written(fd, bytes, written);
   return written;
 }
 
@@ -141,7 +214,7 @@ ssize_t write(int fd, const void* buffer, size_t bytes) {
   static auto next = real<ssize_t (*)(int, const void*, size_t)>("write");
   hold(fd, bytes);
   ssize_t written = next(fd, buffer, bytes);
-  note_result(fd, bytes, written);
+  note_written(fd, bytes, written);
   return written;
 }
 
@@ -149,7 +222,7 @@ ssize_t send(int fd, const void* buffer, size_t bytes, int flags) {
   static auto next = real<ssize_t (*)(int, const void*, size_t, int)>("send");
   hold(fd, bytes);
   ssize_t written = next(fd, buffer, bytes, flags);
-  note_result(fd, bytes, written);
+  note_written(fd, bytes, written);
   return written;
 }
 
@@ -159,8 +232,36 @@ ssize_t sendmsg(int fd, const struct msghdr* message, int flags) {
   for (size_t i = 0; i < message->msg_iovlen; ++i) bytes += message->msg_iov[i].iov_len;
   hold(fd, bytes);
   ssize_t written = next(fd, message, flags);
-  note_result(fd, bytes, written);
+  note_written(fd, bytes, written);
   return written;
+}
+
+ssize_t readv(int fd, const struct iovec* vector, int count) {
+  static auto next = real<ssize_t (*)(int, const struct iovec*, int)>("readv");
+  ssize_t got = next(fd, vector, count);
+  receive(fd, got);
+  return got;
+}
+
+ssize_t read(int fd, void* buffer, size_t bytes) {
+  static auto next = real<ssize_t (*)(int, void*, size_t)>("read");
+  ssize_t got = next(fd, buffer, bytes);
+  receive(fd, got);
+  return got;
+}
+
+ssize_t recv(int fd, void* buffer, size_t bytes, int flags) {
+  static auto next = real<ssize_t (*)(int, void*, size_t, int)>("recv");
+  ssize_t got = next(fd, buffer, bytes, flags);
+  if (!(flags & MSG_PEEK)) receive(fd, got);
+  return got;
+}
+
+ssize_t recvmsg(int fd, struct msghdr* message, int flags) {
+  static auto next = real<ssize_t (*)(int, struct msghdr*, int)>("recvmsg");
+  ssize_t got = next(fd, message, flags);
+  if (!(flags & MSG_PEEK)) receive(fd, got);
+  return got;
 }
 
 }  // extern "C"

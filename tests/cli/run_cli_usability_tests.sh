@@ -106,6 +106,8 @@ check "recursive doubling has no tree" 2 "$hetcoll" allreduce --times $times --a
 expect_in "recursive doubling tree message" "$work/err" "--dot: an exchange all-reduce (recursive doubling) has no tree to draw"
 check "recursive doubling gantt" 0 "$hetcoll" allreduce --times $times --algo recursive-doubling --gantt "$work/rd.svg" --quiet
 expect_in "recursive doubling gantt headline" "$work/rd.svg" "All-reduce by pairwise exchanges (rank 0: p0)"
+expect_in "recursive doubling gantt row of rank 0" "$work/rd.svg" "p0 (rank 0)"
+expect_not_in "recursive doubling gantt has no root" "$work/rd.svg" "(root)"
 check "validate recursive doubling" 0 "$hetcoll" validate --platform "$work/rd-cluster.json" --plan "$work/rd.json"
 expect_in "validate recursive doubling says valid" "$work/out" "valid"
 check "simulate recursive doubling" 0 "$hetcoll" simulate --platform "$work/rd-cluster.json" --plan "$work/rd.json" --json

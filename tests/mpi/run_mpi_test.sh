@@ -3,6 +3,7 @@
 # this machine (oversubscribed; allowed as root, as CI runs).
 # Usage: run_mpi_test.sh SUITE TEST_BINARY SOURCE_DIR
 #        run_mpi_test.sh pmpi PROGRAM_DIR SOURCE_DIR LIBHETCOLL_PMPI
+#        run_mpi_test.sh emulate HETCOLL_MPI_BENCH SOURCE_DIR LIBHETCOLL_EMULATE
 # Exit 0 pass, 1 fail, 77 skipped (no mpirun).
 set -u
 suite="$1"
@@ -122,6 +123,49 @@ PY
     grep -q "MPI_Reduce falls back to the MPI library's: .*broadcasts only" "$work/eager.err" ||
       fail "eager: MPI_Reduce did not fall back saying why"
     echo "eager model: $(grep -m1 -o "MPI_Bcast on.*" "$work/eager.err")"
+    exit $failed
+    ;;
+  emulate)
+    # libhetcoll_emulate.so (scripts/mpi-bench --openmpi): 3 ranks, latency
+    # 0, 400 kB/s, so each 40,000-byte send (below the TCP eager limit) is
+    # held 0.1 s by its sender.
+    # Open MPI's linear reduce has ranks 1 and 2 send to rank 0 at once: the
+    # receive link delivers them one after the other (0.2 s); without it
+    # (HETCOLL_EMULATE_RECEIVE=0) the two holds overlap (0.1 s). hetcoll's
+    # one-port plan (a chain: its receives never overlap) takes its
+    # prediction. Sleeps end late, never early, so only lower bounds are
+    # checked, with a margin for the ranks leaving the barrier before the
+    # timing a few ms apart: >= 0.18 s, >= 0.09 s, >= 95 % of the prediction.
+    library="$4"
+    failed=0
+    fail() { echo "FAIL: $*"; failed=1; }
+    printf '{"model": "graph", "nodes": [{"id": "a"}, {"id": "b"}, {"id": "c"}], "edges": [%s]}' \
+      '{"from":"a","to":"b","latency":0,"bandwidth":4e5},{"from":"a","to":"c","latency":0,"bandwidth":4e5},
+       {"from":"b","to":"a","latency":0,"bandwidth":4e5},{"from":"b","to":"c","latency":0,"bandwidth":4e5},
+       {"from":"c","to":"a","latency":0,"bandwidth":4e5},{"from":"c","to":"b","latency":0,"bandwidth":4e5}' >"$work/three.json"
+    emulate() {  # emulate NAME [extra mpirun arguments...] -- [bench arguments...]
+      local name="$1"; shift
+      local mpirun_args=() bench_args=()
+      while [ "$1" != "--" ]; do mpirun_args+=("$1"); shift; done
+      shift; bench_args=("$@")
+      timeout 120 mpirun -np 3 --mca btl tcp,self --mca btl_tcp_if_include lo --mca mpi_yield_when_idle 1 \
+        -x LD_PRELOAD="$library" -x HETCOLL_EMULATE=0,4e5,1 "${mpirun_args[@]}" \
+        "$binary" --platform "$work/three.json" --collective reduce --op max --datatype int --sizes 10000 \
+        --repetitions 3 "${bench_args[@]}" >"$work/$name.csv" 2>"$work/$name.err" ||
+        { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
+      cut -d, -f7 "$work/$name.csv" | tail -1
+    }
+    linear=$(emulate linear --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_reduce_algorithm 1 -- \
+               --implementation builtin --label linear)
+    free=$(emulate free --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_reduce_algorithm 1 \
+             -x HETCOLL_EMULATE_RECEIVE=0 -- --implementation builtin --label linear)
+    plan=$(emulate hetcoll -- --implementation hetcoll)
+    predicted=$(cut -d, -f8 "$work/hetcoll.csv" | tail -1)
+    echo "linear reduce: ${linear} s with the receive link, ${free} s without; hetcoll: ${plan} s, predicted ${predicted} s"
+    awk -v t="$linear" 'BEGIN { exit !(t >= 0.18) }' || fail "linear reduce took $linear s: the receive link did not queue the two 0.1 s messages"
+    awk -v t="$free" 'BEGIN { exit !(t >= 0.09) }' || fail "without the receive link the linear reduce took $free s, less than one send's hold"
+    awk -v t="$plan" -v p="$predicted" 'BEGIN { exit !(p >= 0.195 && t >= 0.95 * p) }' ||
+      fail "hetcoll's plan took $plan s against its prediction $predicted s"
     exit $failed
     ;;
   *)

@@ -370,7 +370,9 @@ class GanttWriter {
   std::string row_id_label(ProcessorIndex p) const {
     std::string label = svg::shorten_id(subject_.id(p), kMaxIdInRowLabel);
     if (p == plan_.root) {
-      label += fmt::format(" ({})", svg::root_role(plan_.operation));
+      // An exchange all-reduce has no root: every rank ends with the result,
+      // and the plan's root is the rank the exchanges are numbered from.
+      label += is_exchange_allreduce(plan_) ? std::string(" (rank 0)") : fmt::format(" ({})", svg::root_role(plan_.operation));
     } else if (plan_.operation == Operation::multicast && !svg::is_multicast_helper(plan_, p)) {
       label += " (target)";
     }
