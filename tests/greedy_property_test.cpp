@@ -16,6 +16,7 @@
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/ep_internal.h"
 #include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/theorems.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"
@@ -314,6 +315,54 @@ TEST(EpProperty, ClassWindowsMatchThePriorityQueue) {
   Cluster two_runs = Cluster::from_times({1.0, 2.0, 1.0, 3.0});
   EXPECT_FALSE(ep_transfers_by_class(two_runs, 3, {0, 1, 2}, 0.0).has_value());
   EXPECT_TRUE(ep_transfers_by_class(two_runs, 3, {0, 2, 1}, 0.0).has_value());
+}
+
+TEST(SnfProperty, OrderAndClaimsMatchTheSortAndTheTheorems) {
+  // snf_order and plan_reduce_snf take one counting pass when the senders
+  // have few exact times more than the tolerance apart: the order must be
+  // sort_by_time_class's, the claims snf_optimality's on all the times.
+  std::mt19937_64 rng(1127);
+  for (int trial = 0; trial < 1500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 300 : 30)(rng);
+    const int k = std::uniform_int_distribution<int>(1, trial % 2 == 0 ? 3 : 20)(rng);
+    std::vector<double> class_times;
+    for (int c = 0; c < k; ++c) {
+      class_times.push_back(trial % 4 == 0   ? std::ldexp(1.0, c)
+                            : trial % 4 == 1 ? 1.0 + c
+                            : trial % 4 == 2 ? 1.0 + std::sqrt(2.0) * c
+                                             : 1.0 + 1e-12 * c);  // near ties: declined
+    }
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) times.push_back(class_times[std::uniform_int_distribution<int>(0, k - 1)(rng)]);
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex root = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> sorted;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != root) sorted.push_back(p);
+    }
+    std::shuffle(sorted.begin(), sorted.end(), rng);
+    sort_by_time_class(cluster, sorted, /*slowest_first=*/true);
+    EXPECT_EQ(snf_order(cluster, root), sorted) << "trial " << trial;
+    const MakespanPlan plan = plan_reduce_snf(cluster, root);
+    EXPECT_EQ(plan.transfers, ep_transfers_by_heap(cluster, root, sorted, 0.0)) << "trial " << trial;
+    const std::string theorem = snf_optimality(cluster, root);
+    if (!theorem.empty()) {
+      EXPECT_TRUE(plan.optimal) << "trial " << trial;
+      EXPECT_EQ(plan.optimality_proof, theorem) << "trial " << trial;
+    } else if (plan.optimal) {
+      EXPECT_EQ(plan.optimality_proof, kBoundMetProof) << "trial " << trial;
+    }
+    // snf_optimality against its hypotheses checked on every sender's time.
+    std::vector<double> sender_times;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != root) sender_times.push_back(cluster.transmission_time(p));
+    }
+    if (n > 2) {
+      const bool chain = is_divisibility_chain(sender_times, cluster.tolerance()).holds;
+      const bool two = has_two_classes_with_ratio_at_least(sender_times, 2.0, cluster.tolerance()).holds;
+      EXPECT_EQ(!theorem.empty(), chain || two) << "trial " << trial;
+    }
+  }
 }
 
 TEST(SnfProperty, GuaranteesHoldAgainstBruteForce) {
