@@ -185,6 +185,9 @@ struct OptimalBroadcastOptions {
   bool counting_bound = true;    // the floor-exact counting bound (with relaxation_bound)
   bool memoize = true;
   bool fnf_incumbent = true;     // start from FNF's makespan
+  // Pairwise-interchange local search from FNF's sequence (mostly distinct
+  // times, <= 64 receivers): at most this many evaluations; 0 = off.
+  std::size_t local_search_evaluations = 4000;
   bool iterative_targets = true; // target passes from the lower bound up (else plain B&B)
   std::size_t memo_megabytes = 128;  // memo memory budget (then no more insertions)
 };
