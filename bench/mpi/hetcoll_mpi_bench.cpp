@@ -27,7 +27,7 @@
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
 //   (--plan-model eager: bcast and reduce, planned in the eager model (a
-//    rank's sends paced by the plan; a reduce rank's receives all posted at
+//    broadcast rank's sends paced by the plan; a reduce rank's receives all posted at
 //    once), one plan per message size, predicted by
 //    the eager model; the CSV's implementation is "hetcoll-eager")
 //   (--pacing auto|always|never: when eager plans post their sends,
