@@ -53,6 +53,7 @@ std::string guarantee_json(const AlgorithmGuarantee& g) {
 struct EagerPlanner {
   std::string name, summary, guarantee, complexity, reference;
   bool is_default = false;
+  Operation operation = Operation::broadcast;
 };
 
 // makespan/graph/eager_broadcast.h's heuristics, as --view eager --algo takes them.
@@ -66,6 +67,16 @@ const std::vector<EagerPlanner>& eager_planners() {
        "Bar-Noy, Kipnis 1994 (postal model); Jackson 1955 (send order)", true},
       {"flat", "the source sends to every other participant", "none (heuristic)", "O(k log k) after the "
        "eager matrix (k route searches)", "the flat tree of MPI's linear broadcast", false},
+      // makespan/graph/eager_reduce.h: the broadcast planners on the transposed costs, reversed in time.
+      {"auto",
+       "the eager broadcast's auto tree from the root on the transposed costs, reversed in time (each node sends "
+       "once; its link receives one message at a time)",
+       "none (heuristic); optimal when the makespan meets the lower bound (the broadcast's, through the reversal)",
+       "that of the eager broadcast's auto, plus O(k^2) for the transposed matrix; at most 4096 participants",
+       "Bar-Noy, Kipnis 1994 (postal model); Jackson 1955 (receive order, reversed)", true, Operation::reduce},
+      {"flat", "every other participant sends to the root, paced so that the root's link receives one at a time",
+       "none (heuristic)", "O(k log k) after the eager matrix (k route searches)",
+       "the flat tree of MPI's linear reduce", false, Operation::reduce},
   };
   return planners;
 }
@@ -99,9 +110,9 @@ int run_algorithms(bool json) {
       }
     }
     for (const auto& a : eager_planners()) {
-      std::cout << fmt::format(",\n {{\"name\": {}, \"operation\": \"broadcast\", \"model\": \"eager\", \"guarantee\": {}, "
+      std::cout << fmt::format(",\n {{\"name\": {}, \"operation\": \"{}\", \"model\": \"eager\", \"guarantee\": {}, "
                                "\"complexity\": {}, \"reference\": {}, \"default\": {}, \"summary\": {}}}",
-                               json_quote(a.name), json_quote(a.guarantee), json_quote(a.complexity),
+                               json_quote(a.name), to_string(a.operation), json_quote(a.guarantee), json_quote(a.complexity),
                                json_quote(a.reference), a.is_default ? "true" : "false", json_quote(a.summary));
     }
     std::cout << "\n]\n";
@@ -141,11 +152,16 @@ int run_algorithms(bool json) {
     }
     std::cout << fmt::format("  {:<12} time: {}\n  {:<12} reference: {}\n", "", a.complexity, "", a.reference);
   }
-  std::cout << "\nBroadcast planners in the eager model (hetcoll broadcast --view eager; a platform graph):\n";
-  for (const auto& a : eager_planners()) {
-    std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n", a.name,
+  for (auto operation : {Operation::broadcast, Operation::reduce}) {
+    std::cout << (operation == Operation::broadcast
+                      ? "\nBroadcast planners in the eager model (hetcoll broadcast --view eager; a platform graph):\n"
+                      : "\nReduce planners in the eager model (hetcoll reduce --view eager; a platform graph):\n");
+    for (const auto& a : eager_planners()) {
+      if (a.operation != operation) continue;
+      std::cout << fmt::format("  {:<12}{}{}\n  {:<12}guarantee: {}\n  {:<12}time: {}\n  {:<12}reference: {}\n", a.name,
                              a.is_default ? "[default] " : "", a.summary, "", a.guarantee, "", a.complexity, "",
                              a.reference);
+    }
   }
   if (!experiments().empty()) {
     std::cout << "\nExperiments (hetcoll experiment NAME):\n";

@@ -13,6 +13,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
 #include "hetcoll/makespan/graph/eager_broadcast.h"
+#include "hetcoll/makespan/graph/eager_reduce.h"
 #include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/graph/sender_speed_view.h"
 #include "hetcoll/makespan/registry.h"
@@ -180,8 +181,9 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
                                      options.output);
 }
 
-// --view eager: the eager model's broadcast planner (makespan/graph/eager_broadcast.h).
-int run_eager_broadcast(const MakespanOptions& options, const LoadedPlatform& loaded) {
+// --view eager: the eager model's broadcast and reduce planners
+// (makespan/graph/eager_broadcast.h, eager_reduce.h).
+int run_eager(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
   const auto heuristic = eager_heuristic_from_string(options.algorithm.empty() ? "auto" : options.algorithm);
   if (!heuristic) {
@@ -194,6 +196,11 @@ int run_eager_broadcast(const MakespanOptions& options, const LoadedPlatform& lo
                                  options.limits.time_limit.empty() ? "--node-limit" : "--time-limit"));
   }
   GraphNetwork network(platform, graph_message_size(options.platform, platform));
+  if (operation == Operation::reduce) {
+    return verify_and_write_graph_plan(
+        plan_eager_reduce(network, resolve_node(platform, options.processor, "--root"), *heuristic), network,
+        options.output);
+  }
   return verify_and_write_graph_plan(
       plan_eager_broadcast(network, resolve_node(platform, options.processor, "--source"), *heuristic), network,
       options.output);
@@ -205,8 +212,9 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
     throw InputError(
         fmt::format("--view: must be \"graph\", \"sender-speed\" or \"eager\", got \"{}\"", options.view));
   }
-  if (options.view == "eager" && operation != Operation::broadcast) {
-    throw InputError(fmt::format("--view eager: the eager model plans broadcasts only (hetcoll broadcast), not a {}",
+  if (options.view == "eager" && operation != Operation::broadcast && operation != Operation::reduce) {
+    throw InputError(fmt::format("--view eager: the eager model plans broadcasts and reduces only (hetcoll broadcast, "
+                                 "hetcoll reduce), not a {}",
                                  to_string(operation)));
   }
   LoadedPlatform platform = load_platform(options.platform);
@@ -215,7 +223,7 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
                                  "platform graphs",
                                  options.view));
   }
-  if (options.view == "eager") return run_eager_broadcast(options, platform);
+  if (options.view == "eager") return run_eager(operation, options, platform);
   if (!platform.is_cluster() && options.view != "sender-speed") return run_graph_makespan(operation, options, platform);
   const bool view_of_graph = !platform.is_cluster();
   LoadedCluster loaded = sender_speed_view(std::move(platform), options.platform);
@@ -263,9 +271,10 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   command->add_option("--view", options.view,
                       "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes); "
                       "\"sender-speed\" collapses it to one time per node (each node's slowest route) and uses the "
-                      "sender-speed algorithms, whose claims then hold for that view only; \"eager\" (broadcast only) "
-                      "plans for eager MPI sends: a node sends to all its children without waiting, its link carrying "
-                      "one message at a time (size / bandwidth) while latencies overlap; --algo auto or flat");
+                      "sender-speed algorithms, whose claims then hold for that view only; \"eager\" (broadcast and reduce) "
+                      "plans for eager MPI sends: a broadcast node sends to all its children without waiting, its link "
+                      "carrying one message at a time (size / bandwidth) while latencies overlap; a reduce node "
+                      "sends once, its link receiving one message at a time; --algo auto or flat");
   const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
   command->add_option(is_reduce ? "--root" : "--source", options.processor,
                       is_reduce ? (operation == Operation::allreduce
@@ -287,6 +296,9 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   if (operation == Operation::broadcast) {
     algorithms += "\n  with --view eager (a platform graph):\n    auto (default): the best of flat, shortest-path, "
                   "greedy and k-ary trees in the eager model\n    flat: the source sends to everyone";
+  } else if (operation == Operation::reduce) {
+    algorithms += "\n  with --view eager (a platform graph):\n    auto (default): the eager broadcast's best tree on "
+                  "the transposed costs, reversed in time\n    flat: everyone sends to the root";
   }
   command->add_option("--algo", options.algorithm, "Algorithm; `hetcoll algorithms` lists them all:" + algorithms);
   if (operation == Operation::reduce) {

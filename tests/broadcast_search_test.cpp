@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <queue>
 #include <random>
@@ -116,7 +117,8 @@ TEST(BroadcastSearch, MatchesBruteForceOverAllPairSchedules) {
 // optimum: the rules prune only dominated schedules.
 TEST(BroadcastSearch, EveryRuleSubsetAgrees) {
   std::mt19937_64 rng(99);
-  std::vector<OptimalBroadcastOptions> variants(7);
+  std::vector<OptimalBroadcastOptions> variants(8);
+  variants[7].counting_bound = false;
   variants[1].exchange_rule = false;
   variants[2].fastest_first = false;
   variants[3].relaxation_bound = false;
@@ -191,6 +193,49 @@ TEST(BroadcastSearch, MemoKeysAgreeWithBruteForceOnDistinctAndTiedTimes) {
     }
   }
   EXPECT_GT(hits, 0U);  // the memo was used
+}
+
+// The counting bound (optimal_search.h) on all-distinct and tied times:
+// finished searches match brute force, and the bound of searches stopped
+// after 1 to 1000 nodes never exceeds the optimum; then larger all-distinct
+// clusters against the search without it. The bound must have pruned (a
+// test it never reaches could not fail).
+TEST(BroadcastSearch, CountingBoundNeverExceedsTheOptimum) {
+  std::mt19937_64 rng(1327);
+  std::uint64_t prunes = 0;
+  for (int trial = 0; trial < 2500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(3, 9)(rng);
+    const int classes = trial % 2 == 0 ? 0 : std::uniform_int_distribution<int>(1, 4)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, classes, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const auto receivers = everyone_but(cluster, source);
+    const double optimum = brute::broadcast_by_sequences(cluster, source);
+    BroadcastSearchResult finished = optimal_broadcast(cluster, source, receivers);
+    ASSERT_TRUE(finished.complete());
+    ASSERT_NEAR(finished.makespan, optimum, 1e-9) << "trial " << trial;
+    prunes += finished.counting_prunes;
+    SearchLimits limits;
+    limits.node_limit = static_cast<std::uint64_t>(std::pow(10.0, std::uniform_real_distribution<double>(0, 3)(rng)));
+    BroadcastSearchResult stopped = optimal_broadcast(cluster, source, receivers, limits);
+    ASSERT_LE(stopped.lower_bound, optimum + cluster.tolerance()) << "trial " << trial;
+    prunes += stopped.counting_prunes;
+  }
+  EXPECT_GT(prunes, 100U);
+  OptimalBroadcastOptions without;
+  without.counting_bound = false;
+  std::uint64_t larger_prunes = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n = std::uniform_int_distribution<int>(11, 15)(rng);
+    Cluster cluster = brute::random_cluster(rng, n, 0, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    const auto receivers = everyone_but(cluster, source);
+    BroadcastSearchResult with_bound = optimal_broadcast(cluster, source, receivers);
+    BroadcastSearchResult reference = optimal_broadcast(cluster, source, receivers, {}, 1e300, without);
+    ASSERT_TRUE(with_bound.complete() && reference.complete());
+    ASSERT_NEAR(with_bound.makespan, reference.makespan, 1e-9) << "trial " << trial << " n " << n;
+    larger_prunes += with_bound.counting_prunes;
+  }
+  EXPECT_GT(larger_prunes, 100U);
 }
 
 TEST(BroadcastSearch, LargerClustersAgreeWithGenericAndBounds) {

@@ -19,91 +19,17 @@
 #include "hetcoll/model/eager_model.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
+#include "support/eager_support.h"
 
 namespace hetcoll {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-struct Pair {
-  double occupancy = kInf, delay = kInf;
-};
-
-// A pair's eager cost from the platform's route, written without the
-// library's eager_cost: latencies add up; fixed costs and size / narrowest
-// bandwidth occupy the sender.
-Pair independent_cost(const Platform& platform, ProcessorIndex from, ProcessorIndex to, double size) {
-  const auto route = platform.route(from, to, platform.edge_costs(size));
-  if (!route || route->empty()) return {};
-  Pair pair{0, 0};
-  double narrowest = kInf;
-  for (auto e : *route) {
-    const auto& edge = platform.edges()[e];
-    if (edge.cost) {
-      pair.occupancy += *edge.cost;
-    } else {
-      pair.delay += *edge.latency;
-      narrowest = std::min(narrowest, *edge.bandwidth);
-    }
-  }
-  if (narrowest < kInf) pair.occupancy += size / narrowest;
-  return pair;
-}
-
-// Random strongly connected platforms: hosts and a few routers on a random
-// cycle plus extra edges, most with latency and bandwidth, some with a
-// fixed cost.
-Platform random_eager_platform(std::mt19937_64& rng, int hosts, int routers, bool fixed_costs_too) {
-  std::vector<PlatformNode> nodes;
-  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
-  for (int r = 0; r < routers; ++r) nodes.push_back(PlatformNode::forwarder("r" + std::to_string(r)));
-  const int n = hosts + routers;
-  std::uniform_real_distribution<double> unit(0, 1);
-  const double latencies[] = {0, 1e-6, 5e-6, 2e-5, 5e-5, 1e-4};
-  const double bandwidths[] = {1e6, 1.25e7, 1e8, 1.25e8, 1e9};
-  auto random_edge = [&](int from, int to) {
-    PlatformEdge edge;
-    edge.from = from;
-    edge.to = to;
-    if (fixed_costs_too && unit(rng) < 0.2) {
-      edge.cost = 1e-5 * static_cast<double>(1 + rng() % 8);
-    } else {
-      edge.latency = latencies[rng() % 6];
-      edge.bandwidth = bandwidths[rng() % 5];
-    }
-    return edge;
-  };
-  std::vector<int> cycle(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) cycle[static_cast<size_t>(i)] = i;
-  std::shuffle(cycle.begin(), cycle.end(), rng);
-  std::vector<PlatformEdge> edges;
-  for (int i = 0; i < n; ++i) edges.push_back(random_edge(cycle[static_cast<size_t>(i)], cycle[static_cast<size_t>((i + 1) % n)]));
-  for (int a = 0; a < n; ++a) {
-    for (int b = 0; b < n; ++b) {
-      if (a != b && unit(rng) < 0.4) edges.push_back(random_edge(a, b));
-    }
-  }
-  return Platform(std::move(nodes), std::move(edges), "random eager platform");
-}
-
-// Every host to every other: latency L, bandwidth B.
-Platform homogeneous_complete(int hosts, double latency, double bandwidth) {
-  std::vector<PlatformNode> nodes;
-  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
-  std::vector<PlatformEdge> edges;
-  for (int a = 0; a < hosts; ++a) {
-    for (int b = 0; b < hosts; ++b) {
-      if (a == b) continue;
-      PlatformEdge edge;
-      edge.from = a;
-      edge.to = b;
-      edge.latency = latency;
-      edge.bandwidth = bandwidth;
-      edges.push_back(edge);
-    }
-  }
-  return Platform(std::move(nodes), std::move(edges), "homogeneous");
-}
+using testing::homogeneous_complete;
+using testing::independent_cost;
+using testing::Pair;
+using testing::random_eager_platform;
 
 // Re-evaluates a plan in the eager model from the platform alone: each
 // sender's transfers in the plan's order, the first starting when it
@@ -217,7 +143,7 @@ TEST(EagerBroadcast, RandomPlatformsPlansAreValidAndReevaluateExactly) {
     const double size = sizes[rng() % 4];
     const GraphNetwork network(platform, size);
     const ProcessorIndex source = static_cast<ProcessorIndex>(rng() % static_cast<unsigned>(hosts));
-    SCOPED_TRACE(testing::Message() << "instance " << instance << ", " << hosts << " hosts, " << size << " bytes");
+    SCOPED_TRACE(::testing::Message() << "instance " << instance << ", " << hosts << " hosts, " << size << " bytes");
     const MakespanPlan flat = plan_eager_broadcast(network, source, EagerHeuristic::flat);
     const MakespanPlan best = plan_eager_broadcast(network, source, EagerHeuristic::automatic);
     for (const auto* plan : {&flat, &best}) {
@@ -291,7 +217,7 @@ TEST(EagerBroadcast, HomogeneousCompleteGraphMeetsThePostalOptimum) {
       const Platform platform = homogeneous_complete(hosts, 5e-5, 1.25e7);
       const GraphNetwork network(platform, size);
       const MakespanPlan plan = plan_eager_broadcast(network, 0);
-      SCOPED_TRACE(testing::Message() << hosts << " hosts, " << size << " bytes");
+      SCOPED_TRACE(::testing::Message() << hosts << " hosts, " << size << " bytes");
       expect_valid(network, plan);
       const double postal = postal_broadcast_time(static_cast<std::size_t>(hosts), size / 1.25e7, 5e-5);
       EXPECT_NEAR(plan.lower_bound, postal, 1e-9 * postal);
@@ -429,12 +355,17 @@ TEST(EagerBroadcast, VerifierRejectsPlansThatBreakTheEagerRules) {
     bad.lower_bound = plan.makespan * 1.5;
     EXPECT_FALSE(verify(network, bad).valid);
   }
-  {  // Not a broadcast.
+  {  // Neither a broadcast nor a reduce.
     MakespanPlan bad = plan;
-    bad.operation = Operation::reduce;
+    bad.operation = Operation::allreduce;
     const auto report = verify(network, bad);
     EXPECT_FALSE(report.valid);
-    EXPECT_TRUE(mentions(report, "broadcasts only")) << report.summary();
+    EXPECT_TRUE(mentions(report, "broadcasts and reduces only")) << report.summary();
+  }
+  {  // A broadcast read as a reduce: the source sends, nobody sends once.
+    MakespanPlan bad = plan;
+    bad.operation = Operation::reduce;
+    EXPECT_FALSE(verify(network, bad).valid);
   }
   {  // The same transfers judged by the one-port graph rules: sends overlap.
     MakespanPlan one_port = plan;

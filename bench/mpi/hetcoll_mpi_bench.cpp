@@ -26,8 +26,9 @@
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
-//   (--plan-model eager: bcast only, planned in the eager model (a rank's
-//    sends paced by the plan), one plan per message size, predicted by
+//   (--plan-model eager: bcast and reduce, planned in the eager model (a
+//    rank's sends paced by the plan; a reduce rank's receives all posted at
+//    once), one plan per message size, predicted by
 //    the eager model; the CSV's implementation is "hetcoll-eager")
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)

@@ -9,8 +9,8 @@
 // size, hetcoll (measured and predicted) and every built-in. Runs of
 // implementation "hetcoll-graph" (plans of the graph planners,
 // --plan-model graph) get their own columns beside hetcoll's sender-speed
-// plan and their own series; so do runs of "hetcoll-eager" (broadcasts
-// planned in the eager model, --plan-model eager). For each size the
+// plan and their own series; so do runs of "hetcoll-eager" (broadcasts and
+// reduces planned in the eager model, --plan-model eager). For each size the
 // summary then names the better of hetcoll's sender-speed (one-port) plan
 // and its eager plan: the one predicted faster, as hetcoll would choose
 // before running (each prediction is its own model's), with its time and

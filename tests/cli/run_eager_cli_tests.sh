@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests of the eager model: hetcoll broadcast --view eager, its
+# End-to-end tests of the eager model: hetcoll broadcast/reduce --view eager, their
 # plans through validate (and refused by simulate), and the errors of
 # --view eager elsewhere. Usage: run_eager_cli_tests.sh HETCOLL_BINARY SOURCE_DIR
 set -u
@@ -64,13 +64,48 @@ expect_in "one-port violated" "$work/out" "one-port"
 check "simulate eager" 2 "$hetcoll" simulate --platform "$platform" --plan "$work/eager.json"
 expect_in "simulate says why" "$work/err" "an eager plan cannot be simulated"
 
+# The eager reduce (time reversal of the broadcast on the transposed costs).
+# 16 bytes: the flat tree; the slow hosts' 80 us latency last, their 2.048 us
+# windows on the root's link one after the other: 80 + 4 x 2.048 us.
+check "eager reduce" 0 "$hetcoll" reduce --platform "$platform" --message-size 16 --view eager --json --out "$work/reduce.json"
+expect_true "reduce model" "$work/out" "d['model'] == 'eager' and d['operation'] == 'reduce' and d['algorithm'] == 'eager-auto'"
+expect_true "reduce makespan" "$work/out" "abs(d['makespan'] - (8e-5 + 4 * 16 * 1.6 / 1.25e7)) < 1e-12"
+expect_true "reduce flat to the root" "$work/out" "all(t['to'] == 'xeon0' for t in d['transfers']) and len(d['transfers']) == 7"
+expect_true "reduce windows back to back" "$work/out" "sorted(round(t['end'] * 1e9) for t in d['transfers'] if t['from'].startswith('athlon')) == [82048, 84096, 86144, 88192]"
+expect_true "reduce valid" "$work/out" "d['valid']"
+check "eager reduce text" 0 "$hetcoll" reduce --platform "$platform" --message-size 16 --view eager
+expect_in "reduce text names the model" "$work/out" "each node sends once, after its children's messages have arrived"
+expect_in "reduce text names the shape" "$work/out" "note         eager model: flat tree (all 7 others send to the root)"
+check "eager reduce large" 0 "$hetcoll" reduce --platform "$platform" --message-size 65536 --view eager --root athlon1 --json --out "$work/reduce-large.json"
+expect_true "reduce large not flat" "$work/out" "len(set(t['to'] for t in d['transfers'])) > 1 and d['root'] == 'athlon1'"
+check "eager reduce flat" 0 "$hetcoll" reduce --platform "$platform" --message-size 65536 --view eager --root athlon1 --algo flat --json
+expect_true "reduce flat slower" "$work/out" "d['algorithm'] == 'eager-flat' and d['makespan'] >= $(json_field "$work/reduce-large.json" "d['makespan']")"
+check "validate eager reduce" 0 "$hetcoll" validate --platform "$platform" --plan "$work/reduce-large.json"
+expect_in "validate reduce says eager" "$work/out" "eager model"
+python3 - "$work/reduce.json" "$work/bad-reduce.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+# Every sender at once: the windows on the root's link overlap.
+for t in d['transfers']:
+    duration = t['end'] - t['start']
+    t['end'] = d['makespan']
+    t['start'] = t['end'] - duration
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+check "validate tampered eager reduce" 5 "$hetcoll" validate --platform "$platform" --plan "$work/bad-reduce.json"
+expect_in "tampered reduce: windows overlap" "$work/out" "before its previous one"
+check "simulate eager reduce" 2 "$hetcoll" simulate --platform "$platform" --plan "$work/reduce.json"
+expect_in "simulate reduce says why" "$work/err" "an eager plan cannot be simulated"
+check "eager reduce help" 0 "$hetcoll" reduce --help
+expect_in "reduce help lists eager" "$work/out" "with --view eager"
+
 # --view eager elsewhere: clear errors, exit 2.
-check "eager reduce" 2 "$hetcoll" reduce --platform "$platform" --message-size 16 --view eager
-expect_in "eager reduce message" "$work/err" "--view eager: the eager model plans broadcasts only"
 check "eager allreduce" 2 "$hetcoll" allreduce --platform "$platform" --message-size 16 --view eager
-expect_in "eager allreduce message" "$work/err" "broadcasts only"
+expect_in "eager allreduce message" "$work/err" "--view eager: the eager model plans broadcasts and reduces only"
 check "eager multicast" 2 "$hetcoll" multicast --platform "$platform" --message-size 16 --view eager --targets xeon1
-expect_in "eager multicast message" "$work/err" "broadcasts only"
+expect_in "eager multicast message" "$work/err" "broadcasts and reduces only"
+check "eager reduce router root" 2 "$hetcoll" reduce --platform "$platform" --message-size 16 --view eager --root nosuchhost
+expect_in "eager reduce root message" "$work/err" "--root"
 check "eager cluster" 2 "$hetcoll" broadcast --times 1,2,3 --view eager
 expect_in "eager cluster message" "$work/err" "--view eager: this platform is a cluster"
 check "eager unknown algo" 2 "$hetcoll" broadcast --platform "$platform" --message-size 16 --view eager --algo fnf
@@ -83,6 +118,7 @@ check "unknown view" 2 "$hetcoll" broadcast --platform "$platform" --message-siz
 expect_in "unknown view message" "$work/err" "\"graph\", \"sender-speed\" or \"eager\""
 check "eager in algorithms" 0 "$hetcoll" algorithms
 expect_in "algorithms lists eager" "$work/out" "Broadcast planners in the eager model"
+expect_in "algorithms lists eager reduce" "$work/out" "Reduce planners in the eager model"
 
 echo "eager CLI tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

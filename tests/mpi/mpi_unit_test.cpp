@@ -12,6 +12,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/graph/eager_broadcast.h"
+#include "hetcoll/makespan/graph/eager_reduce.h"
 #include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/graph_network.h"
@@ -336,7 +337,7 @@ TEST(RuntimePlanning, GraphModelPlansOnTheRanksWithTheGraphPlanners) {
   EXPECT_THROW(parse_plan_model("network", "--plan-model"), InputError);
 }
 
-TEST(RuntimePlanning, EagerModelPlansBroadcastsOnTheRanks) {
+TEST(RuntimePlanning, EagerModelPlansBroadcastsAndReducesOnTheRanks) {
   const FourRanksOfSmallPlatform fixture;
   const LoadedPlatform& loaded = fixture.loaded;
   const Platform& platform = loaded.graph();
@@ -359,7 +360,23 @@ TEST(RuntimePlanning, EagerModelPlansBroadcastsOnTheRanks) {
   EXPECT_EQ(plan_for_ranks(loaded, ranks, Operation::broadcast, 0, 4096, "flat", PlanModel::eager).algorithm,
             "eager-flat");
   EXPECT_THROW(plan_for_ranks(loaded, ranks, Operation::broadcast, 0, 4096, "fnf", PlanModel::eager), InputError);
-  EXPECT_THROW(plan_for_ranks(loaded, ranks, Operation::reduce, 0, 4096, "", PlanModel::eager), InputError);
+  // A reduce: the eager reduce planner's plan on the ranks, executable,
+  // each rank's one send paced to its planned start (from the call), each
+  // receive carrying its planned arrival (the combine order).
+  auto reduce = plan_for_ranks(loaded, ranks, Operation::reduce, 2, 4096, "", PlanModel::eager);
+  EXPECT_EQ(reduce.model, PlanModel::eager);
+  EXPECT_EQ(reduce.operation, Operation::reduce);
+  EXPECT_EQ(reduce.root, 2);
+  EXPECT_NO_THROW(check_executable_structure(reduce, 4, "eager reduce plan"));
+  auto direct_reduce = plan_eager_reduce(network, ranks[2]);
+  EXPECT_EQ(reduce.makespan, direct_reduce.makespan);
+  ASSERT_EQ(reduce.transfers.size(), 3u);
+  for (size_t i = 0; i < reduce.transfers.size(); ++i) {
+    EXPECT_EQ(ids[static_cast<size_t>(reduce.transfers[i].from)], platform.id(direct_reduce.transfers[i].from));
+    EXPECT_EQ(reduce.transfers[i].start, direct_reduce.transfers[i].start);
+  }
+  EXPECT_THROW(plan_for_ranks(loaded, ranks, Operation::allreduce, -1, 4096, "", PlanModel::eager), InputError);
+  EXPECT_THROW(plan_for_ranks(loaded, ranks, Operation::multicast, 0, 4096, "", PlanModel::eager), InputError);
   LoadedPlatform cluster{Cluster::from_times({1, 2}), "c.json"};
   EXPECT_THROW(plan_for_ranks(cluster, {0, 1}, Operation::broadcast, 0, 8, "", PlanModel::eager), InputError);
   EXPECT_EQ(parse_plan_model("eager", "--plan-model"), PlanModel::eager);

@@ -155,4 +155,17 @@ EagerMatrix::EagerMatrix(const GraphNetwork& network, std::vector<ProcessorIndex
   }
 }
 
+EagerMatrix EagerMatrix::transposed() const {
+  EagerMatrix result;
+  result.members_ = members_;
+  result.smallest_occupancy_ = smallest_occupancy_;  // over all ordered pairs: the same set of pairs
+  result.smallest_delay_ = smallest_delay_;
+  const std::size_t k = members_.size();
+  result.cost_.resize(cost_.size());
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = 0; j < k; ++j) result.cost_[j * k + i] = cost_[i * k + j];
+  }
+  return result;
+}
+
 }  // namespace hetcoll

@@ -1,4 +1,5 @@
-// The eager model of a broadcast on a platform graph: what a message costs
+// The eager model of a broadcast on a platform graph (its time reversal, the
+// eager reduce: makespan/graph/eager_reduce.h): what a message costs
 // when a node hands all its messages to the network at once, as MPI does
 // with small messages (the eager protocol: a standard send of a small
 // message completes at once, without waiting for its receiver).
@@ -90,6 +91,12 @@ class EagerMatrix {
   // transfer takes at least them (kNoRoute when no pair is connected).
   double smallest_occupancy() const { return smallest_occupancy_; }
   double smallest_delay() const { return smallest_delay_; }
+
+  // The same members with every pair reversed: transposed().cost(i, j) ==
+  // cost(j, i). An eager reduce on these costs is the time reversal of an
+  // eager broadcast on the transposed ones (makespan/graph/eager_reduce.h).
+  // O(k²) time and space.
+  EagerMatrix transposed() const;
 
  private:
   std::vector<ProcessorIndex> members_;

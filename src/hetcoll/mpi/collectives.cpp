@@ -280,10 +280,78 @@ void reduce_phase_in_rank_order(const Exchange& exchange, std::span<const RankSt
   if (is_root) runs.write_result(args.result);
 }
 
+// An eager plan's reduce (makespan/graph/eager_reduce.h): the receives from
+// all children posted at once (their latencies overlap; the children's
+// paced sends keep this rank's link to one message at a time), the values
+// combined in the order the plan has them arrive, then one standard send to
+// the parent at its planned start (counted from the call) or once the last
+// value has arrived, if later: sending earlier than planned could put this
+// message on the parent's link together with a sibling's, which the
+// network then shares and both arrive late (docs/MPI.md). Non-commutative
+// operations keep the runs of consecutive ranks (RankRuns), received in the
+// plan's arrival order (their two messages per child leave eagerly, so the
+// one-by-one receives wait for nothing that has not been sent).
+void reduce_phase_eager(const Exchange& exchange, std::span<const RankStep> all_steps, int rank, int size,
+                        bool is_root, const ReduceArguments& args) {
+  const double call_start = MPI_Wtime();
+  std::vector<RankStep> receives;
+  const RankStep* send = nullptr;
+  for (const auto& step : all_steps) {
+    if (step.kind == RankStep::Kind::receive) receives.push_back(step);
+    else send = &step;
+  }
+  std::stable_sort(receives.begin(), receives.end(),
+                   [](const RankStep& a, const RankStep& b) { return a.planned_end < b.planned_end; });
+  auto send_paced = [&](const auto& post) {
+    if (send == nullptr) return;
+    wait_until(call_start + send->offset);
+    post(send->peer);
+  };
+  if (!is_commutative(args.op)) {
+    RankRuns runs(exchange, args, size);
+    runs.add_own(rank, args.own);
+    for (const auto& step : receives) runs.receive_from(step.peer);
+    send_paced([&](int peer) { runs.send_to(peer); });
+    if (is_root) runs.write_result(args.result);
+    return;
+  }
+  const auto count = static_cast<size_t>(args.count);
+  ScratchBuffer incoming;
+  if (!receives.empty()) incoming = ScratchBuffer(args.layout, receives.size() * count);
+  std::vector<MPI_Request> requests;
+  requests.reserve(receives.size());
+  for (size_t i = 0; i < receives.size(); ++i) {
+    requests.push_back(exchange.start_receive(incoming.element(i * count), args.count, args.datatype,
+                                              receives[i].peer, MessageTag::partial_reduction));
+  }
+  const void* outgoing = args.own;
+  ScratchBuffer accumulator;
+  void* combined = nullptr;
+  if (is_root) {
+    combined = args.result;
+    if (args.own != args.result) copy_elements(args.own, combined, count, args.datatype, args.layout);
+  } else if (!receives.empty()) {
+    accumulator = ScratchBuffer(args.layout, count);
+    combined = accumulator.data();
+    copy_elements(args.own, combined, count, args.datatype, args.layout);
+    outgoing = combined;
+  }
+  for (size_t i = 0; i < receives.size(); ++i) {
+    exchange.wait_receive(requests[i], args.datatype, receives[i].peer, args.count);
+    exchange.check(MPI_Reduce_local(incoming.element(i * count), combined, args.count, args.datatype, args.op),
+                   "MPI_Reduce_local");
+  }
+  send_paced([&](int peer) {
+    exchange.send(outgoing, args.count, args.datatype, peer, MessageTag::partial_reduction, args.more_sends_follow);
+  });
+}
+
 void reduce_phase(const Exchange& exchange, const ExecutablePlan& plan, const ReduceArguments& args) {
   auto steps = phase_steps(plan, Payload::partial_reduction);
   bool is_root = plan.rank() == plan.root_rank();
-  if (is_commutative(args.op)) {
+  if (plan.concurrent_sends() && plan.operation() == Operation::reduce) {
+    reduce_phase_eager(exchange, steps, plan.rank(), plan.size(), is_root, args);
+  } else if (is_commutative(args.op)) {
     reduce_phase_commutative(exchange, steps, is_root, args);
   } else {
     reduce_phase_in_rank_order(exchange, steps, plan.rank(), plan.size(), is_root, args);
@@ -311,6 +379,14 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   args.datatype = datatype;
   args.op = op;
   args.layout = DatatypeLayout::of(datatype);
+  if (plan.concurrent_sends()) {
+    // Eager plans: standard sends whatever RuntimeOptions::send_mode says.
+    RuntimeOptions standard_sends = plan.options();
+    standard_sends.send_mode = RuntimeOptions::SendMode::standard;
+    Exchange eager_exchange(plan.communicator(), plan.user_communicator(), standard_sends, "hetcoll::mpi::reduce");
+    reduce_phase(eager_exchange, plan, args);
+    return MPI_SUCCESS;
+  }
   reduce_phase(exchange, plan, args);
   return MPI_SUCCESS;
 }

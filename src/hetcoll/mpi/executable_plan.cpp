@@ -343,8 +343,9 @@ ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> comm
         // Times are seconds only on platforms of latency and bandwidth (a
         // plan with a message size); a fixed-cost plan's sends are not paced.
         if (result.concurrent_sends_ && plan.message_size && step.kind == RankStep::Kind::send) {
-          step.offset = std::max(0.0, t.start - holds_from);
+          step.offset = std::max(0.0, t.start - holds_from);  // a reduce: holds_from = 0, the call's start
         }
+        if (result.concurrent_sends_) step.planned_end = t.end;
         result.steps_.push_back(step);
       }
     }

@@ -8,10 +8,13 @@
 // plan's global order — by start time, ties by position in the plan's list —
 // posting a receive or a send for each and completing it before the next
 // (a receive may be posted one step early; that never delays anyone).
-// Eager plans (PlanModel::eager) differ in one way: a rank posts each of
+// Eager plans (PlanModel::eager) differ: a broadcast rank posts each of
 // its sends, a standard one, at its start time in the plan (counted from
 // when the rank holds the message), without completing the earlier ones,
-// and completes them all at the end.
+// and completes them all at the end; a reduce rank posts the receives from
+// all its children at once, combines the values in the order the plan has
+// them arrive, and sends (a standard send) at its start time in the plan
+// (counted from the call), or once the last child's value has arrived.
 //
 // Why this cannot deadlock (for any plan, valid or not in the model): all
 // ranks agree on one total order of the transfers (the same plan, checked by
@@ -26,7 +29,10 @@
 // plan's concurrent sends the argument is the same: a broadcast rank's
 // sends all follow its one receive, so once that receive has completed
 // each of its sends is posted within a bounded time (its offset), and the
-// first pending transfer's receiver has nothing before its receive. The runtime
+// first pending transfer's receiver has nothing before its receive. An
+// eager reduce rank's receives are all posted at the call's start and its
+// one send follows them: by induction from the leaves (which only send),
+// every rank's receives complete and then its send is posted. The runtime
 // uses a duplicate of the user's communicator, so no message of the user's
 // can match one of ours. Data correctness is separate: the checks below
 // make sure every rank forwards only what it already holds.
@@ -101,8 +107,12 @@ struct RankStep {
   std::size_t transfer = 0;  // index in the plan's transfers
   // Eager plans, sends: seconds after this rank holds the message (the
   // source: after the call starts) at which the send is posted, from the
-  // plan's start times.
+  // plan's start times; a reduce's one send: seconds after the call starts
+  // (it leaves then, or once its children's messages have arrived, if later).
   double offset = 0;
+  // Eager reduce plans, receives: when the plan has the message arrive (its
+  // end): the rank combines its children's values in that order.
+  double planned_end = 0;
 };
 
 // The communicator the runtime talks on: a duplicate of the user's, freed

@@ -16,8 +16,8 @@
 //                       (hetcoll algorithms); unset: auto.
 //   HETCOLL_PLAN_MODEL  "graph": on a platform graph, plan with the graph
 //                       planners on the platform itself (runtime.h);
-//                       "eager": broadcasts in the eager model, sends paced
-//                       by the plan (reduces and all-reduces fall back);
+//                       "eager": broadcasts and reduces in the eager model,
+//                       sends paced by the plan (all-reduces fall back);
 //                       "sender-speed" / unset: on its sender-speed view.
 //   HETCOLL_TIMEOUT     seconds a rank waits in one call before aborting
 //                       the job with a message (0 / unset: no limit).

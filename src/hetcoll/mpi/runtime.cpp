@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/graph/eager_broadcast.h"
+#include "hetcoll/makespan/graph/eager_reduce.h"
 #include "hetcoll/makespan/graph/graph_registry.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/graph_network.h"
@@ -31,8 +32,8 @@ PlanModel parse_plan_model(std::string_view text, std::string_view parameter) {
 
 namespace {
 
-// The graph planners (or, under PlanModel::eager, the eager broadcast
-// planner) on the platform itself, the ranks' processors as the
+// The graph planners (or, under PlanModel::eager, the eager broadcast and
+// reduce planners) on the platform itself, the ranks' processors as the
 // participants; the plan comes back on ranks (processor r = rank r), routes
 // left to the network.
 MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<ProcessorIndex>& processor_of_rank,
@@ -49,9 +50,9 @@ MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<Proce
   if (root_rank >= 0) request.root = processor_of_rank.at(static_cast<size_t>(root_rank));
   MakespanPlan plan;
   if (model == PlanModel::eager) {
-    if (operation != Operation::broadcast) {
-      throw InputError(fmt::format("the eager model plans broadcasts only, not a {} (plan it with the model "
-                                   "\"graph\" or \"sender-speed\")",
+    if (operation != Operation::broadcast && operation != Operation::reduce) {
+      throw InputError(fmt::format("the eager model plans broadcasts and reduces only, not a {} (plan it with the "
+                                   "model \"graph\" or \"sender-speed\")",
                                    to_string(operation)));
     }
     const auto heuristic = eager_heuristic_from_string(algorithm.empty() ? "auto" : algorithm);
@@ -59,8 +60,9 @@ MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<Proce
       throw InputError("algorithm", fmt::format("the eager model's planners are {}, got \"{}\"",
                                                 eager_heuristic_names(), algorithm));
     }
-    plan = plan_eager_broadcast(network, request.root == kNoProcessor ? network.participants().front() : request.root,
-                                *heuristic);
+    const ProcessorIndex root = request.root == kNoProcessor ? network.participants().front() : request.root;
+    plan = operation == Operation::reduce ? plan_eager_reduce(network, root, *heuristic)
+                                          : plan_eager_broadcast(network, root, *heuristic);
   } else {
     plan = plan_graph_makespan(network, request, algorithm);
   }

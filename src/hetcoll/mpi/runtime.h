@@ -15,10 +15,11 @@
 // processors; with PlanModel::platform_graph, on a platform graph, the graph
 // planners (makespan/graph/graph_registry.h: routes, bidirectional one-port
 // hosts and shared links) on the platform itself, the processors no rank
-// plays forwarding as routers; with PlanModel::eager, broadcasts only, the
-// eager model's planner (makespan/graph/eager_broadcast.h: a rank sends to
-// all its children at once, for small messages under eager MPI sends) on
-// the platform the same way. Either way the plan's transfers are between
+// plays forwarding as routers; with PlanModel::eager, broadcasts and
+// reduces, the eager model's planners (makespan/graph/eager_broadcast.h: a
+// rank sends to all its children at once; eager_reduce.h: a rank receives
+// from all its children at once and sends once, paced; for small messages
+// under eager MPI sends) on the platform the same way. Either way the plan's transfers are between
 // ranks: which links a message crosses is the network's business. On a cluster the
 // message size does not change the plan (one time per message), so there is
 // one size class; on a graph with latency and bandwidth the times depend on
@@ -53,10 +54,11 @@ PlanModel parse_plan_model(std::string_view text, std::string_view parameter);
 
 struct PlanningOptions {
   // What the plans are made on (see the header comment): sender_speed,
-  // platform_graph, or eager (broadcasts only, on a platform graph: the
-  // eager broadcast planner, makespan/graph/eager_broadcast.h, whose plans
-  // run with all of a rank's sends posted at once; reduces and all-reduces
-  // are refused, InputError).
+  // platform_graph, or eager (broadcasts and reduces, on a platform graph:
+  // the eager planners, makespan/graph/eager_broadcast.h and
+  // eager_reduce.h, whose plans run with paced standard sends, a reduce
+  // rank posting all its receives at once; all-reduces are refused,
+  // InputError).
   PlanModel model = PlanModel::sender_speed;
   // Registry names (hetcoll algorithms; graph planners under
   // PlanModel::platform_graph); empty = the default ("auto").
@@ -124,7 +126,7 @@ MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, Proce
 // the platform. root_rank < 0: the algorithm's default (all-reduce). Under
 // PlanModel::platform_graph the platform must be a graph (InputError otherwise) and
 // the plan is made for exactly `message_bytes`; its makespan is the graph
-// model's prediction. PlanModel::eager: the same, broadcasts only
+// model's prediction. PlanModel::eager: the same, broadcasts and reduces
 // (`algorithm` "auto", "flat" or empty), the eager model's prediction.
 MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                             Operation operation, int root_rank, double message_bytes, const std::string& algorithm,

@@ -78,7 +78,8 @@ enum class PlanModel : std::uint8_t {
   platform_graph,  // model/graph_network.h: routes, exclusive links, bidirectional one-port
   // model/eager_model.h: a platform graph's routes; a node sends to all its
   // children at once, their occupancies add up in send order, latencies
-  // overlap (broadcasts only)
+  // overlap (broadcasts); reduces are its time reversal
+  // (makespan/graph/eager_reduce.h: a node's receive windows add up)
   eager,
 };
 

@@ -198,7 +198,12 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
                               is_reduce ? "root" : "source", platform.id(plan.root));
   const std::string size =
       network.message_size() ? fmt::format(", {}-byte messages", *network.message_size()) : std::string();
-  if (plan.model == PlanModel::eager) {
+  if (plan.model == PlanModel::eager && is_reduce) {
+    labels.model = "eager model: platform routes; each node sends once, after its children's messages have "
+                   "arrived; its link receives one message at a time (size / bandwidth, at the end of each "
+                   "transfer), latencies overlapping" + size;
+    labels.checked = "routes, eager receive windows, causality, completeness and claims checked on the platform";
+  } else if (plan.model == PlanModel::eager) {
     labels.model = "eager model: platform routes; a node sends to all its children without waiting, its link "
                    "carrying one message at a time (size / bandwidth), latencies overlapping" + size;
     labels.checked = "routes, eager send times, causality, completeness and claims checked on the platform";

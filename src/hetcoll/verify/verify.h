@@ -88,11 +88,16 @@ VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
 //    that claims to be optimal has a lower bound equal to its makespan.
 // Eager plans (plan.model == PlanModel::eager, model/eager_model.h) are
 // checked in their own model instead of the one-port rules:
-//  * a broadcast only; routes as above;
-//  * a transfer lasts its route's time (delay + occupancy) and occupies its
-//    sender's link for its occupancy only: a sender's transfers, by start
-//    time, each start once the previous one has left the link (latencies
-//    overlap); no receive or router ports (a node may receive meanwhile);
+//  * a broadcast or a reduce only; routes as above;
+//  * a transfer lasts its route's time (delay + occupancy);
+//  * broadcast: it occupies its sender's link for its occupancy only: a
+//    sender's transfers, by start time, each start once the previous one
+//    has left the link (latencies overlap); no receive or router ports (a
+//    node may receive meanwhile);
+//  * reduce (makespan/graph/eager_reduce.h): it occupies its receiver's
+//    link for its occupancy at its end, [end - occupancy, end]; a
+//    receiver's windows never overlap; no send or router ports; combining
+//    is free (the reduce's causality: a node sends after its last arrival);
 //  * causality, completeness and the claims as above (optimal only when the
 //    lower bound meets the makespan).
 // Complexity: O(m log m + r) for m transfers, plus one route search per

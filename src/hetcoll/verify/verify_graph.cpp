@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -28,7 +30,8 @@ class GraphChecker {
                 {network.node_count(),
                  [this](ProcessorIndex p) -> const std::string& { return platform_.id(p); },
                  [this](ProcessorIndex p) { return network_.is_participant(p); },
-                 [this](ProcessorIndex p) { return network_.combine_time(p); }},
+                 // The eager model has no computation (model/eager_model.h).
+                 [this](ProcessorIndex p) { return eager() ? 0.0 : network_.combine_time(p); }},
                 tolerance_, report_) {}
 
   VerifyReport run() {
@@ -36,11 +39,14 @@ class GraphChecker {
     if (!check_well_formed()) return std::move(report_);
     check_routes();
     if (eager()) {
-      if (plan_.operation != Operation::broadcast) {
-        violation("the eager model plans broadcasts only; this plan is a {}", to_string(plan_.operation));
+      if (plan_.operation == Operation::broadcast) {
+        check_eager_times();
+      } else if (plan_.operation == Operation::reduce) {
+        check_eager_reduce_times();
+      } else {
+        violation("the eager model plans broadcasts and reduces only; this plan is a {}", to_string(plan_.operation));
         return std::move(report_);
       }
-      check_eager_times();
     } else {
       check_ports();
     }
@@ -199,6 +205,42 @@ class GraphChecker {
         }
         link_free_at = std::max(link_free_at, t.start + cost.occupancy);
         previous = i;
+      }
+    }
+  }
+
+  // The eager reduce (makespan/graph/eager_reduce.h): a transfer lasts its
+  // route's time and holds its RECEIVER's link for its occupancy at its
+  // end, [end - occupancy, end]; a receiver's windows must not overlap (its
+  // latencies may). That each node sends once, after its children's
+  // arrivals, is the reduce's causality check (no combine time: the eager
+  // model has no computation). No send or router ports.
+  void check_eager_reduce_times() {
+    const auto n = static_cast<std::size_t>(network_.node_count());
+    std::vector<std::vector<std::pair<double, std::size_t>>> receives(n);  // (window start, transfer)
+    for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
+      const auto& t = plan_.transfers[i];
+      if (t.from == t.to || routes_[i].empty()) continue;  // reported already
+      const EagerCost cost = eager_cost(network_, routes_[i]);
+      const double expected = cost.time();
+      const double duration = t.end - t.start;
+      if (!(std::fabs(duration - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
+        violation("{}: eager model: lasts {} but its route takes {} (latency {} + occupancy {})", describe(i),
+                  duration, expected, cost.delay, cost.occupancy);
+      }
+      receives[static_cast<std::size_t>(t.to)].emplace_back(t.end - cost.occupancy, i);
+    }
+    for (std::size_t p = 0; p < n; ++p) {
+      auto& list = receives[p];
+      std::sort(list.begin(), list.end());
+      for (std::size_t k = 1; k < list.size(); ++k) {
+        const auto& previous = plan_.transfers[list[k - 1].second];
+        if (list[k].first < previous.end - tolerance_) {
+          violation("{}: eager model: {}'s link receives this message from {}, before its previous one ({}) has "
+                    "arrived at {}",
+                    describe(list[k].second), name(static_cast<ProcessorIndex>(p)), list[k].first,
+                    describe(list[k - 1].second), previous.end);
+        }
       }
     }
   }

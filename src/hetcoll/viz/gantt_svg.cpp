@@ -931,9 +931,13 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
   };
   for (auto v : network.participants()) add_row(v, false);
   // Rows for the shared network nodes several messages cross, busiest first
-  // (at most 12): where the plan's messages wait for each other.
+  // (at most 12): where the plan's messages wait for each other. Not for an
+  // eager plan: its messages hold a link only for their occupancy (a
+  // broadcast at the start of each transfer, a reduce at its end) and never
+  // wait for each other in the network, so bars over whole transfers there
+  // would show conflicts that the model does not have.
   std::vector<ProcessorIndex> shared;
-  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+  for (ProcessorIndex v = 0; v < platform.size() && plan.model != PlanModel::eager; ++v) {
     if (labels.crossings[static_cast<std::size_t>(v)] > 1) shared.push_back(v);
   }
   std::stable_sort(shared.begin(), shared.end(), [&](ProcessorIndex a, ProcessorIndex b) {

@@ -157,6 +157,7 @@ class Search {
   SearchStatus status() const { return budget_.status(); }
   std::uint64_t memo_hits() const { return memo_hits_; }
   std::size_t memo_entries() const { return memo_.size(); }
+  std::uint64_t counting_prunes() const { return counting_prunes_; }
   // The best sequence as class counts per slot group, in time order.
   const std::vector<std::vector<int>>& best_groups() const { return best_groups_; }
 
@@ -517,7 +518,78 @@ class Search {
   double node_bound(const std::vector<Holders>& holders, double tau, const std::vector<double>* class_deadlines) {
     double bound = std::max(tau, relaxation_bound(holders, class_deadlines));
     if (bound <= cutoff_) bound = std::max(bound, fluid_bound(holders, tau));
+    if (options_.counting_bound && bound <= cutoff_) {
+      bound = std::max(bound, counting_bound(holders, tau));
+      if (bound > cutoff_) ++counting_prunes_;
+    }
     return bound;
+  }
+
+  // Counting bound (see the header): on the grid x_g = tau + g h (h at most
+  // half the fastest remaining time), counts_[g] >= N(x) for every x in
+  // (x_{g-1}, x_g] and every completion. Returns x_{g-1} for the first g
+  // whose count reaches the receivers left (no completion informs them all
+  // by x_{g-1}), or the grid's end (just past the cutoff) if none does.
+  // O(grid x k_max x receivers left), k_max = (cutoff - tau) / fastest time;
+  // only evaluated when the relaxation and fluid bounds do not prune.
+  double counting_bound(const std::vector<Holders>& holders, double tau) {
+    const int m = total_remaining_;
+    if (m == 0) return tau;
+    weights_.clear();
+    for (int c = 0; c < problem_.classes(); ++c) {
+      weights_.insert(weights_.end(), static_cast<size_t>(remaining_[static_cast<size_t>(c)]), time(c));
+    }
+    const double w_min = weights_.front();
+    const double end = cutoff_ + 0.02 * (cutoff_ - tau) + tolerance_;
+    if (!(end > tau) || !std::isfinite(end)) return tau;
+    constexpr int kGrid = 512;
+    double h = (end - tau) / kGrid;
+    if (h >= 0.5 * w_min) h = 0.5 * w_min;
+    const int grid = static_cast<int>(std::ceil((end - tau) / h));
+    slots_by_grid_.assign(static_cast<size_t>(grid) + 1, 0);
+    for (const auto& holder : holders) {
+      for (double slot = holder.next; slot <= end + tolerance_; slot += holder.period) {
+        const double index = std::ceil((slot - tolerance_ - tau) / h);
+        const int g = index <= 0 ? 0 : static_cast<int>(index);
+        if (g <= grid) slots_by_grid_[static_cast<size_t>(g)] += holder.count;
+      }
+    }
+    // The argument x_g - k w_i (+ tolerance), rounded up to the grid, is
+    // the point g - offset(k, i): offset = floor((k w_i - tolerance) / h),
+    // taken a hair smaller so that rounding never moves an index down.
+    const int k_max = static_cast<int>((end - tau) / w_min) + 1;
+    const size_t width = static_cast<size_t>(m);
+    offsets_.resize(static_cast<size_t>(k_max) * width);
+    for (int k = 1; k <= k_max; ++k) {
+      for (size_t i = 0; i < width; ++i) {
+        offsets_[static_cast<size_t>(k - 1) * width + i] =
+            static_cast<int>(std::floor((k * weights_[i] - tolerance_) / h - 1e-7));  // >= 2 as h <= w_i / 2
+      }
+    }
+    counts_.assign(static_cast<size_t>(grid) + 1, 0);
+    int held = 0;
+    for (int g = 0; g <= grid; ++g) {
+      held += slots_by_grid_[static_cast<size_t>(g)];
+      long total = held;
+      for (int k = 1; k <= k_max && total < m; ++k) {
+        // G_k: the largest m' with m' - i <= Ñ(x - k w_i) for every i < m'.
+        const int* offset = &offsets_[static_cast<size_t>(k - 1) * width];
+        int most = std::numeric_limits<int>::max();
+        int fit = 0;
+        for (size_t i = 0; i < width; ++i) {
+          const int index = g - offset[i];
+          const int n_y = index < 0 ? 0 : counts_[static_cast<size_t>(index)];  // index 0: may round up from below tau
+          most = std::min(most, static_cast<int>(i) + n_y);
+          if (most < static_cast<int>(i) + 1) break;
+          fit = static_cast<int>(i) + 1;
+        }
+        if (fit == 0) break;  // larger k only lowers every argument
+        total += fit;
+      }
+      counts_[static_cast<size_t>(g)] = static_cast<int>(std::min<long>(total, m));
+      if (counts_[static_cast<size_t>(g)] >= m) return g == 0 ? tau : tau + (g - 1) * h;
+    }
+    return tau + grid * h;
   }
 
   // Serving class b at tau makes every faster receiver left over (classes
@@ -829,10 +901,15 @@ class Search {
   std::vector<double> child_deadlines_;
   std::vector<std::pair<double, int>> due_;
   std::vector<int> removed_;
+  std::vector<double> weights_;      // counting_bound: the remaining receivers' times, ascending
+  std::vector<int> slots_by_grid_;   // counting_bound: holder slots per grid cell
+  std::vector<int> counts_;          // counting_bound: Ñ per grid point
+  std::vector<int> offsets_;         // counting_bound: grid offset of x - k w_i, per (k, i)
   std::vector<double> group_deadline_;  // per class: due before (the node's and the group's classes)
   std::vector<double> saved_deadlines_;  // choose()'s old values
 
   std::uint64_t memo_hits_ = 0;
+  std::uint64_t counting_prunes_ = 0;
   bool aborted_ = false;
   bool unwinding_ = false;      // a target pass found its completion
   bool stop_at_first_ = false;  // target pass (vs plain branch-and-bound)
@@ -932,6 +1009,7 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
   result.used_fastest_first = options.fastest_first && problem.source_in_fastest_class;
   result.memo_hits = search.memo_hits();
   result.memo_entries = search.memo_entries();
+  result.counting_prunes = search.counting_prunes();
   result.stats.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return result;
 }

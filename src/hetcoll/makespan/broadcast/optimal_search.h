@@ -82,6 +82,27 @@
 //    G(m): the sum of the m largest rates 1/t left, concave), so N <= U,
 //    the solution of the equality (exponential between events). Stronger
 //    than the relaxation when the receivers left are mostly slow.
+//  * Counting bound (floors, not fluid; all-distinct times are where it
+//    pays). Let w_0 <= w_1 <= ... be the remaining receivers' times and, in
+//    a completion, N(x) the number of them informed by x (N(y) = 0 for
+//    y < tau) and H(x) the holders' slots ending in [tau, x]. Each receiver
+//    informed by x takes its own slot ending by x; a receiver j informed at
+//    r_j has floor((x - r_j) / t_j) slots by x, i.e. one per k >= 1 with
+//    r_j <= x - k t_j. So N(x) <= H(x) + sum_{k>=1} G_k, G_k = |J_k|,
+//    J_k = {j : r_j <= x - k t_j}. Sort J_k by time: its i-th fastest has
+//    time u_i >= w_i, and its |J_k| - i members of time >= u_i all have
+//    r_j <= x - k u_i, so they are informed by x - k w_i (N nondecreasing):
+//    |J_k| - i <= N(x - k w_i) for every i < |J_k|. Hence N(x) <= N*(x) =
+//    min(left, H(x) + sum_k max{m : m - i <= N*(x - k w_i) for all i < m}),
+//    by induction on x (each argument is at least w_0 smaller). Every
+//    completion ends after any x with N*(x) < left. Computed on a grid of
+//    spacing h <= w_0 / 2 with every argument rounded up one cell (so the
+//    grid values bound N* on the cell they close; proof by the same
+//    induction). Unlike the fluid bound it keeps the integrality of slots;
+//    unlike the relaxation it does not give everyone the fastest time.
+//    Evaluated only where relaxation and fluid do not prune (grid of 512
+//    cells up to just past the cutoff): with all-distinct times it halves
+//    the gap left under a node budget (docs/RESULTS.md, issue 13).
 //  * Partial compositions: classes of a group are decided fastest first;
 //    a bound valid for every completion of a partial composition (the
 //    undecided receivers of the group get the fastest undecided time; the
@@ -130,7 +151,8 @@
 // fastest source) with its status and the best proven lower bound.
 // Complexity: exponential in the worst case (the problem is NP-hard,
 // Khuller, Kim, Woeginger 2003 sec. 1); per node O(k^2 + holders) plus the bounds' simulations,
-// O(slot times x log streams) (the send streams in a heap). Memory: O(n k) plus the memo budget.
+// O(slot times x log streams) (the send streams in a heap), and the counting
+// bound's O(512 x k_max x receivers left) when it is evaluated. Memory: O(n k) plus the memo budget.
 // Counting: stats.nodes = nodes examined: every child whose bound is
 // evaluated (explored or pruned, counted when evaluated), every child
 // explored without a bound, every partial composition bounded; a child
@@ -160,6 +182,7 @@ struct OptimalBroadcastOptions {
   bool fastest_first = true;     // Thm 4.3 (applied only when the source is in the fastest class)
   bool exchange_rule = true;     // generalised Lemma 4.2 / Thm 4.2 exchange
   bool relaxation_bound = true;  // relaxation + deadline bound
+  bool counting_bound = true;    // the floor-exact counting bound (with relaxation_bound)
   bool memoize = true;
   bool fnf_incumbent = true;     // start from FNF's makespan
   bool iterative_targets = true; // target passes from the lower bound up (else plain B&B)
@@ -177,6 +200,7 @@ struct BroadcastSearchResult {
   SearchStats stats;        // nodes examined, seconds
   std::uint64_t memo_hits = 0;
   std::uint64_t memo_entries = 0;
+  std::uint64_t counting_prunes = 0;  // bounds that only the counting bound lifted past the cutoff
   bool used_fastest_first = false;  // Thm 4.3 was applied
 
   bool complete() const { return status == SearchStatus::finished; }

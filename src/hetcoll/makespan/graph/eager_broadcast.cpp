@@ -225,43 +225,27 @@ double eager_broadcast_lower_bound(const EagerMatrix& matrix, std::size_t source
                   postal_broadcast_time(matrix.size(), matrix.smallest_occupancy(), matrix.smallest_delay()));
 }
 
-MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex source, EagerHeuristic heuristic) {
-  const auto started = std::chrono::steady_clock::now();
-  MakespanRequest request;
-  request.operation = Operation::broadcast;
-  request.root = source;
-  source = graph_request_root(network, request);
-  const std::vector<ProcessorIndex>& participants = network.participants();
-  require_reachable(network, source, participants, false);
-  const EagerMatrix matrix(network, participants);
+EagerSearch best_eager_tree(const EagerMatrix& matrix, std::size_t source_member, EagerHeuristic heuristic) {
   const std::size_t k = matrix.size();
-  const auto source_member =
-      static_cast<std::size_t>(std::lower_bound(participants.begin(), participants.end(), source) - participants.begin());
-
   std::vector<std::size_t> flat(k, source_member);
   flat[source_member] = npos;
-  EagerTree best = time_eager_tree(matrix, source_member, flat);
-  std::string shape = fmt::format("flat tree (the source sends to all {} others)", k - 1);
-  std::uint64_t candidates = 1;
+  EagerSearch best;
+  best.tree = time_eager_tree(matrix, source_member, flat);
+  best.shape = EagerTreeShape::flat;
   if (heuristic == EagerHeuristic::automatic && k > 2) {
-    auto consider = [&](std::vector<std::size_t> parent, const std::function<std::string(const EagerTree&)>& describe) {
+    auto consider = [&](std::vector<std::size_t> parent, EagerTreeShape shape, std::size_t k0, std::size_t fan_out) {
       if (parent.empty()) return;
-      ++candidates;
+      ++best.candidates;
       EagerTree tree = time_eager_tree(matrix, source_member, std::move(parent));
-      if (tree.makespan < best.makespan - kRelativeTimeTolerance * best.makespan) {
-        best = std::move(tree);
-        shape = describe(best);
+      if (tree.makespan < best.tree.makespan - kRelativeTimeTolerance * best.tree.makespan) {
+        best.tree = std::move(tree);
+        best.shape = shape;
+        best.k0 = k0;
+        best.fan_out = fan_out;
       }
     };
-    consider(eager_distances(matrix, source_member).second, [](const EagerTree& tree) {
-      return fmt::format("shortest-path tree (depth {})", depth_of(tree));
-    });
-    if (k <= kEagerGreedyMembers) {
-      consider(greedy_parents(matrix, source_member), [&](const EagerTree& tree) {
-        return fmt::format("greedy earliest-arrival tree (depth {}, the source sends to {})", depth_of(tree),
-                           tree.children[source_member].size());
-      });
-    }
+    consider(eager_distances(matrix, source_member).second, EagerTreeShape::shortest_path, 0, 0);
+    if (k <= kEagerGreedyMembers) consider(greedy_parents(matrix, source_member), EagerTreeShape::greedy, 0, 0);
     // The forwarding order: by arrival from the source alone.
     std::vector<std::size_t> order;
     for (std::size_t v = 0; v < k; ++v) {
@@ -282,14 +266,49 @@ MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex so
     for (auto k0 : fan_outs) {
       if (k0 >= receivers) continue;  // the flat tree
       for (auto fan_out : fan_outs) {
-        consider(kary_parents(matrix, source_member, order, k0, fan_out), [k0, fan_out](const EagerTree&) {
-          return fmt::format("{}-ary tree over the forwarding order (members by arrival from the source), the "
-                             "source sending to {}",
-                             fan_out, k0);
-        });
+        consider(kary_parents(matrix, source_member, order, k0, fan_out), EagerTreeShape::kary, k0, fan_out);
         if (fan_out >= receivers - k0) break;  // larger fan-outs give the same tree
       }
     }
+  }
+  return best;
+}
+
+std::size_t eager_tree_depth(const EagerTree& tree) { return depth_of(tree); }
+
+MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex source, EagerHeuristic heuristic) {
+  const auto started = std::chrono::steady_clock::now();
+  MakespanRequest request;
+  request.operation = Operation::broadcast;
+  request.root = source;
+  source = graph_request_root(network, request);
+  const std::vector<ProcessorIndex>& participants = network.participants();
+  require_reachable(network, source, participants, false);
+  const EagerMatrix matrix(network, participants);
+  const std::size_t k = matrix.size();
+  const auto source_member =
+      static_cast<std::size_t>(std::lower_bound(participants.begin(), participants.end(), source) - participants.begin());
+
+  const EagerSearch search = best_eager_tree(matrix, source_member, heuristic);
+  const EagerTree& best = search.tree;
+  const std::uint64_t candidates = search.candidates;
+  std::string shape;
+  switch (search.shape) {
+    case EagerTreeShape::flat:
+      shape = fmt::format("flat tree (the source sends to all {} others)", k - 1);
+      break;
+    case EagerTreeShape::shortest_path:
+      shape = fmt::format("shortest-path tree (depth {})", depth_of(best));
+      break;
+    case EagerTreeShape::greedy:
+      shape = fmt::format("greedy earliest-arrival tree (depth {}, the source sends to {})", depth_of(best),
+                          best.children[source_member].size());
+      break;
+    case EagerTreeShape::kary:
+      shape = fmt::format("{}-ary tree over the forwarding order (members by arrival from the source), the source "
+                          "sending to {}",
+                          search.fan_out, search.k0);
+      break;
   }
 
   MakespanPlan plan;

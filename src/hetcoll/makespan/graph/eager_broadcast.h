@@ -51,6 +51,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,6 +90,25 @@ struct EagerTree {
 // times the tree. `parent` must describe a tree rooted at `source` over the
 // matrix's members whose pairs are connected. O(k log k).
 EagerTree time_eager_tree(const EagerMatrix& matrix, std::size_t source, std::vector<std::size_t> parent);
+
+// Which candidate a search kept (for the plan's note).
+enum class EagerTreeShape { flat, shortest_path, greedy, kary };
+
+struct EagerSearch {
+  EagerTree tree;
+  EagerTreeShape shape = EagerTreeShape::flat;
+  std::size_t k0 = 0, fan_out = 0;  // kary: the source's fan-out and the others'
+  std::uint64_t candidates = 1;     // trees timed
+};
+
+// The heuristic's tree (the best of the candidates above, or flat) for a
+// broadcast from member `source` on the matrix's costs, each node's
+// children in Jackson's order. The eager reduce (eager_reduce.h) runs it on
+// the transposed matrix.
+EagerSearch best_eager_tree(const EagerMatrix& matrix, std::size_t source, EagerHeuristic heuristic);
+
+// The number of transfers on the longest root-to-leaf chain of `tree`.
+std::size_t eager_tree_depth(const EagerTree& tree);
 
 // The lower bound above, for a broadcast from member `source`.
 double eager_broadcast_lower_bound(const EagerMatrix& matrix, std::size_t source);
