@@ -2,11 +2,13 @@
 // verifier, from a thousand to a million processors (5 classes of times).
 // Run: build/release/bench/bench_greedy --benchmark_min_time=1
 // The issue's target: plan and verify one million processors in about a second.
-// BM_MinimalFnf / BM_MinimalFnfPerClass are the yardsticks of issue 13: read
-// BM_FnfBroadcast against them (greedy within 1.1x of the minimal code).
+// BM_MinimalFnf / BM_MinimalFnfPerClass and BM_MinimalSnf /
+// BM_MinimalSnfPerClass are the yardsticks of issue 13: read BM_FnfBroadcast
+// and BM_SnfReduce against them (greedy within 1.1x of the minimal code).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -152,6 +154,139 @@ std::vector<hetcoll::Transfer> minimal_fnf_per_class(const std::vector<double>& 
   return transfers;
 }
 
+// The same for SNF (issue 13): the least code that computes an SNF reduce
+// schedule of these clusters — senders slowest first (by index among equal
+// times), each send started as soon as two processors are free (EP: a
+// send consumes two free tokens and its receiver leaves one when it
+// completes), receivers by Liu, Kuo, Wang 2009 Lemma 1 (top-down over the
+// tokens, the last send's receiver the root), one transfer per sender —
+// with no tolerance groups, no order check, no bounds and no claims. Active
+// sends in a priority queue of (completion, send), or with one FIFO per
+// distinct time (a class's sends complete in the order they started).
+struct MinimalActive {
+  double completion;
+  int send;
+  bool operator>(const MinimalActive& other) const {
+    return completion != other.completion ? completion > other.completion : send > other.send;
+  }
+};
+
+// Lemma 1: receivers from the tokens each send consumed (-1: an initial
+// token), the last-completing send's receiver the root.
+void minimal_lemma1(std::vector<hetcoll::Transfer>& transfers, const std::vector<std::array<int, 2>>& consumed,
+                    int root) {
+  if (transfers.empty()) return;
+  std::size_t last = 0;
+  for (std::size_t i = 1; i < transfers.size(); ++i) {
+    if (transfers[i].end >= transfers[last].end) last = i;
+  }
+  transfers[last].to = root;
+  for (std::size_t j = transfers.size(); j-- > 0;) {
+    if (consumed[j][0] >= 0) transfers[static_cast<std::size_t>(consumed[j][0])].to = transfers[j].to;
+    if (consumed[j][1] >= 0) transfers[static_cast<std::size_t>(consumed[j][1])].to = transfers[j].from;
+  }
+}
+
+std::vector<hetcoll::Transfer> minimal_snf(const std::vector<double>& t, int root) {
+  std::vector<int> order;
+  order.reserve(t.size());
+  for (int p = 0; p < static_cast<int>(t.size()); ++p) {
+    if (p != root) order.push_back(p);
+  }
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return t[a] != t[b] ? t[a] > t[b] : a < b; });
+  std::vector<hetcoll::Transfer> transfers;
+  transfers.reserve(order.size());
+  std::vector<std::array<int, 2>> consumed(order.size());
+  std::priority_queue<MinimalActive, std::vector<MinimalActive>, std::greater<>> active;
+  std::size_t initial = t.size();
+  std::deque<int> tokens;
+  double now = 0;
+  for (std::size_t next = 0; next < order.size();) {
+    while (next < order.size() && initial + tokens.size() >= 2) {
+      for (int side = 0; side < 2; ++side) {
+        if (initial > 0) {
+          --initial;
+          consumed[next][side] = -1;
+        } else {
+          consumed[next][side] = tokens.front();
+          tokens.pop_front();
+        }
+      }
+      transfers.push_back({order[next], -1, now, now + t[order[next]], hetcoll::Payload::partial_reduction});
+      active.push({now + t[order[next]], static_cast<int>(next)});
+      ++next;
+    }
+    if (next == order.size()) break;
+    now = active.top().completion;
+    tokens.push_back(active.top().send);
+    active.pop();
+  }
+  minimal_lemma1(transfers, consumed, root);
+  return transfers;
+}
+
+std::vector<hetcoll::Transfer> minimal_snf_per_class(const std::vector<double>& t, int root) {
+  std::vector<double> times(t);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  std::vector<std::uint8_t> cls(t.size());
+  std::vector<std::vector<int>> members(times.size());
+  for (int p = 0; p < static_cast<int>(t.size()); ++p) {
+    cls[p] = static_cast<std::uint8_t>(std::lower_bound(times.begin(), times.end(), t[p]) - times.begin());
+    if (p != root) members[cls[p]].push_back(p);
+  }
+  std::vector<hetcoll::Transfer> transfers;
+  transfers.reserve(t.size());
+  std::vector<std::array<int, 2>> consumed(t.size());
+  std::vector<std::deque<std::pair<double, int>>> active(times.size());
+  std::size_t initial = t.size();
+  std::deque<int> tokens;
+  double now = 0;
+  std::size_t senders = t.size() - 1, next = 0;
+  for (std::size_t c = times.size(); c-- > 0;) {  // slowest class first
+    for (int sender : members[c]) {
+      while (initial + tokens.size() < 2) {  // complete the earliest active send
+        std::size_t best = times.size();
+        for (std::size_t a = 0; a < active.size(); ++a) {
+          if (!active[a].empty() && (best == times.size() || active[a].front().first < active[best].front().first)) {
+            best = a;
+          }
+        }
+        now = active[best].front().first;
+        tokens.push_back(active[best].front().second);
+        active[best].pop_front();
+      }
+      for (int side = 0; side < 2; ++side) {
+        if (initial > 0) {
+          --initial;
+          consumed[next][side] = -1;
+        } else {
+          consumed[next][side] = tokens.front();
+          tokens.pop_front();
+        }
+      }
+      transfers.push_back({sender, -1, now, now + times[c], hetcoll::Payload::partial_reduction});
+      active[c].push_back({now + times[c], static_cast<int>(next)});
+      ++next;
+    }
+  }
+  consumed.resize(senders);
+  minimal_lemma1(transfers, consumed, root);
+  return transfers;
+}
+
+void BM_MinimalSnf(benchmark::State& state) {
+  auto cluster = cluster_of(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(minimal_snf(cluster.transmission_times(), 0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_MinimalSnfPerClass(benchmark::State& state) {
+  auto cluster = cluster_of(state.range(0));
+  for (auto _ : state) benchmark::DoNotOptimize(minimal_snf_per_class(cluster.transmission_times(), 0));
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 void BM_MinimalFnf(benchmark::State& state) {
   auto cluster = cluster_of(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(minimal_fnf(cluster.transmission_times(), 0));
@@ -171,6 +306,8 @@ BENCHMARK(BM_FnfBroadcast) HETCOLL_SIZES;
 BENCHMARK(BM_MinimalFnf) HETCOLL_SIZES;
 BENCHMARK(BM_MinimalFnfPerClass) HETCOLL_SIZES;
 BENCHMARK(BM_SnfReduce) HETCOLL_SIZES;
+BENCHMARK(BM_MinimalSnf) HETCOLL_SIZES;
+BENCHMARK(BM_MinimalSnfPerClass) HETCOLL_SIZES;
 BENCHMARK(BM_AllReduce) HETCOLL_SIZES;
 BENCHMARK(BM_VerifyBroadcast) HETCOLL_SIZES;
 BENCHMARK(BM_VerifyReduce) HETCOLL_SIZES;

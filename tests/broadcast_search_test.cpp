@@ -15,6 +15,7 @@
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/generic_search.h"
 #include "hetcoll/makespan/broadcast/optimal_search.h"
+#include "hetcoll/makespan/broadcast/sequence_local_search.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
@@ -117,8 +118,9 @@ TEST(BroadcastSearch, MatchesBruteForceOverAllPairSchedules) {
 // optimum: the rules prune only dominated schedules.
 TEST(BroadcastSearch, EveryRuleSubsetAgrees) {
   std::mt19937_64 rng(99);
-  std::vector<OptimalBroadcastOptions> variants(8);
+  std::vector<OptimalBroadcastOptions> variants(9);
   variants[7].counting_bound = false;
+  variants[8].local_search_evaluations = 0;
   variants[1].exchange_rule = false;
   variants[2].fastest_first = false;
   variants[3].relaxation_bound = false;
@@ -236,6 +238,34 @@ TEST(BroadcastSearch, CountingBoundNeverExceedsTheOptimum) {
     larger_prunes += with_bound.counting_prunes;
   }
   EXPECT_GT(larger_prunes, 100U);
+}
+
+// The local-search incumbent (sequence_local_search.h) from FNF's sequence:
+// never longer than FNF, never shorter than the optimum (brute force), its
+// makespan is the one no_delay_transfers builds (what the search hands on),
+// and on all-distinct clusters it does beat FNF (a no-op would pass the
+// other checks).
+TEST(BroadcastSearch, LocalSearchIncumbentBetweenOptimumAndFnf) {
+  std::mt19937_64 rng(4242);
+  int improved = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(3, 9)(rng);
+    const int classes = trial % 3 == 0 ? std::uniform_int_distribution<int>(1, 4)(rng) : 0;
+    Cluster cluster = brute::random_cluster(rng, n, classes, 4.0);
+    const ProcessorIndex source = random_source(rng, cluster);
+    std::vector<Transfer> fnf = fnf_transfers(cluster, source, everyone_but(cluster, source));
+    std::stable_sort(fnf.begin(), fnf.end(), [](const Transfer& a, const Transfer& b) { return a.end < b.end; });
+    std::vector<ProcessorIndex> sequence;
+    for (const auto& transfer : fnf) sequence.push_back(transfer.to);
+    const double fnf_makespan = last_completion(fnf);
+    const double makespan = improve_sequence_by_swaps(cluster, source, sequence, 4000);
+    const double tolerance = cluster.tolerance();
+    ASSERT_LE(makespan, fnf_makespan + tolerance) << "trial " << trial;
+    ASSERT_GE(makespan, brute::broadcast_by_sequences(cluster, source) - tolerance) << "trial " << trial;
+    ASSERT_NEAR(last_completion(no_delay_transfers(cluster, source, sequence)), makespan, tolerance) << "trial " << trial;
+    if (makespan < fnf_makespan - tolerance) ++improved;
+  }
+  EXPECT_GT(improved, 50);
 }
 
 TEST(BroadcastSearch, LargerClustersAgreeWithGenericAndBounds) {

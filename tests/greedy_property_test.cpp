@@ -10,10 +10,13 @@
 #include "hetcoll/core/distinct_values.h"
 #include "hetcoll/makespan/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/bounds.h"
+#include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/broadcast/fnf.h"
 #include "hetcoll/makespan/broadcast/fnf_internal.h"
 #include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/reduce/ep_internal.h"
 #include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/theorems.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"
@@ -121,10 +124,44 @@ TEST(FnfProperty, ClassQueuesMatchThePriorityQueue) {
     ++compared;
   }
   EXPECT_EQ(compared, 3000);
+  // A broadcast plan takes the class path over every processor but the
+  // source (no receiver list) and checks its theorems on the distinct
+  // times: the same transfers as the queue, the same claims as
+  // fnf_optimality on all the times.
+  for (int trial = 0; trial < 600; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 300 : 30)(rng);
+    const int k = std::uniform_int_distribution<int>(1, trial % 2 == 0 ? 3 : 16)(rng);
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) {
+      const int c = std::uniform_int_distribution<int>(0, k - 1)(rng);
+      times.push_back(trial % 3 == 0 ? std::ldexp(1.0, c) : trial % 3 == 1 ? 1.0 + c : 1.0 + std::sqrt(2.0) * c);
+    }
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex source = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> receivers;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != source) receivers.push_back(p);
+    }
+    const MakespanPlan plan = plan_broadcast_fnf(cluster, source);
+    EXPECT_EQ(plan.transfers, fnf_transfers_by_heap(cluster, source, receivers, 0.0)) << "trial " << trial;
+    const std::string theorem = fnf_optimality(cluster, source);
+    if (!theorem.empty()) {
+      EXPECT_TRUE(plan.optimal) << "trial " << trial;
+      EXPECT_EQ(plan.optimality_proof, theorem) << "trial " << trial;
+    } else if (plan.optimal) {
+      EXPECT_EQ(plan.optimality_proof, kBoundMetProof) << "trial " << trial;
+    }
+  }
   // Two times within the tolerance form one class of the tolerance rule but
   // two exact values: the class path declines (the heap path handles them).
   Cluster near_tie = Cluster::from_times({1.0, 1.0 + 1e-12, 2.0});
   EXPECT_FALSE(fnf_transfers_by_class(near_tie, 0, {1, 2}, 0.0).has_value());
+  // A fastest time within the tolerance (1e-9 of the time scale, here 1e-4
+  // of the slowest time): the class path declines too (it needs every send
+  // to finish after the group that made it).
+  Cluster tiny = Cluster::from_times({1e-14, 1.0, 1.0, 1e-14});
+  EXPECT_FALSE(fnf_transfers_by_class(tiny, 0, {1, 2, 3}, 0.0).has_value());
+  EXPECT_EQ(fnf_transfers(tiny, 0, {1, 2, 3}), fnf_transfers_by_heap(tiny, 0, {1, 2, 3}, 0.0));
   std::vector<double> many;
   for (int p = 0; p <= static_cast<int>(kFewDistinctTimes); ++p) many.push_back(1.0 + p);
   Cluster distinct = Cluster::from_times(many);
@@ -217,6 +254,114 @@ TEST(EpProperty, AnyOrderGivesAValidSchedule) {
     MakespanPlan plan = plan_reduce_ep(cluster, root, order);
     expect_valid(cluster, plan);
     if (HasFatalFailure()) return;
+  }
+}
+
+TEST(EpProperty, ClassWindowsMatchThePriorityQueue) {
+  // ep_transfers' class windows (ep_internal.h) against the priority queue:
+  // SNF orders and other orders listing each class in one run, on clusters
+  // of 1-16 classes whose times are halves (many ties: groups of sends
+  // completing together) or multiples of sqrt 2 (completions that differ by
+  // rounding noise only), with a start offset; orders with a class in two
+  // runs are declined.
+  std::mt19937_64 rng(20261127);
+  int compared = 0, declined = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 400 : 40)(rng);
+    const int k = std::uniform_int_distribution<int>(1, 16)(rng);
+    std::vector<double> class_times;
+    for (int c = 0; c < k; ++c) class_times.push_back(trial % 3 == 0 ? 1.0 + std::sqrt(2.0) * c : 1.0 + 0.5 * c);
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) times.push_back(class_times[std::uniform_int_distribution<int>(0, k - 1)(rng)]);
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex root = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> order = snf_order(cluster, root);
+    if (trial % 4 == 1) {
+      // Classes in another order, each still one run, shuffled inside.
+      std::vector<double> run_order = class_times;
+      std::shuffle(run_order.begin(), run_order.end(), rng);
+      std::stable_sort(order.begin(), order.end(), [&](ProcessorIndex a, ProcessorIndex b) {
+        return std::find(run_order.begin(), run_order.end(), cluster.transmission_time(a)) <
+               std::find(run_order.begin(), run_order.end(), cluster.transmission_time(b));
+      });
+      for (std::size_t begin = 0, end = 0; begin < order.size(); begin = end) {
+        end = begin;
+        while (end < order.size() && cluster.transmission_time(order[end]) == cluster.transmission_time(order[begin])) {
+          ++end;
+        }
+        std::shuffle(order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end),
+                     rng);
+      }
+    } else if (trial % 4 == 2) {
+      std::shuffle(order.begin(), order.end(), rng);  // classes in several runs (most of the time)
+    }
+    const double start = trial % 7 == 0 ? 3.25 : 0.0;
+    const auto heap = ep_transfers_by_heap(cluster, root, order, start);
+    EXPECT_EQ(ep_transfers(cluster, root, order, start), heap) << "trial " << trial;
+    if (auto by_class = ep_transfers_by_class(cluster, root, order, start)) {
+      EXPECT_EQ(*by_class, heap) << "trial " << trial;
+      ++compared;
+    } else {
+      ++declined;
+    }
+  }
+  EXPECT_GT(compared, 2000);
+  EXPECT_GT(declined, 300);
+  // Two times within the tolerance: one class of the tolerance rule, two
+  // exact values; the window path declines.
+  Cluster near_tie = Cluster::from_times({1.0, 1.0 + 1e-12, 2.0});
+  EXPECT_FALSE(ep_transfers_by_class(near_tie, 2, {0, 1}, 0.0).has_value());
+  // A class in two runs.
+  Cluster two_runs = Cluster::from_times({1.0, 2.0, 1.0, 3.0});
+  EXPECT_FALSE(ep_transfers_by_class(two_runs, 3, {0, 1, 2}, 0.0).has_value());
+  EXPECT_TRUE(ep_transfers_by_class(two_runs, 3, {0, 2, 1}, 0.0).has_value());
+}
+
+TEST(SnfProperty, OrderAndClaimsMatchTheSortAndTheTheorems) {
+  // snf_order and plan_reduce_snf take one counting pass when the senders
+  // have few exact times more than the tolerance apart: the order must be
+  // sort_by_time_class's, the claims snf_optimality's on all the times.
+  std::mt19937_64 rng(1127);
+  for (int trial = 0; trial < 1500; ++trial) {
+    const int n = std::uniform_int_distribution<int>(1, trial % 10 == 0 ? 300 : 30)(rng);
+    const int k = std::uniform_int_distribution<int>(1, trial % 2 == 0 ? 3 : 20)(rng);
+    std::vector<double> class_times;
+    for (int c = 0; c < k; ++c) {
+      class_times.push_back(trial % 4 == 0   ? std::ldexp(1.0, c)
+                            : trial % 4 == 1 ? 1.0 + c
+                            : trial % 4 == 2 ? 1.0 + std::sqrt(2.0) * c
+                                             : 1.0 + 1e-12 * c);  // near ties: declined
+    }
+    std::vector<double> times;
+    for (int p = 0; p < n; ++p) times.push_back(class_times[std::uniform_int_distribution<int>(0, k - 1)(rng)]);
+    Cluster cluster = Cluster::from_times(times);
+    const ProcessorIndex root = std::uniform_int_distribution<ProcessorIndex>(0, n - 1)(rng);
+    std::vector<ProcessorIndex> sorted;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != root) sorted.push_back(p);
+    }
+    std::shuffle(sorted.begin(), sorted.end(), rng);
+    sort_by_time_class(cluster, sorted, /*slowest_first=*/true);
+    EXPECT_EQ(snf_order(cluster, root), sorted) << "trial " << trial;
+    const MakespanPlan plan = plan_reduce_snf(cluster, root);
+    EXPECT_EQ(plan.transfers, ep_transfers_by_heap(cluster, root, sorted, 0.0)) << "trial " << trial;
+    const std::string theorem = snf_optimality(cluster, root);
+    if (!theorem.empty()) {
+      EXPECT_TRUE(plan.optimal) << "trial " << trial;
+      EXPECT_EQ(plan.optimality_proof, theorem) << "trial " << trial;
+    } else if (plan.optimal) {
+      EXPECT_EQ(plan.optimality_proof, kBoundMetProof) << "trial " << trial;
+    }
+    // snf_optimality against its hypotheses checked on every sender's time.
+    std::vector<double> sender_times;
+    for (ProcessorIndex p = 0; p < n; ++p) {
+      if (p != root) sender_times.push_back(cluster.transmission_time(p));
+    }
+    if (n > 2) {
+      const bool chain = is_divisibility_chain(sender_times, cluster.tolerance()).holds;
+      const bool two = has_two_classes_with_ratio_at_least(sender_times, 2.0, cluster.tolerance()).holds;
+      EXPECT_EQ(!theorem.empty(), chain || two) << "trial " << trial;
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 #include <queue>
+#include <span>
 
 #include "hetcoll/core/distinct_values.h"
 #include "hetcoll/makespan/bounds.h"
@@ -30,19 +31,28 @@ struct LaterFinish {
 // The classes of the processors taking part (the source and the receivers)
 // when their times take at most kFewDistinctTimes distinct values, any two
 // of which differ by more than the tolerance (so a class of the tolerance
-// rule is one exact time): `times` ascending, and each receiver's class.
+// rule is one exact time), and the fastest time exceeds the tolerance (so a
+// send made by a group always finishes after every member of the group,
+// which fnf_by_class relies on): `times` ascending, and the class of each
+// receiver position.
 struct ExactClasses {
   std::vector<double> times;
-  std::vector<std::uint8_t> of_receiver;  // parallel to the receivers given
+  std::vector<std::uint8_t> of_receiver;  // per receiver position; kNotReceiving for the source (broadcasts)
   std::uint8_t of_source = 0;
 };
 
-std::optional<ExactClasses> exact_classes(const Cluster& cluster, ProcessorIndex source,
-                                          const std::vector<ProcessorIndex>& receivers) {
-  static_assert(kFewDistinctTimes <= std::numeric_limits<std::uint8_t>::max());
+constexpr std::uint8_t kNotReceiving = std::numeric_limits<std::uint8_t>::max();
+
+// `count` receiver positions, `receiver_at(i)` the processor at position i
+// (a broadcast passes every processor, the source included: its position is
+// marked kNotReceiving).
+template <class ReceiverAt>
+std::optional<ExactClasses> exact_classes(const Cluster& cluster, ProcessorIndex source, std::size_t count,
+                                          ReceiverAt receiver_at) {
+  static_assert(kFewDistinctTimes < kNotReceiving);
   ExactClasses classes;
   std::vector<double>& found = classes.times;  // in order of discovery until sorted
-  classes.of_receiver.resize(receivers.size());
+  classes.of_receiver.resize(count);
   auto class_of = [&](double t) -> int {
     for (std::size_t c = 0; c < found.size(); ++c) {
       if (found[c] == t) return static_cast<int>(c);
@@ -52,10 +62,17 @@ std::optional<ExactClasses> exact_classes(const Cluster& cluster, ProcessorIndex
     return static_cast<int>(found.size()) - 1;
   };
   const int source_class = class_of(cluster.transmission_time(source));
-  for (std::size_t i = 0; i < receivers.size(); ++i) {
-    const int c = class_of(cluster.transmission_time(receivers[i]));
-    if (c < 0) return std::nullopt;
-    classes.of_receiver[i] = static_cast<std::uint8_t>(c);
+  const double* times = cluster.transmission_times().data();
+  double last_time = times[source];
+  int last_class = source_class;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double t = times[receiver_at(i)];
+    if (t != last_time) {  // (runs of equal times are common: one look-up per run)
+      last_class = class_of(t);
+      if (last_class < 0) return std::nullopt;
+      last_time = t;
+    }
+    classes.of_receiver[i] = static_cast<std::uint8_t>(last_class);
   }
   // Renumber fastest first.
   std::vector<std::uint8_t> order(found.size());
@@ -68,10 +85,15 @@ std::optional<ExactClasses> exact_classes(const Cluster& cluster, ProcessorIndex
     ascending[r] = found[order[r]];
   }
   const double tolerance = cluster.tolerance();
+  if (!(ascending.front() > tolerance)) return std::nullopt;
   for (std::size_t r = 1; r < ascending.size(); ++r) {
     if (time_equal(ascending[r - 1], ascending[r], tolerance)) return std::nullopt;
   }
-  for (auto& c : classes.of_receiver) c = rank[c];
+  bool renumbered = false;
+  for (std::size_t c = 0; c < rank.size(); ++c) renumbered |= rank[c] != c;
+  if (renumbered) {
+    for (auto& c : classes.of_receiver) c = rank[c];
+  }
   classes.of_source = rank[static_cast<std::size_t>(source_class)];
   classes.times = std::move(ascending);
   return classes;
@@ -111,6 +133,35 @@ class ClassQueues {
     slots_[base + at] = send;
     ++count_[c];
   }
+  // How many entries at the front of c finish by `finish`.
+  std::size_t leading(std::size_t c, double finish) const {
+    const std::size_t cap = capacity(c), base = first_[c];
+    std::size_t at = head_[c], n = 0;
+    while (n < count_[c] && slots_[base + at].finish <= finish) {
+      ++n;
+      if (++at == cap) at = 0;
+    }
+    return n;
+  }
+  // The first `n` entries of c in order of sender index: sorted where they
+  // lie when they do not wrap around the end of c's slots, else a sorted
+  // copy in `scratch`. Either way pop() then removes them one by one.
+  std::span<const PendingSend> front_by_sender(std::size_t c, std::size_t n, std::vector<PendingSend>& scratch) {
+    const auto by_sender = [](const PendingSend& a, const PendingSend& b) { return a.sender < b.sender; };
+    const std::size_t cap = capacity(c), base = first_[c], head = head_[c];
+    std::span<PendingSend> run;
+    if (head + n <= cap) {
+      run = {slots_.data() + base + head, n};
+    } else {
+      scratch.assign(slots_.begin() + static_cast<std::ptrdiff_t>(base + head),
+                     slots_.begin() + static_cast<std::ptrdiff_t>(base + cap));
+      scratch.insert(scratch.end(), slots_.begin() + static_cast<std::ptrdiff_t>(base),
+                     slots_.begin() + static_cast<std::ptrdiff_t>(base + n - (cap - head)));
+      run = scratch;
+    }
+    if (!std::is_sorted(run.begin(), run.end(), by_sender)) std::sort(run.begin(), run.end(), by_sender);
+    return run;
+  }
 
  private:
   std::size_t capacity(std::size_t c) const { return first_[c + 1] - first_[c]; }
@@ -119,73 +170,71 @@ class ClassQueues {
   std::vector<std::size_t> first_, head_, count_;
 };
 
-std::vector<Transfer> fnf_by_class(const Cluster& cluster, ProcessorIndex source,
-                                   const std::vector<ProcessorIndex>& receivers, double start_time,
-                                   const ExactClasses& classes) {
+// The class-queue FNF. Receivers go fastest class first, by position within
+// a class (positions are in processor index order: fnf_transfers sorts a
+// list that is not); `receiver_at(i)` is the processor at position i and
+// classes.of_receiver[i] its class (kNotReceiving: skipped). The receivers
+// are read class by class from the positions (k passes over one byte per
+// position at most), with no sorted copy of them.
+// Groups: every sender finishing within the tolerance of the earliest,
+// fastest class first, by index within a class. A group's senders stay in
+// their queues until served (each queue's group is a run at its front,
+// sorted by sender where it lies): the sends they make finish after every
+// group member (the fastest time exceeds the tolerance, exact_classes), so
+// they join the queues behind the group exactly as they would join the
+// queues without it.
+template <class ReceiverAt>
+std::vector<Transfer> fnf_by_class(const Cluster& cluster, ProcessorIndex source, ReceiverAt receiver_at,
+                                   double start_time, const ExactClasses& classes) {
   const std::size_t k = classes.times.size();
-  // Receivers fastest class first, by index within a class (a stable
-  // counting sort, then each class by index unless already in order).
-  std::vector<std::size_t> first(k + 1, 0);
-  for (auto c : classes.of_receiver) ++first[c + 1];
-  for (std::size_t c = 0; c < k; ++c) first[c + 1] += first[c];
-  std::vector<ProcessorIndex> queue(receivers.size());
-  std::vector<std::uint8_t> queue_class(receivers.size());
-  {
-    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
-    for (std::size_t i = 0; i < receivers.size(); ++i) {
-      const std::size_t at = fill[classes.of_receiver[i]]++;
-      queue[at] = receivers[i];
-      queue_class[at] = classes.of_receiver[i];
-    }
+  std::vector<std::size_t> left(k, 0);  // receivers of each class not yet served
+  for (auto c : classes.of_receiver) {
+    if (c != kNotReceiving) ++left[c];
   }
-  for (std::size_t c = 0; c < k; ++c) {
-    auto begin = queue.begin() + static_cast<std::ptrdiff_t>(first[c]);
-    auto end = queue.begin() + static_cast<std::ptrdiff_t>(first[c + 1]);
-    if (!std::is_sorted(begin, end)) std::sort(begin, end);
-  }
-  std::vector<std::size_t> capacity(k);
-  for (std::size_t c = 0; c < k; ++c) capacity[c] = first[c + 1] - first[c];
+  std::size_t receivers = 0;
+  for (auto count : left) receivers += count;
+  std::vector<std::size_t> capacity(left);
   ++capacity[classes.of_source];
   ClassQueues pending(capacity);
 
   const double tolerance = cluster.tolerance();
   std::vector<Transfer> transfers;
-  transfers.reserve(queue.size());
+  transfers.reserve(receivers);
   pending.push(classes.of_source, {start_time + cluster.transmission_time(source), source});
-  struct GroupSend {
-    PendingSend send;
-    std::size_t cls;
+  std::size_t receiver_class = 0, position = 0;  // the next receiver's class, where its search resumes
+  auto next_receiver = [&]() {
+    while (left[receiver_class] == 0) {
+      ++receiver_class;
+      position = 0;
+    }
+    const auto c = static_cast<std::uint8_t>(receiver_class);
+    while (classes.of_receiver[position] != c) ++position;
+    --left[receiver_class];
+    return receiver_at(position++);
   };
-  std::vector<GroupSend> group;
-  std::size_t next_receiver = 0;
-  while (next_receiver < queue.size()) {
+  std::vector<std::size_t> group(k);
+  std::vector<PendingSend> scratch;
+  std::size_t served = 0;
+  while (served < receivers) {
     double earliest = std::numeric_limits<double>::infinity();
     for (std::size_t c = 0; c < k; ++c) {
       if (!pending.empty(c)) earliest = std::min(earliest, pending.front(c).finish);
     }
     const double group_finish = earliest + tolerance;
-    // The group: every sender finishing by then, fastest class first, by index within a class.
-    group.clear();
-    for (std::size_t c = 0; c < k; ++c) {
-      const std::size_t begin = group.size();
-      while (!pending.empty(c) && pending.front(c).finish <= group_finish) {
-        group.push_back({pending.front(c), c});
+    for (std::size_t c = 0; c < k; ++c) group[c] = pending.leading(c, group_finish);
+    for (std::size_t c = 0; c < k && served < receivers; ++c) {
+      if (group[c] == 0) continue;
+      const double send_time = classes.times[c];
+      for (const PendingSend& in_queue : pending.front_by_sender(c, group[c], scratch)) {
+        if (served == receivers) break;
+        const PendingSend send = in_queue;  // (its slot is reused once popped)
         pending.pop(c);
+        const ProcessorIndex receiver = next_receiver();
+        ++served;
+        transfers.push_back({send.sender, receiver, send.finish - send_time, send.finish, Payload::broadcast_value});
+        pending.push(c, {send.finish + send_time, send.sender});
+        pending.push(receiver_class, {send.finish + classes.times[receiver_class], receiver});
       }
-      if (group.size() - begin > 1) {
-        std::sort(group.begin() + static_cast<std::ptrdiff_t>(begin), group.end(),
-                  [](const GroupSend& a, const GroupSend& b) { return a.send.sender < b.send.sender; });
-      }
-    }
-    for (const auto& [send, cls] : group) {
-      if (next_receiver == queue.size()) break;
-      const ProcessorIndex receiver = queue[next_receiver];
-      const std::size_t receiver_class = queue_class[next_receiver];
-      ++next_receiver;
-      const double send_time = classes.times[cls];
-      transfers.push_back({send.sender, receiver, send.finish - send_time, send.finish, Payload::broadcast_value});
-      pending.push(cls, {send.finish + send_time, send.sender});
-      pending.push(receiver_class, {send.finish + classes.times[receiver_class], receiver});
     }
   }
   return transfers;
@@ -227,25 +276,31 @@ std::vector<Transfer> fnf_transfers_by_heap(const Cluster& cluster, ProcessorInd
   return transfers;
 }
 
-std::optional<std::vector<Transfer>> fnf_transfers_by_class(const Cluster& cluster, ProcessorIndex source,
-                                                            const std::vector<ProcessorIndex>& receivers,
-                                                            double start_time) {
-  auto classes = exact_classes(cluster, source, receivers);
-  if (!classes) return std::nullopt;
-  return fnf_by_class(cluster, source, receivers, start_time, *classes);
-}
+namespace {
 
-std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex source,
-                                    const std::vector<ProcessorIndex>& receivers, double start_time) {
-  if (auto classes = exact_classes(cluster, source, receivers)) {
-    return fnf_by_class(cluster, source, receivers, start_time, *classes);
+// The class-queue FNF over a list of receivers (in index order: a sorted
+// copy when the list is not), or nullopt.
+std::optional<std::vector<Transfer>> by_class_over_list(const Cluster& cluster, ProcessorIndex source,
+                                                        const std::vector<ProcessorIndex>& receivers,
+                                                        double start_time) {
+  std::vector<ProcessorIndex> sorted;
+  const std::vector<ProcessorIndex>* list = &receivers;
+  if (!std::is_sorted(receivers.begin(), receivers.end())) {
+    sorted = receivers;
+    std::sort(sorted.begin(), sorted.end());
+    list = &sorted;
   }
-  return fnf_transfers_by_heap(cluster, source, receivers, start_time);
+  const auto at = [list](std::size_t i) { return (*list)[i]; };
+  auto classes = exact_classes(cluster, source, list->size(), at);
+  if (!classes) return std::nullopt;
+  return fnf_by_class(cluster, source, at, start_time, *classes);
 }
 
-std::string fnf_optimality(const Cluster& cluster, ProcessorIndex source) {
+// fnf_optimality with the cluster's times given as `times`: every
+// transmission time, or only their distinct values (the theorem checks
+// depend on the set of values alone, theorems.h).
+std::string fnf_optimality_over(const Cluster& cluster, ProcessorIndex source, const std::vector<double>& times) {
   if (cluster.size() <= 2) return "trivial: at most one message";
-  const auto& times = cluster.transmission_times();
   const double tolerance = cluster.tolerance();
   const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + tolerance;
   if (source_is_fastest) {
@@ -264,23 +319,54 @@ std::string fnf_optimality(const Cluster& cluster, ProcessorIndex source) {
   return "";
 }
 
+}  // namespace
+
+std::optional<std::vector<Transfer>> fnf_transfers_by_class(const Cluster& cluster, ProcessorIndex source,
+                                                            const std::vector<ProcessorIndex>& receivers,
+                                                            double start_time) {
+  return by_class_over_list(cluster, source, receivers, start_time);
+}
+
+std::vector<Transfer> fnf_transfers(const Cluster& cluster, ProcessorIndex source,
+                                    const std::vector<ProcessorIndex>& receivers, double start_time) {
+  if (auto transfers = by_class_over_list(cluster, source, receivers, start_time)) return std::move(*transfers);
+  return fnf_transfers_by_heap(cluster, source, receivers, start_time);
+}
+
+std::string fnf_optimality(const Cluster& cluster, ProcessorIndex source) {
+  return fnf_optimality_over(cluster, source, cluster.transmission_times());
+}
+
 MakespanPlan plan_broadcast_fnf(const Cluster& cluster, ProcessorIndex source) {
   MakespanPlan plan;
   plan.operation = Operation::broadcast;
   plan.algorithm = "fnf";
   plan.root = source;
-  std::vector<ProcessorIndex> receivers;
-  receivers.reserve(static_cast<size_t>(cluster.size()));
-  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
-    if (p != source) receivers.push_back(p);
+  // Every processor but the source receives. The class path reads them
+  // from the processor indices (no list of receivers); its classes are the
+  // cluster's distinct times, all the theorem checks need.
+  const auto every = [](std::size_t i) { return static_cast<ProcessorIndex>(i); };
+  const auto n = static_cast<std::size_t>(cluster.size());
+  std::optional<std::vector<double>> distinct_times;
+  if (auto classes = exact_classes(cluster, source, n, every)) {
+    classes->of_receiver[static_cast<std::size_t>(source)] = kNotReceiving;
+    plan.transfers = fnf_by_class(cluster, source, every, 0.0, *classes);
+    distinct_times = std::move(classes->times);
+  } else {
+    std::vector<ProcessorIndex> receivers;
+    receivers.reserve(n);
+    for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+      if (p != source) receivers.push_back(p);
+    }
+    plan.transfers = fnf_transfers_by_heap(cluster, source, receivers, 0.0);
   }
-  plan.transfers = fnf_transfers(cluster, source, receivers);
   plan.makespan = last_completion(plan.transfers);
   const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
   plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
   // A theorem proves the optimum equals FNF's makespan; otherwise the
   // closed-form bound of bounds.h (which may still meet it).
-  const std::string theorem = fnf_optimality(cluster, source);
+  const std::string theorem =
+      fnf_optimality_over(cluster, source, distinct_times ? *distinct_times : cluster.transmission_times());
   settle_claims(plan, theorem.empty() ? broadcast_lower_bound(cluster, source) : plan.makespan, cluster.tolerance(),
                 theorem.empty() ? std::string(kBoundMetProof) : theorem);
   if (!source_is_fastest && !plan.optimal) {

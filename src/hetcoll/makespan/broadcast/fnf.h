@@ -16,7 +16,10 @@
 // (sec. 4.4, Lemmas 4.7–4.8). See fnf_optimality() for what we claim.
 // Complexity: O(n log n) time, O(n) space; O(n (k + log g)) with one FIFO
 // per class when the processors have k <= 16 distinct times, any two more
-// than the tolerance apart (g: the largest group; fnf_internal.h).
+// than the tolerance apart (g: the largest group; fnf_internal.h). A
+// broadcast plan then reads its receivers from the processor indices and
+// checks its theorems on the k distinct times (no list of n receivers, no
+// pass over n times per theorem).
 #pragma once
 
 #include <string>

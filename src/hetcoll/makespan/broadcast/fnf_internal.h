@@ -4,7 +4,8 @@
 // fnf_transfers uses one FIFO of pending sends per class when the processors
 // taking part have at most kFewDistinctTimes distinct times, any two of them
 // more than the tolerance apart (so every class of the tolerance rule is one
-// exact time): a class's sends all take the same time, so its pending sends
+// exact time), the fastest more than the tolerance (so a group's new sends
+// finish after the group): a class's sends all take the same time, so its pending sends
 // join its FIFO in order of finish time, and the next group is found by
 // looking at k FIFO heads instead of a heap of n senders. O(n (k + log g))
 // for groups of g senders, against O(n log n) for the priority queue, which
