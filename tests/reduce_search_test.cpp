@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "hetcoll/makespan/broadcast/sequence_local_search.h"
 #include "hetcoll/makespan/reduce/dp_k_class.h"
 #include "hetcoll/makespan/reduce/ep.h"
 #include "hetcoll/makespan/reduce/generic_search.h"
@@ -13,6 +14,7 @@
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
+#include "support/test_support.h"
 
 namespace hetcoll {
 namespace {
@@ -68,6 +70,35 @@ TEST(ReduceSearch, MatchesBothBruteForcesOnSmallClusters) {
     }
   }
   EXPECT_GT(checked_pairs, 1000);
+}
+
+// All-distinct times, where plan_reduce_optimal starts from SNF's order
+// improved by pairwise interchanges (broadcast/sequence_local_search.h):
+// the optimum still matches brute force, the improved order lies between
+// the optimum and SNF, and it does beat SNF (a no-op would pass the rest).
+TEST(ReduceSearch, LocalSearchIncumbentOnDistinctTimes) {
+  std::mt19937_64 rng(1313);
+  int improved = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const int n = std::uniform_int_distribution<int>(3, 9)(rng);
+    Cluster cluster = testing::random_cluster(rng, n, 0, 4.0);
+    const ProcessorIndex root = std::uniform_int_distribution<int>(0, n - 1)(rng);
+    const double optimum = testing::reduce_by_ep_orders(cluster, root);
+    MakespanPlan optimal = run(cluster, root, "optimal");
+    ASSERT_TRUE(optimal.optimal);
+    ASSERT_NEAR(optimal.makespan, optimum, 1e-9) << "trial " << trial;
+    expect_valid(cluster, optimal);
+    std::vector<ProcessorIndex> order = snf_order(cluster, root);
+    const double snf = ep_makespan(cluster, order);
+    const double swapped = improve_order_by_swaps(
+        order, [&](const std::vector<ProcessorIndex>& o) { return ep_makespan(cluster, o); },
+        [](ProcessorIndex, ProcessorIndex) { return false; }, cluster.tolerance(), 4000);
+    ASSERT_LE(swapped, snf + 1e-9) << "trial " << trial;
+    ASSERT_GE(swapped, optimum - 1e-9) << "trial " << trial;
+    ASSERT_NEAR(ep_makespan(cluster, order), swapped, 1e-12) << "trial " << trial;
+    if (swapped < snf - 1e-9) ++improved;
+  }
+  EXPECT_GT(improved, 30);
 }
 
 TEST(ReduceSearch, AgreesWithDpAndGenericOnMediumClusters) {

@@ -24,30 +24,39 @@ double no_delay_makespan(const Cluster& cluster, ProcessorIndex source, const st
   return makespan;
 }
 
-double improve_sequence_by_swaps(const Cluster& cluster, ProcessorIndex source, std::vector<ProcessorIndex>& sequence,
-                                 std::size_t max_evaluations) {
-  double best = no_delay_makespan(cluster, source, sequence);
-  const double tolerance = cluster.tolerance();
+double improve_order_by_swaps(std::vector<ProcessorIndex>& order,
+                              const std::function<double(const std::vector<ProcessorIndex>&)>& makespan,
+                              const std::function<bool(ProcessorIndex, ProcessorIndex)>& interchangeable,
+                              double tolerance, std::size_t max_evaluations) {
+  double best = makespan(order);
   std::size_t evaluations = 1;
   bool improved = true;
   while (improved && evaluations < max_evaluations) {
     improved = false;
-    for (size_t i = 0; i < sequence.size() && !improved && evaluations < max_evaluations; ++i) {
-      for (size_t j = i + 1; j < sequence.size() && evaluations < max_evaluations; ++j) {
-        if (cluster.transmission_time(sequence[i]) == cluster.transmission_time(sequence[j])) continue;
-        std::swap(sequence[i], sequence[j]);
-        const double makespan = no_delay_makespan(cluster, source, sequence);
+    for (size_t i = 0; i < order.size() && !improved && evaluations < max_evaluations; ++i) {
+      for (size_t j = i + 1; j < order.size() && evaluations < max_evaluations; ++j) {
+        if (interchangeable(order[i], order[j])) continue;
+        std::swap(order[i], order[j]);
+        const double value = makespan(order);
         ++evaluations;
-        if (makespan < best - tolerance) {
-          best = makespan;
+        if (value < best - tolerance) {
+          best = value;
           improved = true;
           break;
         }
-        std::swap(sequence[i], sequence[j]);
+        std::swap(order[i], order[j]);
       }
     }
   }
   return best;
+}
+
+double improve_sequence_by_swaps(const Cluster& cluster, ProcessorIndex source, std::vector<ProcessorIndex>& sequence,
+                                 std::size_t max_evaluations) {
+  return improve_order_by_swaps(
+      sequence, [&](const std::vector<ProcessorIndex>& order) { return no_delay_makespan(cluster, source, order); },
+      [&](ProcessorIndex a, ProcessorIndex b) { return cluster.transmission_time(a) == cluster.transmission_time(b); },
+      cluster.tolerance(), max_evaluations);
 }
 
 }  // namespace hetcoll

@@ -18,7 +18,10 @@
 //    identical slots (same time, same parent class) take non-decreasing
 //    options (classes fastest first, then "close"), so no two branches
 //    build the same tree;
-//  * SNF is the first incumbent (its EP schedule), and the visiting order
+//  * SNF is the first incumbent (its EP schedule; with mostly distinct
+//    times and <= 64 senders, SNF's order improved by pairwise interchanges,
+//    broadcast/sequence_local_search.h, at most 4000 EP evaluations, not
+//    under a time limit below 0.1 s), and the visiting order
 //    is the one SNF's tree follows: fastest classes nearest the destination
 //    (SNF sends the slowest first, so in reversed time they come last);
 //  * bound: with D = incumbent - tolerance, for each class threshold i the
@@ -102,7 +105,8 @@ class ReduceTreeSearch {
   double tolerance_ = -1;  // < 0: the rule of core/ids.h on the class times
 };
 
-// `--algo optimal` for reduce: SNF incumbent, then the search above.
+// `--algo optimal` for reduce: SNF incumbent (improved by pairwise
+// interchanges when times are mostly distinct), then the search above.
 MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
 
 }  // namespace hetcoll
