@@ -148,6 +148,16 @@ TEST(EagerReduce, RandomPlatformsPlansAreValidAndAreTheBroadcastReversed) {
       }
     }
     EXPECT_EQ(t.smallest_occupancy(), forward.smallest_occupancy());
+    // In place (the rvalue overload) gives the same matrix.
+    const EagerMatrix in_place = EagerMatrix(network, platform.participants()).transposed();
+    ASSERT_EQ(in_place.size(), t.size());
+    for (std::size_t a = 0; a < t.size(); ++a) {
+      for (std::size_t b = 0; b < t.size(); ++b) {
+        EXPECT_EQ(in_place.cost(a, b).occupancy, t.cost(a, b).occupancy);
+        EXPECT_EQ(in_place.cost(a, b).delay, t.cost(a, b).delay);
+      }
+    }
+    EXPECT_EQ(in_place.smallest_delay(), t.smallest_delay());
     EXPECT_EQ(t.smallest_delay(), forward.smallest_delay());
 
     if (hosts <= 6) {

@@ -18,7 +18,7 @@
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best
 //    single tree, the multi-tree packing in latency-aware rounds, or the
 //    faster of the two by the model, platform_pipelines.h; graph platforms only)
-//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph|eager] [--header]
+//          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph|eager] [--pacing auto|always|never] [--header]
 //   (segmented-reduce: the reduce cut into segments along one tree,
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
@@ -27,9 +27,11 @@
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
 //   (--plan-model eager: bcast and reduce, planned in the eager model (a
-//    rank's sends paced by the plan; a reduce rank's receives all posted at
+//    broadcast rank's sends paced by the plan; a reduce rank's receives all posted at
 //    once), one plan per message size, predicted by
 //    the eager model; the CSV's implementation is "hetcoll-eager")
+//   (--pacing auto|always|never: when eager plans post their sends,
+//    RuntimeOptions::eager_pacing; auto: broadcasts paced, reduces not)
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)
 #include <mpi.h>
@@ -77,6 +79,7 @@ struct Options {
   long slice_bytes = 0;  // 0: the slice size the prediction likes best
   double envelope_bytes = 0;  // planned as message + this (PlanningOptions::envelope_bytes)
   std::string send_mode = "one-port";
+  std::string pacing = "auto";  // eager plans: RuntimeOptions::eager_pacing
   std::string plan_model = "sender-speed";
   bool header = false;
   std::string rank_map;
@@ -128,12 +131,16 @@ Options parse(int argc, char** argv) {
     else if (arg == "--slice-bytes") options.slice_bytes = std::stol(value());
     else if (arg == "--envelope-bytes") options.envelope_bytes = std::stod(value());
     else if (arg == "--send-mode") options.send_mode = value();
+    else if (arg == "--pacing") options.pacing = value();
     else if (arg == "--plan-model") options.plan_model = value();
     else if (arg == "--header") options.header = true;
     else if (arg == "--rank-map") options.rank_map = value();
     else throw InputError(fmt::format("unknown option {}", arg));
   }
   if (options.platform.empty()) throw InputError("--platform is required");
+  if (options.pacing != "auto" && options.pacing != "always" && options.pacing != "never") {
+    throw InputError(fmt::format("--pacing: must be auto, always or never, got \"{}\"", options.pacing));
+  }
   if (options.label.empty()) options.label = options.implementation == "hetcoll" ? "hetcoll" : "default";
   return options;
 }
@@ -211,6 +218,9 @@ int run(Options options) {
 
   auto platform = load_platform_file(options.platform);
   mpi::RuntimeOptions runtime_options;
+  runtime_options.eager_pacing = options.pacing == "always"  ? mpi::RuntimeOptions::EagerPacing::always
+                                 : options.pacing == "never" ? mpi::RuntimeOptions::EagerPacing::never
+                                                             : mpi::RuntimeOptions::EagerPacing::automatic;
   runtime_options.send_mode = options.send_mode == "standard"      ? mpi::RuntimeOptions::SendMode::standard
                              : options.send_mode == "synchronous" ? mpi::RuntimeOptions::SendMode::synchronous
                                                                   : mpi::RuntimeOptions::SendMode::one_port;

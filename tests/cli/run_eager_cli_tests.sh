@@ -96,6 +96,17 @@ check "validate tampered eager reduce" 5 "$hetcoll" validate --platform "$platfo
 expect_in "tampered reduce: windows overlap" "$work/out" "before its previous one"
 check "simulate eager reduce" 2 "$hetcoll" simulate --platform "$platform" --plan "$work/reduce.json"
 expect_in "simulate reduce says why" "$work/err" "an eager plan cannot be simulated"
+# --gantt: an eager plan's chart has no link rows (the model holds a link
+# only for the occupancy, not for whole transfers); a one-port plan's has.
+check "eager reduce gantt" 0 "$hetcoll" reduce --platform "$platform" --message-size 4096 --view eager --gantt "$work/eager-reduce.svg" --quiet
+expect_in "eager gantt headline" "$work/eager-reduce.svg" "Reduce to xeon0"
+if grep -q "crossing a one-port link or router" "$work/eager-reduce.svg"; then
+  failed=$((failed + 1)); echo "FAIL eager gantt no link rows: $work/eager-reduce.svg draws link rows"
+else
+  passed=$((passed + 1))
+fi
+check "graph reduce gantt" 0 "$hetcoll" reduce --platform "$platform" --message-size 4096 --gantt "$work/graph-reduce.svg" --quiet
+expect_in "graph gantt has link rows" "$work/graph-reduce.svg" "crossing a one-port link or router"
 check "eager reduce help" 0 "$hetcoll" reduce --help
 expect_in "reduce help lists eager" "$work/out" "with --view eager"
 

@@ -412,6 +412,14 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       // every root, several counts; an all-reduce is refused on every rank.
       check_reductions(eager, seven, {all[0], all[3], all[5], all[7]}, "eager plans on small_platform.xml",
                        {1, 3, 100, 4096}, true, /*with_allreduce=*/false);
+      // The same with every send paced to its planned start (the model's
+      // schedule; RuntimeOptions::eager_pacing always).
+      RuntimeOptions paced_options;
+      paced_options.eager_pacing = RuntimeOptions::EagerPacing::always;
+      Runtime paced(seven, platform_dir + "/small_platform.xml", hosts, paced_options, eager_planning);
+      check_reductions(paced, seven, {all[0], all[7]}, "paced eager plans on small_platform.xml", {3, 100}, true,
+                       /*with_allreduce=*/false);
+      check_broadcasts(paced, seven, {all[0]}, "paced eager plans on small_platform.xml");
       const auto& eager_reduce = eager.plan_for(Operation::reduce, 3, 64);
       report("eager plans on small_platform.xml: a reduce runs the eager plan",
              eager_reduce.concurrent_sends() && eager_reduce.algorithm() == "eager-auto");

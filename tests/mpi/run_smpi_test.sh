@@ -10,7 +10,8 @@
 # its sender-speed view.
 # `eager` runs the eager model's broadcast on the 8-host cluster and checks
 # it is within 2 % of its prediction and, for 64 ints, faster than SMPI's
-# flat tree.
+# flat tree; then the eager reduce, paced within 2 % of its prediction and
+# unpaced (the default) no slower.
 # Usage: run_smpi_test.sh calibrate|pipeline|graph|eager SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
 set -u
@@ -164,6 +165,27 @@ PY
                if (!(time["hetcoll-eager,64"] < time["builtin,64"])) { print "FAIL: the eager plan of 64 ints is not faster than bcast:flattree"; exit 1 }
                if (!(time["hetcoll-eager,4"] < 1.01 * time["builtin,4"])) { print "FAIL: the eager flat tree of 4 ints is slower than bcast:flattree"; exit 1 }
              }' "$work/runs.csv" || exit 1
+    # The eager reduce (the broadcast reversed in time; each rank's receives
+    # posted at once) on the same cluster, 4 ints (the flat tree) and 64
+    # ints (a two-level tree): with every send paced to its planned start
+    # (--pacing always) within 2 % of the eager model's prediction; with the
+    # default (a reduce's sends leave as soon as the values are in) no slower.
+    for pacing in always auto; do
+      timeout 300 smpirun -np 8 -platform "$work/seed.xml" -hostfile "$work/hosts" "${cfg[@]}" \
+        --cfg=smpi/display-timing:no "$bench" --platform "$work/seed.xml" --datatype int --op max --repetitions 1 \
+        --sizes 4,64 --collective reduce --implementation hetcoll --plan-model eager --envelope-bytes 16 \
+        --pacing "$pacing" 2>"$work/err" | sed "s/\$/,$pacing/" >>"$work/reduce.csv" ||
+        { echo "FAIL: hetcoll_mpi_bench (eager reduce, pacing $pacing)"; tail -20 "$work/err"; exit 1; }
+    done
+    awk -F, '{ ratio = $7 / $8; printf "%s %s %s elements, pacing %s: measured %.6g s, predicted %.6g s, ratio %.4f\n", $3, $4, $5, $13, $7, $8, ratio }
+             $3 != "hetcoll-eager" { bad = 1 }
+             $13 == "always" && !(ratio > 0.99 && ratio < 1.02) { bad = 1 }
+             { time[$13 "," $5] = $7 }
+             END {
+               if (NR != 4) { print "FAIL: expected 4 eager reduce runs, got " NR; exit 1 }
+               if (bad) { print "FAIL: a paced eager reduce is not within 2 % of its prediction"; exit 1 }
+               for (n in time) if (n ~ /^auto/) { split(n, k, ","); if (!(time[n] <= 1.001 * time["always," k[2]])) { print "FAIL: the unpaced reduce of " k[2] " ints is slower than the paced one"; exit 1 } }
+             }' "$work/reduce.csv" || exit 1
     ;;
   *) echo "unknown suite $suite"; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -155,7 +156,15 @@ EagerMatrix::EagerMatrix(const GraphNetwork& network, std::vector<ProcessorIndex
   }
 }
 
-EagerMatrix EagerMatrix::transposed() const {
+EagerMatrix EagerMatrix::transposed() && {
+  const std::size_t k = members_.size();
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = i + 1; j < k; ++j) std::swap(cost_[i * k + j], cost_[j * k + i]);
+  }
+  return std::move(*this);
+}
+
+EagerMatrix EagerMatrix::transposed() const& {
   EagerMatrix result;
   result.members_ = members_;
   result.smallest_occupancy_ = smallest_occupancy_;  // over all ordered pairs: the same set of pairs

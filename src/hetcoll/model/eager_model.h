@@ -95,8 +95,10 @@ class EagerMatrix {
   // The same members with every pair reversed: transposed().cost(i, j) ==
   // cost(j, i). An eager reduce on these costs is the time reversal of an
   // eager broadcast on the transposed ones (makespan/graph/eager_reduce.h).
-  // O(k²) time and space.
-  EagerMatrix transposed() const;
+  // O(k²) time and space; the rvalue overload transposes in place (no
+  // second k x k copy: EagerMatrix(network, members).transposed()).
+  EagerMatrix transposed() const&;
+  EagerMatrix transposed() &&;
 
  private:
   std::vector<ProcessorIndex> members_;

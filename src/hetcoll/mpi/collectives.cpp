@@ -70,7 +70,7 @@ void wait_until(double instant) {
 // receive first completes the sends before it (a broadcast rank has none:
 // it receives before it forwards).
 void broadcast_phase_concurrent(const Exchange& exchange, std::span<const RankStep> steps, void* buffer, int count,
-                                MPI_Datatype datatype) {
+                                MPI_Datatype datatype, bool exchange_paces) {
   std::vector<std::pair<MPI_Request, int>> sends;  // request, peer
   auto complete_sends = [&] {
     for (auto& [request, peer] : sends) exchange.wait_send(request, peer);
@@ -83,7 +83,7 @@ void broadcast_phase_concurrent(const Exchange& exchange, std::span<const RankSt
       exchange.receive(buffer, count, datatype, step.peer, MessageTag::broadcast_value);
       holds_from = MPI_Wtime();
     } else {
-      wait_until(holds_from + step.offset);
+      if (exchange_paces) wait_until(holds_from + step.offset);
       sends.emplace_back(exchange.start_send(buffer, count, datatype, step.peer, MessageTag::broadcast_value, false),
                          step.peer);
     }
@@ -281,18 +281,20 @@ void reduce_phase_in_rank_order(const Exchange& exchange, std::span<const RankSt
 }
 
 // An eager plan's reduce (makespan/graph/eager_reduce.h): the receives from
-// all children posted at once (their latencies overlap; the children's
-// paced sends keep this rank's link to one message at a time), the values
+// all children posted at once (their latencies overlap), the values
 // combined in the order the plan has them arrive, then one standard send to
-// the parent at its planned start (counted from the call) or once the last
-// value has arrived, if later: sending earlier than planned could put this
-// message on the parent's link together with a sibling's, which the
-// network then shares and both arrive late (docs/MPI.md). Non-commutative
-// operations keep the runs of consecutive ranks (RankRuns), received in the
-// plan's arrival order (their two messages per child leave eagerly, so the
-// one-by-one receives wait for nothing that has not been sent).
+// the parent: as soon as the last value has arrived, or with `pace` at its
+// planned start (counted from the call) if that is later. Not pacing is the
+// default: a node waits for its last child, and a link shared fairly among
+// the messages on it (SimGrid) finishes the last of them no later than one
+// by one, so early sends cannot delay the parent; under SMPI they were
+// never slower and up to 1.16x faster than paced ones (docs/MPI.md).
+// Non-commutative operations keep the runs of consecutive ranks (RankRuns),
+// received in the plan's arrival order (their two messages per child leave
+// eagerly, so the one-by-one receives wait for nothing that has not been
+// sent).
 void reduce_phase_eager(const Exchange& exchange, std::span<const RankStep> all_steps, int rank, int size,
-                        bool is_root, const ReduceArguments& args) {
+                        bool is_root, const ReduceArguments& args, bool pace) {
   const double call_start = MPI_Wtime();
   std::vector<RankStep> receives;
   const RankStep* send = nullptr;
@@ -304,7 +306,7 @@ void reduce_phase_eager(const Exchange& exchange, std::span<const RankStep> all_
                    [](const RankStep& a, const RankStep& b) { return a.planned_end < b.planned_end; });
   auto send_paced = [&](const auto& post) {
     if (send == nullptr) return;
-    wait_until(call_start + send->offset);
+    if (pace) wait_until(call_start + send->offset);
     post(send->peer);
   };
   if (!is_commutative(args.op)) {
@@ -350,7 +352,7 @@ void reduce_phase(const Exchange& exchange, const ExecutablePlan& plan, const Re
   auto steps = phase_steps(plan, Payload::partial_reduction);
   bool is_root = plan.rank() == plan.root_rank();
   if (plan.concurrent_sends() && plan.operation() == Operation::reduce) {
-    reduce_phase_eager(exchange, steps, plan.rank(), plan.size(), is_root, args);
+    reduce_phase_eager(exchange, steps, plan.rank(), plan.size(), is_root, args, plan.options().paces_eager_reduces());
   } else if (is_commutative(args.op)) {
     reduce_phase_commutative(exchange, steps, is_root, args);
   } else {
@@ -399,7 +401,7 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
     RuntimeOptions standard_sends = plan.options();
     standard_sends.send_mode = RuntimeOptions::SendMode::standard;
     Exchange exchange(plan.communicator(), plan.user_communicator(), standard_sends, "hetcoll::mpi::bcast");
-    broadcast_phase_concurrent(exchange, plan.steps(), buffer, count, datatype);
+    broadcast_phase_concurrent(exchange, plan.steps(), buffer, count, datatype, plan.options().paces_eager_broadcasts());
     return MPI_SUCCESS;
   }
   Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), "hetcoll::mpi::bcast");

@@ -13,8 +13,9 @@
 // when the rank holds the message), without completing the earlier ones,
 // and completes them all at the end; a reduce rank posts the receives from
 // all its children at once, combines the values in the order the plan has
-// them arrive, and sends (a standard send) at its start time in the plan
-// (counted from the call), or once the last child's value has arrived.
+// them arrive, and sends (a standard send) once the last child's value has
+// arrived (RuntimeOptions::eager_pacing always: not before its start time in
+// the plan, counted from the call).
 //
 // Why this cannot deadlock (for any plan, valid or not in the model): all
 // ranks agree on one total order of the transfers (the same plan, checked by
@@ -96,6 +97,15 @@ struct RuntimeOptions {
   // always; synchronous: MPI_Issend always.
   enum class SendMode { one_port, standard, synchronous };
   SendMode send_mode = SendMode::one_port;
+  // Eager plans: when a send is posted. automatic (the default): a
+  // broadcast's at its planned time, a reduce's as soon as the rank holds
+  // its children's values; always: every send at its planned time (a
+  // reduce's at max(ready, planned start)); never: as soon as the rank can.
+  // docs/MPI.md says why, with SMPI measurements.
+  enum class EagerPacing { automatic, always, never };
+  EagerPacing eager_pacing = EagerPacing::automatic;
+  bool paces_eager_broadcasts() const { return eager_pacing != EagerPacing::never; }
+  bool paces_eager_reduces() const { return eager_pacing == EagerPacing::always; }
 };
 
 // One step of a rank's program.

@@ -17,7 +17,8 @@
 //   HETCOLL_PLAN_MODEL  "graph": on a platform graph, plan with the graph
 //                       planners on the platform itself (runtime.h);
 //                       "eager": broadcasts and reduces in the eager model,
-//                       sends paced by the plan (all-reduces fall back);
+//                       broadcasts' sends paced by the plan (all-reduces
+//                       fall back);
 //                       "sender-speed" / unset: on its sender-speed view.
 //   HETCOLL_TIMEOUT     seconds a rank waits in one call before aborting
 //                       the job with a message (0 / unset: no limit).

@@ -18,7 +18,7 @@
 // plays forwarding as routers; with PlanModel::eager, broadcasts and
 // reduces, the eager model's planners (makespan/graph/eager_broadcast.h: a
 // rank sends to all its children at once; eager_reduce.h: a rank receives
-// from all its children at once and sends once, paced; for small messages
+// from all its children at once and sends once; for small messages
 // under eager MPI sends) on the platform the same way. Either way the plan's transfers are between
 // ranks: which links a message crosses is the network's business. On a cluster the
 // message size does not change the plan (one time per message), so there is
@@ -56,7 +56,8 @@ struct PlanningOptions {
   // What the plans are made on (see the header comment): sender_speed,
   // platform_graph, or eager (broadcasts and reduces, on a platform graph:
   // the eager planners, makespan/graph/eager_broadcast.h and
-  // eager_reduce.h, whose plans run with paced standard sends, a reduce
+  // eager_reduce.h, whose plans run with standard sends (a broadcast's
+  // paced, RuntimeOptions::eager_pacing), a reduce
   // rank posting all its receives at once; all-reduces are refused,
   // InputError).
   PlanModel model = PlanModel::sender_speed;

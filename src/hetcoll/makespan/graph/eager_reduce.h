@@ -45,10 +45,14 @@
 // reduce on c, and `optimal: true` carries over.
 // When it holds: small messages under an eager MPI protocol whose sends
 // complete without their receiver, on a network that gives a node's down
-// link to arriving messages one after the other, once their latency has
-// passed (SimGrid: the latency first, then the bandwidth share on the links;
-// the MPI runtime paces each send to its planned start, so the parent's
-// link receives one message after the other — docs/MPI.md).
+// link to arriving messages one after the other once their latency has
+// passed (SimGrid: the latency first, then the bandwidth share on the
+// links; with each send paced to its planned start the parent's link
+// receives one message after the other, and SMPI takes the model's time).
+// On a link shared fairly the model is an upper bound even unpaced: a node
+// waits for its last child, and sharing is work-conserving, so overlapping
+// arrivals end no later (the MPI runtime does not pace reduces by default;
+// docs/MPI.md).
 // Guarantee: that of the eager broadcast planner on c': none (heuristic);
 // `optimal: true` only when the makespan meets the lower bound.
 // Complexity: that of the eager broadcast planner (eager_broadcast.h) plus
