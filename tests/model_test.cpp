@@ -30,6 +30,26 @@ std::string input_error_of(F&& f) {
   return "";
 }
 
+TEST(Cluster, IdTableFindsEveryIdAndEveryDuplicate) {
+  // The constructor fills the id table hashing ids ahead of their insertion
+  // (cluster.cpp): every id is found, indices too, and a duplicate anywhere
+  // (before, at and past the look-ahead) names both positions.
+  std::vector<std::string> ids;
+  for (int p = 0; p < 5000; ++p) ids.push_back("node-" + std::to_string(p * 7919 % 5000));
+  const Cluster cluster(ids, std::vector<double>(ids.size(), 1.0), "c.json");
+  for (std::size_t p = 0; p < ids.size(); ++p) ASSERT_EQ(cluster.find(ids[p]), static_cast<ProcessorIndex>(p));
+  EXPECT_FALSE(cluster.find("node-5000").has_value());
+  for (std::size_t at : {1u, 15u, 16u, 17u, 4999u}) {
+    std::vector<std::string> twice = ids;
+    twice[at] = twice[at / 2];
+    const std::string message = input_error_of([&] { Cluster(twice, std::vector<double>(twice.size(), 1.0), "c.json"); });
+    EXPECT_NE(message.find("processors[" + std::to_string(at) + "].id: duplicate id \"" + twice[at] +
+                           "\" (also processors[" + std::to_string(at / 2) + "])"),
+              std::string::npos)
+        << message;
+  }
+}
+
 TEST(Cluster, RejectsBadProcessors) {
   EXPECT_NE(input_error_of([] { Cluster({"a", "a"}, {1, 2}, "c.json"); }).find("duplicate id \"a\""),
             std::string::npos);

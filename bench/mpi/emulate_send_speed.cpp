@@ -20,9 +20,9 @@
 // messages from different peers that reach a rank at once are delivered one
 // after the other. A message alone is not slowed (its bytes flowed during
 // its sender's hold). A message is the run of reads from one socket with
-// gaps shorter than half the latency (at least 1 ms) between them; it ends
-// on the link at max(its first read, the link's previous message end + its
-// bytes / B), and each read is held until then. Without this, concurrent
+// gaps shorter than half the latency (at least 1 ms) between them; it is
+// delayed by the time other messages used the link while its own bytes
+// flowed (receive() below), and each read is held until then. Without this, concurrent
 // receives would be free and a flat tree would reduce any vector in one
 // send's time. HETCOLL_EMULATE_RECEIVE=0 turns the receive side off.
 //
@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -56,8 +57,15 @@ struct SocketState {
   bool receiving = false;     // a message is being read
   double first_read = 0;      // when its first bytes were read
   double last_read = 0;       // when its last bytes were read
-  double link_before = 0;     // the link's end of the previous messages
   size_t read_bytes = 0;      // its bytes so far
+  std::uint64_t message = 0;  // its number on the link
+};
+
+// A message's time on the receive link: [end - bytes / B, end].
+struct LinkUse {
+  std::uint64_t message = 0;
+  double start = 0;
+  double end = 0;
 };
 
 struct Emulation {
@@ -67,7 +75,8 @@ struct Emulation {
   double factor = 1;
   bool spin = false;          // HETCOLL_EMULATE_SPIN=1: hold by spinning, not sleeping
   bool receive_link = true;   // HETCOLL_EMULATE_RECEIVE=0: receives are free
-  double link_end = 0;        // when the down link has delivered every message so far
+  std::vector<LinkUse> link;  // the receive link's recent messages
+  std::uint64_t messages = 0;
   std::vector<SocketState> sockets;
 
   SocketState& socket(int fd) {
@@ -172,21 +181,41 @@ void note_written(int fd, size_t offered, ssize_t written) {
 }
 
 // After a read of `bytes`: holds it until its message's end on the link.
+// The message flowed at bandwidth B until it arrived, so alone it is on the
+// link during [first read - bytes / B, first read]; every other message on
+// the link in that window delays it by their overlap, and the window grows
+// with the delay (a fixed point: three messages arriving at once end one,
+// two and three link times after their bytes began to flow).
 void receive(int fd, ssize_t bytes) {
   auto& e = emulation();
   if (!e.active || !e.receive_link || bytes <= 0 || fd < 0 || !is_tcp_socket(fd)) return;
   auto& socket = e.socket(fd);
-  double now = now_seconds();
-  double gap = std::max(0.5 * e.latency, 1e-3);
+  const double now = now_seconds();
+  const double gap = std::max(0.5 * e.latency, 1e-3);
   if (!socket.receiving || now - socket.last_read > gap) {
     socket.receiving = true;
     socket.first_read = now;
-    socket.link_before = e.link_end;
     socket.read_bytes = 0;
+    socket.message = ++e.messages;
   }
   socket.read_bytes += static_cast<size_t>(bytes);
-  double end = std::max(socket.first_read, socket.link_before + static_cast<double>(socket.read_bytes) / e.bandwidth);
-  e.link_end = std::max(e.link_end, end);
+  const double transfer = static_cast<double>(socket.read_bytes) / e.bandwidth;
+  const double start = socket.first_read - transfer;
+  double end = socket.first_read;
+  for (int round = 0; round < 64; ++round) {
+    double overlap = 0;
+    for (const auto& use : e.link) {
+      if (use.message == socket.message) continue;
+      overlap += std::max(0.0, std::min(use.end, end) - std::max(use.start, start));
+    }
+    const double next = socket.first_read + overlap;
+    if (next <= end + 1e-9) break;
+    end = next;
+  }
+  // Record the message's link use; forget what ended long ago.
+  std::erase_if(e.link, [&](const LinkUse& use) { return use.message == socket.message || use.end < now - 10.0; });
+  if (e.link.size() >= 4096) e.link.erase(e.link.begin(), e.link.begin() + 1024);
+  e.link.push_back({socket.message, end - transfer, end});
   wait_until(end);
   socket.last_read = now_seconds();
 }

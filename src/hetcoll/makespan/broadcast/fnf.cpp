@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <span>
@@ -108,7 +110,7 @@ class ClassQueues {
  public:
   explicit ClassQueues(const std::vector<std::size_t>& capacity) : first_(capacity.size() + 1, 0) {
     for (std::size_t c = 0; c < capacity.size(); ++c) first_[c + 1] = first_[c] + capacity[c];
-    slots_.resize(first_.back());
+    slots_.reset(new PendingSend[first_.back()]);  // (not zeroed: a slot is written before it is read)
     head_.assign(capacity.size(), 0);
     count_.assign(capacity.size(), 0);
   }
@@ -151,12 +153,10 @@ class ClassQueues {
     const std::size_t cap = capacity(c), base = first_[c], head = head_[c];
     std::span<PendingSend> run;
     if (head + n <= cap) {
-      run = {slots_.data() + base + head, n};
+      run = {slots_.get() + base + head, n};
     } else {
-      scratch.assign(slots_.begin() + static_cast<std::ptrdiff_t>(base + head),
-                     slots_.begin() + static_cast<std::ptrdiff_t>(base + cap));
-      scratch.insert(scratch.end(), slots_.begin() + static_cast<std::ptrdiff_t>(base),
-                     slots_.begin() + static_cast<std::ptrdiff_t>(base + n - (cap - head)));
+      scratch.assign(slots_.get() + base + head, slots_.get() + base + cap);
+      scratch.insert(scratch.end(), slots_.get() + base, slots_.get() + base + n - (cap - head));
       run = scratch;
     }
     if (!std::is_sorted(run.begin(), run.end(), by_sender)) std::sort(run.begin(), run.end(), by_sender);
@@ -166,7 +166,7 @@ class ClassQueues {
  private:
   std::size_t capacity(std::size_t c) const { return first_[c + 1] - first_[c]; }
 
-  std::vector<PendingSend> slots_;
+  std::unique_ptr<PendingSend[]> slots_;
   std::vector<std::size_t> first_, head_, count_;
 };
 
@@ -207,8 +207,10 @@ std::vector<Transfer> fnf_by_class(const Cluster& cluster, ProcessorIndex source
       ++receiver_class;
       position = 0;
     }
-    const auto c = static_cast<std::uint8_t>(receiver_class);
-    while (classes.of_receiver[position] != c) ++position;
+    // The next position of this class (memchr: a byte search, vectorised).
+    const std::uint8_t* from = classes.of_receiver.data() + position;
+    const void* found = std::memchr(from, static_cast<int>(receiver_class), classes.of_receiver.size() - position);
+    position += static_cast<std::size_t>(static_cast<const std::uint8_t*>(found) - from);
     --left[receiver_class];
     return receiver_at(position++);
   };
