@@ -97,7 +97,7 @@ TEST(RecursiveDoubling, EveryProcessorEndsWithEachContributionOnce) {
     MakespanPlan plan = plan_allreduce_recursive_doubling(cluster, first_rank);
     auto report = verify(cluster, plan);
     ASSERT_TRUE(report.valid) << "n = " << n << ": " << report.summary();
-    if (n > 1) EXPECT_EQ(plan.transfers.front().from, first_rank);  // rank 0 sends first (fold or exchange)
+    if (n > 1) { EXPECT_EQ(plan.transfers.front().from, first_rank); }  // rank 0 sends first (fold or exchange)
     int power = 1, rounds = 0;
     while (power * 2 <= n) power *= 2, ++rounds;
     EXPECT_EQ(plan.transfers.size(), static_cast<size_t>(2 * (n - power) + power * rounds));

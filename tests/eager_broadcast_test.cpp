@@ -26,8 +26,11 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+using testing::brute_force_eager_broadcast;
 using testing::homogeneous_complete;
 using testing::independent_cost;
+using testing::independent_costs;
+using testing::liu_kuo_wang_sender_speed_graph;
 using testing::Pair;
 using testing::random_eager_platform;
 
@@ -60,73 +63,13 @@ double reevaluate(const Platform& platform, const MakespanPlan& plan, double siz
 }
 
 // The optimal eager broadcast by exhaustive search over every tree (a
-// parent for each member) and every send order of every node's children.
+// parent for each member) and every send order of every node's children
+// (tests/support/eager_support.h), on costs computed independently of the
+// library's.
 double brute_force_eager(const Platform& platform, ProcessorIndex source, double size) {
   const auto members = platform.participants();
-  const std::size_t k = members.size();
-  std::vector<std::vector<Pair>> cost(k, std::vector<Pair>(k));
-  for (std::size_t a = 0; a < k; ++a) {
-    for (std::size_t b = 0; b < k; ++b) {
-      if (a != b) cost[a][b] = independent_cost(platform, members[a], members[b], size);
-    }
-  }
   const auto s = static_cast<std::size_t>(std::find(members.begin(), members.end(), source) - members.begin());
-  double best = kInf;
-  std::vector<std::size_t> parent(k, 0);
-  std::function<void(std::size_t)> choose_parent = [&](std::size_t v) {
-    if (v == k) {
-      // A tree? Every member's parent chain reaches the source.
-      for (std::size_t u = 0; u < k; ++u) {
-        std::size_t at = u;
-        for (std::size_t steps = 0; at != s; ++steps) {
-          if (steps > k) return;
-          at = parent[at];
-        }
-      }
-      std::vector<std::vector<std::size_t>> children(k);
-      for (std::size_t u = 0; u < k; ++u) {
-        if (u != s) children[parent[u]].push_back(u);
-      }
-      // Every combination of send orders.
-      std::function<void(std::size_t)> order = [&](std::size_t u) {
-        if (u == k) {
-          std::vector<double> arrival(k, kInf);
-          arrival[s] = 0;
-          for (std::size_t round = 0; round < k; ++round) {
-            for (std::size_t w = 0; w < k; ++w) {
-              if (arrival[w] == kInf) continue;
-              double occupied = 0;
-              for (auto c : children[w]) {
-                occupied += cost[w][c].occupancy;
-                arrival[c] = arrival[w] + cost[w][c].delay + occupied;
-              }
-            }
-          }
-          best = std::min(best, *std::max_element(arrival.begin(), arrival.end()));
-          return;
-        }
-        auto& list = children[u];
-        std::sort(list.begin(), list.end());
-        do {
-          order(u + 1);
-        } while (std::next_permutation(list.begin(), list.end()));
-      };
-      order(0);
-      return;
-    }
-    if (v == s) {
-      choose_parent(v + 1);
-      return;
-    }
-    for (std::size_t p = 0; p < k; ++p) {
-      if (p != v && cost[p][v].occupancy < kInf) {
-        parent[v] = p;
-        choose_parent(v + 1);
-      }
-    }
-  };
-  choose_parent(0);
-  return best;
+  return brute_force_eager_broadcast(independent_costs(platform, size), s);
 }
 
 void expect_valid(const GraphNetwork& network, const MakespanPlan& plan) {
@@ -153,7 +96,7 @@ TEST(EagerBroadcast, RandomPlatformsPlansAreValidAndReevaluateExactly) {
       expect_valid(network, *plan);
       EXPECT_NEAR(reevaluate(platform, *plan, size), plan->makespan, 1e-9 * plan->makespan);
       EXPECT_LE(plan->lower_bound, plan->makespan * (1 + 1e-9));
-      if (plan->optimal) EXPECT_DOUBLE_EQ(plan->lower_bound, plan->makespan);
+      if (plan->optimal) { EXPECT_DOUBLE_EQ(plan->lower_bound, plan->makespan); }
       ASSERT_FALSE(plan->notes.empty());
       EXPECT_EQ(plan->notes.front().rfind("eager model: ", 0), 0u);
     }
@@ -165,7 +108,7 @@ TEST(EagerBroadcast, RandomPlatformsPlansAreValidAndReevaluateExactly) {
       const double optimum = brute_force_eager(platform, source, size);
       EXPECT_LE(best.lower_bound, optimum * (1 + 1e-9));
       EXPECT_GE(best.makespan, optimum * (1 - 1e-9));
-      if (best.optimal) EXPECT_NEAR(best.makespan, optimum, 1e-9 * optimum);
+      if (best.optimal) { EXPECT_NEAR(best.makespan, optimum, 1e-9 * optimum); }
     }
   }
 }
@@ -223,7 +166,7 @@ TEST(EagerBroadcast, HomogeneousCompleteGraphMeetsThePostalOptimum) {
       EXPECT_NEAR(plan.lower_bound, postal, 1e-9 * postal);
       EXPECT_NEAR(plan.makespan, postal, 1e-9 * postal);
       EXPECT_TRUE(plan.optimal);
-      if (hosts <= 6) EXPECT_NEAR(brute_force_eager(platform, 0, size), postal, 1e-9 * postal);
+      if (hosts <= 6) { EXPECT_NEAR(brute_force_eager(platform, 0, size), postal, 1e-9 * postal); }
     }
   }
 }
@@ -250,22 +193,7 @@ TEST(EagerBroadcast, LiuKuoWangClusterPrefersTheFlatTreeForSmallMessages) {
   // 12.5 MB/s, four 1.6x slower; a route is the sender's up link and the
   // receiver's down link (12.5 MB/s, no latency). 16 bytes: the latency
   // dominates, and the flat tree is optimal: 50 us + 7 x 1.28 us.
-  std::vector<PlatformNode> nodes;
-  std::vector<PlatformEdge> edges;
-  for (int h = 0; h < 8; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
-  for (int h = 0; h < 8; ++h) {
-    const double f = h < 4 ? 1.0 : 1.6;
-    for (int to = 0; to < 8; ++to) {
-      if (to == h) continue;
-      PlatformEdge edge;
-      edge.from = h;
-      edge.to = to;
-      edge.latency = 5e-5 * f;
-      edge.bandwidth = 1.25e7 / f;
-      edges.push_back(edge);
-    }
-  }
-  const Platform platform(std::move(nodes), std::move(edges), "sec6.1");
+  const Platform platform = liu_kuo_wang_sender_speed_graph();
   const GraphNetwork network(platform, 16.0);
   const MakespanPlan plan = plan_eager_broadcast(network, 0);
   expect_valid(network, plan);
@@ -396,7 +324,7 @@ TEST(EagerBroadcast, PlanJsonKeepsTheModel) {
 
 TEST(EagerBroadcast, RefusesTooManyParticipantsAndRouters) {
   std::vector<PlatformNode> nodes;
-  for (std::size_t h = 0; h <= kEagerMemberCap; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
+  for (std::size_t h = 0; h <= kEagerMemberCap; ++h) nodes.push_back(PlatformNode::host(std::string("h").append(std::to_string(h))));
   const Platform big(std::move(nodes), {}, "big");
   const GraphNetwork network(big, std::nullopt);
   try {

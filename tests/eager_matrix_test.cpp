@@ -42,7 +42,7 @@ void expect_per_route_costs(const GraphNetwork& network, const std::vector<Proce
   }
   EXPECT_EQ(matrix.smallest_occupancy(), smallest_occupancy);
   EXPECT_EQ(matrix.smallest_delay(), smallest_delay);
-  if (members.size() >= 2) EXPECT_GT(connected, 0u);
+  if (members.size() >= 2) { EXPECT_GT(connected, 0u); }
 }
 
 std::vector<ProcessorIndex> shuffled_part(std::vector<ProcessorIndex> all, std::mt19937_64& rng, bool whole) {
@@ -55,8 +55,8 @@ std::vector<ProcessorIndex> shuffled_part(std::vector<ProcessorIndex> all, std::
 // latency and bandwidth or (some) a fixed cost, sometimes one-way only.
 Platform random_platform(std::mt19937_64& rng, int hosts, int routers) {
   std::vector<PlatformNode> nodes;
-  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
-  for (int r = 0; r < routers; ++r) nodes.push_back(PlatformNode::forwarder("r" + std::to_string(r)));
+  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host(std::string("h").append(std::to_string(h))));
+  for (int r = 0; r < routers; ++r) nodes.push_back(PlatformNode::forwarder(std::string("r").append(std::to_string(r))));
   const int n = hosts + routers;
   const double latencies[] = {0, 1e-6, 5e-6, 2e-5, 5e-5, 1e-4};
   const double bandwidths[] = {1e6, 1.25e7, 1e8, 1.25e8, 1e9};

@@ -29,6 +29,7 @@ using testing::brute_force_eager_reduce;
 using testing::homogeneous_complete;
 using testing::independent_cost;
 using testing::independent_costs;
+using testing::liu_kuo_wang_sender_speed_graph;
 using testing::Pair;
 using testing::random_eager_platform;
 using testing::transpose;
@@ -60,7 +61,7 @@ double reevaluate(const Platform& platform, const MakespanPlan& plan, double siz
   }
   EXPECT_EQ(sends.count(plan.root), 0u);
   for (auto p : platform.participants()) {
-    if (p != plan.root) EXPECT_EQ(sends[p], 1) << platform.id(p);
+    if (p != plan.root) { EXPECT_EQ(sends[p], 1) << platform.id(p); }
   }
   return last_arrival[plan.root];
 }
@@ -316,22 +317,7 @@ TEST(EagerReduce, FlatTreeOnTheLiuKuoWangClusterPacesTheRootsLink) {
   // f, 12.5 MB/s / f): 16 bytes, latencies dominate, the flat tree. The
   // slow hosts' 80 us latency comes last; their 2.048 us windows follow
   // each other at the root: 80 + 4 x 2.048 us.
-  std::vector<PlatformNode> nodes;
-  std::vector<PlatformEdge> edges;
-  for (int h = 0; h < 8; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
-  for (int h = 0; h < 8; ++h) {
-    const double f = h < 4 ? 1.0 : 1.6;
-    for (int to = 0; to < 8; ++to) {
-      if (to == h) continue;
-      PlatformEdge edge;
-      edge.from = h;
-      edge.to = to;
-      edge.latency = 5e-5 * f;
-      edge.bandwidth = 1.25e7 / f;
-      edges.push_back(edge);
-    }
-  }
-  const Platform platform(std::move(nodes), std::move(edges), "sec6.1");
+  const Platform platform = liu_kuo_wang_sender_speed_graph();
   const GraphNetwork network(platform, 16.0);
   const MakespanPlan plan = plan_eager_reduce(network, 0);
   expect_valid(network, plan);

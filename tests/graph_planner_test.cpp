@@ -236,7 +236,7 @@ TEST(GraphPlanners, SitesAreFoundByCostGaps) {
   // Eight hosts in two sites of four, every pair joined: costs 1 to 1.4
   // inside a site, 10 to 14 across; no gap of 2x inside either class.
   std::vector<PlatformNode> nodes(8);
-  for (int v = 0; v < 8; ++v) nodes[static_cast<std::size_t>(v)].id = "h" + std::to_string(v);
+  for (int v = 0; v < 8; ++v) nodes[static_cast<std::size_t>(v)].id = std::string("h").append(std::to_string(v));
   std::vector<PlatformEdge> edges;
   for (int u = 0; u < 8; ++u) {
     for (int v = 0; v < 8; ++v) {
@@ -260,7 +260,7 @@ TEST(GraphPlanners, SitesAreFoundBehindPrivateAccessLinks) {
   // links. The only gap (10 / 1) leaves every host alone; joining each host
   // to its own links finds the two clusters.
   std::vector<PlatformNode> nodes;
-  for (int v = 0; v < 6; ++v) nodes.push_back(PlatformNode::host("h" + std::to_string(v)));
+  for (int v = 0; v < 6; ++v) nodes.push_back(PlatformNode::host(std::string("h").append(std::to_string(v))));
   for (const char* id : {"switchA", "switchB", "routerA", "routerB"}) nodes.push_back(PlatformNode::forwarder(id));
   std::vector<PlatformEdge> edges;
   auto both_ways = [&](ProcessorIndex u, ProcessorIndex v, double cost) {

@@ -221,7 +221,7 @@ TEST(ReduceDp, HonoursTheTimeLimit) {
     MakespanPlan plan = plan_reduce_dp(cluster, 0, cut);
     expect_valid(cluster, plan);
     if (plan.status == SearchStatus::time_limit) ++stopped;
-    if (plan.status == SearchStatus::finished) EXPECT_TRUE(plan.optimal);
+    if (plan.status == SearchStatus::finished) { EXPECT_TRUE(plan.optimal); }
   }
   RecordProperty("stopped_runs", stopped);
 }

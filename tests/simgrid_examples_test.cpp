@@ -98,7 +98,7 @@ TEST(SimgridExamples, EveryPlatformImportsWithALinearGraph) {
     EXPECT_EQ(platform.participants().size(), static_cast<size_t>(counts.hosts));
     // Edges grow with the description, not with pairs of hosts (a Vivaldi
     // zone's distances join every pair of its members).
-    if (!has_vivaldi_zone(file)) EXPECT_LE(platform.edges().size(), 8 * platform.nodes().size());
+    if (!has_vivaldi_zone(file)) { EXPECT_LE(platform.edges().size(), 8 * platform.nodes().size()); }
     // Routes between hosts are paths of the graph.
     ProcessorIndex step = std::max(1, counts.hosts / 12);
     for (ProcessorIndex a = 0; a < counts.hosts; a += step) {

@@ -664,7 +664,7 @@ TEST(SimgridXml, TorusRoutesCrossEveryLimiterOnTheWay) {
   auto route = *platform.declared_route(0, 2);
   for (size_t e : route) {
     auto head = platform.edges()[e].to;
-    if (head != 2) EXPECT_NE(platform.node(head).kind, NodeKind::host) << platform.id(head);
+    if (head != 2) { EXPECT_NE(platform.node(head).kind, NodeKind::host) << platform.id(head); }
   }
   expect_error(platform_xml("<cluster id=\"t\" topology=\"TORUS\" topo_parameters=\"4,x\" prefix=\"n\" radical=\"0-3\""
                             " speed=\"1Gf\" bw=\"1GBps\"/>\n"),

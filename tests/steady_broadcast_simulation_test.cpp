@@ -26,7 +26,7 @@ Platform integer_platform(int nodes, double chord_probability, std::uint64_t see
   std::uniform_int_distribution<int> cost(1, 4);
   std::bernoulli_distribution chord(chord_probability);
   std::vector<PlatformNode> vertices;
-  for (int v = 0; v < nodes; ++v) vertices.push_back({"n" + std::to_string(v), std::nullopt, std::nullopt, false});
+  for (int v = 0; v < nodes; ++v) vertices.push_back({std::string("n").append(std::to_string(v)), std::nullopt, std::nullopt, false});
   std::vector<PlatformEdge> edges;
   for (int u = 0; u < nodes; ++u) {
     for (int v = 0; v < nodes; ++v) {

@@ -103,7 +103,7 @@ TEST(LatencyAware, MakespanFormulaAtAFixedSliceSize) {
       makespan = 99 * rounded.round_length / r + first_slice_time(platform, packed.packing.trees[only].tree, costs);
     }
     EXPECT_GE(makespan, best.makespan * (1 - 1e-12)) << r;
-    if (r == best.rounds.slices_per_round) EXPECT_NEAR(makespan, best.makespan, 1e-12 * makespan);
+    if (r == best.rounds.slices_per_round) { EXPECT_NEAR(makespan, best.makespan, 1e-12 * makespan); }
   }
 }
 

@@ -96,7 +96,7 @@ TEST(MultiTree, ReachesTheOptimumOnCompleteClassGraphs) {
     std::vector<PlatformNode> nodes(static_cast<size_t>(ranks));
     std::vector<double> factor;
     for (int r = 0; r < ranks; ++r) {
-      nodes[static_cast<size_t>(r)].id = "h" + std::to_string(r);
+      nodes[static_cast<size_t>(r)].id = std::string("h").append(std::to_string(r));
       factor.push_back(std::vector<double>{1, 2, 4}[random() % 3]);
     }
     std::vector<PlatformEdge> edges;

@@ -144,7 +144,7 @@ Platform random_platform(std::mt19937& random, int nodes) {
   std::vector<PlatformNode> list;
   std::uniform_int_distribution<int> speed(1, 4);
   for (int v = 0; v < nodes; ++v) {
-    auto node = host("n" + std::to_string(v));
+    auto node = host(std::string("n").append(std::to_string(v)));
     if (v > 1 && random() % 5 == 0) node.router = true;
     if (random() % 4 != 0) node.speed = speed(random);
     list.push_back(node);
@@ -266,7 +266,7 @@ TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
   // digits; the schedule still has a handful of matchings.
   std::mt19937 random(2);
   std::vector<PlatformNode> nodes;
-  for (int v = 0; v < 8; ++v) nodes.push_back(host("n" + std::to_string(v)));
+  for (int v = 0; v < 8; ++v) nodes.push_back(host(std::string("n").append(std::to_string(v))));
   std::vector<PlatformEdge> edges;
   const auto cost = [&] { return (1000 + static_cast<int>(random() % 9000)) / 10000.0; };
   for (int v = 0; v < 8; ++v) {

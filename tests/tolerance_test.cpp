@@ -93,8 +93,8 @@ TEST(ToleranceRule, NearTiesAreTies) {
     // DP over classes that merged different times lowers its bound by the
     // merge (docs/ALGORITHMS.md), so it may no longer meet the makespan.
     EXPECT_NEAR(b.makespan, a.makespan, 7 * 2e-10 + 1e-9) << algorithm.name;
-    if (b.optimal) EXPECT_TRUE(a.optimal) << algorithm.name;
-    if (b.optimal && a.optimal) EXPECT_NEAR(b.lower_bound, a.lower_bound, 7 * 2e-10 + 1e-9) << algorithm.name;
+    if (b.optimal) { EXPECT_TRUE(a.optimal) << algorithm.name; }
+    if (b.optimal && a.optimal) { EXPECT_NEAR(b.lower_bound, a.lower_bound, 7 * 2e-10 + 1e-9) << algorithm.name; }
     if (algorithm.guarantee.kind == Guarantee::Kind::exact && a.optimal && !b.optimal) {
       ASSERT_EQ(b.guarantee.kind, Guarantee::Kind::ratio) << algorithm.name;
       EXPECT_LE(b.guarantee.ratio, 1 + 1e-8) << algorithm.name << ": the lost claim costs at most the noise";
@@ -132,7 +132,7 @@ TEST(ToleranceRule, ExtremeRatiosKeepEveryClaimTrue) {
       const double slack = 1e-9 * optimum + cluster.tolerance() * n;
       EXPECT_LE(plan.lower_bound, optimum + slack) << context;
       EXPECT_GE(plan.makespan, optimum - slack) << context;
-      if (plan.optimal) EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof;
+      if (plan.optimal) { EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof; }
       if (plan.guarantee.kind == Guarantee::Kind::ratio) {
         EXPECT_LE(plan.makespan, plan.guarantee.ratio * optimum + slack) << context;
       }

@@ -94,8 +94,8 @@ Pair independent_cost(const Platform& platform, ProcessorIndex from, ProcessorIn
 // fixed cost.
 Platform random_eager_platform(std::mt19937_64& rng, int hosts, int routers, bool fixed_costs_too) {
   std::vector<PlatformNode> nodes;
-  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
-  for (int r = 0; r < routers; ++r) nodes.push_back(PlatformNode::forwarder("r" + std::to_string(r)));
+  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host(std::string("h").append(std::to_string(h))));
+  for (int r = 0; r < routers; ++r) nodes.push_back(PlatformNode::forwarder(std::string("r").append(std::to_string(r))));
   const int n = hosts + routers;
   std::uniform_real_distribution<double> unit(0, 1);
   const double latencies[] = {0, 1e-6, 5e-6, 2e-5, 5e-5, 1e-4};
@@ -128,7 +128,7 @@ Platform random_eager_platform(std::mt19937_64& rng, int hosts, int routers, boo
 // Every host to every other: latency L, bandwidth B.
 Platform homogeneous_complete(int hosts, double latency, double bandwidth) {
   std::vector<PlatformNode> nodes;
-  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
+  for (int h = 0; h < hosts; ++h) nodes.push_back(PlatformNode::host(std::string("h").append(std::to_string(h))));
   std::vector<PlatformEdge> edges;
   for (int a = 0; a < hosts; ++a) {
     for (int b = 0; b < hosts; ++b) {
@@ -144,6 +144,25 @@ Platform homogeneous_complete(int hosts, double latency, double bandwidth) {
   return Platform(std::move(nodes), std::move(edges), "homogeneous");
 }
 
+
+Platform liu_kuo_wang_sender_speed_graph() {
+  std::vector<PlatformNode> nodes;
+  std::vector<PlatformEdge> edges;
+  for (int h = 0; h < 8; ++h) nodes.push_back(PlatformNode::host(std::string("h").append(std::to_string(h))));
+  for (int h = 0; h < 8; ++h) {
+    const double f = h < 4 ? 1.0 : 1.6;
+    for (int to = 0; to < 8; ++to) {
+      if (to == h) continue;
+      PlatformEdge edge;
+      edge.from = h;
+      edge.to = to;
+      edge.latency = 5e-5 * f;
+      edge.bandwidth = 1.25e7 / f;
+      edges.push_back(edge);
+    }
+  }
+  return Platform(std::move(nodes), std::move(edges), "sec6.1");
+}
 
 PairMatrix independent_costs(const Platform& platform, double size) {
   const auto members = platform.participants();

@@ -33,6 +33,11 @@ Platform random_eager_platform(std::mt19937_64& rng, int hosts, int routers, boo
 // Every host to every other: latency L, bandwidth B.
 Platform homogeneous_complete(int hosts, double latency, double bandwidth);
 
+// Liu, Kuo, Wang 2009 sec. 6.1's 8 hosts as a complete graph at the
+// senders' speeds: host h < 4 sends at 50 us and 12.5 MB/s, the others 1.6x
+// slower (latency 80 us, 7.8125 MB/s); named h0..h7, platform "sec6.1".
+Platform liu_kuo_wang_sender_speed_graph();
+
 // cost[a][b] for the participants a, b (indices into platform.participants()).
 using PairMatrix = std::vector<std::vector<Pair>>;
 PairMatrix independent_costs(const Platform& platform, double size);

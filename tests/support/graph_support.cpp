@@ -14,7 +14,7 @@ Platform random_graph(std::mt19937_64& rng, const RandomGraphOptions& options) {
   for (int v = 0; v < n; ++v) {
     PlatformNode node;
     node.router = v >= options.hosts;
-    node.id = node.router ? "r" + std::to_string(v - options.hosts) : "h" + std::to_string(v);
+    node.id = node.router ? std::string("r").append(std::to_string(v - options.hosts)) : std::string("h").append(std::to_string(v));
     if (options.speeds && !node.router) node.speed = speed(rng) * 2.0;
     // Routers are one-port (a shared link) or unlimited (a crossbar); now
     // and then a host can send many messages at once.
