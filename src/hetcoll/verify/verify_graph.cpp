@@ -192,13 +192,7 @@ class GraphChecker {
       std::size_t previous = SIZE_MAX;
       for (auto i : list) {
         const auto& t = plan_.transfers[i];
-        const EagerCost cost = eager_cost(network_, routes_[i]);
-        const double expected = cost.time();
-        const double duration = t.end - t.start;
-        if (!(std::fabs(duration - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
-          violation("{}: eager model: lasts {} but its route takes {} (latency {} + occupancy {})", describe(i),
-                    duration, expected, cost.delay, cost.occupancy);
-        }
+        const EagerCost cost = eager_cost_checked(i);
         if (previous != SIZE_MAX && t.start < link_free_at - tolerance_) {
           violation("{}: eager model: {} starts this send at {}, before its previous one ({}) has left its link at {}",
                     describe(i), name(t.from), t.start, describe(previous), link_free_at);
@@ -207,6 +201,20 @@ class GraphChecker {
         previous = i;
       }
     }
+  }
+
+  // Transfer i's eager cost on its route; reports a duration other than the
+  // route's time (delay + occupancy).
+  EagerCost eager_cost_checked(std::size_t i) {
+    const auto& t = plan_.transfers[i];
+    const EagerCost cost = eager_cost(network_, routes_[i]);
+    const double expected = cost.time();
+    const double duration = t.end - t.start;
+    if (!(std::fabs(duration - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
+      violation("{}: eager model: lasts {} but its route takes {} (latency {} + occupancy {})", describe(i),
+                duration, expected, cost.delay, cost.occupancy);
+    }
+    return cost;
   }
 
   // The eager reduce (makespan/graph/eager_reduce.h): a transfer lasts its
@@ -221,13 +229,7 @@ class GraphChecker {
     for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
       const auto& t = plan_.transfers[i];
       if (t.from == t.to || routes_[i].empty()) continue;  // reported already
-      const EagerCost cost = eager_cost(network_, routes_[i]);
-      const double expected = cost.time();
-      const double duration = t.end - t.start;
-      if (!(std::fabs(duration - expected) <= tolerance_ + kRelativeTimeTolerance * expected)) {
-        violation("{}: eager model: lasts {} but its route takes {} (latency {} + occupancy {})", describe(i),
-                  duration, expected, cost.delay, cost.occupancy);
-      }
+      const EagerCost cost = eager_cost_checked(i);
       receives[static_cast<std::size_t>(t.to)].emplace_back(t.end - cost.occupancy, i);
     }
     for (std::size_t p = 0; p < n; ++p) {
