@@ -105,8 +105,20 @@ if grep -q "crossing a one-port link or router" "$work/eager-reduce.svg"; then
 else
   passed=$((passed + 1))
 fi
+# Its bars: the occupancy at full strength on the row of the node whose
+# link it holds (a reduce's receiver, at the end; a broadcast's sender, at
+# the start), the latency in flight pale.
+expect_in "eager reduce gantt legend" "$work/eager-reduce.svg" "latency in flight (overlaps other messages)"
+expect_in "eager reduce gantt note" "$work/eager-reduce.svg" "holds its receiver&apos;s link only for its occupancy at its end"
+check "eager broadcast gantt" 0 "$hetcoll" broadcast --platform "$platform" --message-size 4096 --view eager --gantt "$work/eager-bcast.svg" --quiet
+expect_in "eager broadcast gantt note" "$work/eager-bcast.svg" "holds its sender&apos;s link only for its occupancy at its start"
 check "graph reduce gantt" 0 "$hetcoll" reduce --platform "$platform" --message-size 4096 --gantt "$work/graph-reduce.svg" --quiet
 expect_in "graph gantt has link rows" "$work/graph-reduce.svg" "crossing a one-port link or router"
+if grep -q "latency in flight" "$work/graph-reduce.svg"; then
+  failed=$((failed + 1)); echo "FAIL one-port gantt: $work/graph-reduce.svg draws latencies in flight"
+else
+  passed=$((passed + 1))
+fi
 check "eager reduce help" 0 "$hetcoll" reduce --help
 expect_in "reduce help lists eager" "$work/out" "with --view eager"
 

@@ -13,6 +13,7 @@
 
 #include <functional>
 
+#include "hetcoll/model/eager_model.h"
 #include "hetcoll/viz/graph_plan_labels.h"
 #include "hetcoll/core/files.h"
 #include "hetcoll/viz/plan_caption.h"
@@ -60,7 +61,7 @@ constexpr std::size_t kMaxIdInBar = 16;
 struct LegendItem {
   std::string label;
   const PayloadStyle* style;
-  enum Kind { send, receive, forward } kind;
+  enum Kind { send, receive, forward, in_flight } kind;
 };
 
 // The words the legend uses for a payload in this operation.
@@ -93,6 +94,12 @@ struct GanttSubject {
   std::vector<std::vector<ProcessorIndex>> crossed;
   std::vector<std::string> route_text;
   std::vector<std::string> class_names;  // per link class, e.g. "LAN", "WAN"
+  // Eager plans only, per transfer: the time it holds a link (its
+  // occupancy); a broadcast's at its start on the sender's link, a reduce's
+  // (occupancy_at_end) at its end on the receiver's. The rest of the
+  // transfer is latency in flight, drawn pale: it overlaps other messages.
+  std::function<double(const Transfer&)> occupancy;
+  bool occupancy_at_end = false;
   std::string time_unit;                 // the platform's, possibly empty
   // What groups nodes into summary rows (see GanttOptions::summary):
   // clusters, the transmission time (classes of equal times); graphs, the
@@ -399,6 +406,13 @@ class GanttWriter {
           "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
           shown_rows_, n, subject_.nodes_word));
     }
+    if (subject_.occupancy) {
+      notes_.push_back(subject_.occupancy_at_end
+                           ? "Eager model: a message holds its receiver's link only for its occupancy at its end (full "
+                             "strength); before that its latency is in flight (pale), overlapping other messages."
+                           : "Eager model: a message holds its sender's link only for its occupancy at its start (full "
+                             "strength); after that its latency is in flight (pale), overlapping the next sends.");
+    }
     if (drawn_.size() < transfers_on_rows_) {
       notes_.push_back(fmt::format("{} of the {} messages of these rows are drawn (limit {}); the later ones are left out.",
                                    drawn_.size(), transfers_on_rows_, options_.max_transfers));
@@ -436,6 +450,9 @@ class GanttWriter {
       const std::string words = payload_words(plan_, payload);
       legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
       legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
+    }
+    if (subject_.occupancy && !legend_.empty()) {
+      legend_.push_back({"latency in flight (overlaps other messages)", legend_.front().style, LegendItem::in_flight});
     }
     // Lay the items out left to right, wrapping at the picture width.
     double x = plot_left_, line = 0;
@@ -524,6 +541,8 @@ text {{ font-family: {2}; fill: #222222; }}
       if (item.kind == LegendItem::receive) {
         emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="url(#hatch-{})" stroke="{}" stroke-width="1"/>)svg", x, y + 2,
              style.key, style.colour);
+      } else if (item.kind == LegendItem::in_flight) {
+        emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}" fill-opacity="0.3"/>)svg", x, y + 2, style.colour);
       } else if (item.kind == LegendItem::forward) {
         emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="#BBBBBB" stroke="#777777" stroke-width="1"/>)svg", x, y + 2);
       } else {
@@ -823,6 +842,11 @@ text {{ font-family: {2}; fill: #222222; }}
           draw_bar_label(left, bar_width, row, "", transfer->to, "#1A1A1A", transfer->from);
         }
       }
+      if (subject_.occupancy) {
+        draw_eager_bars(*transfer, style, left, bar_width, tooltip);
+        emit("\n");
+        continue;
+      }
       if (const int row = row_of(transfer->from); row >= 0) {
         emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)svg", left, bar_top(row), bar_width,
              bar_height_, style.colour, tooltip);
@@ -835,6 +859,48 @@ text {{ font-family: {2}; fill: #222222; }}
       }
       emit("\n");
     }
+  }
+
+  // An eager transfer: on the row of the node whose link it holds (the
+  // sender in a broadcast, the receiver in a reduce) the occupancy at full
+  // strength and the rest pale; on the other row the whole transfer pale.
+  void draw_eager_bars(const Transfer& transfer, const PayloadStyle& style, double left, double bar_width,
+                       const std::string& tooltip) {
+    const double occupancy = subject_.occupancy(transfer);
+    const double held_from = subject_.occupancy_at_end ? transfer.end - occupancy : transfer.start;
+    const double held_to = subject_.occupancy_at_end ? transfer.end : transfer.start + occupancy;
+    const double held_left = std::clamp(x_of_clamped(held_from), left, left + bar_width);
+    const double held_width = std::max(std::clamp(x_of_clamped(held_to), left, left + bar_width) - held_left, 0.75);
+    const bool sender_holds = !subject_.occupancy_at_end;
+    if (const int row = row_of(transfer.from); row >= 0) {
+      emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}" fill-opacity="0.3"><title>{}</title></rect>)svg", left,
+           bar_top(row), bar_width, bar_height_, style.colour, tooltip);
+      if (sender_holds) {
+        emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="{}"><title>{}</title></rect>)svg", held_left, bar_top(row),
+             held_width, bar_height_, style.colour, tooltip);
+      }
+      if (eager_label_fits(row, left, bar_width)) draw_bar_label(left, bar_width, row, "→", transfer.to, "#1A1A1A");
+    }
+    if (const int row = row_of(transfer.to); row >= 0) {
+      emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="url(#hatch-{})" fill-opacity="0.3" stroke="{}" stroke-opacity="0.3" stroke-width="1"><title>{}</title></rect>)svg",
+           left + 0.5, bar_top(row) + 0.5, std::max(bar_width - 1, 0.5), bar_height_ - 1, style.key, style.colour, tooltip);
+      if (!sender_holds) {
+        emit(R"svg(<rect x="{}" y="{}" width="{}" height="{}" fill="url(#hatch-{})" stroke="{}" stroke-width="1"><title>{}</title></rect>)svg",
+             held_left, bar_top(row) + 0.5, held_width, bar_height_ - 1, style.key, style.colour, tooltip);
+      }
+      if (eager_label_fits(row, left, bar_width)) draw_bar_label(left, bar_width, row, "←", transfer.from, "#1A1A1A");
+    }
+  }
+
+  // Eager bars of one row overlap (latencies in flight): only a bar that
+  // starts after the row's previous bars end gets a label (the arrows and
+  // tooltips still name every message).
+  bool eager_label_fits(int row, double left, double bar_width) {
+    if (eager_row_end_.size() <= static_cast<std::size_t>(row)) eager_row_end_.resize(static_cast<std::size_t>(row) + 1, -1e300);
+    double& end = eager_row_end_[static_cast<std::size_t>(row)];
+    const bool fits = left >= end - 0.5;
+    end = std::max(end, left + bar_width);
+    return fits;
   }
 
   // The other end's id inside a bar: with an arrow when there is room,
@@ -894,6 +960,7 @@ text {{ font-family: {2}; fill: #222222; }}
   svg::LinearTicks ticks_;
   std::vector<std::string> notes_;
   std::vector<LegendItem> legend_;
+  std::vector<double> eager_row_end_;  // per row: where its eager bars end so far
   std::vector<std::pair<double, int>> legend_positions_;
   double marker_legend_x_ = 0;
   int marker_legend_line_ = 0;
@@ -957,6 +1024,15 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
   subject.route_text = std::move(labels.route_text);
   subject.class_names = std::move(labels.class_names);
   subject.group_name = subject.detail;
+  if (plan.model == PlanModel::eager) {
+    // Only the drawn transfers ask (one route search each).
+    subject.occupancy_at_end = plan.operation == Operation::reduce;
+    subject.occupancy = [&network](const Transfer& transfer) {
+      if (!transfer.route.empty()) return eager_cost(network, transfer.route).occupancy;
+      const auto route = network.route(transfer.from, transfer.to);
+      return route && !route->empty() ? eager_cost(network, *route).occupancy : 0.0;
+    };
+  }
   return GanttWriter(plan, subject, options).draw();
 }
 
