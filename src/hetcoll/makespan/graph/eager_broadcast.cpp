@@ -276,6 +276,19 @@ EagerSearch best_eager_tree(const EagerMatrix& matrix, std::size_t source_member
 
 std::size_t eager_tree_depth(const EagerTree& tree) { return depth_of(tree); }
 
+MakespanPlan eager_plan_header(const GraphNetwork& network, Operation operation, EagerHeuristic heuristic,
+                               ProcessorIndex root) {
+  MakespanPlan plan;
+  plan.operation = operation;
+  plan.algorithm = std::string("eager-") + to_string(heuristic);
+  plan.model = PlanModel::eager;
+  plan.message_size = network.message_size();
+  plan.root = root;
+  plan.guarantee = Guarantee::none();
+  plan.guarantee.text = "none (heuristic); optimal when the makespan meets the lower bound";
+  return plan;
+}
+
 MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex source, EagerHeuristic heuristic) {
   const auto started = std::chrono::steady_clock::now();
   MakespanRequest request;
@@ -311,14 +324,7 @@ MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex so
       break;
   }
 
-  MakespanPlan plan;
-  plan.operation = Operation::broadcast;
-  plan.algorithm = std::string("eager-") + to_string(heuristic);
-  plan.model = PlanModel::eager;
-  plan.message_size = network.message_size();
-  plan.root = source;
-  plan.guarantee = Guarantee::none();
-  plan.guarantee.text = "none (heuristic); optimal when the makespan meets the lower bound";
+  MakespanPlan plan = eager_plan_header(network, Operation::broadcast, heuristic, source);
   // Each sender's sends, in send order, senders by the time they start.
   RouteFinder finder = network.route_finder();
   std::vector<ProcessorIndex> receivers;

@@ -110,6 +110,11 @@ EagerSearch best_eager_tree(const EagerMatrix& matrix, std::size_t source, Eager
 // The number of transfers on the longest root-to-leaf chain of `tree`.
 std::size_t eager_tree_depth(const EagerTree& tree);
 
+// An eager plan without transfers: operation, algorithm ("eager-" + the
+// heuristic), model, message size, root or source, no guarantee.
+MakespanPlan eager_plan_header(const GraphNetwork& network, Operation operation, EagerHeuristic heuristic,
+                               ProcessorIndex root);
+
 // The lower bound above, for a broadcast from member `source`.
 double eager_broadcast_lower_bound(const EagerMatrix& matrix, std::size_t source);
 

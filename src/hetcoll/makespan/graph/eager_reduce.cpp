@@ -45,14 +45,7 @@ MakespanPlan plan_eager_reduce(const GraphNetwork& network, ProcessorIndex root,
       break;
   }
 
-  MakespanPlan plan;
-  plan.operation = Operation::reduce;
-  plan.algorithm = std::string("eager-") + to_string(heuristic);
-  plan.model = PlanModel::eager;
-  plan.message_size = network.message_size();
-  plan.root = root;
-  plan.guarantee = Guarantee::none();
-  plan.guarantee.text = "none (heuristic); optimal when the makespan meets the lower bound";
+  MakespanPlan plan = eager_plan_header(network, Operation::reduce, heuristic, root);
   // The broadcast's transfer u -> v (start s, arrival a) reversed: v -> u
   // from T - a to T - s, along the platform's route v -> u.
   RouteFinder finder = network.route_finder();
