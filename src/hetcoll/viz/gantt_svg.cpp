@@ -406,7 +406,7 @@ class GanttWriter {
           "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
           shown_rows_, n, subject_.nodes_word));
     }
-    if (subject_.occupancy) {
+    if (subject_.occupancy && !summary_) {  // summary rows draw shares, not bars
       notes_.push_back(subject_.occupancy_at_end
                            ? "Eager model: a message holds its receiver's link only for its occupancy at its end (full "
                              "strength); before that its latency is in flight (pale), overlapping other messages."
@@ -451,7 +451,7 @@ class GanttWriter {
       legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
       legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
     }
-    if (subject_.occupancy && !legend_.empty()) {
+    if (subject_.occupancy && !summary_ && !legend_.empty()) {
       legend_.push_back({"latency in flight (overlaps other messages)", legend_.front().style, LegendItem::in_flight});
     }
     // Lay the items out left to right, wrapping at the picture width.
