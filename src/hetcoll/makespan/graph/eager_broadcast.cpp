@@ -276,6 +276,15 @@ EagerSearch best_eager_tree(const EagerMatrix& matrix, std::size_t source_member
 
 std::size_t eager_tree_depth(const EagerTree& tree) { return depth_of(tree); }
 
+void claim_eager_bound(MakespanPlan& plan, double lower_bound, std::string proof) {
+  plan.lower_bound = lower_bound;
+  if (plan.makespan - plan.lower_bound <= kRelativeTimeTolerance * plan.makespan) {
+    plan.optimal = true;
+    plan.lower_bound = plan.makespan;
+    plan.optimality_proof = std::move(proof);
+  }
+}
+
 MakespanPlan eager_plan_header(const GraphNetwork& network, Operation operation, EagerHeuristic heuristic,
                                ProcessorIndex root) {
   MakespanPlan plan;
@@ -352,14 +361,9 @@ MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex so
   std::stable_sort(plan.transfers.begin(), plan.transfers.end(),
                    [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
   plan.makespan = best.makespan;
-  plan.lower_bound = eager_broadcast_lower_bound(matrix, source_member);
-  if (plan.makespan - plan.lower_bound <= kRelativeTimeTolerance * plan.makespan) {
-    plan.optimal = true;
-    plan.lower_bound = plan.makespan;
-    plan.optimality_proof =
-        "the makespan meets the eager model's lower bound (farthest participant's chain, or the postal-model optimum "
-        "with the smallest occupancy and delay)";
-  }
+  claim_eager_bound(plan, eager_broadcast_lower_bound(matrix, source_member),
+                    "the makespan meets the eager model's lower bound (farthest participant's chain, or the "
+                    "postal-model optimum with the smallest occupancy and delay)");
   plan.notes.push_back(fmt::format("eager model: {}{}", shape,
                                    candidates > 1 ? fmt::format("; the best of {} candidate trees", candidates) : ""));
   plan.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

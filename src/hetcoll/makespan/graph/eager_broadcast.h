@@ -115,6 +115,11 @@ std::size_t eager_tree_depth(const EagerTree& tree);
 MakespanPlan eager_plan_header(const GraphNetwork& network, Operation operation, EagerHeuristic heuristic,
                                ProcessorIndex root);
 
+// Sets the plan's lower bound; when the makespan meets it (within the
+// relative time tolerance) claims `optimal`, the bound raised to the
+// makespan, with `proof` as the optimality proof.
+void claim_eager_bound(MakespanPlan& plan, double lower_bound, std::string proof);
+
 // The lower bound above, for a broadcast from member `source`.
 double eager_broadcast_lower_bound(const EagerMatrix& matrix, std::size_t source);
 

@@ -68,15 +68,10 @@ MakespanPlan plan_eager_reduce(const GraphNetwork& network, ProcessorIndex root,
   std::stable_sort(plan.transfers.begin(), plan.transfers.end(),
                    [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
   plan.makespan = horizon;
-  plan.lower_bound = eager_broadcast_lower_bound(transposed, root_member);
-  if (plan.makespan - plan.lower_bound <= kRelativeTimeTolerance * plan.makespan) {
-    plan.optimal = true;
-    plan.lower_bound = plan.makespan;
-    plan.optimality_proof =
-        "the makespan meets the eager model's lower bound (time reversal of the broadcast on the transposed costs: "
-        "the farthest participant's chain to the root, or the postal-model optimum with the smallest occupancy and "
-        "delay)";
-  }
+  claim_eager_bound(plan, eager_broadcast_lower_bound(transposed, root_member),
+                    "the makespan meets the eager model's lower bound (time reversal of the broadcast on the "
+                    "transposed costs: the farthest participant's chain to the root, or the postal-model optimum "
+                    "with the smallest occupancy and delay)");
   plan.notes.push_back(fmt::format("eager model: {}{}", shape,
                                    search.candidates > 1
                                        ? fmt::format("; the best of {} candidate trees", search.candidates)
