@@ -124,16 +124,27 @@ std::vector<hetcoll::Transfer> minimal_fnf(const std::vector<double>& t, int sou
   return transfers;
 }
 
-std::vector<hetcoll::Transfer> minimal_fnf_per_class(const std::vector<double>& t, int source) {
-  std::vector<double> times(t);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  std::vector<std::uint8_t> cls(t.size());
-  std::vector<std::vector<int>> members(times.size());
+// The per-class yardsticks' classes: the distinct times ascending, each
+// processor's class, and each class's members but `except` (in id order).
+struct MinimalClasses {
+  std::vector<double> times;
+  std::vector<std::uint8_t> cls;
+  std::vector<std::vector<int>> members;
+};
+MinimalClasses minimal_classes(const std::vector<double>& t, int except) {
+  MinimalClasses c{t, std::vector<std::uint8_t>(t.size()), {}};
+  std::sort(c.times.begin(), c.times.end());
+  c.times.erase(std::unique(c.times.begin(), c.times.end()), c.times.end());
+  c.members.resize(c.times.size());
   for (int p = 0; p < static_cast<int>(t.size()); ++p) {
-    cls[p] = static_cast<std::uint8_t>(std::lower_bound(times.begin(), times.end(), t[p]) - times.begin());
-    if (p != source) members[cls[p]].push_back(p);
+    c.cls[p] = static_cast<std::uint8_t>(std::lower_bound(c.times.begin(), c.times.end(), t[p]) - c.times.begin());
+    if (p != except) c.members[c.cls[p]].push_back(p);
   }
+  return c;
+}
+
+std::vector<hetcoll::Transfer> minimal_fnf_per_class(const std::vector<double>& t, int source) {
+  auto [times, cls, members] = minimal_classes(t, source);
   std::vector<std::deque<std::pair<double, int>>> queues(times.size());
   queues[cls[source]].push_back({t[source], source});
   std::vector<hetcoll::Transfer> transfers;
@@ -226,15 +237,7 @@ std::vector<hetcoll::Transfer> minimal_snf(const std::vector<double>& t, int roo
 }
 
 std::vector<hetcoll::Transfer> minimal_snf_per_class(const std::vector<double>& t, int root) {
-  std::vector<double> times(t);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  std::vector<std::uint8_t> cls(t.size());
-  std::vector<std::vector<int>> members(times.size());
-  for (int p = 0; p < static_cast<int>(t.size()); ++p) {
-    cls[p] = static_cast<std::uint8_t>(std::lower_bound(times.begin(), times.end(), t[p]) - times.begin());
-    if (p != root) members[cls[p]].push_back(p);
-  }
+  auto [times, cls, members] = minimal_classes(t, root);
   std::vector<hetcoll::Transfer> transfers;
   transfers.reserve(t.size());
   std::vector<std::array<int, 2>> consumed(t.size());
