@@ -77,8 +77,17 @@ ExecutableSplitBroadcast ExecutableSplitBroadcast::prepare(MPI_Comm comm, const 
                                                            const std::vector<std::string>& member_ids,
                                                            const RankMapping& mapping, const RuntimeOptions& options,
                                                            std::string_view source_name) {
+  return prepare(std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds), plan, member_ids, mapping,
+                 options, source_name);
+}
+
+ExecutableSplitBroadcast ExecutableSplitBroadcast::prepare(std::shared_ptr<PrivateCommunicator> communicator,
+                                                           const SplitBroadcastPlan& plan,
+                                                           const std::vector<std::string>& member_ids,
+                                                           const RankMapping& mapping, const RuntimeOptions& options,
+                                                           std::string_view source_name) {
   ExecutableSplitBroadcast result;
-  result.communicator_ = std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds);
+  result.communicator_ = std::move(communicator);
   result.plan_ = plan;
   result.options_ = options;
   const int rank = result.communicator_->rank();

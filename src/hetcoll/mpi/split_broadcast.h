@@ -44,6 +44,11 @@ class ExecutableSplitBroadcast {
                                           const std::vector<std::string>& member_ids, const RankMapping& mapping = {},
                                           const RuntimeOptions& options = {},
                                           std::string_view source_name = "split broadcast");
+  // The same on an already duplicated communicator (a Runtime's plans share it).
+  static ExecutableSplitBroadcast prepare(std::shared_ptr<PrivateCommunicator> communicator,
+                                          const SplitBroadcastPlan& plan, const std::vector<std::string>& member_ids,
+                                          const RankMapping& mapping, const RuntimeOptions& options,
+                                          std::string_view source_name);
 
   int root_rank() const { return root_rank_; }
   int rank() const { return communicator_->rank(); }
