@@ -13,6 +13,7 @@
 #include "hetcoll/makespan/broadcast/sequence_local_search.h"
 #include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/reduce/ep.h"
+#include "hetcoll/makespan/reduce/leaf_average_bound.h"
 #include "hetcoll/makespan/reduce/snf.h"
 #include "hetcoll/makespan/search_memo_internal.h"
 
@@ -336,9 +337,10 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
   SenderClasses classes = sender_classes(cluster, root);
   const auto snf = snf_order(cluster, root);
   const double snf_makespan = snf.empty() ? 0.0 : ep_makespan(cluster, snf);
-  // The closed-form bound holds for the class times too (each class takes
-  // its slowest member's time, so no tree gets shorter).
-  const double closed_form = reduce_lower_bound(cluster, root);
+  // The closed-form and leaf-average bounds, on the senders' own times,
+  // hold for the class times too (each class takes its slowest member's
+  // time, so no tree gets shorter).
+  const double closed_form = std::max(reduce_lower_bound(cluster, root), reduce_leaf_average_bound(cluster, root));
   // Mostly distinct times: improve SNF's order by pairwise interchanges
   // (broadcast/sequence_local_search.h) for a better first incumbent.
   // Bounded work, deterministic; skipped under a short time limit.
@@ -378,7 +380,7 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
                                   : kBoundMetProof);
   if (!result.finished()) {
     plan.notes.push_back(fmt::format("search stopped ({}) after {} nodes; best plan so far (at least as good as SNF); "
-                                     "proven lower bound {:.6g} (closed form {:.6g})",
+                                     "proven lower bound {:.6g} (leaf-average and closed-form bounds {:.6g})",
                                      to_string(result.status), result.nodes, proven, closed_form));
   } else {
     settle_merged_classes(plan, "search");

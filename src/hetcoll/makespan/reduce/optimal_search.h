@@ -35,7 +35,9 @@
 //    and the open slots (time, parent class, multiplicity); a state whose
 //    subtree was exhausted is recorded and never searched again (a smaller
 //    incumbent only makes it harder).
-//  * passes: with a proven lower bound L (the bounds.h reduce bound) and
+//  * passes: with a proven lower bound L (plan_reduce_optimal: the larger
+//    of the bounds.h reduce bound and the leaf-average bound of
+//    leaf_average_bound.h, both on the senders' own times) and
 //    the incumbent B, while B - L > 1% of B a bisection pass looks for a
 //    tree shorter than T = L + 0.15 (B - L) (the deadline D above is T) and
 //    stops at the first: either B drops below T or, the pass failing, no
@@ -45,7 +47,7 @@
 // Node/time limits and the progress callback (core/limits.h) stop the
 // search: the plan is then the best found (at worst SNF) with its status,
 // guarantee <= 2 x optimal (Thm 2), the proven bound L of the failed passes
-// (the global bound of the search so far; the closed-form bound at worst)
+// (the global bound of the search so far; the given bound at worst)
 // and optimal = false unless that bound meets the makespan.
 // Counting: one node per slot decision examined (a search-tree node), as
 // the seed counts sequence prefixes examined.
