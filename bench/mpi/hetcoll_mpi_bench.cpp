@@ -39,6 +39,11 @@
 //    RuntimeOptions::eager_pacing; auto: broadcasts paced, reduces not)
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)
+//   (split-reduce: the reduce cut into pieces reduced at aggregators and
+//    forwarded to the root, makespan/reduce/split_reduce.h, planned and
+//    predicted in the NIC fluid model of the rank cluster's latencies and
+//    bandwidths, with --envelope-bytes per message; --slice-bytes caps
+//    nothing here; printed as collective "reduce")
 #include <mpi.h>
 
 #include <algorithm>
@@ -66,6 +71,7 @@
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
+#include "hetcoll/mpi/split_reduce.h"
 
 namespace {
 
@@ -242,6 +248,7 @@ int run(Options options) {
                                              runtime_options, planning);
   }
   const bool segmented_reduce = options.collective == "segmented-reduce";
+  const bool split_reduce = options.collective == "split-reduce";
   if (segmented_reduce && options.tree == "fnf") options.tree = "auto";  // fnf is the broadcasts' default
   Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ||
                                 options.collective == "split-bcast"
@@ -269,7 +276,8 @@ int run(Options options) {
     std::string algorithm = options.label;
     std::unique_ptr<mpi::ExecutablePipeline> pipeline;
     std::unique_ptr<mpi::ExecutablePlan> plan;
-    std::unique_ptr<mpi::ExecutableSplitBroadcast> split;
+    std::unique_ptr<mpi::ExecutableSplitReduce> split;
+    std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
     if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");
@@ -327,6 +335,45 @@ int run(Options options) {
 #else
       throw InputError("--tree tree/multi-tree/auto needs the steady-state layer (HETCOLL_WITH_LP)");
 #endif
+    } else if (use_hetcoll && split_reduce) {
+      // The NIC network of the rank cluster: t_u(S) = L_u + S / U_u.
+      const double probe = 65536;
+      auto at_zero = runtime->rank_cluster(1.0).transmission_times();
+      auto at_probe = runtime->rank_cluster(1.0 + probe).transmission_times();
+      std::vector<double> zero(at_zero.size());
+      for (size_t u = 0; u < zero.size(); ++u) zero[u] = at_zero[u] - (at_probe[u] - at_zero[u]) / probe;
+      auto network = nic_network_from_times(zero, at_probe, 1.0 + probe, options.envelope_bytes);
+      // Planned on rank 0 (SMPI runs every rank in one process: planning on
+      // each would take n times as long), the pieces sent to the others.
+      SplitReducePlan planned;
+      std::vector<long> pieces;  // element count, aggregator, ...
+      if (rank == 0) {
+        planned = plan_split_reduce(network, options.root, static_cast<std::size_t>(count), type_size);
+        for (const auto& piece : planned.pieces) {
+          pieces.push_back(static_cast<long>(piece.count));
+          pieces.push_back(piece.aggregator);
+        }
+      }
+      int length = static_cast<int>(pieces.size());
+      MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      pieces.resize(static_cast<size_t>(length));
+      MPI_Bcast(pieces.data(), length, MPI_LONG, 0, MPI_COMM_WORLD);
+      if (rank != 0) {
+        std::vector<std::size_t> counts;
+        std::vector<ProcessorIndex> aggregators;
+        for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
+          counts.push_back(static_cast<std::size_t>(pieces[i]));
+          aggregators.push_back(static_cast<ProcessorIndex>(pieces[i + 1]));
+        }
+        planned = make_split_reduce(network, options.root, type_size, counts, aggregators);
+        planned.description = fmt::format("split reduce, {} pieces", planned.pieces.size());
+      }
+      predicted = planned.predicted_seconds;
+      std::string sizes;
+      for (const auto& piece : planned.pieces) sizes += fmt::format("{}{}@{}", sizes.empty() ? "" : " ", piece.count, piece.aggregator);
+      algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.description, sizes,
+                              split_reduce_lower_bound(network, options.root, static_cast<std::size_t>(count), type_size));
+      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned));
     } else if (use_hetcoll && segmented_reduce) {
       auto cost = platform_costs(platform, runtime->processor_of_rank());
       std::vector<std::pair<std::string, mpi::PipelineTree>> candidates;
@@ -401,7 +448,7 @@ int run(Options options) {
       algorithm = "hetcoll " + planned.description;
       std::vector<std::string> ids;
       for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
-      split = std::make_unique<mpi::ExecutableSplitBroadcast>(
+      split_broadcast = std::make_unique<mpi::ExecutableSplitBroadcast>(
           mpi::ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
@@ -433,8 +480,10 @@ int run(Options options) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+      } else if (split_broadcast) {
+        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *split_broadcast);
       } else if (split) {
-        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *split);
+        mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *split);
       } else if (pipeline && segmented_reduce) {
         mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *pipeline);
       } else if (pipeline) {
@@ -458,13 +507,15 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = split                                       ? "hetcoll-split"
+      std::string implementation = split_broadcast                             ? "hetcoll-split"
                                    : !use_hetcoll || pipeline                   ? options.implementation
                                    : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
                                    : planning.model == PlanModel::eager          ? "hetcoll-eager"
                                                                                  : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
-                  segmented_reduce ? "reduce" : split ? "bcast" : options.collective.c_str(),
+                  segmented_reduce || split_reduce ? "reduce"
+                  : split_broadcast                ? "bcast"
+                                                   : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);
       std::fflush(stdout);

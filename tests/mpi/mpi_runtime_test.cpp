@@ -8,7 +8,7 @@
 // mismatches are errors on every rank.
 //
 // Usage: mpi_runtime_test SUITE PLATFORM_DIR WORK_DIR
-//   SUITE: results | pipeline | mismatch | timeout-transfer | timeout-prepare
+//   SUITE: results | pipeline | split | mismatch | timeout-transfer | timeout-prepare
 // Prints "PASS name" / "FAIL name: why" (rank 0) and exits 0 only when every
 // check passed on every rank.
 #include <algorithm>
@@ -30,6 +30,7 @@
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/runtime.h"
 #include "hetcoll/mpi/split_broadcast.h"
+#include "hetcoll/mpi/split_reduce.h"
 #include "hetcoll/plan/plan_json.h"
 
 namespace {
@@ -698,6 +699,79 @@ void suite_split_broadcast(const std::string& platform_dir) {
   }
 }
 
+// Split reduces (split_reduce.h) give MPI_Reduce's results: every root,
+// counts from below the number of pieces to 4096 (not multiples of it),
+// commutative predefined and user operations, a datatype with holes,
+// MPI_IN_PLACE at the root; plans made on a network of 4 fast and 4 slow
+// processors (Fast Ethernet, x1.6) and on one where the first processor is
+// the slowest; a non-commutative operation is refused on every rank.
+void suite_split_reduce() {
+  Datatypes types;
+  auto all = cases(types);
+  std::vector<NicNetwork> networks(2);
+  for (int r = 0; r < world_size; ++r) {
+    const double f = r < world_size / 2 ? 1.0 : 1.6;
+    networks[0].latency.push_back(5e-5 * f);
+    networks[0].up_bandwidth.push_back(1.25e7 / f);
+    networks[0].down_bandwidth.push_back(1.25e7);
+    const double g = 1.0 + static_cast<double>((world_size - r) % 3);
+    networks[1].latency.push_back(2e-5 * g);
+    networks[1].up_bandwidth.push_back(1.25e8 / g);
+    networks[1].down_bandwidth.push_back(1.25e8);
+  }
+  networks[0].envelope_bytes = 16;
+  for (std::size_t which = 0; which < networks.size(); ++which) {
+    for (int root = 0; root < world_size; ++root) {
+      bool ok = true;
+      std::string why;
+      SplitReduceOptions quick;
+      quick.max_work = 200000;  // about 60 simulations: the sizes matter little here, the plans' structure does
+      for (int count : {1, 2, 3, 7, 17, 100, 1001, 4096}) {
+        auto plan = plan_split_reduce(networks[which], root, static_cast<std::size_t>(count), 4.0, quick);
+        auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+        for (const auto& c : {all[0], all[3], all[5], all[1], all[8]}) {
+          std::vector<unsigned char> mine, ours, theirs;
+          c.fill(mine, count, world_rank, count + root);
+          c.fill(ours, count, -1, 0);  // the receive buffer's holes hold the marker, which must survive
+          theirs.assign(mine.size(), 0);
+          reduce(mine.data(), ours.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD, executable);
+          MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+          if (world_rank == root && !c.equal(theirs, ours, count)) {
+            ok = false;
+            why = fmt::format("{}, count {} ({} pieces)", c.name, count, plan.pieces.size());
+          }
+        }
+      }
+      // MPI_IN_PLACE at the root.
+      auto plan = plan_split_reduce(networks[which], root, 333, sizeof(int), quick);
+      auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+      std::vector<unsigned char> mine, ours, theirs;
+      all[0].fill(mine, 333, world_rank, 5);
+      ours = mine;
+      theirs.assign(mine.size(), 0);
+      reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
+             executable);
+      MPI_Reduce(mine.data(), theirs.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      if (world_rank == root && ours != theirs) {
+        ok = false;
+        why = "MPI_IN_PLACE";
+      }
+      report(fmt::format("split reduce, network {}, root {}", which, root), ok, why);
+    }
+  }
+  // Non-commutative: refused (MismatchError) on every rank, nothing sent.
+  auto plan = plan_split_reduce(networks[0], 0, 10, 8);
+  auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+  std::vector<unsigned char> mine(80), ours(80);
+  bool refused = false;
+  try {
+    reduce(mine.data(), ours.data(), 10, types.affine, types.compose, 0, MPI_COMM_WORLD, executable);
+  } catch (const MismatchError&) {
+    refused = true;
+  }
+  report("split reduce refuses a non-commutative operation", refused, "no MismatchError");
+}
+
 // Each case must throw MismatchError on every rank (and nothing may hang).
 void expect_mismatch_everywhere(const std::string& name, const std::string& expected_text,
                                 const std::function<void()>& action) {
@@ -828,7 +902,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string suite = argv[1], platform_dir = argv[2], work_dir = argv[3];
-  if (world_size != 8 && suite != "pipeline") {
+  if (world_size != 8 && suite != "pipeline" && suite != "split") {
     if (world_rank == 0) std::fprintf(stderr, "run with 8 ranks (mpirun -np 8)\n");
     MPI_Finalize();
     return 2;
@@ -841,6 +915,7 @@ int main(int argc, char** argv) {
       suite_segmented_reduce();
       suite_split_broadcast(platform_dir);
     }
+    else if (suite == "split") suite_split_reduce();
     else if (suite == "mismatch") suite_mismatch(platform_dir, work_dir);
     else if (suite == "timeout-transfer") suite_timeout_victim(platform_dir, true);
     else if (suite == "timeout-prepare") suite_timeout_victim(platform_dir, false);
