@@ -11,7 +11,7 @@
 // collective once, and the time is the largest end time minus T0 over all
 // ranks. The median over repetitions is reported (after one warm-up).
 //
-// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce
+// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast
 //          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
@@ -23,6 +23,11 @@
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
 //    printed as collective "reduce")
+//   (split-bcast: the split broadcast, makespan/graph/split_broadcast.h —
+//    pieces scattered to spreaders that send them to everyone, planned per
+//    size in the eager model for the message + --envelope-bytes, predicted
+//    by it; graph platforms only; printed as collective "bcast",
+//    implementation "hetcoll-split")
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
@@ -59,7 +64,9 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/makespan/graph/split_broadcast.h"
 #include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
@@ -243,7 +250,9 @@ int run(Options options) {
   const bool segmented_reduce = options.collective == "segmented-reduce";
   const bool split_reduce = options.collective == "split-reduce";
   if (segmented_reduce && options.tree == "fnf") options.tree = "auto";  // fnf is the broadcasts' default
-  Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ? Operation::broadcast
+  Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ||
+                                options.collective == "split-bcast"
+                            ? Operation::broadcast
                         : options.collective == "allreduce"                                        ? Operation::allreduce
                                                                                                    : Operation::reduce;
   if (rank == 0 && options.header) {
@@ -268,6 +277,7 @@ int run(Options options) {
     std::unique_ptr<mpi::ExecutablePipeline> pipeline;
     std::unique_ptr<mpi::ExecutablePlan> plan;
     std::unique_ptr<mpi::ExecutableSplitReduce> split;
+    std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
     if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");
@@ -428,6 +438,18 @@ int run(Options options) {
       for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
       pipeline = std::make_unique<mpi::ExecutablePipeline>(
           mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, pipelined, ids, {}, runtime_options));
+    } else if (use_hetcoll && options.collective == "split-bcast") {
+      if (platform.is_cluster()) throw InputError("--collective split-bcast needs a platform graph (JSON graph or SimGrid XML)");
+      // Every rank plans alike (the planner is deterministic; prepare() checks it by a hash).
+      auto costs = SplitCosts::of(platform.graph(), runtime->processor_of_rank());
+      auto planned = plan_split_broadcast(costs, static_cast<std::size_t>(options.root), static_cast<std::size_t>(elements),
+                                          type_size, options.envelope_bytes);
+      predicted = planned.makespan;
+      algorithm = "hetcoll " + planned.description;
+      std::vector<std::string> ids;
+      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
+      split_broadcast = std::make_unique<mpi::ExecutableSplitBroadcast>(
+          mpi::ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
       // A plan for this very size (on a graph the costs depend on it; the
@@ -458,6 +480,8 @@ int run(Options options) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+      } else if (split_broadcast) {
+        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *split_broadcast);
       } else if (split) {
         mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *split);
       } else if (pipeline && segmented_reduce) {
@@ -483,13 +507,15 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = use_hetcoll && split_reduce                ? "hetcoll-split"
+      std::string implementation = split_broadcast || (use_hetcoll && split_reduce) ? "hetcoll-split"
                                    : !use_hetcoll || pipeline                   ? options.implementation
                                    : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
                                    : planning.model == PlanModel::eager          ? "hetcoll-eager"
                                                                                  : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
-                  segmented_reduce || split_reduce ? "reduce" : options.collective.c_str(),
+                  segmented_reduce || split_reduce ? "reduce"
+                  : split_broadcast                ? "bcast"
+                                                   : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);
       std::fflush(stdout);
