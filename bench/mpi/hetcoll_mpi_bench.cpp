@@ -11,7 +11,7 @@
 // collective once, and the time is the largest end time minus T0 over all
 // ranks. The median over repetitions is reported (after one warm-up).
 //
-// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce
+// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast
 //          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
@@ -23,6 +23,11 @@
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
 //    printed as collective "reduce")
+//   (split-bcast: the split broadcast, makespan/graph/split_broadcast.h —
+//    pieces scattered to spreaders that send them to everyone, planned per
+//    size in the eager model for the message + --envelope-bytes, predicted
+//    by it; graph platforms only; printed as collective "bcast",
+//    implementation "hetcoll-split")
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
@@ -34,6 +39,11 @@
 //    RuntimeOptions::eager_pacing; auto: broadcasts paced, reduces not)
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)
+//   (split-reduce: the reduce cut into pieces reduced at aggregators and
+//    forwarded to the root, makespan/reduce/split_reduce.h, planned and
+//    predicted in the NIC fluid model of the rank cluster's latencies and
+//    bandwidths, with --envelope-bytes per message; printed as collective
+//    "reduce", implementation "hetcoll-split")
 #include <mpi.h>
 
 #include <algorithm>
@@ -54,11 +64,14 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/makespan/graph/split_broadcast.h"
 #include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
+#include "hetcoll/mpi/split_reduce.h"
 
 namespace {
 
@@ -235,8 +248,11 @@ int run(Options options) {
                                              runtime_options, planning);
   }
   const bool segmented_reduce = options.collective == "segmented-reduce";
+  const bool split_reduce = options.collective == "split-reduce";
   if (segmented_reduce && options.tree == "fnf") options.tree = "auto";  // fnf is the broadcasts' default
-  Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ? Operation::broadcast
+  Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ||
+                                options.collective == "split-bcast"
+                            ? Operation::broadcast
                         : options.collective == "allreduce"                                        ? Operation::allreduce
                                                                                                    : Operation::reduce;
   if (rank == 0 && options.header) {
@@ -260,6 +276,8 @@ int run(Options options) {
     std::string algorithm = options.label;
     std::unique_ptr<mpi::ExecutablePipeline> pipeline;
     std::unique_ptr<mpi::ExecutablePlan> plan;
+    std::unique_ptr<mpi::ExecutableSplitReduce> split;
+    std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
     if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");
@@ -317,6 +335,45 @@ int run(Options options) {
 #else
       throw InputError("--tree tree/multi-tree/auto needs the steady-state layer (HETCOLL_WITH_LP)");
 #endif
+    } else if (use_hetcoll && split_reduce) {
+      // The NIC network of the rank cluster: t_u(S) = L_u + S / U_u.
+      const double probe = 65536;
+      auto at_zero = runtime->rank_cluster(1.0).transmission_times();
+      auto at_probe = runtime->rank_cluster(1.0 + probe).transmission_times();
+      std::vector<double> zero(at_zero.size());
+      for (size_t u = 0; u < zero.size(); ++u) zero[u] = at_zero[u] - (at_probe[u] - at_zero[u]) / probe;
+      auto network = nic_network_from_times(zero, at_probe, 1.0 + probe, options.envelope_bytes);
+      // Planned on rank 0 (SMPI runs every rank in one process: planning on
+      // each would take n times as long), the pieces sent to the others.
+      SplitReducePlan planned;
+      std::vector<long> pieces;  // element count, aggregator, ...
+      if (rank == 0) {
+        planned = plan_split_reduce(network, options.root, static_cast<std::size_t>(count), type_size);
+        for (const auto& piece : planned.pieces) {
+          pieces.push_back(static_cast<long>(piece.count));
+          pieces.push_back(piece.aggregator);
+        }
+      }
+      int length = static_cast<int>(pieces.size());
+      MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      pieces.resize(static_cast<size_t>(length));
+      MPI_Bcast(pieces.data(), length, MPI_LONG, 0, MPI_COMM_WORLD);
+      if (rank != 0) {
+        std::vector<std::size_t> counts;
+        std::vector<ProcessorIndex> aggregators;
+        for (size_t i = 0; i + 1 < pieces.size(); i += 2) {
+          counts.push_back(static_cast<std::size_t>(pieces[i]));
+          aggregators.push_back(static_cast<ProcessorIndex>(pieces[i + 1]));
+        }
+        planned = make_split_reduce(network, options.root, type_size, counts, aggregators);
+        planned.description = fmt::format("split reduce, {} pieces", planned.pieces.size());
+      }
+      predicted = planned.predicted_seconds;
+      std::string sizes;
+      for (const auto& piece : planned.pieces) sizes += fmt::format("{}{}@{}", sizes.empty() ? "" : " ", piece.count, piece.aggregator);
+      algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.description, sizes,
+                              split_reduce_lower_bound(network, options.root, static_cast<std::size_t>(count), type_size));
+      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned));
     } else if (use_hetcoll && segmented_reduce) {
       auto cost = platform_costs(platform, runtime->processor_of_rank());
       std::vector<std::pair<std::string, mpi::PipelineTree>> candidates;
@@ -381,6 +438,18 @@ int run(Options options) {
       for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
       pipeline = std::make_unique<mpi::ExecutablePipeline>(
           mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, pipelined, ids, {}, runtime_options));
+    } else if (use_hetcoll && options.collective == "split-bcast") {
+      if (platform.is_cluster()) throw InputError("--collective split-bcast needs a platform graph (JSON graph or SimGrid XML)");
+      // Every rank plans alike (the planner is deterministic; prepare() checks it by a hash).
+      auto costs = SplitCosts::of(platform.graph(), runtime->processor_of_rank());
+      auto planned = plan_split_broadcast(costs, static_cast<std::size_t>(options.root), static_cast<std::size_t>(elements),
+                                          type_size, options.envelope_bytes);
+      predicted = planned.makespan;
+      algorithm = "hetcoll " + planned.description;
+      std::vector<std::string> ids;
+      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
+      split_broadcast = std::make_unique<mpi::ExecutableSplitBroadcast>(
+          mpi::ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
       // A plan for this very size (on a graph the costs depend on it; the
@@ -411,6 +480,10 @@ int run(Options options) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+      } else if (split_broadcast) {
+        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *split_broadcast);
+      } else if (split) {
+        mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *split);
       } else if (pipeline && segmented_reduce) {
         mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *pipeline);
       } else if (pipeline) {
@@ -434,12 +507,15 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = !use_hetcoll || pipeline                   ? options.implementation
+      std::string implementation = split_broadcast || (use_hetcoll && split_reduce) ? "hetcoll-split"
+                                   : !use_hetcoll || pipeline                   ? options.implementation
                                    : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
                                    : planning.model == PlanModel::eager          ? "hetcoll-eager"
                                                                                  : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
-                  segmented_reduce ? "reduce" : options.collective.c_str(),
+                  segmented_reduce || split_reduce ? "reduce"
+                  : split_broadcast                ? "bcast"
+                                                   : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);
       std::fflush(stdout);

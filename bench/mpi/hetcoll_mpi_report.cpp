@@ -11,10 +11,13 @@
 // --plan-model graph) get their own columns beside hetcoll's sender-speed
 // plan and their own series; so do runs of "hetcoll-eager" (broadcasts and
 // reduces planned in the eager model, --plan-model eager). For each size the
-// summary then names the better of hetcoll's sender-speed (one-port) plan
-// and its eager plan: the one predicted faster, as hetcoll would choose
-// before running (each prediction is its own model's), with its time and
-// speed-up.
+// summary then names the best of hetcoll's sender-speed (one-port) plan,
+// its eager plan and its split broadcast or reduce ("hetcoll-split",
+// --collective split-bcast: pieces scattered to spreaders; --collective
+// split-reduce: pieces reduced at aggregators, predicted in the NIC fluid
+// model): the one predicted fastest, as
+// hetcoll would choose before running (each prediction is its own model's),
+// with its time and speed-up.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -105,22 +108,26 @@ int main(int argc, char** argv) {
   summary << "platform,ranks,collective,elements,bytes,hetcoll_algorithm,hetcoll_seconds,predicted_seconds,"
              "measured_over_predicted,hetcoll_standard_sends_seconds,best_builtin,best_builtin_seconds,speedup,"
              "graph_algorithm,graph_seconds,graph_predicted_seconds,graph_speedup,eager_algorithm,eager_seconds,"
-             "eager_predicted_seconds,eager_speedup,chosen_plan,chosen_seconds,chosen_speedup\n";
-  std::printf("%-18s %-11s %9s  %-34s %11s %11s %6s  %-22s %11s %7s %11s %11s %7s %11s %11s %7s  %s\n", "platform",
-              "collective", "elements", "hetcoll plan", "time (s)", "predicted", "meas/pred", "best built-in",
-              "time (s)", "speedup", "graph plan", "predicted", "speedup", "eager plan", "predicted", "speedup",
-              "chosen (by prediction)");
+             "eager_predicted_seconds,eager_speedup,chosen_plan,chosen_seconds,chosen_speedup,split_algorithm,"
+             "split_seconds,split_predicted_seconds,split_speedup\n";
+  std::printf("%-18s %-11s %9s  %-34s %11s %11s %6s  %-22s %11s %7s %11s %11s %7s %11s %11s %7s %11s %11s %7s  %s\n",
+              "platform", "collective", "elements", "hetcoll plan", "time (s)", "predicted", "meas/pred",
+              "best built-in", "time (s)", "speedup", "graph plan", "predicted", "speedup", "eager plan", "predicted",
+              "speedup", "split plan", "predicted", "speedup", "chosen (by prediction)");
   for (const auto& [key, members] : groups) {
     const Run* hetcoll = nullptr;
     const Run* standard_sends = nullptr;
     const Run* best = nullptr;
     const Run* graph = nullptr;
     const Run* eager = nullptr;
+    const Run* split = nullptr;
     for (const auto* run : members) {
       if (run->implementation == "hetcoll-graph") {
         if (!graph || run->measured < graph->measured) graph = run;
       } else if (run->implementation == "hetcoll-eager") {
         if (!eager || run->measured < eager->measured) eager = run;
+      } else if (run->implementation == "hetcoll-split") {
+        if (!split || run->measured < split->measured) split = run;
       } else if (run->implementation == "hetcoll") {
         bool is_standard = run->note.find("standard sends") != std::string::npos;
         auto& slot = is_standard ? standard_sends : hetcoll;
@@ -140,20 +147,27 @@ int main(int argc, char** argv) {
     double gap = hetcoll->measured / hetcoll->predicted;
     double graph_speedup = best && graph ? best->measured / graph->measured : NAN;
     double eager_speedup = best && eager ? best->measured / eager->measured : NAN;
-    // hetcoll's choice between its one-port plan and its eager plan: the
-    // smaller prediction, as it would choose before running.
-    const bool eager_chosen = eager && std::isfinite(eager->predicted) &&
-                              (!std::isfinite(hetcoll->predicted) || eager->predicted < hetcoll->predicted);
-    const Run* chosen = eager_chosen ? eager : hetcoll;
-    const std::string chosen_name = eager_chosen ? "eager" : "one-port";
+    double split_speedup = best && split ? best->measured / split->measured : NAN;
+    // hetcoll's choice among its one-port plan, its eager plan and its split
+    // broadcast: the smallest prediction, as it would choose before running.
+    const Run* chosen = hetcoll;
+    std::string chosen_name = "one-port";
+    for (const auto& [candidate, candidate_name] : {std::pair{eager, "eager"}, std::pair{split, "split"}}) {
+      if (candidate && std::isfinite(candidate->predicted) &&
+          (!std::isfinite(chosen->predicted) || candidate->predicted < chosen->predicted)) {
+        chosen = candidate;
+        chosen_name = candidate_name;
+      }
+    }
     double chosen_speedup = best ? best->measured / chosen->measured : NAN;
     std::printf("%-18s %-11s %9.0f  %-34s %11.4g %11.4g %6.2f  %-22s %11.4g %6.2fx %11.4g %11.4g %6.2fx %11.4g %11.4g "
-                "%6.2fx  %s %.4g s %.2fx\n",
+                "%6.2fx %11.4g %11.4g %6.2fx  %s %.4g s %.2fx\n",
                 std::get<0>(key).c_str(), std::get<1>(key).c_str(), std::get<2>(key), hetcoll->algorithm.c_str(),
                 hetcoll->measured, hetcoll->predicted, gap, best ? best->algorithm.c_str() : "-",
                 best ? best->measured : NAN, speedup, graph ? graph->measured : NAN, graph ? graph->predicted : NAN,
                 graph_speedup, eager ? eager->measured : NAN, eager ? eager->predicted : NAN, eager_speedup,
-                chosen_name.c_str(), chosen->measured, chosen_speedup);
+                split ? split->measured : NAN, split ? split->predicted : NAN, split_speedup, chosen_name.c_str(),
+                chosen->measured, chosen_speedup);
     summary << fmt::format("{},{},{},{},{},{},{:.9g},{:.9g},{:.4f},{},{},{},{},{},{},{},{},", std::get<0>(key),
                            hetcoll->ranks, std::get<1>(key), std::get<2>(key), hetcoll->bytes, hetcoll->algorithm,
                            hetcoll->measured, hetcoll->predicted, gap,
@@ -163,11 +177,15 @@ int main(int argc, char** argv) {
                            graph ? fmt::format("{:.9g}", graph->measured) : "",
                            graph ? fmt::format("{:.9g}", graph->predicted) : "",
                            graph && best ? fmt::format("{:.4f}", graph_speedup) : "");
-    summary << fmt::format("{},{},{},{},{},{:.9g},{}\n", eager ? eager->algorithm : "",
+    summary << fmt::format("{},{},{},{},{},{:.9g},{},", eager ? eager->algorithm : "",
                            eager ? fmt::format("{:.9g}", eager->measured) : "",
                            eager ? fmt::format("{:.9g}", eager->predicted) : "",
                            eager && best ? fmt::format("{:.4f}", eager_speedup) : "", chosen_name, chosen->measured,
                            best ? fmt::format("{:.4f}", chosen_speedup) : "");
+    summary << fmt::format("{},{},{},{}\n", split ? split->algorithm : "",
+                           split ? fmt::format("{:.9g}", split->measured) : "",
+                           split ? fmt::format("{:.9g}", split->predicted) : "",
+                           split && best ? fmt::format("{:.4f}", split_speedup) : "");
   }
 
   // One picture per (platform, collective).
@@ -180,15 +198,25 @@ int main(int argc, char** argv) {
     graph_predicted.style_key = "hetcoll graph plan";  // the colour of its measured line
     hetcoll::PlotSeries eager_predicted{"hetcoll eager plan, eager model's prediction", {}, {}, true, true};
     eager_predicted.style_key = "hetcoll eager plan";
+    const bool reduces = collective == "reduce";
+    const std::string split_name = reduces ? "hetcoll split reduce" : "hetcoll split broadcast";
+    hetcoll::PlotSeries split_predicted{split_name + (reduces ? ", NIC fluid model's prediction" : ", eager model's prediction"),
+                                        {}, {}, true, true};
+    split_predicted.style_key = split_name;
     for (const auto& run : runs) {
       if (run.platform != platform || run.collective != collective) continue;
       std::string name = run.implementation == "hetcoll"         ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
                          : run.implementation == "hetcoll-graph" ? std::string("hetcoll graph plan")
                          : run.implementation == "hetcoll-eager" ? std::string("hetcoll eager plan")
+                         : run.implementation == "hetcoll-split" ? split_name
                                                                  : "built-in " + run.algorithm;
       if (run.implementation == "hetcoll-eager" && std::isfinite(run.predicted)) {
         eager_predicted.x.push_back(run.elements);
         eager_predicted.y.push_back(run.predicted);
+      }
+      if (run.implementation == "hetcoll-split" && std::isfinite(run.predicted)) {
+        split_predicted.x.push_back(run.elements);
+        split_predicted.y.push_back(run.predicted);
       }
       if (run.implementation == "hetcoll-graph" && std::isfinite(run.predicted)) {
         graph_predicted.x.push_back(run.elements);
@@ -227,6 +255,7 @@ int main(int argc, char** argv) {
     if (!predicted.x.empty()) spec.series.push_back(predicted);
     if (!graph_predicted.x.empty()) spec.series.push_back(graph_predicted);
     if (!eager_predicted.x.empty()) spec.series.push_back(eager_predicted);
+    if (!split_predicted.x.empty()) spec.series.push_back(split_predicted);
     // Built-ins that are the fastest built-in at some size (or the library's
     // default) are solid lines; the others dashed, so the contenders stand out.
     std::set<std::string> contenders = {"built-in default"};

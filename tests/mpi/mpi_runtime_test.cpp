@@ -1,6 +1,6 @@
 // The MPI runtime under a real MPI (Open MPI: `mpirun -np 8`, see
 // tests/mpi/run_mpi_test.sh): hetcoll::mpi's reduce, allreduce, bcast,
-// multicast and pipelined broadcast give the same results as MPI_Reduce,
+// multicast, pipelined and split broadcasts give the same results as MPI_Reduce,
 // MPI_Allreduce and MPI_Bcast, for predefined and user-defined operations
 // (commutative and not), several datatypes (derived ones with holes too),
 // counts 1..4096, every root, plans computed in-process or read from a plan
@@ -8,7 +8,7 @@
 // mismatches are errors on every rank.
 //
 // Usage: mpi_runtime_test SUITE PLATFORM_DIR WORK_DIR
-//   SUITE: results | pipeline | mismatch | timeout-transfer | timeout-prepare
+//   SUITE: results | pipeline | split | mismatch | timeout-transfer | timeout-prepare
 // Prints "PASS name" / "FAIL name: why" (rank 0) and exits 0 only when every
 // check passed on every rank.
 #include <algorithm>
@@ -29,6 +29,8 @@
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/runtime.h"
+#include "hetcoll/mpi/split_broadcast.h"
+#include "hetcoll/mpi/split_reduce.h"
 #include "hetcoll/plan/plan_json.h"
 
 namespace {
@@ -569,6 +571,259 @@ void suite_segmented_reduce() {
   }
 }
 
+// A split plan of the header's structure built by hand (every time 0):
+// the elements cut into near-equal pieces for `spreaders`, `chunks` chunks
+// each; covers the source spreading its own piece and empty chunks.
+SplitBroadcastPlan hand_split_plan(int members, int source, int elements, std::size_t chunks,
+                                   const std::vector<int>& spreaders) {
+  SplitBroadcastPlan plan;
+  for (int m = 0; m < members; ++m) plan.members.push_back(m);
+  plan.source = static_cast<std::size_t>(source);
+  plan.elements = static_cast<std::size_t>(elements);
+  plan.chunks = chunks;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < spreaders.size(); ++i) {
+    auto [offset, count] = split_chunk_range(plan.elements, spreaders.size(), i);
+    (void)offset;
+    if (count > 0) plan.pieces.push_back({static_cast<std::size_t>(spreaders[i]), first, count});
+    first += count;
+  }
+  auto add = [&](std::size_t piece, std::size_t chunk, int from, int to) {
+    plan.transfers.push_back({piece, chunk, static_cast<std::size_t>(from), static_cast<std::size_t>(to), 0, 0});
+  };
+  for (std::size_t c = 0; c < chunks; ++c) {
+    for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
+      if (split_chunk_range(plan.pieces[p].elements, chunks, c).second == 0) continue;
+      int spreader = static_cast<int>(plan.pieces[p].spreader);
+      if (spreader == source) {
+        for (int to = 0; to < members; ++to) if (to != source) add(p, c, source, to);
+      } else {
+        add(p, c, source, spreader);
+      }
+    }
+  }
+  for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
+    int spreader = static_cast<int>(plan.pieces[p].spreader);
+    if (spreader == source) continue;
+    for (std::size_t c = 0; c < chunks; ++c) {
+      if (split_chunk_range(plan.pieces[p].elements, chunks, c).second == 0) continue;
+      for (int step = 1; step < members; ++step) {
+        int to = (spreader + step) % members;
+        if (to != source) add(p, c, spreader, to);
+      }
+    }
+  }
+  return plan;
+}
+
+// Split broadcasts (split_broadcast.h) give MPI_Bcast's results: plans made
+// by hand on 8 ranks (the source spreading a piece or not, chunks that
+// leave some empty, a datatype with holes), and the planner's own plans on
+// small_platform.xml's 7 hosts, for several roots and counts.
+void suite_split_broadcast(const std::string& platform_dir) {
+  Datatypes types;
+  std::vector<std::string> ids;
+  for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
+  auto run = [&](MPI_Comm comm, const ExecutableSplitBroadcast& executable, int root, int count, MPI_Datatype type,
+                 int ints_per_element) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    std::vector<int> ours(static_cast<size_t>(count * ints_per_element), -7), theirs;
+    for (int i = 0; i < count * ints_per_element; ++i) {
+      if (ints_per_element == 1 || i % 2 == 0) ours[static_cast<size_t>(i)] = rank == root ? i * 5 + root : -1;
+    }
+    theirs = ours;
+    bcast(ours.data(), count, type, root, comm, executable);
+    MPI_Bcast(theirs.data(), count, type, root, comm);
+    return ours == theirs;
+  };
+  for (int root : {0, 3, world_size - 1}) {
+    std::vector<int> all, others;
+    for (int r = 0; r < world_size; ++r) {
+      all.push_back(r);
+      if (r != root) others.push_back(r);
+    }
+    struct Case {
+      std::string name;
+      std::vector<int> spreaders;
+      std::size_t chunks;
+    };
+    for (const auto& c : {Case{"every other rank spreads, 3 chunks", others, 3},
+                          Case{"every rank spreads, the source too, 5 chunks", all, 5},
+                          Case{"the source alone (flat tree), 1 chunk", {root}, 1}}) {
+      bool ok = true;
+      std::string why;
+      for (int count : {1, 7, 100, 4097}) {
+        auto executable = ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, hand_split_plan(world_size, root, count,
+                                                                                            c.chunks, c.spreaders), ids);
+        if (!run(MPI_COMM_WORLD, executable, root, count, MPI_INT, 1)) {
+          ok = false;
+          why = fmt::format("count {}", count);
+        }
+      }
+      auto strided = ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, hand_split_plan(world_size, root, 300, c.chunks,
+                                                                                       c.spreaders), ids);
+      if (!run(MPI_COMM_WORLD, strided, root, 300, types.strided, kStridedExtentInts)) {
+        ok = false;
+        why = "strided datatype";
+      }
+      report(fmt::format("split bcast, {}, root {}", c.name, root), ok, why);
+    }
+  }
+  // The planner's plans on small_platform.xml (7 hosts, ranks 0..6 in the file's host order).
+  if (world_size < 7) return;
+  MPI_Comm seven;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank < 7 ? 0 : MPI_UNDEFINED, world_rank, &seven);
+  if (seven != MPI_COMM_NULL) {
+    report_comm = seven;
+    auto platform = load_platform_file(platform_dir + "/small_platform.xml");
+    const auto& graph = platform.graph();
+    auto costs = SplitCosts::of(graph, graph.participants());
+    std::vector<std::string> hosts;
+    for (auto p : graph.participants()) hosts.push_back(graph.id(p));
+    for (int root : {0, 6}) {
+      bool ok = true;
+      std::string why;
+      for (int count : {1, 64, 4096}) {
+        auto plan = plan_split_broadcast(costs, static_cast<std::size_t>(root), static_cast<std::size_t>(count), 4, 16);
+        auto executable = ExecutableSplitBroadcast::prepare(seven, plan, hosts);
+        if (!run(seven, executable, root, count, MPI_INT, 1)) {
+          ok = false;
+          why = fmt::format("count {} ({})", count, plan.description);
+        }
+      }
+      report(fmt::format("split bcast planned on small_platform.xml, root {}", root), ok, why);
+    }
+    report_comm = MPI_COMM_WORLD;
+    MPI_Comm_free(&seven);
+  }
+}
+
+// Split reduces (split_reduce.h) give MPI_Reduce's results: every root,
+// counts from below the number of pieces to 4096 (not multiples of it),
+// commutative predefined and user operations, a datatype with holes,
+// MPI_IN_PLACE at the root; plans made on a network of 4 fast and 4 slow
+// processors (Fast Ethernet, x1.6) and on one where the first processor is
+// the slowest; a non-commutative operation gets MPI_Reduce's result.
+void suite_split_reduce() {
+  Datatypes types;
+  auto all = cases(types);
+  std::vector<NicNetwork> networks(2);
+  for (int r = 0; r < world_size; ++r) {
+    const double f = r < world_size / 2 ? 1.0 : 1.6;
+    networks[0].latency.push_back(5e-5 * f);
+    networks[0].up_bandwidth.push_back(1.25e7 / f);
+    networks[0].down_bandwidth.push_back(1.25e7);
+    const double g = 1.0 + static_cast<double>((world_size - r) % 3);
+    networks[1].latency.push_back(2e-5 * g);
+    networks[1].up_bandwidth.push_back(1.25e8 / g);
+    networks[1].down_bandwidth.push_back(1.25e8);
+  }
+  networks[0].envelope_bytes = 16;
+  for (std::size_t which = 0; which < networks.size(); ++which) {
+    for (int root = 0; root < world_size; ++root) {
+      bool ok = true;
+      std::string why;
+      SplitReduceOptions quick;
+      quick.max_work = 200000;  // about 60 simulations: the sizes matter little here, the plans' structure does
+      for (int count : {1, 2, 3, 7, 17, 100, 1001, 4096}) {
+        auto plan = plan_split_reduce(networks[which], root, static_cast<std::size_t>(count), 4.0, quick);
+        auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+        for (const auto& c : {all[0], all[3], all[5], all[1], all[8]}) {
+          std::vector<unsigned char> mine, ours, theirs;
+          c.fill(mine, count, world_rank, count + root);
+          c.fill(ours, count, -1, 0);  // the receive buffer's holes hold the marker, which must survive
+          theirs.assign(mine.size(), 0);
+          reduce(mine.data(), ours.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD, executable);
+          MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+          if (world_rank == root && !c.equal(theirs, ours, count)) {
+            ok = false;
+            why = fmt::format("{}, count {} ({} pieces)", c.name, count, plan.pieces.size());
+          }
+        }
+      }
+      // MPI_IN_PLACE at the root.
+      auto plan = plan_split_reduce(networks[which], root, 333, sizeof(int), quick);
+      auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+      std::vector<unsigned char> mine, ours, theirs;
+      all[0].fill(mine, 333, world_rank, 5);
+      ours = mine;
+      theirs.assign(mine.size(), 0);
+      reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
+             executable);
+      MPI_Reduce(mine.data(), theirs.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+      if (world_rank == root && ours != theirs) {
+        ok = false;
+        why = "MPI_IN_PLACE";
+      }
+      report(fmt::format("split reduce, network {}, root {}", which, root), ok, why);
+    }
+  }
+  // Through the Runtime (PlanningOptions::split_reduces) on a graph of the
+  // same 4 fast + 4 slow ranks: the split reduce is chosen where its
+  // prediction wins, and the results are MPI_Reduce's.
+  {
+    std::string graph = R"({"model": "graph", "symmetric": false, "nodes": [)";
+    for (int r = 0; r < world_size; ++r) graph += fmt::format(R"({}{{"id": "p{}"}})", r ? ", " : "", r);
+    graph += R"(], "edges": [)";
+    bool first = true;
+    for (int u = 0; u < world_size; ++u) {
+      for (int v = 0; v < world_size; ++v) {
+        if (u == v) continue;
+        const double f = u < world_size / 2 ? 1.0 : 1.6;
+        graph += fmt::format(R"({}{{"from": "p{}", "to": "p{}", "latency": {}, "bandwidth": {}}})", first ? "" : ", ", u,
+                             v, 5e-5 * f, 1.25e7 / f);
+        first = false;
+      }
+    }
+    graph += "]}";
+    for (bool enabled : {true, false}) {
+      PlanningOptions planning;
+      planning.split_reduces = enabled;
+      planning.envelope_bytes = 16;
+      Runtime runtime(MPI_COMM_WORLD, [&] { return parse_platform_json(graph, "split test graph"); }, RankMapping::by_order(),
+                      {}, planning);
+      const bool chosen = runtime.split_reduce_for(world_size - 1, 1000, 4) != nullptr;
+      report(fmt::format("Runtime {} the split reduce of 1000 ints (split_reduces = {})", enabled ? "chooses" : "never chooses",
+                         enabled),
+             chosen == enabled, chosen ? "split chosen" : "not chosen");
+      bool ok = true;
+      std::string why;
+      for (int root : {0, world_size - 1}) {
+        for (int count : {1, 5, 1000}) {
+          for (const auto& c : {all[0], all[3], all[5], all[7]}) {
+            std::vector<unsigned char> mine, ours, theirs;
+            c.fill(mine, count, world_rank, count + root);
+            c.fill(ours, count, -1, 0);
+            theirs.assign(mine.size(), 0);
+            runtime.reduce(mine.data(), ours.data(), count, c.datatype, c.op, root);
+            MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+            if (world_rank == root && !c.equal(theirs, ours, count)) {
+              ok = false;
+              why = fmt::format("{}, count {}, root {}", c.name, count, root);
+            }
+          }
+        }
+      }
+      report(fmt::format("Runtime::reduce with split_reduces = {} gives MPI_Reduce's results", enabled), ok, why);
+    }
+  }
+  // Non-commutative: the MPI library's MPI_Reduce instead (rank order kept).
+  for (int root : {0, world_size - 1}) {
+    const auto& c = all[7];  // affine composition, non-commutative
+    auto plan = plan_split_reduce(networks[0], root, 100, static_cast<double>(c.extent));
+    auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+    std::vector<unsigned char> mine, ours, theirs;
+    c.fill(mine, 100, world_rank, 3);
+    c.fill(ours, 100, -1, 0);
+    theirs.assign(mine.size(), 0);
+    reduce(mine.data(), ours.data(), 100, c.datatype, c.op, root, MPI_COMM_WORLD, executable);
+    MPI_Reduce(mine.data(), theirs.data(), 100, c.datatype, c.op, root, MPI_COMM_WORLD);
+    report(fmt::format("split reduce falls back to MPI_Reduce for a non-commutative operation, root {}", root),
+           world_rank != root || c.equal(theirs, ours, 100), "results differ");
+  }
+}
+
 // Each case must throw MismatchError on every rank (and nothing may hang).
 void expect_mismatch_everywhere(const std::string& name, const std::string& expected_text,
                                 const std::function<void()>& action) {
@@ -699,7 +954,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string suite = argv[1], platform_dir = argv[2], work_dir = argv[3];
-  if (world_size != 8 && suite != "pipeline") {
+  if (world_size != 8 && suite != "pipeline" && suite != "split") {
     if (world_rank == 0) std::fprintf(stderr, "run with 8 ranks (mpirun -np 8)\n");
     MPI_Finalize();
     return 2;
@@ -710,7 +965,9 @@ int main(int argc, char** argv) {
     else if (suite == "pipeline") {
       suite_pipeline(platform_dir);
       suite_segmented_reduce();
+      suite_split_broadcast(platform_dir);
     }
+    else if (suite == "split") suite_split_reduce();
     else if (suite == "mismatch") suite_mismatch(platform_dir, work_dir);
     else if (suite == "timeout-transfer") suite_timeout_victim(platform_dir, true);
     else if (suite == "timeout-prepare") suite_timeout_victim(platform_dir, false);

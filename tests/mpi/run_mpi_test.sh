@@ -127,6 +127,30 @@ PY
     grep -q "MPI_Reduce on a communicator of 8 ranks.*hetcoll plan \"eager-auto\"" "$work/eager.err" ||
       fail "eager: MPI_Reduce did not run the eager plan"
     echo "eager model: $(grep -m1 -o "MPI_Bcast on.*" "$work/eager.err")"
+    # The same platform and model on the plain program: its broadcasts (up
+    # to 100,000 ints, every root) equal the MPI library's, and the large
+    # ones run split (pieces scattered to spreaders, split_broadcast.h).
+    run eager_plain "$programs/plain_collectives" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/graph8.json" \
+      HETCOLL_PLAN_MODEL=eager HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
+    grep "MPI_Bcast" "$work/plain.out" >"$work/plain.bcast"
+    grep "MPI_Bcast" "$work/eager_plain.out" >"$work/eager_plain.bcast"
+    [ -s "$work/plain.bcast" ] && diff -q "$work/plain.bcast" "$work/eager_plain.bcast" >/dev/null ||
+      fail "eager: plain_collectives' broadcasts differ from the MPI library's"
+    grep -q "MPI_Bcast on a communicator of 8 ranks.*split broadcast" "$work/eager_plain.err" ||
+      fail "eager: no broadcast of plain_collectives ran split"
+    echo "split broadcast: $(grep -m1 -o "MPI_Bcast on.*split broadcast.*" "$work/eager_plain.err")"
+    # HETCOLL_SPLIT_REDUCE=1 on the same graph: commutative reduces run split
+    # (split_reduce.h) where the NIC fluid model predicts it faster, with the
+    # MPI library's results (the program's sums are of integers).
+    run split_reduce "$programs/plain_collectives" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/graph8.json" \
+      HETCOLL_SPLIT_REDUCE=1 HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
+    grep "MPI_Reduce" "$work/plain.out" >"$work/plain.reduce"
+    grep "MPI_Reduce" "$work/split_reduce.out" >"$work/split_reduce.reduce"
+    [ -s "$work/plain.reduce" ] && diff -q "$work/plain.reduce" "$work/split_reduce.reduce" >/dev/null ||
+      fail "split reduce: plain_collectives' reduces differ from the MPI library's"
+    grep -q "MPI_Reduce on a communicator of 8 ranks.*split reduce" "$work/split_reduce.err" ||
+      fail "split reduce: no reduce of plain_collectives ran split"
+    echo "split reduce: $(grep -m1 -o "MPI_Reduce on.*split reduce.*" "$work/split_reduce.err")"
     exit $failed
     ;;
   emulate)

@@ -47,22 +47,6 @@ std::vector<RankStep> phase_steps(const ExecutablePlan& plan, Payload payload) {
   return steps;
 }
 
-// Waits until MPI_Wtime() reaches `instant` (simulated time under SMPI).
-void wait_until(double instant) {
-  double remaining = instant - MPI_Wtime();
-  if (remaining <= 0) return;
-  if (remaining > 2e-4) {
-    // Sleep most of it, then spin: sleeping alone overshoots by tens of µs.
-    const double sleep = remaining - 1e-4;
-    struct timespec pause;
-    pause.tv_sec = static_cast<time_t>(sleep);
-    pause.tv_nsec = static_cast<long>((sleep - static_cast<double>(pause.tv_sec)) * 1e9);
-    nanosleep(&pause, nullptr);
-  }
-  while (MPI_Wtime() < instant) {
-  }
-}
-
 // An eager plan's broadcast: each send posted at its offset after the rank
 // holds the message (standard sends: small messages leave eagerly, so
 // their latencies overlap, while the pacing gives the rank's link to one

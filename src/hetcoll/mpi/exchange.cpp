@@ -3,11 +3,27 @@
 #include <sched.h>
 
 #include <cstdio>
+#include <ctime>
 #include <string>
 
 #include <fmt/format.h>
 
 namespace hetcoll::mpi {
+
+void wait_until(double instant) {
+  double remaining = instant - MPI_Wtime();
+  if (remaining <= 0) return;
+  if (remaining > 2e-4) {
+    // Sleep most of it, then spin: sleeping alone overshoots by tens of µs.
+    const double sleep = remaining - 1e-4;
+    struct timespec pause;
+    pause.tv_sec = static_cast<time_t>(sleep);
+    pause.tv_nsec = static_cast<long>((sleep - static_cast<double>(pause.tv_sec)) * 1e9);
+    nanosleep(&pause, nullptr);
+  }
+  while (MPI_Wtime() < instant) {
+  }
+}
 
 Exchange::Exchange(MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options,
                    std::string_view operation)

@@ -24,7 +24,12 @@ enum class MessageTag : int {
   broadcast_value = 12,
   segment_list = 13,  // non-commutative reduce: which rank ranges follow
   pipeline_slice = 14,
+  split_chunk = 15,  // split broadcast: a chunk of a piece (split_broadcast.h)
 };
+
+// Waits until MPI_Wtime() reaches `instant` (simulated time under SMPI):
+// sleeps most of the way, then spins.
+void wait_until(double instant);
 
 class Exchange {
  public:

@@ -104,4 +104,25 @@ VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
 // distinct sender (it stops once that sender's receivers are reached).
 VerifyReport verify(const GraphNetwork& network, const MakespanPlan& plan);
 
+// Split broadcasts (makespan/graph/split_broadcast.h), checked against the
+// split costs alone (verify_split.cpp):
+//  * well-formedness: the plan's members are the costs' members, the source
+//    is one of them, at least one chunk; pieces have distinct spreaders and
+//    cover the elements [0, elements) once;
+//  * every transfer names a piece and a non-empty chunk of it, two distinct
+//    members, and is sent by the source or by the piece's spreader (what
+//    the MPI runtime executes); it lasts occupancy + delay for the chunk's
+//    bytes (+ the envelope), starting at time >= 0;
+//  * links: a sender's transfers, by start time, each start once the
+//    previous one has left its link (eager model);
+//  * causality and completeness: the source holds everything at 0; a
+//    sender other than the source holds the chunk (has received it) when
+//    it starts; every member but the source receives every non-empty chunk
+//    exactly once, the source none;
+//  * the claimed makespan equals the last arrival.
+// Complexity: O(m log m + k x pieces x chunks) for m transfers.
+struct SplitBroadcastPlan;
+class SplitCosts;
+VerifyReport verify_split_broadcast(const SplitCosts& costs, const SplitBroadcastPlan& plan);
+
 }  // namespace hetcoll
