@@ -200,7 +200,8 @@ void add_reduce(std::vector<MakespanAlgorithm>& algorithms) {
       "exponential worst case; O(k x open slots) per node",
       "Liu, Kuo, Wang 2009 secs. 3, 5.3.1, 6.2 (Cor. 1, Obs. 1, Table 1)",
       "branch-and-bound over heap-ordered MCP trees (EP sequences read backwards), SNF incumbent, class "
-      "symmetry, capacity bound, memo (time and node limits)",
+      "symmetry, capacity bound, memo; with mostly distinct times built bottom up (slowest sender first) "
+      "with leaf-average and Kraft bounds (time and node limits)",
       false,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_optimal(cluster, root_or_first(request), request.limits);
