@@ -42,8 +42,8 @@
 //   (split-reduce: the reduce cut into pieces reduced at aggregators and
 //    forwarded to the root, makespan/reduce/split_reduce.h, planned and
 //    predicted in the NIC fluid model of the rank cluster's latencies and
-//    bandwidths, with --envelope-bytes per message; --slice-bytes caps
-//    nothing here; printed as collective "reduce")
+//    bandwidths, with --envelope-bytes per message; printed as collective
+//    "reduce", implementation "hetcoll-split")
 #include <mpi.h>
 
 #include <algorithm>
@@ -507,7 +507,7 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = split_broadcast                             ? "hetcoll-split"
+      std::string implementation = split_broadcast || (use_hetcoll && split_reduce) ? "hetcoll-split"
                                    : !use_hetcoll || pipeline                   ? options.implementation
                                    : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
                                    : planning.model == PlanModel::eager          ? "hetcoll-eager"

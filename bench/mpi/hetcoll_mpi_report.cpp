@@ -12,8 +12,10 @@
 // plan and their own series; so do runs of "hetcoll-eager" (broadcasts and
 // reduces planned in the eager model, --plan-model eager). For each size the
 // summary then names the best of hetcoll's sender-speed (one-port) plan,
-// its eager plan and its split broadcast ("hetcoll-split", --collective
-// split-bcast: pieces scattered to spreaders): the one predicted fastest, as
+// its eager plan and its split broadcast or reduce ("hetcoll-split",
+// --collective split-bcast: pieces scattered to spreaders; --collective
+// split-reduce: pieces reduced at aggregators, predicted in the NIC fluid
+// model): the one predicted fastest, as
 // hetcoll would choose before running (each prediction is its own model's),
 // with its time and speed-up.
 #include <algorithm>
@@ -196,14 +198,17 @@ int main(int argc, char** argv) {
     graph_predicted.style_key = "hetcoll graph plan";  // the colour of its measured line
     hetcoll::PlotSeries eager_predicted{"hetcoll eager plan, eager model's prediction", {}, {}, true, true};
     eager_predicted.style_key = "hetcoll eager plan";
-    hetcoll::PlotSeries split_predicted{"hetcoll split broadcast, eager model's prediction", {}, {}, true, true};
-    split_predicted.style_key = "hetcoll split broadcast";
+    const bool reduces = collective == "reduce";
+    const std::string split_name = reduces ? "hetcoll split reduce" : "hetcoll split broadcast";
+    hetcoll::PlotSeries split_predicted{split_name + (reduces ? ", NIC fluid model's prediction" : ", eager model's prediction"),
+                                        {}, {}, true, true};
+    split_predicted.style_key = split_name;
     for (const auto& run : runs) {
       if (run.platform != platform || run.collective != collective) continue;
       std::string name = run.implementation == "hetcoll"         ? run.algorithm + (run.note.empty() ? "" : " (" + run.note + ")")
                          : run.implementation == "hetcoll-graph" ? std::string("hetcoll graph plan")
                          : run.implementation == "hetcoll-eager" ? std::string("hetcoll eager plan")
-                         : run.implementation == "hetcoll-split" ? std::string("hetcoll split broadcast")
+                         : run.implementation == "hetcoll-split" ? split_name
                                                                  : "built-in " + run.algorithm;
       if (run.implementation == "hetcoll-eager" && std::isfinite(run.predicted)) {
         eager_predicted.x.push_back(run.elements);

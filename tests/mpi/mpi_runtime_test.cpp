@@ -704,7 +704,7 @@ void suite_split_broadcast(const std::string& platform_dir) {
 // commutative predefined and user operations, a datatype with holes,
 // MPI_IN_PLACE at the root; plans made on a network of 4 fast and 4 slow
 // processors (Fast Ethernet, x1.6) and on one where the first processor is
-// the slowest; a non-commutative operation is refused on every rank.
+// the slowest; a non-commutative operation gets MPI_Reduce's result.
 void suite_split_reduce() {
   Datatypes types;
   auto all = cases(types);
@@ -759,17 +759,69 @@ void suite_split_reduce() {
       report(fmt::format("split reduce, network {}, root {}", which, root), ok, why);
     }
   }
-  // Non-commutative: refused (MismatchError) on every rank, nothing sent.
-  auto plan = plan_split_reduce(networks[0], 0, 10, 8);
-  auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
-  std::vector<unsigned char> mine(80), ours(80);
-  bool refused = false;
-  try {
-    reduce(mine.data(), ours.data(), 10, types.affine, types.compose, 0, MPI_COMM_WORLD, executable);
-  } catch (const MismatchError&) {
-    refused = true;
+  // Through the Runtime (PlanningOptions::split_reduces) on a graph of the
+  // same 4 fast + 4 slow ranks: the split reduce is chosen where its
+  // prediction wins, and the results are MPI_Reduce's.
+  {
+    std::string graph = R"({"model": "graph", "symmetric": false, "nodes": [)";
+    for (int r = 0; r < world_size; ++r) graph += fmt::format(R"({}{{"id": "p{}"}})", r ? ", " : "", r);
+    graph += R"(], "edges": [)";
+    bool first = true;
+    for (int u = 0; u < world_size; ++u) {
+      for (int v = 0; v < world_size; ++v) {
+        if (u == v) continue;
+        const double f = u < world_size / 2 ? 1.0 : 1.6;
+        graph += fmt::format(R"({}{{"from": "p{}", "to": "p{}", "latency": {}, "bandwidth": {}}})", first ? "" : ", ", u,
+                             v, 5e-5 * f, 1.25e7 / f);
+        first = false;
+      }
+    }
+    graph += "]}";
+    for (bool enabled : {true, false}) {
+      PlanningOptions planning;
+      planning.split_reduces = enabled;
+      planning.envelope_bytes = 16;
+      Runtime runtime(MPI_COMM_WORLD, [&] { return parse_platform_json(graph, "split test graph"); }, RankMapping::by_order(),
+                      {}, planning);
+      const bool chosen = runtime.split_reduce_for(world_size - 1, 1000, 4) != nullptr;
+      report(fmt::format("Runtime {} the split reduce of 1000 ints (split_reduces = {})", enabled ? "chooses" : "never chooses",
+                         enabled),
+             chosen == enabled, chosen ? "split chosen" : "not chosen");
+      bool ok = true;
+      std::string why;
+      for (int root : {0, world_size - 1}) {
+        for (int count : {1, 5, 1000}) {
+          for (const auto& c : {all[0], all[3], all[5], all[7]}) {
+            std::vector<unsigned char> mine, ours, theirs;
+            c.fill(mine, count, world_rank, count + root);
+            c.fill(ours, count, -1, 0);
+            theirs.assign(mine.size(), 0);
+            runtime.reduce(mine.data(), ours.data(), count, c.datatype, c.op, root);
+            MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+            if (world_rank == root && !c.equal(theirs, ours, count)) {
+              ok = false;
+              why = fmt::format("{}, count {}, root {}", c.name, count, root);
+            }
+          }
+        }
+      }
+      report(fmt::format("Runtime::reduce with split_reduces = {} gives MPI_Reduce's results", enabled), ok, why);
+    }
   }
-  report("split reduce refuses a non-commutative operation", refused, "no MismatchError");
+  // Non-commutative: the MPI library's MPI_Reduce instead (rank order kept).
+  for (int root : {0, world_size - 1}) {
+    const auto& c = all[7];  // affine composition, non-commutative
+    auto plan = plan_split_reduce(networks[0], root, 100, static_cast<double>(c.extent));
+    auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+    std::vector<unsigned char> mine, ours, theirs;
+    c.fill(mine, 100, world_rank, 3);
+    c.fill(ours, 100, -1, 0);
+    theirs.assign(mine.size(), 0);
+    reduce(mine.data(), ours.data(), 100, c.datatype, c.op, root, MPI_COMM_WORLD, executable);
+    MPI_Reduce(mine.data(), theirs.data(), 100, c.datatype, c.op, root, MPI_COMM_WORLD);
+    report(fmt::format("split reduce falls back to MPI_Reduce for a non-commutative operation, root {}", root),
+           world_rank != root || c.equal(theirs, ours, 100), "results differ");
+  }
 }
 
 // Each case must throw MismatchError on every rank (and nothing may hang).

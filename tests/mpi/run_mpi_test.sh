@@ -139,6 +139,18 @@ PY
     grep -q "MPI_Bcast on a communicator of 8 ranks.*split broadcast" "$work/eager_plain.err" ||
       fail "eager: no broadcast of plain_collectives ran split"
     echo "split broadcast: $(grep -m1 -o "MPI_Bcast on.*split broadcast.*" "$work/eager_plain.err")"
+    # HETCOLL_SPLIT_REDUCE=1 on the same graph: commutative reduces run split
+    # (split_reduce.h) where the NIC fluid model predicts it faster, with the
+    # MPI library's results (the program's sums are of integers).
+    run split_reduce "$programs/plain_collectives" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/graph8.json" \
+      HETCOLL_SPLIT_REDUCE=1 HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
+    grep "MPI_Reduce" "$work/plain.out" >"$work/plain.reduce"
+    grep "MPI_Reduce" "$work/split_reduce.out" >"$work/split_reduce.reduce"
+    [ -s "$work/plain.reduce" ] && diff -q "$work/plain.reduce" "$work/split_reduce.reduce" >/dev/null ||
+      fail "split reduce: plain_collectives' reduces differ from the MPI library's"
+    grep -q "MPI_Reduce on a communicator of 8 ranks.*split reduce" "$work/split_reduce.err" ||
+      fail "split reduce: no reduce of plain_collectives ran split"
+    echo "split reduce: $(grep -m1 -o "MPI_Reduce on.*split reduce.*" "$work/split_reduce.err")"
     exit $failed
     ;;
   emulate)

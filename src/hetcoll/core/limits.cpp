@@ -1,6 +1,8 @@
 #include "hetcoll/core/limits.h"
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -32,6 +34,15 @@ void validate_limits(const SearchLimits& limits) {
     throw InputError(fmt::format("time limit: must be a positive number of seconds (infinity for none), got {}",
                                  limits.time_limit_seconds));
   }
+  if (limits.threads > kMaxSearchThreads) {
+    throw InputError(fmt::format("threads: at most {} (0 = one per hardware thread), got {}", kMaxSearchThreads,
+                                 limits.threads));
+  }
+}
+
+unsigned resolved_threads(const SearchLimits& limits) {
+  if (limits.threads > 0) return limits.threads;
+  return std::max(1U, std::thread::hardware_concurrency());
 }
 
 SearchBudget::SearchBudget(SearchLimits limits)

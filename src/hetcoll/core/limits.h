@@ -18,6 +18,14 @@
 //    proportional to the prediction, not to the work) when the prediction
 //    exceeds S, then also stop at S while running. Infinity = no limit.
 //    Zero, negative or NaN limits are rejected by validate_limits().
+//  * threads T: worker threads for the searches that can use several
+//    (today the exact broadcast search, makespan/broadcast/optimal_search.h;
+//    every other algorithm ignores it). 1 (the default) = the serial
+//    search, deterministic under a node limit; 0 = one per hardware thread
+//    (resolved_threads()); more than kMaxSearchThreads is rejected by
+//    validate_limits(). With T > 1 the node limit still caps the nodes
+//    examined over all threads exactly, but which nodes (hence the plan and
+//    the bound of a stopped run) depends on the threads' timing.
 //  * progress: called about twice a second with the statistics so far and
 //    the best makespan found (infinity if none); returning false stops the
 //    run (status stopped_by_caller).
@@ -55,17 +63,23 @@ std::optional<SearchStatus> search_status_from_string(std::string_view name);
 
 inline constexpr std::uint64_t kNoNodeLimit = std::numeric_limits<std::uint64_t>::max();
 
+inline constexpr unsigned kMaxSearchThreads = 1024;
+
 struct SearchLimits {
   std::uint64_t node_limit = kNoNodeLimit;
   double time_limit_seconds = std::numeric_limits<double>::infinity();
-  ProgressCallback progress;
+  ProgressCallback progress;  // with threads > 1: called from any of the search's threads, one at a time
+  unsigned threads = 1;       // 0 = std::thread::hardware_concurrency()
 
   bool has_time_limit() const { return time_limit_seconds < std::numeric_limits<double>::infinity(); }
 };
 
 // Throws InputError naming `time_limit` when the time limit is zero,
-// negative or NaN (infinity means none).
+// negative or NaN (infinity means none), `threads` when above kMaxSearchThreads.
 void validate_limits(const SearchLimits& limits);
+
+// limits.threads with 0 resolved to the hardware's thread count (at least 1).
+unsigned resolved_threads(const SearchLimits& limits);
 
 // The limits of one run, with the node count and the reason it stopped.
 // admit() is called once per node before examining it; check() where work

@@ -25,6 +25,13 @@
 //                       default each (root, count, datatype size) runs the
 //                       split broadcast when the eager model predicts it
 //                       faster than the whole-message plan.
+//   HETCOLL_SPLIT_REDUCE=1  on a platform graph with latencies and
+//                       bandwidths, each (root, count, datatype size) of a
+//                       commutative MPI_Reduce runs the split reduce
+//                       (split_reduce.h: pieces reduced at aggregators)
+//                       when the NIC fluid model predicts it faster than
+//                       the whole-vector plan; unset: never (the model
+//                       is for clusters whose hosts each have their own NIC).
 //   HETCOLL_TIMEOUT     seconds a rank waits in one call before aborting
 //                       the job with a message (0 / unset: no limit).
 //   HETCOLL_VERBOSE=1   rank 0 of each communicator says, once per plan,
@@ -103,6 +110,7 @@ Settings& settings() {
     values.planning.reduce_algorithm = text("HETCOLL_ALGORITHM_REDUCE");
     values.planning.allreduce_algorithm = text("HETCOLL_ALGORITHM_ALLREDUCE");
     values.planning.split_broadcasts = text("HETCOLL_SPLIT_BCAST") != "0";
+    values.planning.split_reduces = text("HETCOLL_SPLIT_REDUCE") == "1";
     if (auto timeout = text("HETCOLL_TIMEOUT"); !timeout.empty()) {
       values.runtime.timeout_seconds = std::strtod(timeout.c_str(), nullptr);
     }
@@ -297,6 +305,30 @@ const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int r
   return split;
 }
 
+// The split reduce to run (Runtime::split_reduce_for), or nullptr for the
+// whole-vector path (every rank of `comm` decides alike).
+const hetcoll::mpi::ExecutableSplitReduce* split_reduce_or_none(MPI_Comm comm, int root, int count,
+                                                                MPI_Datatype datatype, MPI_Op op) {
+  if (count <= 0) return nullptr;
+  int commutative = 0;
+  MPI_Op_commutative(op, &commutative);
+  if (!commutative) return nullptr;
+  auto* state = state_of(comm);
+  if (!state->runtime) return nullptr;
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  const auto* split = state->runtime->split_reduce_for(root, count, type_size);
+  if (split) {
+    int size = 0;
+    MPI_Comm_size(comm, &size);
+    say_once(comm, fmt::format("MPI_Reduce on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
+                               "\"{}\", predicted {:g} s (platform {})",
+                               size, root, count, type_size, split->plan().description, split->plan().predicted_seconds,
+                               state->runtime->platform_name()));
+  }
+  return split;
+}
+
 }  // namespace
 
 extern "C" {
@@ -312,6 +344,9 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
+  if (const auto* split = split_reduce_or_none(comm, root, count, datatype, op)) {
+    return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
+  }
   const auto* plan = plan_or_fallback(comm, Operation::reduce, root, count, datatype);
   if (!plan) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, comm, *plan);

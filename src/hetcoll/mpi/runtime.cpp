@@ -243,9 +243,64 @@ const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size
   return *plans_.emplace(key, std::move(prepared)).first->second;
 }
 
+NicNetwork Runtime::rank_nic_network() const {
+  // t_u(S) = L_u + S / U_u, read at 1 byte and 1 + 65536 bytes.
+  const double probe = 65536;
+  const auto small = rank_cluster(1.0).transmission_times();
+  const auto large = rank_cluster(1.0 + probe).transmission_times();
+  std::vector<double> at_zero(small.size());
+  for (std::size_t u = 0; u < small.size(); ++u) at_zero[u] = small[u] - (large[u] - small[u]) / probe;
+  return nic_network_from_times(at_zero, large, 1.0 + probe, planning_.envelope_bytes);
+}
+
+const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int type_size) {
+  if (!planning_.split_reduces || !size_dependent_ || count <= 0 || type_size <= 0) return nullptr;
+  const auto key = std::make_tuple(root, count, type_size);
+  if (auto found = split_reduces_.find(key); found != split_reduces_.end()) return found->second.get();
+  if (split_reduces_.size() >= kSplitCacheEntries) return nullptr;
+  SplitReducePlan plan;
+  int split = 0;
+  std::string local_error;
+  try {
+    const auto ranks = static_cast<int>(processor_of_rank_.size());
+    if (root < 0 || root >= ranks) {
+      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, ranks));
+    }
+    plan = plan_split_reduce(rank_nic_network(), root, static_cast<std::size_t>(count), type_size);
+    const double bytes = static_cast<double>(count) * type_size;
+    const auto whole = plan_for_ranks(platform_, processor_of_rank_, Operation::reduce, root,
+                                      bytes + planning_.envelope_bytes, planning_.reduce_algorithm, planning_.model);
+    split = plan.predicted_seconds < whole.makespan ? 1 : 0;
+  } catch (const std::exception& error) {
+    local_error = error.what();
+  }
+  try {
+    agree_on_outcome(communicator_->get(), local_error, "hetcoll::mpi: planning the split reduce",
+                     options_.timeout_seconds);
+  } catch (const MismatchError&) {
+    // The whole-vector plan runs instead (and reports its own errors).
+    return split_reduces_.emplace(key, nullptr).first->second.get();
+  }
+  // Every rank decides alike (deterministic planners); the minimum makes sure.
+  int everyone = 0;
+  MPI_Request request;
+  PMPI_Iallreduce(&split, &everyone, 1, MPI_INT, MPI_MIN, communicator_->get(), &request);
+  wait_for_collective(request, communicator_->get(), options_.timeout_seconds, "hetcoll::mpi: planning the split reduce");
+  std::unique_ptr<ExecutableSplitReduce> prepared;
+  if (everyone) {
+    prepared = std::make_unique<ExecutableSplitReduce>(ExecutableSplitReduce::prepare(communicator_->get(), std::move(plan)));
+  }
+  return split_reduces_.emplace(key, std::move(prepared)).first->second.get();
+}
+
 int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
+  int commutative = 0;
+  MPI_Op_commutative(op, &commutative);
+  if (const auto* split = commutative ? split_reduce_for(root, count, type_size) : nullptr) {
+    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
+  }
   const auto& plan = plan_for(Operation::reduce, root, static_cast<size_t>(count) * static_cast<size_t>(type_size));
   return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user(), plan);
 }

@@ -45,6 +45,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/split_broadcast.h"
+#include "hetcoll/mpi/split_reduce.h"
 #include <mpi.h>
 
 namespace hetcoll::mpi {
@@ -79,6 +80,17 @@ struct PlanningOptions {
   // size and runs the one the eager model predicts faster. false: whole
   // messages only.
   bool split_broadcasts = true;
+  // Reduces of commutative operations may be split (makespan/reduce/
+  // split_reduce.h: pieces reduced at aggregator ranks, forwarded to the
+  // root) on a platform graph with latencies and bandwidths: for each (root,
+  // count, datatype size) the runtime plans the split reduce in the NIC
+  // fluid model (each rank's up link from its sender-speed times, every
+  // down link at the fastest bandwidth: the clusters of
+  // scripts/nic-platform) and runs it when its prediction beats the
+  // whole-vector plan's (each its own model's). Off by default: the fluid
+  // model does not describe networks with shared links (a WAN, a
+  // backbone), where its prediction may mislead the choice.
+  bool split_reduces = false;
 };
 
 class Runtime {
@@ -108,6 +120,18 @@ class Runtime {
   const ExecutableSplitBroadcast* split_for(int root, int count, int type_size);
   static constexpr std::size_t kSplitCacheEntries = 256;
 
+  // PlanningOptions::split_reduces: the split reduce of `count` elements of
+  // `type_size` bytes into `root` when its prediction beats the
+  // whole-vector plan's, else nullptr (also without the option, on
+  // platforms whose times do not grow with the size, and when planning it
+  // fails on any rank). Decided and prepared on first use (collective),
+  // cached like split_for. The caller checks the operation is commutative.
+  const ExecutableSplitReduce* split_reduce_for(int root, int count, int type_size);
+  // The NIC network of the communicator's ranks (split_reduce.h): L_u and
+  // U_u from the rank cluster's times at two sizes, every down link at the
+  // fastest U.
+  NicNetwork rank_nic_network() const;
+
   int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
   int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
   int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
@@ -136,6 +160,8 @@ class Runtime {
   std::map<std::tuple<Operation, int, int>, std::unique_ptr<ExecutablePlan>> plans_;
   // (root, count, type size) -> the split broadcast, or null: not split.
   std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitBroadcast>> splits_;
+  // (root, count, type size) -> the split reduce, or null: not split.
+  std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitReduce>> split_reduces_;
 };
 
 // The plan the Runtime would run, computed without MPI (for tests, the

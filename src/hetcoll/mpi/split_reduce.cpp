@@ -1,6 +1,7 @@
 #include "hetcoll/mpi/split_reduce.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <tuple>
 #include <vector>
@@ -50,8 +51,11 @@ ExecutableSplitReduce ExecutableSplitReduce::prepare(MPI_Comm comm, SplitReduceP
   return prepared;
 }
 
-int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm,
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
            const ExecutableSplitReduce& prepared) {
+  if (comm != prepared.user_comm()) {
+    throw MismatchError("comm", "not the communicator the split plan was prepared on");
+  }
   const auto& plan = prepared.plan();
   if (root != plan.root) throw MismatchError("root", fmt::format("the split plan's root is {}, not {}", plan.root, root));
   if (count < 0 || static_cast<std::size_t>(count) != plan.count) {
@@ -59,8 +63,18 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   }
   int commutative = 0;
   MPI_Op_commutative(op, &commutative);
-  if (!commutative) throw MismatchError("op", "a split reduce needs a commutative operation");
-  const MPI_Comm comm = prepared.comm();
+  if (!commutative) {
+    // Pieces are combined in arrival order: MPI's rank order needs another
+    // plan. The MPI library's reduce, said once per process.
+    static bool said = false;
+    if (!said && prepared.rank() == root) {
+      std::fprintf(stderr, "hetcoll::mpi::reduce: a split reduce needs a commutative operation; "
+                           "this one is not: using the MPI library's MPI_Reduce\n");
+    }
+    said = true;
+    return MPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, prepared.user_comm());
+  }
+  comm = prepared.comm();
   const int rank = prepared.rank();
   const auto me = static_cast<std::size_t>(rank);
   const auto n = static_cast<std::size_t>(prepared.size());

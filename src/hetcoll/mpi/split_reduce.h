@@ -29,7 +29,9 @@
 // Semantics: MPI_Reduce's for commutative operations (predefined or user);
 // any count and datatype (the plan's pieces are element ranges; the plan
 // must be made for this count); MPI_IN_PLACE at the root. Non-commutative
-// operations: MismatchError (the pieces are combined in arrival order).
+// operations (the pieces are combined in arrival order, not in rank order)
+// fall back to the MPI library's MPI_Reduce, which the root says once per
+// process on stderr.
 #pragma once
 
 #include <memory>
@@ -47,7 +49,8 @@ class ExecutableSplitReduce {
   // processors are not the communicator's size.
   static ExecutableSplitReduce prepare(MPI_Comm comm, SplitReducePlan plan);
   const SplitReducePlan& plan() const { return plan_; }
-  MPI_Comm comm() const { return communicator_->get(); }
+  MPI_Comm comm() const { return communicator_->get(); }       // the private duplicate
+  MPI_Comm user_comm() const { return communicator_->user(); }  // the one it was prepared on
   int rank() const { return communicator_->rank(); }
   int size() const { return communicator_->size(); }
 
@@ -57,7 +60,8 @@ class ExecutableSplitReduce {
 };
 
 // MPI_Reduce along the split plan: count must be the plan's, root its root,
-// op commutative (MismatchError otherwise, on the calling rank).
+// comm the one it was prepared on (MismatchError otherwise, on the calling
+// rank); a non-commutative op runs MPI_Reduce instead (above).
 int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
            const ExecutableSplitReduce& plan);
 

@@ -1,9 +1,13 @@
 #include "hetcoll/makespan/broadcast/optimal_search.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <queue>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -46,6 +50,121 @@ struct Holders {
   double period;
   int cls;  // receiver class, or kSourceClass
   int count;
+};
+
+// The memo of a parallel search, shared by its threads: MemoTable shards
+// chosen by the hash's top bits, each behind its own mutex. Values are
+// proven bounds whichever thread stored them, so sharing keeps the search
+// exact; which entries exist at a lookup depends on the threads' timing.
+class ShardedMemo {
+ public:
+  explicit ShardedMemo(std::size_t budget_bytes) {
+    shards_.reserve(kShards);
+    for (std::size_t i = 0; i < kShards; ++i) shards_.push_back(std::make_unique<Shard>(budget_bytes / kShards));
+  }
+  bool find(const std::vector<std::int64_t>& key, std::uint64_t hash, double& value) {
+    Shard& shard = *shards_[hash >> kShardShift];
+    std::lock_guard lock(shard.mutex);
+    const double* found = shard.table.find(key, hash);
+    if (found) value = *found;
+    return found != nullptr;
+  }
+  void store(const std::vector<std::int64_t>& key, std::uint64_t hash, double value) {
+    Shard& shard = *shards_[hash >> kShardShift];
+    std::lock_guard lock(shard.mutex);
+    shard.table.store(key, hash, value);
+  }
+  std::size_t size() {
+    std::size_t total = 0;
+    for (auto& shard : shards_) {
+      std::lock_guard lock(shard->mutex);
+      total += shard->table.size();
+    }
+    return total;
+  }
+
+ private:
+  static constexpr std::size_t kShards = 64;
+  static constexpr int kShardShift = 58;  // 64 - log2(kShards)
+  struct alignas(64) Shard {
+    explicit Shard(std::size_t budget_bytes) : table(budget_bytes) {}
+    std::mutex mutex;
+    MemoTable table;
+  };
+  std::vector<std::unique_ptr<Shard>> shards_;
+};
+
+// What the threads of a parallel search share: the limits (one node count,
+// one clock), the incumbent (read by every thread at every node, so a
+// completion one thread finds prunes in all of them), the best sequence,
+// the memo, and the flags that stop them.
+struct SharedSearch {
+  SharedSearch(const SearchLimits& search_limits, double incumbent, std::size_t memo_bytes)
+      : limits(search_limits),
+        node_limited(search_limits.node_limit != kNoNodeLimit),
+        started(Clock::now()),
+        last_report(started),
+        best(incumbent),
+        memo(memo_bytes) {}
+
+  // Stops every thread; the first reason is the one reported.
+  void halt(SearchStatus why) {
+    int expected = static_cast<int>(SearchStatus::finished);
+    status.compare_exchange_strong(expected, static_cast<int>(why));
+    stop.store(true);
+  }
+
+  // As SearchBudget: false (and halted) past the time limit or when the
+  // progress callback (one thread at a time, at most twice a second) says stop.
+  bool read_clock(double best_makespan) {
+    const auto now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - started).count();
+    if (elapsed > limits.time_limit_seconds) {
+      halt(SearchStatus::time_limit);
+      return false;
+    }
+    if (limits.progress) {
+      std::unique_lock lock(progress_mutex, std::try_to_lock);
+      if (lock.owns_lock() && std::chrono::duration<double>(now - last_report).count() >= 0.5) {
+        last_report = now;
+        SearchStats so_far;
+        so_far.nodes = nodes.load(std::memory_order_relaxed);
+        so_far.seconds = elapsed;
+        if (!limits.progress(so_far, std::min(best_makespan, best.load()))) {
+          halt(SearchStatus::stopped_by_caller);
+          return false;
+        }
+      }
+    }
+    return !stop.load(std::memory_order_relaxed);
+  }
+
+  SearchLimits limits;
+  bool node_limited;
+  Clock::time_point started;
+  // Nodes counted: exact under a node limit (every admission), else
+  // brought up to date every 64 nodes per thread (for the progress callback).
+  std::atomic<std::uint64_t> nodes{0};
+  std::atomic<bool> stop{false};
+  std::atomic<int> status{static_cast<int>(SearchStatus::finished)};
+  std::atomic<bool> unwind{false};  // a target pass found its completion: every thread returns
+  std::mutex progress_mutex;
+  Clock::time_point last_report;
+  std::atomic<double> best;
+  std::mutex mutex;  // guards found, best_groups and the writes of best
+  bool found = false;
+  std::vector<std::vector<int>> best_groups;
+  ShardedMemo memo;
+};
+
+// A subtree of the parallel search: the slot groups (k counts each) from
+// the root to a node at `depth`, the bound its parent evaluated for it
+// (-infinity: none) and max(that, its slot time) for ordering and pruning.
+struct Subproblem {
+  std::vector<int> groups;
+  size_t depth = 0;
+  double known_bound = -kInfinity;
+  double bound = 0;
 };
 
 class Search {
@@ -118,6 +237,7 @@ class Search {
       finished_ = true;
       return;
     }
+    if (threads_ > 1) start_parallel();
     constexpr int kTargetPasses = 8;
     constexpr double kPlainGap = 0.01;
     for (int pass = 0;; ++pass) {
@@ -132,7 +252,7 @@ class Search {
       stop_at_first_ = !plain;
       unwinding_ = false;
       const double before = best_;
-      const double value = expand(0);
+      const double value = shared_ ? parallel_pass() : expand(0);
       if (aborted_) {
         // Every completion lies in an explored, pruned or open subtree.
         lower_bound_ = std::max(lower_bound_, std::min(value, best_));
@@ -158,16 +278,213 @@ class Search {
   bool finished() const { return finished_; }
   bool found() const { return found_; }
   double best() const { return best_; }
-  std::uint64_t nodes() const { return budget_.nodes(); }
-  SearchStatus status() const { return budget_.status(); }
-  std::uint64_t memo_hits() const { return memo_hits_; }
-  std::size_t memo_entries() const { return memo_.size(); }
-  std::uint64_t counting_prunes() const { return counting_prunes_; }
+  // This thread's nodes (serial: the run's).
+  std::uint64_t nodes() const { return shared_ ? local_nodes_ : budget_.nodes(); }
+  // The run's totals, over every thread.
+  std::uint64_t total_nodes() const {
+    std::uint64_t total = nodes();
+    for (const auto& worker : workers_) total += worker->nodes();
+    return total;
+  }
+  SearchStatus status() const {
+    if (!shared_) return budget_.status();
+    return finished_ ? SearchStatus::finished : static_cast<SearchStatus>(shared_->status.load());
+  }
+  std::uint64_t memo_hits() const {
+    std::uint64_t total = memo_hits_;
+    for (const auto& worker : workers_) total += worker->memo_hits_;
+    return total;
+  }
+  std::size_t memo_entries() { return shared_ ? shared_->memo.size() : memo_.size(); }
+  std::uint64_t counting_prunes() const {
+    std::uint64_t total = counting_prunes_;
+    for (const auto& worker : workers_) total += worker->counting_prunes_;
+    return total;
+  }
+  // Worker threads for run(): 1 = the serial search.
+  void set_threads(unsigned threads) { threads_ = std::max(1U, threads); }
   // The best sequence as class counts per slot group, in time order.
   const std::vector<std::vector<int>>& best_groups() const { return best_groups_; }
 
  private:
   double time(int cls) const { return problem_.class_time[static_cast<size_t>(cls)]; }
+
+  // One node: counts it and returns true, or returns false when the run
+  // stops (a limit, the caller, or — parallel — another thread's
+  // completion ending a target pass).
+  bool admit() {
+    if (!shared_) return budget_.admit(best_);
+    if (!shared_proceed()) return false;
+    if (shared_->node_limited) {
+      if (shared_->nodes.fetch_add(1, std::memory_order_relaxed) >= shared_->limits.node_limit) {
+        shared_->nodes.fetch_sub(1, std::memory_order_relaxed);
+        shared_->halt(SearchStatus::node_limit);
+        return false;
+      }
+    } else if ((local_nodes_ & 63) == 63) {
+      shared_->nodes.fetch_add(64, std::memory_order_relaxed);
+    }
+    ++local_nodes_;
+    return true;
+  }
+  // A node counted before (its bound was evaluated): only the stop tests.
+  bool check() { return shared_ ? shared_proceed() : budget_.check(best_); }
+
+  // Parallel search: false once the run stopped or a target pass found its
+  // completion; takes up the other threads' incumbent (pruning with it).
+  bool shared_proceed() {
+    if (shared_->stop.load(std::memory_order_relaxed) || shared_->unwind.load(std::memory_order_relaxed)) return false;
+    take_shared_best();
+    return (calls_++ & 63) != 0 || shared_->read_clock(best_);
+  }
+  void take_shared_best() {
+    const double best = shared_->best.load(std::memory_order_relaxed);
+    if (best < best_) {
+      best_ = best;
+      cutoff_ = std::min(cutoff_, best_ - tolerance_);
+    }
+  }
+
+  bool memo_find(const std::vector<std::int64_t>& key, std::uint64_t hash, double& value) {
+    if (shared_) return shared_->memo.find(key, hash, value);
+    const double* found = memo_.find(key, hash);
+    if (found) value = *found;
+    return found != nullptr;
+  }
+  void memo_store(const std::vector<std::int64_t>& key, std::uint64_t hash, double value) {
+    if (shared_) {
+      shared_->memo.store(key, hash, value);
+    } else {
+      memo_.store(key, hash, value);
+    }
+  }
+
+  // A completion ending at tau, better than this thread's incumbent: the
+  // receivers left are all served at tau (path_[0..depth) leads here).
+  void record_completion(size_t depth, double tau) {
+    if (shared_) {
+      std::lock_guard lock(shared_->mutex);
+      const double shared_best = shared_->best.load();
+      if (!(tau < shared_best - tolerance_)) {  // another thread found one as short
+        take_shared_best();
+        return;
+      }
+      shared_->best.store(tau);
+      shared_->found = true;
+      shared_->best_groups.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
+      shared_->best_groups.push_back(remaining_);
+      if (stop_at_first_) shared_->unwind.store(true);
+    } else {
+      best_groups_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
+      best_groups_.push_back(remaining_);
+    }
+    best_ = tau;
+    found_ = true;
+    cutoff_ = std::min(cutoff_, best_ - tolerance_);
+    if (stop_at_first_) unwinding_ = true;
+  }
+
+  // The parallel search (threads_ > 1): this Search coordinates; workers_
+  // (one per thread, each with its own buffers, all on shared_) solve the
+  // subproblems.
+  void start_parallel() {
+    own_shared_ = std::make_unique<SharedSearch>(budget_.limits(), best_,
+                                                 options_.memoize ? options_.memo_megabytes * (std::size_t{1} << 20) : 0);
+    shared_ = own_shared_.get();
+    for (unsigned t = 0; t < threads_; ++t) {
+      OptimalBroadcastOptions worker_options = options_;
+      worker_options.memo_megabytes = 0;  // the shared memo only
+      workers_.push_back(std::make_unique<Search>(problem_, SearchLimits{}, worker_options, best_));
+      workers_.back()->shared_ = shared_;
+      workers_.back()->memo_min_nodes_ = memo_min_nodes_;
+    }
+  }
+
+  // One pass of run() on every thread. This thread explores the tree down
+  // to split_depth and records the nodes there as subproblems (in the
+  // serial search's order: children by increasing bound), deepening until
+  // there are at least options_.subproblems_per_thread per thread; the threads then
+  // take them in that order (an atomic index) with the pass's cutoff,
+  // lowered by every completion any thread finds. Returns, like expand(0),
+  // a bound on every completion: the minimum of what the collection pruned
+  // and each subproblem's value (its parent's bound if it was pruned or
+  // left open). Sets aborted_ when a limit stopped the pass — except when a
+  // target pass found its completion (then the pass succeeded; the values
+  // of the threads it interrupted are no bounds and are not used).
+  double parallel_pass() {
+    const size_t per_thread = std::max<std::size_t>(1, options_.subproblems_per_thread);
+    SharedSearch& shared = *shared_;
+    shared.unwind.store(false);
+    const double pass_cutoff = cutoff_;
+    double value = kInfinity;
+    for (split_depth_ = 1;; ++split_depth_) {
+      subproblems_.clear();
+      collecting_ = true;
+      value = expand(0);
+      collecting_ = false;
+      if (aborted_ || unwinding_ || subproblems_.empty() ||
+          subproblems_.size() >= per_thread * threads_ || split_depth_ + 2 >= levels_.size()) {
+        break;
+      }
+    }
+    if (!aborted_ && !unwinding_ && !subproblems_.empty()) {
+      std::vector<double> results(subproblems_.size());
+      for (size_t i = 0; i < subproblems_.size(); ++i) results[i] = subproblems_[i].bound;
+      std::atomic<size_t> next{0};
+      const bool stop_at_first = stop_at_first_;
+      auto work = [&](Search& worker) {
+        for (size_t i; (i = next.fetch_add(1)) < subproblems_.size();) {
+          if (shared.stop.load() || shared.unwind.load()) break;
+          const Subproblem& sub = subproblems_[i];
+          if (sub.bound > std::min(pass_cutoff, shared.best.load() - tolerance_)) continue;  // pruned: its bound
+          results[i] = worker.solve(sub, pass_cutoff, stop_at_first);
+        }
+      };
+      {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 1; t < threads_; ++t) pool.emplace_back(work, std::ref(*workers_[t]));
+        work(*workers_[0]);
+      }
+      for (double result : results) value = std::min(value, result);
+    } else {
+      for (const auto& sub : subproblems_) value = std::min(value, sub.bound);
+    }
+    aborted_ = shared.stop.load() && !shared.unwind.load();
+    {
+      std::lock_guard lock(shared.mutex);
+      best_ = std::min(best_, shared.best.load());
+      found_ = shared.found;
+      best_groups_ = shared.best_groups;
+    }
+    return value;
+  }
+
+  // A worker: the subtree of `sub` with the pass's cutoff (lowered by the
+  // shared incumbent); returns expand()'s value for it.
+  double solve(const Subproblem& sub, double cutoff, bool stop_at_first) {
+    levels_[0] = {{problem_.source_time, problem_.source_time, kSourceClass, 1}};
+    remaining_ = problem_.counts;
+    total_remaining_ = 0;
+    for (int c : remaining_) total_remaining_ += c;
+    for (auto& ready : history_) ready.clear();
+    best_ = std::min(best_, shared_->best.load());
+    cutoff_ = std::min(cutoff, best_ - tolerance_);
+    stop_at_first_ = stop_at_first;
+    unwinding_ = false;
+    aborted_ = false;
+    const auto k = static_cast<size_t>(problem_.classes());
+    for (size_t d = 0; d < sub.depth; ++d) {
+      const int* take = &sub.groups[d * k];
+      double tau = kInfinity;
+      for (const auto& h : levels_[d]) tau = std::min(tau, h.next);
+      apply_child(d, tau, take);
+      path_[d].assign(take, take + k);
+    }
+    const double value = expand(sub.depth, sub.known_bound);
+    unwinding_ = false;
+    aborted_ = false;
+    return value;
+  }
   double last_window(int a, int b) const { return last_window_[static_cast<size_t>(a * problem_.classes() + b)]; }
 
   // Exchange rule: may a receiver of class a be served at tau? Only if,
@@ -360,7 +677,18 @@ class Search {
     const std::vector<Holders>& holders = levels_[depth];
     double tau = kInfinity;
     for (const auto& h : holders) tau = std::min(tau, h.next);
-    if (!(known_bound == -kInfinity ? budget_.admit(best_) : budget_.check(best_))) {
+    if (collecting_ && depth == split_depth_) {
+      // Parallel search: a subproblem for the workers (not counted here;
+      // the worker counts it as the serial search would).
+      Subproblem sub;
+      sub.depth = depth;
+      sub.bound = std::max(tau, known_bound);
+      for (size_t d = 0; d < depth; ++d) sub.groups.insert(sub.groups.end(), path_[d].begin(), path_[d].end());
+      sub.known_bound = known_bound;
+      subproblems_.push_back(std::move(sub));
+      return kInfinity;  // its value joins the pass's from the worker that solves it
+    }
+    if (!(known_bound == -kInfinity ? admit() : check())) {
       aborted_ = true;
       return std::max(tau, known_bound);  // every remaining receiver is served at tau or later
     }
@@ -404,14 +732,7 @@ class Search {
           return kInfinity;
         }
       }
-      if (tau < best_ - tolerance_) {
-        best_ = tau;
-        found_ = true;
-        best_groups_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
-        best_groups_.push_back(remaining_);
-        cutoff_ = std::min(cutoff_, best_ - tolerance_);
-        if (stop_at_first_) unwinding_ = true;
-      }
+      if (tau < best_ - tolerance_) record_completion(depth, tau);
       return tau;
     }
     if (allowed_receivers < slots) return kInfinity;  // no valid way to fill the group
@@ -420,9 +741,9 @@ class Search {
     if (options_.memoize) {
       build_key(holders, tau);
       hash = hash_key(key_);
-      if (const double* value = memo_.find(key_, hash); value && tau + *value > cutoff_) {
+      if (double value = 0; memo_find(key_, hash, value) && tau + value > cutoff_) {
         ++memo_hits_;
-        return tau + *value;
+        return tau + value;
       }
     }
     double own_bound = std::max(tau, known_bound);  // proven for every completion of this node
@@ -430,11 +751,11 @@ class Search {
       const double bound = known_bound > -kInfinity ? known_bound : node_bound(holders, tau, deadlines_used);
       own_bound = std::max(own_bound, bound);
       if (bound > cutoff_) {
-        if (options_.memoize && memo_min_nodes_ == 0) memo_.store(key_, hash, bound - tau);
+        if (options_.memoize && memo_min_nodes_ == 0) memo_store(key_, hash, bound - tau);
         return bound;
       }
     }
-    const std::uint64_t nodes_at_entry = budget_.nodes();
+    const std::uint64_t nodes_at_entry = nodes();
     std::vector<std::int64_t>& my_key = keys_[depth];
     if (options_.memoize) my_key = key_;
 
@@ -464,7 +785,7 @@ class Search {
     for (size_t i = 0; i < count; ++i) {
       double bound = -kInfinity;
       if (options_.relaxation_bound && count > 1) {
-        if (!budget_.admit(best_)) {  // one node per child whose bound is evaluated
+        if (!admit()) {  // one node per child whose bound is evaluated
           aborted_ = true;
           return own_bound;
         }
@@ -512,8 +833,10 @@ class Search {
       if (unwinding_) return std::max(tau, value);
     }
     value = std::max(tau, value);
-    if (options_.memoize && budget_.nodes() - nodes_at_entry >= memo_min_nodes_) {
-      memo_.store(my_key, hash_key(my_key), value - tau);
+    // While collecting subproblems (parallel search) `value` leaves out the
+    // subproblems recorded below: not a bound on this subtree, not stored.
+    if (options_.memoize && !collecting_ && nodes() - nodes_at_entry >= memo_min_nodes_) {
+      memo_store(my_key, hash_key(my_key), value - tau);
     }
     return value;
   }
@@ -704,7 +1027,7 @@ class Search {
       bool keep = !options_.exchange_rule || leftovers_fit(take, cls);
       // Several completions: try to prune them all at once.
       if (keep && options_.relaxation_bound && left > 0 && index + 2 < allowed.size()) {
-        if (!budget_.admit(best_)) {
+        if (!admit()) {
           aborted_ = true;
           keep = false;
         }
@@ -915,6 +1238,17 @@ class Search {
 
   std::uint64_t memo_hits_ = 0;
   std::uint64_t counting_prunes_ = 0;
+
+  // Parallel search (threads_ > 1; see parallel_pass).
+  unsigned threads_ = 1;
+  SharedSearch* shared_ = nullptr;              // coordinator's own_shared_, or the coordinator's for a worker
+  std::unique_ptr<SharedSearch> own_shared_;
+  std::vector<std::unique_ptr<Search>> workers_;
+  std::uint64_t local_nodes_ = 0;               // nodes this thread admitted
+  std::uint64_t calls_ = 0;                     // admit/check calls (the clock is read every 64)
+  bool collecting_ = false;                     // expand() records the nodes at split_depth_
+  size_t split_depth_ = 0;
+  std::vector<Subproblem> subproblems_;
   bool aborted_ = false;
   bool unwinding_ = false;      // a target pass found its completion
   bool stop_at_first_ = false;  // target pass (vs plain branch-and-bound)
@@ -1011,6 +1345,7 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
     }
   }
   Search search(problem, limits, options, best);
+  search.set_threads(resolved_threads(limits));
   // The doubling bound of bounds.h on {source} ∪ receivers, and the root
   // relaxation.
   const double fastest = std::min(problem.source_time, problem.class_time.front());
@@ -1028,7 +1363,7 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
   // wrong bound). When the search finished it meets the makespan up to the
   // tolerance.
   result.lower_bound = std::max(root_bound, search.lower_bound());
-  result.stats.nodes = search.nodes();
+  result.stats.nodes = search.total_nodes();
   result.used_fastest_first = options.fastest_first && problem.source_in_fastest_class;
   result.memo_hits = search.memo_hits();
   result.memo_entries = search.memo_entries();

@@ -146,6 +146,46 @@
 // one (bounded by its own or its parent's bound), so the minimum of these
 // is proven; the bound reported is the best of it and the finished passes.
 //
+// Parallel search (SearchLimits::threads T > 1; default 1 = the serial
+// search above, unchanged). Each pass runs on T threads: this thread
+// explores the tree down to a split depth (the shallowest giving at least
+// OptimalBroadcastOptions::subproblems_per_thread x T nodes there, 32 x T
+// by default) and records the nodes at that depth as subproblems, in the
+// serial visiting order; the threads take them in that order (an atomic
+// index) and explore each with expand(), as the serial search would below
+// that node. Shared: the node limit (one atomic count, exact), the clock,
+// the incumbent (an atomic read at every node: a completion any thread
+// finds lowers every thread's cutoff at once), the best sequence (under a
+// mutex) and the memo (64 shards by hash, a mutex each). Why it is exact:
+// (1) the subproblems with the nodes the collection itself pruned, ended
+// or stored cover every node at the split depth, hence every completion;
+// (2) a subproblem's value is what expand() returns on that node, a proven
+// bound on every completion below it whatever the cutoff it ran with (a
+// subproblem skipped because its bound exceeds the cutoff, or never
+// started, counts its parent's bound; an interrupted one its partial value,
+// which already counts its open children's bounds); (3) the pass's value is
+// the minimum of these and of what the collection pruned — exactly the
+// minimum the serial expand(0) takes, only in another order — so failed
+// passes raise the proven bound by the same rule, and a stopped parallel
+// search reports the minimum over its unfinished subproblems' bounds,
+// never more; (4) pruning against the shared incumbent discards only
+// completions no shorter than one already found, as the serial search does
+// with its own; memo values are proven bounds whichever thread stored
+// them. A target pass ends when any thread finds a completion within its
+// target (the others stop: their values are then not used).
+// What threads > 1 makes non-deterministic: which optimal plan is returned
+// (ties between optimal sequences, and the first completion found in a
+// target pass, depend on the threads' timing), the node count and memo
+// statistics, and — under a node or time limit, or the progress callback —
+// the plan and bound of a stopped run. The optimum of a finished run is
+// not (it is the optimum). With T = 1 a node limit gives the same nodes,
+// plan and bound on every run; a time limit never does (it stops wherever
+// the machine's speed and load put the search), with any T. The progress
+// callback may be called from any of the threads (never two at once).
+// Cost: the nodes above the split depth are explored again each time the
+// split deepens (a few hundred nodes per pass at most), and a worker
+// replays its subproblem's groups from the root (O(depth x holders)).
+//
 // Ties: times within the cluster tolerance (core/ids.h) are equal — one
 // class, one slot group, and window boundaries count as outside.
 // Guarantee: exact when the search finishes (optimal = true, lower_bound =
@@ -194,6 +234,10 @@ struct OptimalBroadcastOptions {
   std::size_t local_search_evaluations = 4000;
   bool iterative_targets = true; // target passes from the lower bound up (else plain B&B)
   std::size_t memo_megabytes = 128;  // memo memory budget (then no more insertions)
+  // Parallel search (SearchLimits::threads > 1): the tree is split at the
+  // shallowest depth with at least this many subproblems per thread (tests
+  // set 1 to hand small trees to the threads).
+  std::size_t subproblems_per_thread = 32;
 };
 
 struct BroadcastSearchResult {

@@ -42,22 +42,26 @@
 // progressive filling at every start, latency end and completion), which
 // is the plan's prediction. Combining is free.
 //
-// Sizing: starting from equal pieces, coordinate descent on the pieces'
-// element counts: move `step` elements from one piece to another when the
-// simulated makespan drops, for every ordered pair; halve `step` when no move
-// helps, from count / (4k) down to one element (or until the evaluation
-// budget is spent). Guarantee: none (a heuristic): the result is a local
-// optimum of the simulated makespan for this aggregator order and rotation,
-// and never worse than the equal split it starts from. Lower bound
-// (split_reduce_lower_bound, valid for every reduce in this model in which
+// Sizing: for k = 1, 2, 4, ... and k = min(n, count, max_pieces), the
+// equal split over the first k aggregators is simulated and the best k kept
+// (k = 1: one piece at the root, the flat tree, everyone's whole vector
+// paced to the root); then coordinate descent on the pieces' element
+// counts: move `step` elements from one piece to another when the
+// simulated makespan drops, for every ordered pair; halve `step` when no
+// move helps, from count / (4k) down to one element, or until the work
+// budget is spent. Guarantee: none (a heuristic): a local optimum of the
+// simulated makespan for this aggregator order and rotation at best,
+// never predicted slower than the flat tree (tested). Lower bound
+// (split_reduce_lower_bound, valid in this model for every reduce in which
 // each element is combined along a tree): max over non-root u of L_u +
 // (count * element_bytes + envelope_bytes) / U_u — u must send a copy of
-// each of its elements over its own up link.
+// each of its elements over its own up link, whose flows start L_u after
+// their post and carry at most U_u together (tested on random networks).
 //
 // Complexity: one simulation handles M = (n-1) k messages in O(M) events,
 // each a progressive filling over the active flows and the 2n links:
-// O(M · (M + n) · n) time in the worst case, O(M + n) space; the descent
-// runs at most `max_evaluations` simulations.
+// O(M · (M + n) · n) time in the worst case, O(M + n) space; the sizing
+// stops once the sum over its simulations of (k n)^2 reaches max_work.
 //
 // Known limits: commutative operations only (pieces are combined in arrival
 // order); every piece of every processor goes through one aggregator (no
