@@ -341,13 +341,9 @@ int run(Options options) {
       throw InputError("--tree tree/multi-tree/auto needs the steady-state layer (HETCOLL_WITH_LP)");
 #endif
     } else if (use_hetcoll && split_reduce) {
-      // The NIC network of the rank cluster: t_u(S) = L_u + S / U_u.
-      const double probe = 65536;
-      auto at_zero = runtime->rank_cluster(1.0).transmission_times();
-      auto at_probe = runtime->rank_cluster(1.0 + probe).transmission_times();
-      std::vector<double> zero(at_zero.size());
-      for (size_t u = 0; u < zero.size(); ++u) zero[u] = at_zero[u] - (at_probe[u] - at_zero[u]) / probe;
-      auto network = nic_network_from_times(zero, at_probe, 1.0 + probe, options.envelope_bytes);
+      // The NIC network of the rank cluster (t_u(S) = L_u + S / U_u), with
+      // --envelope-bytes per message.
+      auto network = runtime->rank_nic_network();
       // Planned on rank 0 (SMPI runs every rank in one process: planning on
       // each would take n times as long), the pieces sent to the others.
       SplitReducePlan planned;

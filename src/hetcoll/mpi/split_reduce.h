@@ -32,6 +32,11 @@
 // operations (the pieces are combined in arrival order, not in rank order)
 // fall back to the MPI library's MPI_Reduce, which the root says once per
 // process on stderr.
+//
+// Known limits: RuntimeOptions::timeout_seconds is not applied (the waits
+// block in MPI_Waitall); the ranks must hold the same plan (prepare does
+// not compare them: plan on one rank and send the pieces, or plan with the
+// same deterministic inputs everywhere, as Runtime::split_reduce_for does).
 #pragma once
 
 #include <memory>
