@@ -324,6 +324,7 @@ std::string command_line_message(const InputError& error) {
   static const std::pair<std::string_view, std::string_view> renamed[] = {
       {"algorithm", "--algo"},
       {"time_limit_seconds", "--time-limit"},
+      {"operations", "--operation"},
       {"min_time", "--min-time/--max-time"},
       {"max_time", "--min-time/--max-time"},
   };

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "cli_parse_errors.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/limits.h"
 
 #include "hetcoll/experiments/experiment.h"
 
@@ -36,7 +38,8 @@ std::vector<int> parse_sizes(const std::string& list) {
 }
 
 int run_experiment(const std::string& name, bool quick, const std::string& out_dir, std::uint64_t seed,
-                   double time_limit, const std::vector<int>& sizes) {
+                   double time_limit, const std::vector<int>& sizes, std::optional<unsigned> threads,
+                   const std::string& operations) {
   const Experiment* experiment = find_experiment(name);
   if (!experiment) {
     std::vector<std::string> known;
@@ -50,6 +53,14 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
     throw InputError(fmt::format("--sizes: experiment {} has fixed sizes; only search-distinct takes them",
                                  experiment->name));
   }
+  if ((threads || !operations.empty()) && !experiment->takes_threads) {
+    throw InputError(fmt::format("{}: experiment {} does not take it; only search-distinct does",
+                                 threads ? "--threads" : "--operation", experiment->name));
+  }
+  if (threads && *threads > kMaxSearchThreads) {
+    throw InputError(fmt::format("--threads: at most {} (0 = one per hardware thread), got {}", kMaxSearchThreads,
+                                 *threads));
+  }
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
   if (error) throw InputError(fmt::format("--out: cannot create directory \"{}\": {}", out_dir, error.message()));
@@ -59,6 +70,8 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
   options.seed = seed;
   options.time_limit_seconds = time_limit;
   options.sizes = sizes;
+  if (threads) options.threads = *threads;
+  if (!operations.empty()) options.operations = split_list(operations, "--operation");
   options.progress = [](std::string_view line) { std::cerr << "  " << line << "\n"; };
   std::cerr << fmt::format("experiment {}: {} ({}){}\n", experiment->name, experiment->description,
                            experiment->reference, quick ? " [quick]" : "");
@@ -78,6 +91,8 @@ void add_experiment_command(CLI::App& app, int& result) {
     std::uint64_t seed = 1;
     double time_limit = 0;
     std::string sizes;
+    std::optional<unsigned> threads;
+    std::string operation;
   };
   auto options = std::make_shared<ExperimentCommandOptions>();
   CLI::App* experiment = app.add_subcommand("experiment", "Reproduce a table or figure of the papers (CSV + SVG)");
@@ -96,9 +111,15 @@ void add_experiment_command(CLI::App& app, int& result) {
   experiment->add_option("--sizes", options->sizes,
                          "Problem sizes to run, comma-separated (search-distinct: processor counts n, e.g. 40; "
                          "default: the experiment's own)");
+  experiment->add_option("--threads", options->threads,
+                         "search-distinct: threads of the exact broadcast search (default 1, serial; 0 = one per "
+                         "hardware thread); the reduce search is serial");
+  experiment->add_option("--operation", options->operation,
+                         "search-distinct: the searches to run, broadcast, reduce or both comma-separated (default "
+                         "both)");
   experiment->callback([&result, options] {
     result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit,
-                            parse_sizes(options->sizes));
+                            parse_sizes(options->sizes), options->threads, options->operation);
   });
 }
 

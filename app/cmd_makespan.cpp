@@ -38,6 +38,7 @@ struct MakespanOptions {
   std::optional<double> eps_prime;
   std::string view;  // graph platforms: "graph" (default), "sender-speed" or "eager"
   std::optional<double> auto_budget;
+  std::optional<unsigned> threads;  // --threads (broadcast, multicast)
 };
 
 // Options that would do nothing are refused before any work, so a user is
@@ -55,6 +56,11 @@ void refuse_options_that_do_nothing(Operation operation, const MakespanOptions& 
   if (options.auto_budget && !algorithm.empty() && algorithm != "auto") {
     throw InputError(fmt::format("--auto-budget: only --algo auto uses it (the algorithm is {}); give other "
                                  "algorithms --time-limit or --node-limit",
+                                 algorithm));
+  }
+  if (options.threads && !algorithm.empty() && algorithm != "auto" && algorithm != "optimal") {
+    throw InputError(fmt::format("--threads: only the exact search (--algo optimal, or auto when it searches) runs on "
+                                 "several threads (the algorithm is {})",
                                  algorithm));
   }
   check_picture_path(options.output.gantt_file, "--gantt");
@@ -223,6 +229,10 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
                                  "platform graphs",
                                  options.view));
   }
+  if (options.threads && (options.view == "eager" || (!platform.is_cluster() && options.view != "sender-speed"))) {
+    throw InputError("--threads: only the sender-speed exact search runs on several threads (a cluster, or a platform "
+                     "graph with --view sender-speed)");
+  }
   if (options.view == "eager") return run_eager(operation, options, platform);
   if (!platform.is_cluster() && options.view != "sender-speed") return run_graph_makespan(operation, options, platform);
   const bool view_of_graph = !platform.is_cluster();
@@ -240,6 +250,7 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
   }
   if (!options.order.empty()) request.order = resolve_processor_list(cluster, options.order, "--order");
   request.limits = parse_limits(options.limits);
+  if (options.threads) request.limits.threads = *options.threads;  // validated by the registry
   if (options.eps) request.eps = *options.eps;
   request.eps_prime = options.eps_prime;
   request.auto_budget.seconds = options.auto_budget;
@@ -325,6 +336,15 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
         ->check(CLI::PositiveNumber);
   }
   add_limit_options(command, options.limits);
+  if (operation == Operation::broadcast || operation == Operation::multicast) {
+    command->add_option("--threads", options.threads,
+                        fmt::format("Threads for the exact search (--algo optimal, and auto when it searches): 1 "
+                                    "(default) = serial, the same plan on every run under --node-limit; N > 1 "
+                                    "splits each pass into subproblems solved in parallel (same optimum; which "
+                                    "optimal plan, the node count and, under a limit, the plan and bound may vary "
+                                    "from run to run); 0 = one per hardware thread (at most {})",
+                                    kMaxSearchThreads));
+  }
   add_output_options(command, options.output);
   command->callback([&result, operation, &options, keep_alive] { result = run_makespan(operation, options); });
   return command;

@@ -59,6 +59,7 @@ TEST(ParallelBroadcastSearch, MatchesBruteForceWithTwoAndFourThreads) {
     // Small trees: split them finely, so that the threads do the work.
     OptimalBroadcastOptions options;
     options.subproblems_per_thread = trial % 3 == 0 ? 32 : trial % 3;
+    options.parallel_pass_min_nodes = trial % 4 == 0 ? 2000 : 0;
     for (unsigned threads : {2U, 4U}) {
       BroadcastSearchResult result = optimal_broadcast(cluster, source, everyone_but(cluster, source),
                                                        with_threads(threads), kNone, options);
@@ -79,13 +80,17 @@ TEST(ParallelBroadcastSearch, MatchesBruteForceWithTwoAndFourThreads) {
 // which the search needs thousands of nodes: the parallel runs split them.
 TEST(ParallelBroadcastSearch, MatchesTheSerialSearchOnLargerClusters) {
   std::mt19937_64 rng(4021);
+  OptimalBroadcastOptions every_pass;  // every pass on the threads
+  every_pass.parallel_pass_min_nodes = 0;
   OptimalBroadcastOptions no_memo;
   no_memo.memoize = false;
+  no_memo.parallel_pass_min_nodes = 0;
   OptimalBroadcastOptions plain;
+  plain.parallel_pass_min_nodes = 0;
   plain.iterative_targets = false;
   plain.fnf_incumbent = false;
   plain.local_search_evaluations = 0;
-  const OptimalBroadcastOptions variants[] = {OptimalBroadcastOptions{}, no_memo, plain};
+  const OptimalBroadcastOptions variants[] = {every_pass, no_memo, plain};
   std::uint64_t parallel_nodes = 0;
   int hard = 0;  // instances the serial search needed 1000+ nodes for
   for (int trial = 0; trial < 60; ++trial) {
@@ -133,6 +138,7 @@ TEST(ParallelBroadcastSearch, StoppedSearchesKeepValidBounds) {
     limits.node_limit = static_cast<std::uint64_t>(std::pow(10.0, std::uniform_real_distribution<double>(0, 3.5)(rng)));
     OptimalBroadcastOptions options;
     options.subproblems_per_thread = trial % 2 == 0 ? 1 : 32;
+    options.parallel_pass_min_nodes = trial % 5 == 0 ? 2000 : 0;
     BroadcastSearchResult result =
         optimal_broadcast(cluster, source, everyone_but(cluster, source), limits, kNone, options);
     ASSERT_LE(result.lower_bound, optimum + cluster.tolerance()) << "trial " << trial;

@@ -118,6 +118,18 @@ check "dp reduce" 0 "$hetcoll" reduce --times 1,1,1,1,1,1,1,1,1.75,1.75,1.75,1.7
 expect_in "fig8 dp optimum" "$work/out" '"makespan": 4.5,'
 check "node limit" 4 "$hetcoll" reduce --platform "$work/gen.json" --algo optimal --node-limit 1 --json
 expect_in "limit flagged" "$work/out" '"limit_reached": true'
+check "optimal broadcast threads" 0 "$hetcoll" broadcast --times 1,1.3,1.7,2.2,2.9,3.1,3.3,3.6,1.1,2.5 --algo optimal \
+  --threads 2 --json
+expect_in "threads optimum" "$work/out" '"makespan": 4.2,'
+expect_in "threads proven" "$work/out" '"optimal": true'
+check "threads for fnf refused" 2 "$hetcoll" broadcast --times 1,2,3 --algo fnf --threads 2
+expect_in "threads refusal names the option" "$work/err" "--threads: only the exact search"
+check "too many threads" 2 "$hetcoll" broadcast --times 1,2,3 --algo optimal --threads 5000
+expect_in "threads limit names the option" "$work/err" "--threads: at most 1024"
+check "threads only for search-distinct" 2 "$hetcoll" experiment bcast-search --threads 2 --out "$work/exp"
+check "search-distinct threads" 0 "$hetcoll" experiment search-distinct --quick --sizes 10 --threads 2 \
+  --operation broadcast --out "$work/exp"
+expect_in "search-distinct threads column" "$work/exp/search-distinct.csv" "nodes_per_wall_second"
 
 for experiment in greedy-scale mpi-baseline; do
   check "experiment $experiment" 0 "$hetcoll" experiment "$experiment" --quick --out "$work/exp"

@@ -35,8 +35,8 @@ void validate_limits(const SearchLimits& limits) {
                                  limits.time_limit_seconds));
   }
   if (limits.threads > kMaxSearchThreads) {
-    throw InputError(fmt::format("threads: at most {} (0 = one per hardware thread), got {}", kMaxSearchThreads,
-                                 limits.threads));
+    throw InputError("threads", fmt::format("at most {} (0 = one per hardware thread), got {}", kMaxSearchThreads,
+                                            limits.threads));
   }
 }
 

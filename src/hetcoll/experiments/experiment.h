@@ -19,6 +19,11 @@ struct ExperimentOptions {
   // Problem sizes to run instead of the experiment's own (empty: its own);
   // only experiments with takes_sizes use it.
   std::vector<int> sizes;
+  // Threads of the exact broadcast search (SearchLimits::threads; 0 = the
+  // hardware's) and the operations to run (empty: all); only experiments
+  // with takes_threads use them.
+  unsigned threads = 1;
+  std::vector<std::string> operations;
   // Progress lines for long runs ("P = 14: 50/50 clusters, 0.8 s").
   std::function<void(std::string_view)> progress = [](std::string_view) {};
 };
@@ -34,6 +39,7 @@ struct Experiment {
   std::string reference;  // seed and table/figure
   std::function<ExperimentResult(const ExperimentOptions&)> run;
   bool takes_sizes = false;  // honours ExperimentOptions::sizes
+  bool takes_threads = false;  // honours ExperimentOptions::threads and operations
 };
 
 const std::vector<Experiment>& experiments();

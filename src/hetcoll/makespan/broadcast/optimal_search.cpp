@@ -252,7 +252,14 @@ class Search {
       stop_at_first_ = !plain;
       unwinding_ = false;
       const double before = best_;
-      const double value = shared_ ? parallel_pass() : expand(0);
+      // Parallel: the passes after one of options_.parallel_pass_min_nodes+
+      // nodes (small passes cost less than starting the threads; either
+      // way the pass is exact).
+      const std::uint64_t nodes_before = total_nodes();
+      if (shared_) shared_->unwind.store(false);  // set by the last pass's completion
+      const double value =
+          shared_ && last_pass_nodes_ >= options_.parallel_pass_min_nodes ? parallel_pass() : expand(0);
+      last_pass_nodes_ = total_nodes() - nodes_before;
       if (aborted_) {
         // Every completion lies in an explored, pruned or open subtree.
         lower_bound_ = std::max(lower_bound_, std::min(value, best_));
@@ -374,10 +381,9 @@ class Search {
       shared_->best_groups.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
       shared_->best_groups.push_back(remaining_);
       if (stop_at_first_) shared_->unwind.store(true);
-    } else {
-      best_groups_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
-      best_groups_.push_back(remaining_);
     }
+    best_groups_.assign(path_.begin(), path_.begin() + static_cast<std::ptrdiff_t>(depth));
+    best_groups_.push_back(remaining_);
     best_ = tau;
     found_ = true;
     cutoff_ = std::min(cutoff_, best_ - tolerance_);
@@ -414,7 +420,6 @@ class Search {
   double parallel_pass() {
     const size_t per_thread = std::max<std::size_t>(1, options_.subproblems_per_thread);
     SharedSearch& shared = *shared_;
-    shared.unwind.store(false);
     const double pass_cutoff = cutoff_;
     double value = kInfinity;
     for (split_depth_ = 1;; ++split_depth_) {
@@ -1247,6 +1252,7 @@ class Search {
   std::uint64_t local_nodes_ = 0;               // nodes this thread admitted
   std::uint64_t calls_ = 0;                     // admit/check calls (the clock is read every 64)
   bool collecting_ = false;                     // expand() records the nodes at split_depth_
+  std::uint64_t last_pass_nodes_ = 0;           // nodes of the previous pass, over all threads
   size_t split_depth_ = 0;
   std::vector<Subproblem> subproblems_;
   bool aborted_ = false;

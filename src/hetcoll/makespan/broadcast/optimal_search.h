@@ -147,7 +147,10 @@
 // is proven; the bound reported is the best of it and the finished passes.
 //
 // Parallel search (SearchLimits::threads T > 1; default 1 = the serial
-// search above, unchanged). Each pass runs on T threads: this thread
+// search above, unchanged). Each pass after one of 2000+ nodes
+// (OptimalBroadcastOptions::parallel_pass_min_nodes; smaller ones run on
+// the calling thread: starting threads would cost more) runs on T
+// threads: this thread
 // explores the tree down to a split depth (the shallowest giving at least
 // OptimalBroadcastOptions::subproblems_per_thread x T nodes there, 32 x T
 // by default) and records the nodes at that depth as subproblems, in the
@@ -238,6 +241,9 @@ struct OptimalBroadcastOptions {
   // shallowest depth with at least this many subproblems per thread (tests
   // set 1 to hand small trees to the threads).
   std::size_t subproblems_per_thread = 32;
+  // ... and a pass runs on the threads only after a pass of at least this
+  // many nodes (about 10 ms; tests set 0 to run every pass on the threads).
+  std::uint64_t parallel_pass_min_nodes = 2000;
 };
 
 struct BroadcastSearchResult {
