@@ -1,7 +1,6 @@
 #include "hetcoll/mpi/split_allreduce.h"
 
 #include <algorithm>
-#include <climits>
 #include <map>
 #include <numeric>
 
@@ -10,6 +9,7 @@
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/datatype_buffer.h"
 #include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/split_common_internal.h"
 
 namespace hetcoll::mpi {
 
@@ -20,30 +20,7 @@ namespace {
 void check_split_allreduce_structure(const SplitAllreducePlan& plan, std::size_t member_count,
                                      std::string_view source_name) {
   const std::size_t k = plan.members.size();
-  if (k != member_count) {
-    throw InputError(fmt::format("{}: the plan has {} members, the communicator {} ranks", source_name, k, member_count));
-  }
-  if (plan.chunks == 0) throw InputError(fmt::format("{}: chunks must be at least 1", source_name));
-  if (plan.elements > static_cast<std::size_t>(INT_MAX)) {
-    throw InputError(fmt::format("{}: {} elements do not fit an MPI count", source_name, plan.elements));
-  }
-  std::vector<char> aggregates(k, 0);
-  std::map<std::size_t, std::size_t> by_first;
-  for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
-    const auto& piece = plan.pieces[p];
-    if (piece.spreader >= k || aggregates[piece.spreader]++ || piece.elements == 0) {
-      throw InputError(fmt::format("{}: pieces[{}]: aggregator out of range, aggregating twice, or empty", source_name, p));
-    }
-    by_first[piece.first] = piece.elements;
-  }
-  std::size_t covered = 0;
-  for (const auto& [first, elements] : by_first) {
-    if (first != covered) throw InputError(fmt::format("{}: the pieces do not cover element {} once", source_name, covered));
-    covered += elements;
-  }
-  if (covered != plan.elements) {
-    throw InputError(fmt::format("{}: the pieces cover {} of {} elements", source_name, covered, plan.elements));
-  }
+  split_common::check_pieces(k, member_count, plan.chunks, plan.elements, plan.pieces, source_name);
   const std::size_t chunks = plan.chunks;
   const std::size_t slots = plan.pieces.size() * chunks * k;
   std::vector<char> contributed(slots, 0), received(slots, 0);
@@ -119,16 +96,11 @@ ExecutableSplitAllreduce ExecutableSplitAllreduce::prepare(std::shared_ptr<Priva
   prepare_collectively(result.communicator_->get(), mapping, member_ids, source_name, options.timeout_seconds,
                        [&](const std::vector<ProcessorIndex>& member_of_rank) {
     check_split_allreduce_structure(plan, member_ids.size(), source_name);
-    std::vector<int> rank_of(member_ids.size(), -1);
-    for (std::size_t r = 0; r < member_of_rank.size(); ++r) rank_of[static_cast<std::size_t>(member_of_rank[r])] = static_cast<int>(r);
+    const auto rank_of = split_common::ranks_of_members(member_of_rank, member_ids.size());
     const auto me = static_cast<std::size_t>(member_of_rank[static_cast<std::size_t>(rank)]);
     PlanHash hash;
-    hash.add(plan.elements);
-    hash.add(plan.chunks);
+    split_common::hash_pieces(hash, plan.elements, plan.chunks, plan.pieces);
     for (const auto& piece : plan.pieces) {
-      hash.add(piece.spreader);
-      hash.add(piece.first);
-      hash.add(piece.elements);
       if (piece.spreader == me) {
         result.piece_first_ = piece.first;
         result.piece_elements_ = piece.elements;
@@ -162,17 +134,7 @@ ExecutableSplitAllreduce ExecutableSplitAllreduce::prepare(std::shared_ptr<Priva
 int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
               const ExecutableSplitAllreduce& plan) {
   constexpr std::string_view call = "hetcoll::mpi::allreduce (split)";
-  if (comm != plan.user_communicator()) {
-    int relation = MPI_UNEQUAL;
-    MPI_Comm_compare(comm, plan.user_communicator(), &relation);
-    if (relation != MPI_IDENT && relation != MPI_CONGRUENT) {
-      throw MismatchError(fmt::format("{}: the plan was prepared on another communicator", call));
-    }
-  }
-  if (count < 0 || static_cast<std::size_t>(count) != plan.plan().elements) {
-    throw MismatchError(fmt::format("{}: count {} given, but the plan splits {} elements", call, count,
-                                    plan.plan().elements));
-  }
+  split_common::check_call(comm, plan.user_communicator(), count, plan.plan().elements, call);
   if (!is_commutative(op)) {
     throw MismatchError(fmt::format("{}: the operation is not commutative; the split all-reduce combines the pieces "
                                     "at their aggregators, not in rank order", call));

@@ -21,6 +21,34 @@ bool close(double x, double y, double scale, std::size_t terms) {
   return std::abs(x - y) <= 1e-9 * scale + static_cast<double>(terms + 16) * DBL_EPSILON * std::max(std::abs(x), std::abs(y));
 }
 
+// A transfer's shape and duration (both split plans): in range, a
+// non-empty chunk, a start >= 0, lasting occupancy + delay for its bytes.
+// Returns its occupancy, or a negative number when it cannot be checked further.
+template <typename Plan, typename Transfer>
+double checked_occupancy(const SplitCosts& costs, const Plan& plan, const Transfer& t, const std::string& where,
+                         VerifyReport& report) {
+  const std::size_t k = plan.members.size();
+  if (t.piece >= plan.pieces.size() || t.chunk >= plan.chunks || t.from >= k || t.to >= k || t.from == t.to) {
+    report.add_violation(fmt::format("{}: piece {}, chunk {}, from {} to {}: out of range or to itself", where,
+                                     t.piece, t.chunk, t.from, t.to));
+    return -1;
+  }
+  const auto count = split_chunk_range(plan.pieces[t.piece].elements, plan.chunks, t.chunk).second;
+  if (count == 0) {
+    report.add_violation(fmt::format("{}: chunk {} of piece {} is empty", where, t.chunk, t.piece));
+    return -1;
+  }
+  if (!(t.start >= 0) || !std::isfinite(t.end)) report.add_violation(fmt::format("{}: starts at {}", where, t.start));
+  const double bytes = static_cast<double>(count) * plan.element_bytes + plan.envelope_bytes;
+  const double occupancy = costs.occupancy(t.from, t.to, bytes);
+  const double duration = occupancy + costs.delay(t.from, t.to);
+  if (!close(t.end - t.start, duration, duration, plan.transfers.size())) {
+    report.add_violation(fmt::format("{}: lasts {}, its {} bytes take {} (occupancy + delay)", where,
+                                     t.end - t.start, bytes, duration));
+  }
+  return occupancy;
+}
+
 // Pieces: distinct spreaders (aggregators), non-empty, covering [0, elements) once.
 void check_pieces(const std::vector<SplitPiece>& pieces, std::size_t elements, std::size_t k, VerifyReport& report) {
   std::vector<std::size_t> order(pieces.size());
@@ -102,28 +130,12 @@ VerifyReport verify_split_broadcast(const SplitCosts& costs, const SplitBroadcas
   for (std::size_t i = 0; i < m; ++i) {
     const auto& t = plan.transfers[i];
     const auto where = fmt::format("transfers[{}]", i);
-    if (t.piece >= plan.pieces.size() || t.chunk >= chunks || t.from >= k || t.to >= k || t.from == t.to) {
-      report.add_violation(fmt::format("{}: piece {}, chunk {}, from {} to {}: out of range or to itself", where,
-                                       t.piece, t.chunk, t.from, t.to));
-      continue;
-    }
+    occupancy[i] = checked_occupancy(costs, plan, t, where, report);
+    if (occupancy[i] < 0) continue;
     const auto& piece = plan.pieces[t.piece];
-    const auto count = split_chunk_range(piece.elements, chunks, t.chunk).second;
-    if (count == 0) {
-      report.add_violation(fmt::format("{}: chunk {} of piece {} is empty", where, t.chunk, t.piece));
-      continue;
-    }
     if (t.from != plan.source && t.from != piece.spreader) {
       report.add_violation(fmt::format("{}: member {} sends piece {}, which it neither holds from the start nor "
                                        "spreads", where, t.from, t.piece));
-    }
-    if (!(t.start >= 0) || !std::isfinite(t.end)) report.add_violation(fmt::format("{}: starts at {}", where, t.start));
-    const double bytes = static_cast<double>(count) * plan.element_bytes + plan.envelope_bytes;
-    occupancy[i] = costs.occupancy(t.from, t.to, bytes);
-    const double duration = occupancy[i] + costs.delay(t.from, t.to);
-    if (!close(t.end - t.start, duration, duration, m)) {
-      report.add_violation(fmt::format("{}: lasts {}, its {} bytes take {} (occupancy + delay)", where,
-                                       t.end - t.start, bytes, duration));
     }
     double& arrival = received[slot(t.piece, t.chunk, t.to)];
     if (t.to == plan.source) {
@@ -193,25 +205,9 @@ VerifyReport verify_split_allreduce(const SplitCosts& costs, const SplitAllreduc
   for (std::size_t i = 0; i < m; ++i) {
     const auto& t = plan.transfers[i];
     const auto where = fmt::format("transfers[{}]", i);
-    if (t.piece >= pieces || t.chunk >= chunks || t.from >= k || t.to >= k || t.from == t.to) {
-      report.add_violation(fmt::format("{}: piece {}, chunk {}, from {} to {}: out of range or to itself", where,
-                                       t.piece, t.chunk, t.from, t.to));
-      continue;
-    }
+    occupancy[i] = checked_occupancy(costs, plan, t, where, report);
+    if (occupancy[i] < 0) continue;
     const auto& piece = plan.pieces[t.piece];
-    const auto count = split_chunk_range(piece.elements, chunks, t.chunk).second;
-    if (count == 0) {
-      report.add_violation(fmt::format("{}: chunk {} of piece {} is empty", where, t.chunk, t.piece));
-      continue;
-    }
-    if (!(t.start >= 0) || !std::isfinite(t.end)) report.add_violation(fmt::format("{}: starts at {}", where, t.start));
-    const double bytes = static_cast<double>(count) * plan.element_bytes + plan.envelope_bytes;
-    occupancy[i] = costs.occupancy(t.from, t.to, bytes);
-    const double duration = occupancy[i] + costs.delay(t.from, t.to);
-    if (!close(t.end - t.start, duration, duration, m)) {
-      report.add_violation(fmt::format("{}: lasts {}, its {} bytes take {} (occupancy + delay)", where,
-                                       t.end - t.start, bytes, duration));
-    }
     if (t.contribution) {
       if (t.to != piece.spreader) {
         report.add_violation(fmt::format("{}: a contribution to piece {} goes to member {}, not its aggregator {}",
