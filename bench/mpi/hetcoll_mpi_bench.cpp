@@ -374,7 +374,7 @@ int run(Options options) {
       for (const auto& piece : planned.pieces) sizes += fmt::format("{}{}@{}", sizes.empty() ? "" : " ", piece.count, piece.aggregator);
       algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.description, sizes,
                               split_reduce_lower_bound(network, options.root, static_cast<std::size_t>(count), type_size));
-      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned));
+      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned, runtime_options));
     } else if (use_hetcoll && segmented_reduce) {
       auto cost = platform_costs(platform, runtime->processor_of_rank());
       std::vector<std::pair<std::string, mpi::PipelineTree>> candidates;
