@@ -11,6 +11,7 @@
 #include "hetcoll/makespan/reduce/leaf_average_bound.h"
 #include "hetcoll/makespan/reduce/mcp_tree.h"
 #include "hetcoll/makespan/reduce/optimal_search.h"
+#include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"
 
@@ -49,7 +50,7 @@ TEST(ReduceBottomUpSearch, MatchesBruteForceOnSmallClusters) {
 TEST(ReduceBottomUpSearch, BoundsAndIncumbentsOnAllDistinctTimes) {
   std::mt19937_64 rng(1340);
   std::uniform_real_distribution<double> uniform(1.0, 4.0);
-  int stopped = 0, raised = 0;
+  int stopped = 0, improved = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const int n = std::uniform_int_distribution<int>(10, 18)(rng);
     std::vector<double> times(static_cast<size_t>(n));
@@ -79,11 +80,41 @@ TEST(ReduceBottomUpSearch, BoundsAndIncumbentsOnAllDistinctTimes) {
     if (!partial.finished()) {
       ++stopped;
       EXPECT_EQ(partial.nodes, limits.node_limit);
-      if (partial.lower_bound > start) ++raised;
+      EXPECT_EQ(partial.lower_bound, start);  // the given bound, not more
+      if (partial.improved) ++improved;
+    } else {
+      EXPECT_NEAR(partial.lower_bound, top_down.best, 1e-9);
     }
   }
   EXPECT_GT(stopped, 5);
-  EXPECT_GT(raised, 0);  // failed bisection passes raise the bound
+  EXPECT_GT(improved, 0);  // stopped passes still improve the incumbent
+}
+
+// plan_reduce_optimal takes this search on all-distinct times; its plan
+// passes verify/, and under a node budget two runs give the same plan,
+// bound and node count.
+TEST(ReduceBottomUpSearch, NodeBudgetRunsAreDeterministic) {
+  std::mt19937_64 rng(1341);
+  std::uniform_real_distribution<double> uniform(1.0, 4.0);
+  for (int trial = 0; trial < 4; ++trial) {
+    std::vector<double> times(30);
+    for (auto& t : times) t = uniform(rng);
+    const Cluster cluster = Cluster::from_times(times);
+    SearchLimits limits;
+    limits.node_limit = 20000;
+    const MakespanPlan first = plan_reduce_optimal(cluster, 0, limits);
+    const MakespanPlan second = plan_reduce_optimal(cluster, 0, limits);
+    const VerifyReport report = verify(cluster, first);
+    EXPECT_TRUE(report.valid) << report.summary();
+    EXPECT_EQ(first.makespan, second.makespan);
+    EXPECT_EQ(first.lower_bound, second.lower_bound);
+    EXPECT_EQ(first.stats.nodes, second.stats.nodes);
+    ASSERT_EQ(first.transfers.size(), second.transfers.size());
+    for (size_t i = 0; i < first.transfers.size(); ++i) {
+      EXPECT_EQ(first.transfers[i].from, second.transfers[i].from);
+      EXPECT_EQ(first.transfers[i].to, second.transfers[i].to);
+    }
+  }
 }
 
 TEST(ReduceBottomUpSearch, TrivialInputs) {

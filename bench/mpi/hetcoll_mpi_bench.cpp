@@ -11,7 +11,7 @@
 // collective once, and the time is the largest end time minus T0 over all
 // ranks. The median over repetitions is reported (after one warm-up).
 //
-// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast
+// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast|split-allreduce
 //          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
@@ -27,7 +27,9 @@
 //    pieces scattered to spreaders that send them to everyone, planned per
 //    size in the eager model for the message + --envelope-bytes, predicted
 //    by it; graph platforms only; printed as collective "bcast",
-//    implementation "hetcoll-split")
+//    implementation "hetcoll-split"; split-allreduce: the same for the
+//    split all-reduce, makespan/graph/split_allreduce.h, printed as
+//    collective "allreduce")
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
@@ -64,8 +66,10 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/registry.h"
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/makespan/graph/split_allreduce.h"
 #include "hetcoll/makespan/graph/split_broadcast.h"
 #include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/split_allreduce.h"
 #include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
@@ -253,7 +257,7 @@ int run(Options options) {
   Operation operation = options.collective == "bcast" || options.collective == "pipelined-bcast" ||
                                 options.collective == "split-bcast"
                             ? Operation::broadcast
-                        : options.collective == "allreduce"                                        ? Operation::allreduce
+                        : options.collective == "allreduce" || options.collective == "split-allreduce" ? Operation::allreduce
                                                                                                    : Operation::reduce;
   if (rank == 0 && options.header) {
     std::printf("platform,collective,implementation,algorithm,elements,bytes,measured_seconds,predicted_seconds,"
@@ -278,6 +282,7 @@ int run(Options options) {
     std::unique_ptr<mpi::ExecutablePlan> plan;
     std::unique_ptr<mpi::ExecutableSplitReduce> split;
     std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
+    std::unique_ptr<mpi::ExecutableSplitAllreduce> split_allreduce;
     if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");
@@ -369,7 +374,7 @@ int run(Options options) {
       for (const auto& piece : planned.pieces) sizes += fmt::format("{}{}@{}", sizes.empty() ? "" : " ", piece.count, piece.aggregator);
       algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.description, sizes,
                               split_reduce_lower_bound(network, options.root, static_cast<std::size_t>(count), type_size));
-      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned));
+      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned, runtime_options));
     } else if (use_hetcoll && segmented_reduce) {
       auto cost = platform_costs(platform, runtime->processor_of_rank());
       std::vector<std::pair<std::string, mpi::PipelineTree>> candidates;
@@ -434,6 +439,16 @@ int run(Options options) {
       for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
       pipeline = std::make_unique<mpi::ExecutablePipeline>(
           mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, pipelined, ids, {}, runtime_options));
+    } else if (use_hetcoll && options.collective == "split-allreduce") {
+      if (platform.is_cluster()) throw InputError("--collective split-allreduce needs a platform graph (JSON graph or SimGrid XML)");
+      auto costs = SplitCosts::of(platform.graph(), runtime->processor_of_rank());
+      auto planned = plan_split_allreduce(costs, static_cast<std::size_t>(elements), type_size, options.envelope_bytes);
+      predicted = planned.makespan;
+      algorithm = "hetcoll " + planned.description;
+      std::vector<std::string> ids;
+      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
+      split_allreduce = std::make_unique<mpi::ExecutableSplitAllreduce>(
+          mpi::ExecutableSplitAllreduce::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
     } else if (use_hetcoll && options.collective == "split-bcast") {
       if (platform.is_cluster()) throw InputError("--collective split-bcast needs a platform graph (JSON graph or SimGrid XML)");
       // Every rank plans alike (the planner is deterministic; prepare() checks it by a hash).
@@ -476,6 +491,8 @@ int run(Options options) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+      } else if (split_allreduce) {
+        mpi::allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD, *split_allreduce);
       } else if (split_broadcast) {
         mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *split_broadcast);
       } else if (split) {
@@ -503,7 +520,7 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = split_broadcast || (use_hetcoll && split_reduce) ? "hetcoll-split"
+      std::string implementation = split_broadcast || split_allreduce || (use_hetcoll && split_reduce) ? "hetcoll-split"
                                    : !use_hetcoll || pipeline                   ? options.implementation
                                    : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
                                    : planning.model == PlanModel::eager          ? "hetcoll-eager"
@@ -511,6 +528,7 @@ int run(Options options) {
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
                   segmented_reduce || split_reduce ? "reduce"
                   : split_broadcast                ? "bcast"
+                  : split_allreduce                ? "allreduce"
                                                    : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);

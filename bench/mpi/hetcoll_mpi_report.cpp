@@ -12,7 +12,7 @@
 // plan and their own series; so do runs of "hetcoll-eager" (broadcasts and
 // reduces planned in the eager model, --plan-model eager). For each size the
 // summary then names the best of hetcoll's sender-speed (one-port) plan,
-// its eager plan and its split broadcast or reduce ("hetcoll-split",
+// its eager plan and its split broadcast, reduce or all-reduce ("hetcoll-split",
 // --collective split-bcast: pieces scattered to spreaders; --collective
 // split-reduce: pieces reduced at aggregators, predicted in the NIC fluid
 // model): the one predicted fastest, as
@@ -199,7 +199,9 @@ int main(int argc, char** argv) {
     hetcoll::PlotSeries eager_predicted{"hetcoll eager plan, eager model's prediction", {}, {}, true, true};
     eager_predicted.style_key = "hetcoll eager plan";
     const bool reduces = collective == "reduce";
-    const std::string split_name = reduces ? "hetcoll split reduce" : "hetcoll split broadcast";
+    const std::string split_name = reduces                     ? "hetcoll split reduce"
+                                   : collective == "allreduce" ? "hetcoll split all-reduce"
+                                                               : "hetcoll split broadcast";
     hetcoll::PlotSeries split_predicted{split_name + (reduces ? ", NIC fluid model's prediction" : ", eager model's prediction"),
                                         {}, {}, true, true};
     split_predicted.style_key = split_name;

@@ -1,6 +1,6 @@
 // The MPI runtime under a real MPI (Open MPI: `mpirun -np 8`, see
 // tests/mpi/run_mpi_test.sh): hetcoll::mpi's reduce, allreduce, bcast,
-// multicast, pipelined and split broadcasts give the same results as MPI_Reduce,
+// multicast, pipelined and split broadcasts and split all-reduces give the same results as MPI_Reduce,
 // MPI_Allreduce and MPI_Bcast, for predefined and user-defined operations
 // (commutative and not), several datatypes (derived ones with holes too),
 // counts 1..4096, every root, plans computed in-process or read from a plan
@@ -29,7 +29,9 @@
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/runtime.h"
+#include "hetcoll/mpi/split_allreduce.h"
 #include "hetcoll/mpi/split_broadcast.h"
+#include "support/eager_support.h"
 #include "hetcoll/mpi/split_reduce.h"
 #include "hetcoll/plan/plan_json.h"
 
@@ -824,6 +826,69 @@ void suite_split_reduce() {
   }
 }
 
+// Split all-reduces (split_allreduce.h) give MPI_Allreduce's results on
+// every rank: plans made by the planner on Liu, Kuo, Wang's 8 hosts and
+// rescheduled with other chunk counts, counts from below the number of
+// pieces to 4097, commutative predefined and user operations, MPI_IN_PLACE;
+// a non-commutative operation is refused on every rank.
+void suite_split_allreduce() {
+  Datatypes types;
+  auto all = cases(types);
+  std::vector<std::string> ids;
+  for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
+  if (world_size != 8) return;
+  auto platform = hetcoll::testing::liu_kuo_wang_sender_speed_graph();
+  auto costs = SplitCosts::of(platform, platform.participants());
+  for (std::size_t chunks : {0, 1, 3}) {  // 0: the planner's own choice
+    bool ok = true;
+    std::string why, description;
+    for (int count : {1, 5, 100, 4097}) {
+      auto plan = plan_split_allreduce(costs, static_cast<std::size_t>(count), 4, 16);
+      if (chunks > 0) {
+        plan.chunks = chunks;
+        schedule_split_allreduce(plan, costs);
+      }
+      description = fmt::format("{} pieces, {} chunks", plan.pieces.size(), plan.chunks);
+      auto executable = ExecutableSplitAllreduce::prepare(MPI_COMM_WORLD, plan, ids);
+      for (const auto& c : {all[0], all[3], all[5]}) {
+        if (c.extent != 4) continue;  // the plan was made for 4-byte elements; any size runs, these are enough
+        std::vector<unsigned char> mine, ours, theirs;
+        c.fill(mine, count, world_rank, count);
+        ours.assign(mine.size(), 0);
+        theirs.assign(mine.size(), 0);
+        allreduce(mine.data(), ours.data(), count, c.datatype, c.op, MPI_COMM_WORLD, executable);
+        MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
+        if (!c.equal(theirs, ours, count)) {
+          ok = false;
+          why = fmt::format("{}, count {}", c.name, count);
+        }
+      }
+      // MPI_IN_PLACE.
+      std::vector<unsigned char> mine, theirs;
+      all[0].fill(mine, count, world_rank, 3);
+      theirs.assign(mine.size(), 0);
+      MPI_Allreduce(mine.data(), theirs.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      allreduce(MPI_IN_PLACE, mine.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD, executable);
+      if (mine != theirs) {
+        ok = false;
+        why = fmt::format("MPI_IN_PLACE, count {}", count);
+      }
+    }
+    report(fmt::format("split allreduce, {} chunks ({} at 4097 ints)", chunks == 0 ? "the planner's" : std::to_string(chunks),
+                       description),
+           ok, why);
+  }
+  bool refused = false;
+  auto executable = ExecutableSplitAllreduce::prepare(MPI_COMM_WORLD, plan_split_allreduce(costs, 10, 8), ids);
+  try {
+    std::vector<std::uint32_t> mine(20, 1), ours(20, 0);
+    allreduce(mine.data(), ours.data(), 10, types.affine, types.compose, MPI_COMM_WORLD, executable);
+  } catch (const MismatchError&) {
+    refused = true;
+  }
+  report("split allreduce refuses a non-commutative operation", refused, "no MismatchError");
+}
+
 // Each case must throw MismatchError on every rank (and nothing may hang).
 void expect_mismatch_everywhere(const std::string& name, const std::string& expected_text,
                                 const std::function<void()>& action) {
@@ -966,6 +1031,7 @@ int main(int argc, char** argv) {
       suite_pipeline(platform_dir);
       suite_segmented_reduce();
       suite_split_broadcast(platform_dir);
+      suite_split_allreduce();
     }
     else if (suite == "split") suite_split_reduce();
     else if (suite == "mismatch") suite_mismatch(platform_dir, work_dir);

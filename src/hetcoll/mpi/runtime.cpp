@@ -288,7 +288,7 @@ const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int 
   wait_for_collective(request, communicator_->get(), options_.timeout_seconds, "hetcoll::mpi: planning the split reduce");
   std::unique_ptr<ExecutableSplitReduce> prepared;
   if (everyone) {
-    prepared = std::make_unique<ExecutableSplitReduce>(ExecutableSplitReduce::prepare(communicator_->get(), std::move(plan)));
+    prepared = std::make_unique<ExecutableSplitReduce>(ExecutableSplitReduce::prepare(communicator_->get(), std::move(plan), options_));
   }
   return split_reduces_.emplace(key, std::move(prepared)).first->second.get();
 }

@@ -1,6 +1,5 @@
 #include "hetcoll/mpi/split_broadcast.h"
 
-#include <climits>
 #include <map>
 #include <utility>
 
@@ -8,6 +7,7 @@
 
 #include "hetcoll/mpi/datatype_buffer.h"
 #include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/split_common_internal.h"
 
 namespace hetcoll::mpi {
 
@@ -17,32 +17,8 @@ namespace {
 // same and the times besides); throws InputError naming `source_name`.
 void check_split_structure(const SplitBroadcastPlan& plan, std::size_t member_count, std::string_view source_name) {
   const std::size_t k = plan.members.size();
-  if (k != member_count) {
-    throw InputError(fmt::format("{}: the plan has {} members, the communicator {} ranks", source_name, k, member_count));
-  }
+  split_common::check_pieces(k, member_count, plan.chunks, plan.elements, plan.pieces, source_name);
   if (plan.source >= k) throw InputError(fmt::format("{}: source {} out of range", source_name, plan.source));
-  if (plan.chunks == 0) throw InputError(fmt::format("{}: chunks must be at least 1", source_name));
-  if (plan.elements > static_cast<std::size_t>(INT_MAX)) {
-    throw InputError(fmt::format("{}: {} elements do not fit an MPI count", source_name, plan.elements));
-  }
-  std::vector<std::size_t> spreader_piece(k, SIZE_MAX);
-  std::map<std::size_t, std::size_t> by_first;
-  for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
-    const auto& piece = plan.pieces[p];
-    if (piece.spreader >= k || spreader_piece[piece.spreader] != SIZE_MAX || piece.elements == 0) {
-      throw InputError(fmt::format("{}: pieces[{}]: spreader out of range, spreading twice, or empty", source_name, p));
-    }
-    spreader_piece[piece.spreader] = p;
-    by_first[piece.first] = piece.elements;
-  }
-  std::size_t covered = 0;
-  for (const auto& [first, elements] : by_first) {
-    if (first != covered) throw InputError(fmt::format("{}: the pieces do not cover element {} once", source_name, covered));
-    covered += elements;
-  }
-  if (covered != plan.elements) {
-    throw InputError(fmt::format("{}: the pieces cover {} of {} elements", source_name, covered, plan.elements));
-  }
   const std::size_t chunks = plan.chunks;
   std::vector<char> received(plan.pieces.size() * chunks * k, 0);
   for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
@@ -94,19 +70,12 @@ ExecutableSplitBroadcast ExecutableSplitBroadcast::prepare(std::shared_ptr<Priva
   prepare_collectively(result.communicator_->get(), mapping, member_ids, source_name, options.timeout_seconds,
                        [&](const std::vector<ProcessorIndex>& member_of_rank) {
     check_split_structure(plan, member_ids.size(), source_name);
-    std::vector<int> rank_of(member_ids.size(), -1);
-    for (std::size_t r = 0; r < member_of_rank.size(); ++r) rank_of[static_cast<std::size_t>(member_of_rank[r])] = static_cast<int>(r);
+    const auto rank_of = split_common::ranks_of_members(member_of_rank, member_ids.size());
     const auto me = static_cast<std::size_t>(member_of_rank[static_cast<std::size_t>(rank)]);
     result.root_rank_ = rank_of[plan.source];
     PlanHash hash;
-    hash.add(plan.elements);
-    hash.add(plan.chunks);
+    split_common::hash_pieces(hash, plan.elements, plan.chunks, plan.pieces);
     hash.add(plan.source);
-    for (const auto& piece : plan.pieces) {
-      hash.add(piece.spreader);
-      hash.add(piece.first);
-      hash.add(piece.elements);
-    }
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> receive_of;  // (piece, chunk) -> index
     for (const auto& t : plan.transfers) {
       hash.add(t.piece << 40 ^ t.chunk << 24 ^ t.from << 12 ^ t.to);
@@ -142,17 +111,7 @@ ExecutableSplitBroadcast ExecutableSplitBroadcast::prepare(std::shared_ptr<Priva
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
           const ExecutableSplitBroadcast& plan) {
   constexpr std::string_view call = "hetcoll::mpi::bcast (split)";
-  if (comm != plan.user_communicator()) {
-    int relation = MPI_UNEQUAL;
-    MPI_Comm_compare(comm, plan.user_communicator(), &relation);
-    if (relation != MPI_IDENT && relation != MPI_CONGRUENT) {
-      throw MismatchError(fmt::format("{}: the plan was prepared on another communicator", call));
-    }
-  }
-  if (count < 0 || static_cast<std::size_t>(count) != plan.plan().elements) {
-    throw MismatchError(fmt::format("{}: count {} given, but the plan splits {} elements", call, count,
-                                    plan.plan().elements));
-  }
+  split_common::check_call(comm, plan.user_communicator(), count, plan.plan().elements, call);
   if (root != plan.root_rank()) {
     throw MismatchError(fmt::format("{}: root {} given, but the plan's source is rank {}", call, root, plan.root_rank()));
   }

@@ -2,32 +2,17 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "hetcoll/mpi/datatype_buffer.h"
+#include "hetcoll/mpi/exchange.h"
 
 namespace hetcoll::mpi {
 
 namespace {
-
-// Waits until MPI_Wtime() reaches `instant` (simulated time under SMPI).
-void wait_until(double instant) {
-  double remaining = instant - MPI_Wtime();
-  if (remaining <= 0) return;
-  if (remaining > 2e-4) {
-    const double sleep = remaining - 1e-4;  // sleep most of it, then spin
-    struct timespec pause;
-    pause.tv_sec = static_cast<time_t>(sleep);
-    pause.tv_nsec = static_cast<long>((sleep - static_cast<double>(pause.tv_sec)) * 1e9);
-    nanosleep(&pause, nullptr);
-  }
-  while (MPI_Wtime() < instant) {
-  }
-}
 
 struct Action {
   double time = 0;
@@ -40,9 +25,10 @@ struct Action {
 
 }  // namespace
 
-ExecutableSplitReduce ExecutableSplitReduce::prepare(MPI_Comm comm, SplitReducePlan plan) {
+ExecutableSplitReduce ExecutableSplitReduce::prepare(MPI_Comm comm, SplitReducePlan plan, const RuntimeOptions& options) {
   ExecutableSplitReduce prepared;
-  prepared.communicator_ = std::make_shared<PrivateCommunicator>(comm);
+  prepared.options_ = options;
+  prepared.communicator_ = std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds);
   if (static_cast<std::size_t>(prepared.communicator_->size()) != plan.contributions.size()) {
     throw MismatchError("plan", fmt::format("a split reduce plan for {} processors on a communicator of {} ranks",
                                             plan.contributions.size(), prepared.communicator_->size()));
@@ -88,8 +74,10 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   // Receives, all posted now; per piece the requests and buffers.
   struct Incoming {
     std::vector<MPI_Request> requests;
+    std::vector<int> peers;
     std::vector<ScratchBuffer> buffers;
   };
+  const Exchange exchange(comm, prepared.user_comm(), prepared.options(), "hetcoll::mpi::reduce (split)");
   std::vector<Incoming> incoming(k);
   std::vector<ScratchBuffer> reduced(k);  // a non-root aggregator's piece
   std::vector<Action> actions;
@@ -99,7 +87,10 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
     auto receive = [&](int from, int tag) {
       incoming[j].buffers.emplace_back(layout, piece.count);
       incoming[j].requests.emplace_back();
-      MPI_Irecv(incoming[j].buffers.back().data(), elements, datatype, from, tag, comm, &incoming[j].requests.back());
+      incoming[j].peers.push_back(from);
+      exchange.check(MPI_Irecv(incoming[j].buffers.back().data(), elements, datatype, from, tag, comm,
+                               &incoming[j].requests.back()),
+                     "MPI_Irecv");
     };
     if (static_cast<std::size_t>(piece.aggregator) == me) {
       for (std::size_t u = 0; u < n; ++u) {
@@ -121,6 +112,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   std::sort(actions.begin(), actions.end());
 
   std::vector<MPI_Request> sends;
+  std::vector<int> send_peers;
   sends.reserve(plan.contributions[me].size() + k);
   for (const auto& action : actions) {
     const auto j = action.piece;
@@ -129,21 +121,27 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
     if (action.send) {
       wait_until(start + action.time);
       sends.emplace_back();
-      MPI_Isend(element_address(own, piece.first, layout), elements, datatype, piece.aggregator, static_cast<int>(j),
-                comm, &sends.back());
+      send_peers.push_back(piece.aggregator);
+      exchange.check(MPI_Isend(element_address(own, piece.first, layout), elements, datatype, piece.aggregator,
+                               static_cast<int>(j), comm, &sends.back()),
+                     "MPI_Isend");
       continue;
     }
     auto& in = incoming[j];
-    MPI_Waitall(static_cast<int>(in.requests.size()), in.requests.data(), MPI_STATUSES_IGNORE);
+    for (std::size_t i = 0; i < in.requests.size(); ++i) {
+      exchange.wait_receive(in.requests[i], datatype, in.peers[i], elements);
+    }
     void* target = is_root ? element_address(recvbuf, piece.first, layout) : reduced[j].data();
     for (const auto& buffer : in.buffers) MPI_Reduce_local(buffer.data(), target, elements, datatype, op);
     in.buffers.clear();
     if (!is_root) {
       sends.emplace_back();
-      MPI_Isend(reduced[j].data(), elements, datatype, root, static_cast<int>(k + j), comm, &sends.back());
+      send_peers.push_back(root);
+      exchange.check(MPI_Isend(reduced[j].data(), elements, datatype, root, static_cast<int>(k + j), comm, &sends.back()),
+                     "MPI_Isend");
     }
   }
-  MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);
+  for (std::size_t i = 0; i < sends.size(); ++i) exchange.wait_send(sends[i], send_peers[i]);
   return MPI_SUCCESS;
 }
 

@@ -33,8 +33,11 @@
 // fall back to the MPI library's MPI_Reduce, which the root says once per
 // process on stderr.
 //
-// Known limits: RuntimeOptions::timeout_seconds is not applied (the waits
-// block in MPI_Waitall); the ranks must hold the same plan (prepare does
+// Errors: a message of the wrong length, an MPI error or a wait past
+// RuntimeOptions::timeout_seconds prints the rank, the peer and the reason
+// and aborts the job (exchange.h), as the other collectives do.
+//
+// Known limits: the ranks must hold the same plan (prepare does
 // not compare them: plan on one rank and send the pieces, or plan with the
 // same deterministic inputs everywhere, as Runtime::split_reduce_for does).
 #pragma once
@@ -52,7 +55,8 @@ class ExecutableSplitReduce {
  public:
   // Collective over `comm` (duplicates it). MismatchError when the plan's
   // processors are not the communicator's size.
-  static ExecutableSplitReduce prepare(MPI_Comm comm, SplitReducePlan plan);
+  static ExecutableSplitReduce prepare(MPI_Comm comm, SplitReducePlan plan, const RuntimeOptions& options = {});
+  const RuntimeOptions& options() const { return options_; }
   const SplitReducePlan& plan() const { return plan_; }
   MPI_Comm comm() const { return communicator_->get(); }       // the private duplicate
   MPI_Comm user_comm() const { return communicator_->user(); }  // the one it was prepared on
@@ -61,6 +65,7 @@ class ExecutableSplitReduce {
 
  private:
   SplitReducePlan plan_;
+  RuntimeOptions options_;  // timeout_seconds: how long a rank waits (send_mode and pacing do not apply)
   std::shared_ptr<PrivateCommunicator> communicator_;
 };
 

@@ -125,4 +125,17 @@ struct SplitBroadcastPlan;
 class SplitCosts;
 VerifyReport verify_split_broadcast(const SplitCosts& costs, const SplitBroadcastPlan& plan);
 
+// Split all-reduces (makespan/graph/split_allreduce.h), checked against the
+// split costs alone: the members are the costs' members, at least one
+// chunk, pieces with distinct aggregators covering the elements once;
+// every transfer names a piece and a non-empty chunk and lasts occupancy +
+// delay for its bytes; a contribution goes from a member to the piece's
+// aggregator, and every member but the aggregator contributes each chunk
+// exactly once; a result goes from the aggregator, to every other member
+// exactly once per chunk, starting no earlier than the chunk's last
+// contribution arrived; a sender's link carries one message at a time; the
+// claimed makespan is the last result's arrival.
+struct SplitAllreducePlan;
+VerifyReport verify_split_allreduce(const SplitCosts& costs, const SplitAllreducePlan& plan);
+
 }  // namespace hetcoll

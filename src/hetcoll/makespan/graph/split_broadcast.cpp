@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/graph/split_sizing_internal.h"
 
 namespace hetcoll {
 
@@ -16,15 +17,13 @@ namespace {
 // The two message sizes SplitCosts::of reads the affine costs from.
 constexpr double kSmallBytes = 1024;
 constexpr double kLargeBytes = 65536;
-// Chunk counts tried, and the refinement rounds per chunk count.
-constexpr std::size_t kChunkCounts[] = {1, 2, 3, 4, 6, 8, 12, 16};
-constexpr int kRefinementRounds = 60;
-// Work per planning run is bounded: fewer rounds on large platforms, and
-// chunk counts whose schedule costs more than this many transfers are skipped.
+// Work per planning run is bounded: fewer rounds on large platforms.
 constexpr double kTransferBudget = 2e8;
 
-// `total` elements split in proportion to `weights` (largest remainders;
-// zero weights get nothing).
+}  // namespace
+
+namespace split_sizing {
+
 std::vector<std::size_t> proportional_sizes(const std::vector<double>& weights, std::size_t total) {
   const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
   std::vector<std::size_t> sizes(weights.size(), 0);
@@ -44,7 +43,6 @@ std::vector<std::size_t> proportional_sizes(const std::vector<double>& weights, 
   return sizes;
 }
 
-// Pieces in member order (spreader = member index), empty ones left out.
 std::vector<SplitPiece> pieces_of(const std::vector<std::size_t>& sizes) {
   std::vector<SplitPiece> pieces;
   std::size_t first = 0;
@@ -56,7 +54,36 @@ std::vector<SplitPiece> pieces_of(const std::vector<std::size_t>& sizes) {
   return pieces;
 }
 
-}  // namespace
+std::vector<double> spreading_rates(const SplitCosts& costs) {
+  const std::size_t k = costs.size();
+  std::vector<double> rate(k, 0.0);
+  for (std::size_t j = 0; j < k; ++j) {
+    double per_byte = 0;
+    for (std::size_t d = 0; d < k; ++d) {
+      if (d != j) per_byte += costs.per_byte(j, d);
+    }
+    rate[j] = per_byte > 0 ? 1 / per_byte : 1;
+  }
+  return rate;
+}
+
+std::vector<std::size_t> rebalanced_sizes(const std::vector<std::size_t>& sizes, const std::vector<double>& finish,
+                                          std::size_t total) {
+  double mean = 0;
+  std::size_t used = 0;
+  for (std::size_t j = 0; j < sizes.size(); ++j) {
+    if (sizes[j] > 0) mean += finish[j], ++used;
+  }
+  if (used == 0) return sizes;
+  mean /= static_cast<double>(used);
+  std::vector<double> weights(sizes.size(), 0.0);
+  for (std::size_t j = 0; j < sizes.size(); ++j) {
+    if (sizes[j] > 0 && finish[j] > 0) weights[j] = static_cast<double>(sizes[j]) * std::sqrt(mean / finish[j]);
+  }
+  return proportional_sizes(weights, total);
+}
+
+}  // namespace split_sizing
 
 SplitCosts::SplitCosts(const EagerMatrix& at_a, double bytes_a, const EagerMatrix& at_b, double bytes_b)
     : members_(at_a.members()) {
@@ -173,32 +200,25 @@ SplitBroadcastPlan plan_split_broadcast(const SplitCosts& costs, std::size_t sou
     best.description = "split broadcast: a single participant";
     return best;
   }
-  // Spreading rate: 1 / the time per byte of sending to every other member.
-  std::vector<double> rate(k, 0.0);
-  for (std::size_t j = 0; j < k; ++j) {
-    double per_byte = 0;
-    for (std::size_t d = 0; d < k; ++d) {
-      if (d != j) per_byte += costs.per_byte(j, d);
-    }
-    rate[j] = per_byte > 0 ? 1 / per_byte : 1;
-  }
+  const std::vector<double> rate = split_sizing::spreading_rates(costs);
   std::vector<double> without_source = rate;
   without_source[source] = 0;
   std::vector<double> source_only(k, 0.0);
   source_only[source] = 1;
   const auto square = static_cast<double>(k) * static_cast<double>(k);
   SplitBroadcastPlan trial = best;
-  for (std::size_t chunks : kChunkCounts) {
+  for (std::size_t chunks : split_sizing::kChunkCounts) {
     if (chunks > 1 && chunks * k > elements) break;
     const double per_schedule = static_cast<double>(chunks) * square;
     const int rounds = static_cast<int>(std::clamp(kTransferBudget / (per_schedule * 16), 4.0,
-                                                   static_cast<double>(kRefinementRounds)));
-    for (const auto* start : {&without_source, &rate, &source_only}) {
+                                                   static_cast<double>(split_sizing::kRefinementRounds)));
+    const std::vector<double>* starts[] = {&without_source, &rate, &source_only};
+    for (const auto* start : starts) {
       if (k == 2 && start == &without_source) continue;  // the other member alone: the source's piece is the plan
-      std::vector<std::size_t> sizes = proportional_sizes(*start, elements);
+      std::vector<std::size_t> sizes = split_sizing::proportional_sizes(*start, elements);
       for (int round = 0; round < rounds; ++round) {
         trial.chunks = chunks;
-        trial.pieces = pieces_of(sizes);
+        trial.pieces = split_sizing::pieces_of(sizes);
         schedule_split_broadcast(trial, costs);
         if (trial.makespan < best.makespan * (1 - 1e-12)) best = trial;
         // Each piece's finish (its last arrival), then sizes scaled towards the mean.
@@ -207,18 +227,7 @@ SplitBroadcastPlan plan_split_broadcast(const SplitCosts& costs, std::size_t sou
           auto& f = finish[trial.pieces[transfer.piece].spreader];
           f = std::max(f, transfer.end);
         }
-        double mean = 0;
-        std::size_t used = 0;
-        for (std::size_t j = 0; j < k; ++j) {
-          if (sizes[j] > 0) mean += finish[j], ++used;
-        }
-        if (used == 0) break;
-        mean /= static_cast<double>(used);
-        std::vector<double> weights(k, 0.0);
-        for (std::size_t j = 0; j < k; ++j) {
-          if (sizes[j] > 0 && finish[j] > 0) weights[j] = static_cast<double>(sizes[j]) * std::sqrt(mean / finish[j]);
-        }
-        auto next = proportional_sizes(weights, elements);
+        auto next = split_sizing::rebalanced_sizes(sizes, finish, elements);
         if (next == sizes) break;
         sizes = std::move(next);
       }

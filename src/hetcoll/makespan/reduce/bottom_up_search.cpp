@@ -12,10 +12,6 @@ namespace hetcoll {
 
 namespace {
 
-// Bisection as in optimal_search.cpp (see its constants' comments).
-constexpr double kPlainGap = 0.01;
-constexpr double kBisectionStep = 0.15;
-
 struct Subtree {
   double value;  // its height: the root's end in reversed time
   int node;      // its root (-1: an empty leaf)
@@ -80,30 +76,18 @@ class Searcher {
   }
 
  private:
+  // One pass against the incumbent, which improves as the search goes (no
+  // bisection targets: on all-distinct times a plain pass both improves the
+  // incumbent and finishes sooner; docs/RESULTS.md).
   void run_passes() {
-    for (;;) {
-      if (lower_bound_ >= best_ - tolerance_) {
-        lower_bound_ = std::max(lower_bound_, best_);
-        return;
-      }
-      const bool bisect = std::isfinite(best_) && best_ - lower_bound_ > kPlainGap * best_;
-      const double target = bisect ? lower_bound_ + (best_ - lower_bound_) * kBisectionStep : best_ - tolerance_;
-      bar_ = std::min(target, best_ - tolerance_);
-      stop_at_first_ = bisect;
-      found_ = false;
-      levels_[0].assign(static_cast<size_t>(n_) + 1, Subtree{0.0, -1});
-      dfs(0);
-      if (unwinding_) {
-        aborted_ = unwinding_ = false;
-        continue;
-      }
-      if (aborted_) return;
-      if (!bisect) {
-        lower_bound_ = std::max(lower_bound_, best_);
-        return;
-      }
-      if (!found_) lower_bound_ = std::max(lower_bound_, target);
+    if (lower_bound_ >= best_ - tolerance_) {  // the incumbent is optimal
+      lower_bound_ = std::max(lower_bound_, best_);
+      return;
     }
+    bar_ = best_ - tolerance_;
+    levels_[0].assign(static_cast<size_t>(n_) + 1, Subtree{0.0, -1});
+    dfs(0);
+    if (!aborted_) lower_bound_ = std::max(lower_bound_, best_);  // exhausted below the incumbent
   }
 
   // False when no completion of the state at depth k can be shorter than bar_.
@@ -144,9 +128,7 @@ class Searcher {
       if (length < bar_) {
         best_ = length;
         best_merges_ = merges_;
-        bar_ = std::min(bar_, best_ - tolerance_);
-        found_ = true;
-        if (stop_at_first_) aborted_ = unwinding_ = true;
+        bar_ = best_ - tolerance_;
       }
       return;
     }
@@ -186,11 +168,8 @@ class Searcher {
   double lower_bound_;
   SearchBudget budget_;
   double tolerance_;
-  double bar_ = 0;
-  bool stop_at_first_ = false;
-  bool found_ = false;
+  double bar_ = 0;  // the pass looks for trees shorter than this
   bool aborted_ = false;
-  bool unwinding_ = false;
 };
 
 }  // namespace

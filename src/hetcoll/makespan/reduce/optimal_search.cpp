@@ -55,10 +55,14 @@ constexpr double kBisectionStep = 0.15;
 constexpr std::size_t kLocalSearchMaxSenders = 64;
 constexpr std::size_t kLocalSearchEvaluations = 4000;
 constexpr double kLocalSearchMinSeconds = 0.1;
-// Mostly distinct times (at least half as many classes as senders) and at
-// most this many senders: plan_reduce_optimal searches bottom up
+// Mostly distinct times (classes at least two thirds of the senders) and
+// at most this many senders: plan_reduce_optimal searches bottom up
 // (bottom_up_search.h; n = 25, all-distinct times: every instance proven
-// within 2 s, where this search proved none in 5 s; docs/RESULTS.md).
+// within 2 s, where this search proved none in 5 s). With about two
+// senders per class this search's class symmetry wins as often as not
+// (n = 30, 12-15 classes, 2 s: each finished 2 of 6 the other did not);
+// from 18 classes of 29 senders on the bottom-up one was never worse
+// (12 instances; docs/RESULTS.md).
 constexpr std::size_t kBottomUpMaxSenders = 256;
 
 class Searcher {
@@ -360,7 +364,7 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
         cluster.tolerance(), kLocalSearchEvaluations);
   }
   const size_t senders = static_cast<size_t>(classes.sender_count());
-  const bool bottom_up = senders <= kBottomUpMaxSenders && 2 * classes.times.size() >= senders;
+  const bool bottom_up = senders <= kBottomUpMaxSenders && 3 * classes.times.size() >= 2 * senders;
   ReduceTreeSearchResult result =
       bottom_up ? ReduceBottomUpSearch(classes.times, classes.counts())
                       .incumbent(start_makespan)

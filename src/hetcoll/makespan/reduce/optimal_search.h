@@ -110,7 +110,7 @@ class ReduceTreeSearch {
 
 // `--algo optimal` for reduce: SNF incumbent (improved by pairwise
 // interchanges when times are mostly distinct), then the search above, or,
-// with mostly distinct times (classes >= senders / 2, at most 256 senders),
+// with mostly distinct times (classes >= 2/3 of the senders, at most 256),
 // the bottom-up search of bottom_up_search.h (n = 25, all-distinct times:
 // proven within 2 s where this one proved none in 5 s).
 MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, const SearchLimits& limits = {});
