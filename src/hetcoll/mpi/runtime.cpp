@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -89,6 +90,46 @@ MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<Proce
   for (auto& target : plan.targets) target = to_rank(target);
   for (auto& helper : plan.helpers) helper = to_rank(helper);
   return plan;
+}
+
+
+// Whether a split plan runs for `key` (root, count, type size), decided
+// alike on every rank and cached: `plan_and_compare` plans it and says
+// whether its prediction beats the whole-message plan's; a failure on any
+// rank, or any rank saying no, means no (the whole-message plan then runs
+// and reports its own errors); else `prepare` binds it (collective).
+template <typename Executable>
+const Executable* decide_split(std::map<std::tuple<int, int, int>, std::unique_ptr<Executable>>& cache,
+                               const std::tuple<int, int, int>& key, MPI_Comm comm, double timeout_seconds,
+                               const std::string& what, const std::function<bool()>& plan_and_compare,
+                               const std::function<std::unique_ptr<Executable>()>& prepare) {
+  if (auto found = cache.find(key); found != cache.end()) return found->second.get();
+  if (cache.size() >= Runtime::kSplitCacheEntries) return nullptr;
+  int split = 0;
+  std::string local_error;
+  try {
+    split = plan_and_compare() ? 1 : 0;
+  } catch (const std::exception& error) {
+    local_error = error.what();
+  }
+  try {
+    agree_on_outcome(comm, local_error, what, timeout_seconds);
+  } catch (const MismatchError&) {
+    return cache.emplace(key, nullptr).first->second.get();
+  }
+  // Every rank decides alike (deterministic planners); the minimum makes sure.
+  int everyone = 0;
+  MPI_Request request;
+  PMPI_Iallreduce(&split, &everyone, 1, MPI_INT, MPI_MIN, comm, &request);
+  wait_for_collective(request, comm, timeout_seconds, what);
+  return cache.emplace(key, everyone ? prepare() : nullptr).first->second.get();
+}
+
+// Throws InputError unless `root` is a rank of a communicator of `ranks`.
+void check_root(int root, std::size_t ranks) {
+  if (root < 0 || root >= static_cast<int>(ranks)) {
+    throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, ranks));
+  }
 }
 
 }  // namespace
@@ -255,42 +296,22 @@ NicNetwork Runtime::rank_nic_network() const {
 
 const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int type_size) {
   if (!planning_.split_reduces || !size_dependent_ || count <= 0 || type_size <= 0) return nullptr;
-  const auto key = std::make_tuple(root, count, type_size);
-  if (auto found = split_reduces_.find(key); found != split_reduces_.end()) return found->second.get();
-  if (split_reduces_.size() >= kSplitCacheEntries) return nullptr;
   SplitReducePlan plan;
-  int split = 0;
-  std::string local_error;
-  try {
-    const auto ranks = static_cast<int>(processor_of_rank_.size());
-    if (root < 0 || root >= ranks) {
-      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, ranks));
-    }
-    plan = plan_split_reduce(rank_nic_network(), root, static_cast<std::size_t>(count), type_size);
-    const double bytes = static_cast<double>(count) * type_size;
-    const auto whole = plan_for_ranks(platform_, processor_of_rank_, Operation::reduce, root,
-                                      bytes + planning_.envelope_bytes, planning_.reduce_algorithm, planning_.model);
-    split = plan.predicted_seconds < whole.makespan ? 1 : 0;
-  } catch (const std::exception& error) {
-    local_error = error.what();
-  }
-  try {
-    agree_on_outcome(communicator_->get(), local_error, "hetcoll::mpi: planning the split reduce",
-                     options_.timeout_seconds);
-  } catch (const MismatchError&) {
-    // The whole-vector plan runs instead (and reports its own errors).
-    return split_reduces_.emplace(key, nullptr).first->second.get();
-  }
-  // Every rank decides alike (deterministic planners); the minimum makes sure.
-  int everyone = 0;
-  MPI_Request request;
-  PMPI_Iallreduce(&split, &everyone, 1, MPI_INT, MPI_MIN, communicator_->get(), &request);
-  wait_for_collective(request, communicator_->get(), options_.timeout_seconds, "hetcoll::mpi: planning the split reduce");
-  std::unique_ptr<ExecutableSplitReduce> prepared;
-  if (everyone) {
-    prepared = std::make_unique<ExecutableSplitReduce>(ExecutableSplitReduce::prepare(communicator_->get(), std::move(plan), options_));
-  }
-  return split_reduces_.emplace(key, std::move(prepared)).first->second.get();
+  return decide_split<ExecutableSplitReduce>(
+      split_reduces_, std::make_tuple(root, count, type_size), communicator_->get(), options_.timeout_seconds,
+      "hetcoll::mpi: planning the split reduce",
+      [&] {
+        check_root(root, processor_of_rank_.size());
+        plan = plan_split_reduce(rank_nic_network(), root, static_cast<std::size_t>(count), type_size);
+        const double bytes = static_cast<double>(count) * type_size;
+        const auto whole = plan_for_ranks(platform_, processor_of_rank_, Operation::reduce, root,
+                                          bytes + planning_.envelope_bytes, planning_.reduce_algorithm, planning_.model);
+        return plan.predicted_seconds < whole.makespan;
+      },
+      [&] {
+        return std::make_unique<ExecutableSplitReduce>(
+            ExecutableSplitReduce::prepare(communicator_->get(), std::move(plan), options_));
+      });
 }
 
 int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root) {
@@ -310,46 +331,27 @@ const ExecutableSplitBroadcast* Runtime::split_for(int root, int count, int type
       type_size <= 0) {
     return nullptr;
   }
-  const auto key = std::make_tuple(root, count, type_size);
-  if (auto found = splits_.find(key); found != splits_.end()) return found->second.get();
-  if (splits_.size() >= kSplitCacheEntries) return nullptr;
   SplitBroadcastPlan plan;
-  std::vector<std::string> ids;
-  int split = 0;
-  std::string local_error;
-  try {
-    const auto ranks = static_cast<int>(processor_of_rank_.size());
-    if (root < 0 || root >= ranks) {
-      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, ranks));
-    }
-    for (auto p : processor_of_rank_) ids.push_back(platform_.graph().id(p));
-    const double bytes = static_cast<double>(count) * type_size;
-    plan = plan_split_broadcast(SplitCosts::of(platform_.graph(), processor_of_rank_), static_cast<std::size_t>(root),
-                                static_cast<std::size_t>(count), type_size, planning_.envelope_bytes);
-    const auto whole = plan_for_ranks(platform_, processor_of_rank_, Operation::broadcast, root,
-                                      bytes + planning_.envelope_bytes, planning_.broadcast_algorithm, PlanModel::eager);
-    split = plan.makespan < whole.makespan ? 1 : 0;
-  } catch (const std::exception& error) {
-    local_error = error.what();
-  }
-  try {
-    agree_on_outcome(communicator_->get(), local_error, "hetcoll::mpi: planning the split broadcast",
-                     options_.timeout_seconds);
-  } catch (const MismatchError&) {
-    // The whole-message plan runs instead (and reports its own errors).
-    return splits_.emplace(key, nullptr).first->second.get();
-  }
-  // Every rank decides alike (deterministic planners); the minimum makes sure.
-  int everyone = 0;
-  MPI_Request request;
-  PMPI_Iallreduce(&split, &everyone, 1, MPI_INT, MPI_MIN, communicator_->get(), &request);
-  wait_for_collective(request, communicator_->get(), options_.timeout_seconds, "hetcoll::mpi: planning the split broadcast");
-  std::unique_ptr<ExecutableSplitBroadcast> prepared;
-  if (everyone) {
-    prepared = std::make_unique<ExecutableSplitBroadcast>(ExecutableSplitBroadcast::prepare(
-        communicator_, plan, ids, RankMapping::by_order(), options_, platform_.source_name));
-  }
-  return splits_.emplace(key, std::move(prepared)).first->second.get();
+  return decide_split<ExecutableSplitBroadcast>(
+      splits_, std::make_tuple(root, count, type_size), communicator_->get(), options_.timeout_seconds,
+      "hetcoll::mpi: planning the split broadcast",
+      [&] {
+        check_root(root, processor_of_rank_.size());
+        const double bytes = static_cast<double>(count) * type_size;
+        plan = plan_split_broadcast(SplitCosts::of(platform_.graph(), processor_of_rank_),
+                                    static_cast<std::size_t>(root), static_cast<std::size_t>(count), type_size,
+                                    planning_.envelope_bytes);
+        const auto whole = plan_for_ranks(platform_, processor_of_rank_, Operation::broadcast, root,
+                                          bytes + planning_.envelope_bytes, planning_.broadcast_algorithm,
+                                          PlanModel::eager);
+        return plan.makespan < whole.makespan;
+      },
+      [&] {
+        std::vector<std::string> ids;
+        for (auto p : processor_of_rank_) ids.push_back(platform_.graph().id(p));
+        return std::make_unique<ExecutableSplitBroadcast>(ExecutableSplitBroadcast::prepare(
+            communicator_, plan, ids, RankMapping::by_order(), options_, platform_.source_name));
+      });
 }
 
 int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
