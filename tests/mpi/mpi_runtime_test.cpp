@@ -913,6 +913,26 @@ void suite_mismatch(const std::string& platform_dir, const std::string& work_dir
   expect_mismatch_everywhere("plan for 6 processors on 8 ranks", "the plan has 6 processors but the communicator 8 ranks", [&] {
     ExecutablePlan::prepare(MPI_COMM_WORLD, plan_for_cluster(six, Operation::reduce, 0, ""), six.ids());
   });
+  // Split plans: ranks holding different plans are told so, every one of them.
+  {
+    NicNetwork network;
+    for (int r = 0; r < world_size; ++r) {
+      network.latency.push_back(5e-5);
+      network.up_bandwidth.push_back(1.25e7);
+      network.down_bandwidth.push_back(1.25e7);
+    }
+    expect_mismatch_everywhere("split reduce plans that differ between ranks", "hold different plans", [&] {
+      ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan_split_reduce(network, world_rank == 0 ? 1 : 0, 4096, 4.0));
+    });
+    auto platform_graph = hetcoll::testing::liu_kuo_wang_sender_speed_graph();
+    auto costs = SplitCosts::of(platform_graph, platform_graph.participants());
+    std::vector<std::string> ids;
+    for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
+    expect_mismatch_everywhere("split broadcast plans that differ between ranks", "hold different plans", [&] {
+      ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, plan_split_broadcast(costs, 0, world_rank == 0 ? 4096 : 4095, 4),
+                                        ids);
+    });
+  }
   expect_mismatch_everywhere("segmented reduce with a non-commutative operation", "needs a commutative operation", [&] {
     Datatypes types;
     auto affine = cases(types)[7];

@@ -29,10 +29,31 @@ ExecutableSplitReduce ExecutableSplitReduce::prepare(MPI_Comm comm, SplitReduceP
   ExecutableSplitReduce prepared;
   prepared.options_ = options;
   prepared.communicator_ = std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds);
-  if (static_cast<std::size_t>(prepared.communicator_->size()) != plan.contributions.size()) {
-    throw MismatchError("plan", fmt::format("a split reduce plan for {} processors on a communicator of {} ranks",
-                                            plan.contributions.size(), prepared.communicator_->size()));
-  }
+  // Collective: a plan of the wrong size anywhere, or ranks holding
+  // different plans (compared by a hash), is a MismatchError on every rank.
+  const auto ranks = static_cast<std::size_t>(prepared.communicator_->size());
+  std::vector<std::string> ids;
+  for (std::size_t r = 0; r < ranks; ++r) ids.push_back(std::to_string(r));
+  prepare_collectively(prepared.communicator_->get(), RankMapping::by_order(), ids, "split reduce plan",
+                       options.timeout_seconds, [&](const std::vector<ProcessorIndex>&) {
+    if (ranks != plan.contributions.size()) {
+      throw InputError("plan", fmt::format("a split reduce plan for {} processors on a communicator of {} ranks",
+                                           plan.contributions.size(), ranks));
+    }
+    PlanHash hash;
+    hash.add(static_cast<std::uint64_t>(plan.root));
+    hash.add(plan.count);
+    for (const auto& piece : plan.pieces) {
+      hash.add(piece.first);
+      hash.add(piece.count);
+      hash.add(static_cast<std::uint64_t>(piece.aggregator));
+    }
+    for (const auto& pieces : plan.contributions) {
+      hash.add(pieces.size());
+      for (auto piece : pieces) hash.add(piece);
+    }
+    return hash.value();
+  });
   prepared.plan_ = std::move(plan);
   return prepared;
 }

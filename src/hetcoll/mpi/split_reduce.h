@@ -36,10 +36,6 @@
 // Errors: a message of the wrong length, an MPI error or a wait past
 // RuntimeOptions::timeout_seconds prints the rank, the peer and the reason
 // and aborts the job (exchange.h), as the other collectives do.
-//
-// Known limits: the ranks must hold the same plan (prepare does
-// not compare them: plan on one rank and send the pieces, or plan with the
-// same deterministic inputs everywhere, as Runtime::split_reduce_for does).
 #pragma once
 
 #include <memory>
@@ -53,8 +49,10 @@ namespace hetcoll::mpi {
 
 class ExecutableSplitReduce {
  public:
-  // Collective over `comm` (duplicates it). MismatchError when the plan's
-  // processors are not the communicator's size.
+  // Collective over `comm` (duplicates it). MismatchError on every rank
+  // when the plan's processors are not the communicator's size on some
+  // rank, or when the ranks hold different plans (compared by a hash of
+  // the root, count, pieces and contribution orders).
   static ExecutableSplitReduce prepare(MPI_Comm comm, SplitReducePlan plan, const RuntimeOptions& options = {});
   const RuntimeOptions& options() const { return options_; }
   const SplitReducePlan& plan() const { return plan_; }
