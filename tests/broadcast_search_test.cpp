@@ -26,13 +26,7 @@ namespace {
 
 namespace brute = hetcoll::testing;
 
-std::vector<ProcessorIndex> everyone_but(const Cluster& cluster, ProcessorIndex source) {
-  std::vector<ProcessorIndex> receivers;
-  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
-    if (p != source) receivers.push_back(p);
-  }
-  return receivers;
-}
+using testing::everyone_but;
 
 void expect_valid(const Cluster& cluster, const MakespanPlan& plan) {
   VerifyReport report = verify(cluster, plan);

@@ -14,6 +14,7 @@
 #include "hetcoll/makespan/graph/split_allreduce.h"
 #include "hetcoll/verify/verify.h"
 #include "support/eager_support.h"
+#include "support/test_support.h"
 
 namespace hetcoll {
 namespace {
@@ -177,17 +178,9 @@ TEST(SplitAllreduce, TheVerifierRejectsBrokenPlans) {
 TEST(SplitAllreduce, BadArgumentsNameTheParameter) {
   Platform platform = homogeneous_complete(4, 1e-5, 1e7);
   SplitCosts costs = costs_of(platform);
-  auto message_of = [&](auto call) -> std::string {
-    try {
-      call();
-    } catch (const InputError& error) {
-      return error.what();
-    }
-    return "no error";
-  };
-  EXPECT_NE(message_of([&] { plan_split_allreduce(costs, 0, 4); }).find("elements"), std::string::npos);
-  EXPECT_NE(message_of([&] { plan_split_allreduce(costs, 10, -1); }).find("element_bytes"), std::string::npos);
-  EXPECT_NE(message_of([&] { plan_split_allreduce(costs, 10, 4, NAN); }).find("envelope_bytes"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_allreduce(costs, 0, 4); }).find("elements"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_allreduce(costs, 10, -1); }).find("element_bytes"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_allreduce(costs, 10, 4, NAN); }).find("envelope_bytes"), std::string::npos);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "hetcoll/makespan/graph/split_broadcast.h"
 #include "hetcoll/verify/verify.h"
 #include "support/eager_support.h"
+#include "support/test_support.h"
 
 namespace hetcoll {
 namespace {
@@ -236,18 +237,10 @@ TEST(SplitBroadcast, TheVerifierRejectsBrokenPlans) {
 TEST(SplitBroadcast, BadArgumentsNameTheParameter) {
   Platform platform = homogeneous_complete(4, 1e-5, 1e7);
   SplitCosts costs = costs_of(platform);
-  auto parameter_of = [&](auto call) -> std::string {
-    try {
-      call();
-    } catch (const InputError& error) {
-      return error.what();
-    }
-    return "no error";
-  };
-  EXPECT_NE(parameter_of([&] { plan_split_broadcast(costs, 4, 10, 4); }).find("source"), std::string::npos);
-  EXPECT_NE(parameter_of([&] { plan_split_broadcast(costs, 0, 0, 4); }).find("elements"), std::string::npos);
-  EXPECT_NE(parameter_of([&] { plan_split_broadcast(costs, 0, 10, 0); }).find("element_bytes"), std::string::npos);
-  EXPECT_NE(parameter_of([&] { plan_split_broadcast(costs, 0, 10, 4, -1); }).find("envelope_bytes"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_broadcast(costs, 4, 10, 4); }).find("source"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_broadcast(costs, 0, 0, 4); }).find("elements"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_broadcast(costs, 0, 10, 0); }).find("element_bytes"), std::string::npos);
+  EXPECT_NE(testing::input_error_message([&] { plan_split_broadcast(costs, 0, 10, 4, -1); }).find("envelope_bytes"), std::string::npos);
 }
 
 }  // namespace

@@ -518,6 +518,20 @@ void suite_pipeline(const std::string& platform_dir) {
   }
 }
 
+// A sum of 333 ints reduced with MPI_IN_PLACE at the root by `executable`
+// (any plan hetcoll::mpi::reduce runs) equals MPI_Reduce's (at the root).
+template <typename Executable>
+bool in_place_reduce_matches(const Case& sum_int, int root, const Executable& executable) {
+  std::vector<unsigned char> mine, ours, theirs;
+  sum_int.fill(mine, 333, world_rank, 5);
+  ours = mine;
+  theirs.assign(mine.size(), 0);
+  reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
+         executable);
+  MPI_Reduce(mine.data(), theirs.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+  return world_rank != root || ours == theirs;
+}
+
 // Segmented reduces along one tree (pipelined_reduce.h) give MPI_Reduce's
 // results: three trees, segments of a fraction of an element up to the whole
 // vector, commutative predefined and user operations, a datatype with holes,
@@ -557,14 +571,7 @@ void suite_segmented_reduce() {
         }
       }
       // MPI_IN_PLACE at the root.
-      std::vector<unsigned char> mine, ours, theirs;
-      all[0].fill(mine, 333, world_rank, 5);
-      ours = mine;
-      theirs.assign(mine.size(), 0);
-      reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
-             executable);
-      MPI_Reduce(mine.data(), theirs.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-      if (world_rank == root && ours != theirs) {
+      if (!in_place_reduce_matches(all[0], root, executable)) {
         ok = false;
         why = "MPI_IN_PLACE";
       }
@@ -747,14 +754,7 @@ void suite_split_reduce() {
       // MPI_IN_PLACE at the root.
       auto plan = plan_split_reduce(networks[which], root, 333, sizeof(int), quick);
       auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
-      std::vector<unsigned char> mine, ours, theirs;
-      all[0].fill(mine, 333, world_rank, 5);
-      ours = mine;
-      theirs.assign(mine.size(), 0);
-      reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD,
-             executable);
-      MPI_Reduce(mine.data(), theirs.data(), 333, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-      if (world_rank == root && ours != theirs) {
+      if (!in_place_reduce_matches(all[0], root, executable)) {
         ok = false;
         why = "MPI_IN_PLACE";
       }

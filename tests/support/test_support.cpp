@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hetcoll/core/error.h"
+
 namespace hetcoll::testing {
 
 Cluster random_cluster(std::mt19937_64& rng, int n, int classes, double max_ratio) {
@@ -45,5 +47,22 @@ MakespanRequest random_request(Operation operation, ProcessorIndex n, std::mt199
 }
 
 std::string source_path(const std::string& relative) { return std::string(HETCOLL_SOURCE_DIR) + "/" + relative; }
+
+std::vector<ProcessorIndex> everyone_but(const Cluster& cluster, ProcessorIndex source) {
+  std::vector<ProcessorIndex> receivers;
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) {
+    if (p != source) receivers.push_back(p);
+  }
+  return receivers;
+}
+
+std::string input_error_message(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
 
 }  // namespace hetcoll::testing

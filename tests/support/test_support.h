@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,5 +23,11 @@ Cluster random_cluster(std::mt19937_64& rng, int n, int classes = 0, double max_
 MakespanRequest random_request(Operation operation, ProcessorIndex n, std::mt19937_64& rng);
 
 std::string source_path(const std::string& relative);  // path inside the repository
+
+// The message of the InputError `call` throws, or "no error".
+std::string input_error_message(const std::function<void()>& call);
+
+// Every processor of `cluster` but `source`, in index order (a broadcast's receivers).
+std::vector<ProcessorIndex> everyone_but(const Cluster& cluster, ProcessorIndex source);
 
 }  // namespace hetcoll::testing

@@ -126,13 +126,7 @@ void schedule_split_allreduce(SplitAllreducePlan& plan, const SplitCosts& costs)
 SplitAllreducePlan plan_split_allreduce(const SplitCosts& costs, std::size_t elements, double element_bytes,
                                         double envelope_bytes) {
   const std::size_t k = costs.size();
-  if (elements == 0) throw InputError("elements", "a split all-reduce needs at least one element");
-  if (!(element_bytes > 0) || !std::isfinite(element_bytes)) {
-    throw InputError("element_bytes", fmt::format("must be positive and finite, got {}", element_bytes));
-  }
-  if (!(envelope_bytes >= 0) || !std::isfinite(envelope_bytes)) {
-    throw InputError("envelope_bytes", fmt::format("must be >= 0 and finite, got {}", envelope_bytes));
-  }
+  split_sizing::check_arguments(elements, element_bytes, envelope_bytes, "split all-reduce");
   SplitAllreducePlan best;
   best.members = costs.members();
   best.elements = elements;

@@ -54,6 +54,16 @@ std::vector<SplitPiece> pieces_of(const std::vector<std::size_t>& sizes) {
   return pieces;
 }
 
+void check_arguments(std::size_t elements, double element_bytes, double envelope_bytes, const char* what) {
+  if (elements == 0) throw InputError("elements", fmt::format("a {} needs at least one element", what));
+  if (!(element_bytes > 0) || !std::isfinite(element_bytes)) {
+    throw InputError("element_bytes", fmt::format("must be positive and finite, got {}", element_bytes));
+  }
+  if (!(envelope_bytes >= 0) || !std::isfinite(envelope_bytes)) {
+    throw InputError("envelope_bytes", fmt::format("must be >= 0 and finite, got {}", envelope_bytes));
+  }
+}
+
 std::vector<double> spreading_rates(const SplitCosts& costs) {
   const std::size_t k = costs.size();
   std::vector<double> rate(k, 0.0);
@@ -180,13 +190,7 @@ SplitBroadcastPlan plan_split_broadcast(const SplitCosts& costs, std::size_t sou
                                         double element_bytes, double envelope_bytes) {
   const std::size_t k = costs.size();
   if (source >= k) throw InputError("source", fmt::format("member index {} out of range ({} participants)", source, k));
-  if (elements == 0) throw InputError("elements", "a split broadcast needs at least one element");
-  if (!(element_bytes > 0) || !std::isfinite(element_bytes)) {
-    throw InputError("element_bytes", fmt::format("must be positive and finite, got {}", element_bytes));
-  }
-  if (!(envelope_bytes >= 0) || !std::isfinite(envelope_bytes)) {
-    throw InputError("envelope_bytes", fmt::format("must be >= 0 and finite, got {}", envelope_bytes));
-  }
+  split_sizing::check_arguments(elements, element_bytes, envelope_bytes, "split broadcast");
   SplitBroadcastPlan best;
   best.members = costs.members();
   best.source = source;

@@ -16,6 +16,11 @@ std::vector<std::size_t> proportional_sizes(const std::vector<double>& weights, 
 // Pieces in member order (spreader = member index), empty ones left out.
 std::vector<SplitPiece> pieces_of(const std::vector<std::size_t>& sizes);
 
+// Throws InputError naming the parameter unless elements >= 1 and
+// element_bytes > 0, envelope_bytes >= 0 are finite; `what` names the
+// collective ("split broadcast").
+void check_arguments(std::size_t elements, double element_bytes, double envelope_bytes, const char* what);
+
 // Each member's spreading rate: 1 / its time per byte to all the others.
 std::vector<double> spreading_rates(const SplitCosts& costs);
 

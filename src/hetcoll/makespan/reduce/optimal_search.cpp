@@ -326,19 +326,28 @@ class Searcher {
 
 }  // namespace
 
-ReduceTreeSearch::ReduceTreeSearch(std::vector<double> class_times, std::vector<int> counts)
-    : times_(std::move(class_times)), counts_(std::move(counts)) {
-  if (times_.size() != counts_.size()) throw InputError("reduce search: one count per class");
-  for (size_t i = 0; i < times_.size(); ++i) {
-    if (!(times_[i] > 0) || (i > 0 && !(times_[i] > times_[i - 1]))) {
+void check_reduce_search_classes(const std::vector<double>& class_times, const std::vector<int>& counts) {
+  if (class_times.size() != counts.size()) throw InputError("reduce search: one count per class");
+  for (size_t i = 0; i < class_times.size(); ++i) {
+    if (!(class_times[i] > 0) || (i > 0 && !(class_times[i] > class_times[i - 1]))) {
       throw InputError("reduce search: class times must be positive and strictly ascending");
     }
-    if (counts_[i] < 0) throw InputError("reduce search: negative count");
+    if (counts[i] < 0) throw InputError("reduce search: negative count");
   }
 }
 
+double reduce_search_tolerance(const std::vector<double>& class_times, double tolerance) {
+  if (tolerance >= 0) return tolerance;
+  return class_times.empty() ? 0.0 : time_tolerance(class_times.front(), class_times.back());
+}
+
+ReduceTreeSearch::ReduceTreeSearch(std::vector<double> class_times, std::vector<int> counts)
+    : times_(std::move(class_times)), counts_(std::move(counts)) {
+  check_reduce_search_classes(times_, counts_);
+}
+
 ReduceTreeSearchResult ReduceTreeSearch::run() {
-  const double tolerance = tolerance_ >= 0 ? tolerance_ : (times_.empty() ? 0.0 : time_tolerance(times_.front(), times_.back()));
+  const double tolerance = reduce_search_tolerance(times_, tolerance_);
   Searcher searcher(times_, counts_, incumbent_, lower_bound_, limits_, memoise_, tolerance);
   return searcher.run();
 }

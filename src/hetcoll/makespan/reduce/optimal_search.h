@@ -108,6 +108,13 @@ class ReduceTreeSearch {
   double tolerance_ = -1;  // < 0: the rule of core/ids.h on the class times
 };
 
+// What the reduce searches (this one and bottom_up_search.h) share: throws
+// InputError unless the class times are positive and strictly ascending,
+// with one count >= 0 each.
+void check_reduce_search_classes(const std::vector<double>& class_times, const std::vector<int>& counts);
+// `tolerance` when it is >= 0, else the rule of core/ids.h on the class times.
+double reduce_search_tolerance(const std::vector<double>& class_times, double tolerance);
+
 // `--algo optimal` for reduce: SNF incumbent (improved by pairwise
 // interchanges when times are mostly distinct), then the search above, or,
 // with mostly distinct times (classes >= 2/3 of the senders, at most 256),
