@@ -13,10 +13,10 @@
 // of a GSO packet) finishes serialisation at f = max(arrival, previous f) +
 // w / B and is due at f + latency; without one, at arrival + latency. A
 // packet that would wait more than --queue-ms for its link (a full
-// buffer) is dropped, as a switch port's queue would. A packet sent to an
-// address listed in --remote is held --remote-extra-ms longer (the WAN
-// latency of a two-site testbed; the WAN's rate is tc's, on the WAN pair).
-// Packets are accepted in the order of their due times (ties: arrival).
+// buffer) is dropped, as a switch port's queue would. Packets forwarded
+// (hook forward: a bridge's WAN port, with bridge-nf-call-iptables) are
+// one direction too. Packets are accepted in the order of their due times
+// (ties: arrival).
 //
 // Why the rate here and not tc's tbf: tbf releases held packets from a
 // timer in softirq context, which a loaded machine defers to ksoftirqd
@@ -29,8 +29,7 @@
 // drops what is still queued when the socket closes. Prints "ready" on
 // stdout once bound, so the caller can add the nftables rules after it.
 //
-// Usage: netbed_delay --queue Q --delay-ms L [--rate-mbit B] [--queue-ms M]
-//                     [--remote-extra-ms W --remote A.B.C.D,...] --max-seconds T
+// Usage: netbed_delay --queue Q --delay-ms L [--rate-mbit B] [--queue-ms M] --max-seconds T
 #include <arpa/inet.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
@@ -50,7 +49,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <queue>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -111,7 +109,7 @@ struct Held {
 
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr, "netbed_delay: %s\nusage: netbed_delay --queue Q --delay-ms L [--rate-mbit B] [--queue-ms M] "
-               "[--remote-extra-ms W --remote A.B.C.D,...] --max-seconds T\n", problem);
+               "--max-seconds T\n", problem);
   std::exit(2);
 }
 
@@ -129,32 +127,17 @@ double number(const char* text, const char* option, double low, double high) {
 
 int main(int argc, char** argv) {
   int queue = -1;
-  double delay = -1, remote_extra = 0, max_seconds = -1, rate = 0, queue_limit = 0.2;
-  std::set<uint32_t> remote;  // IPv4 addresses, network byte order
+  double delay = -1, max_seconds = -1, rate = 0, queue_limit = 0.2;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (i + 1 >= argc) usage(("option " + arg + " needs a value").c_str());
     const char* value = argv[++i];
     if (arg == "--queue") queue = static_cast<int>(number(value, "--queue", 0, 65535));
     else if (arg == "--delay-ms") delay = number(value, "--delay-ms", 0, 10000) / 1000;
-    else if (arg == "--remote-extra-ms") remote_extra = number(value, "--remote-extra-ms", 0, 10000) / 1000;
     else if (arg == "--rate-mbit") rate = number(value, "--rate-mbit", 0.001, 100000) * 1e6 / 8;  // bytes/s
     else if (arg == "--queue-ms") queue_limit = number(value, "--queue-ms", 1, 10000) / 1000;
     else if (arg == "--max-seconds") max_seconds = number(value, "--max-seconds", 1, 86400);
-    else if (arg == "--remote") {
-      std::string list = value;
-      for (size_t start = 0; start <= list.size();) {
-        size_t comma = list.find(',', start);
-        std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        in_addr address{};
-        if (!item.empty()) {
-          if (inet_pton(AF_INET, item.c_str(), &address) != 1) usage(("--remote: not an IPv4 address: " + item).c_str());
-          remote.insert(address.s_addr);
-        }
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    } else {
+    else {
       usage(("unknown option " + arg).c_str());
     }
   }
@@ -250,7 +233,7 @@ int main(int argc, char** argv) {
         if ((header->nlmsg_type & 0xff) != NFQNL_MSG_PACKET) continue;
         uint32_t id = 0;
         int hook = -1;
-        uint32_t destination = 0, captured_length = 0;
+        uint32_t captured_length = 0;
         uint16_t ip_length = 0;
         bool have_id = false;
         char* attributes = static_cast<char*>(NLMSG_DATA(header)) + NLMSG_ALIGN(sizeof(nfgenmsg));
@@ -270,7 +253,6 @@ int main(int argc, char** argv) {
             have_id = true;
           } else if (type == NFQA_PAYLOAD && attribute->nla_len >= NLA_HDRLEN + 20) {
             std::memcpy(&ip_length, data + 2, sizeof ip_length);
-            std::memcpy(&destination, data + 16, sizeof destination);
             captured_length = attribute->nla_len - NLA_HDRLEN;
           } else if (type == NFQA_CAP_LEN && attribute->nla_len >= NLA_HDRLEN + 4) {
             std::memcpy(&captured_length, data, sizeof captured_length);
@@ -303,7 +285,6 @@ int main(int argc, char** argv) {
           due = free_at;
         }
         due += delay;
-        if (hook == NF_INET_LOCAL_OUT && remote.count(destination)) due += remote_extra;
         held.push(Held{due, arrivals++, id});
       }
     }
