@@ -11,7 +11,7 @@
 #include "hetcoll/plan/pipelined_plan_json.h"
 #include "hetcoll/plan/periodic_plan_json.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
-#include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/verify/verify_periodic.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 #include "hetcoll/steady/pipelined/pipelined_tree_plan.h"
@@ -123,8 +123,10 @@ int run_tree(const TreeCommandOptions& options) {
       slice_within_one_percent = probed.slice_size_within_one_percent;
       request.slice_size = slice;
     }
-    auto times = make_tree_costs(platform, slice, BroadcastModel::one_port).edge_time;
-    SsbSolution optimum = solve_ssb(platform, request.source, times);
+    SteadyBroadcastOptions lp_only;
+    lp_only.slice_size = slice;
+    lp_only.stage = SteadyBroadcastStage::optimum;
+    const SsbSolution optimum = plan_steady_broadcast(platform, request.source, lp_only).optimum;
     request.optimal_throughput = optimum.throughput_value();
     request.lp_edge_rates = optimum.edge_rate_values();
   }
