@@ -118,8 +118,6 @@ std::vector<GraphPlanner> build_planners() {
   return algorithms;
 }
 
-}  // namespace
-
 // `guarantee` as it holds for one operation: no all-reduce is proven optimal
 // on a graph (the exact search covers reduce-then-broadcast plans only), so
 // there exact claims become heuristic.
