@@ -75,11 +75,11 @@ void print_json() {
 }
 
 // One row: name, summary, guarantee and its stronger claims, time, reference.
-// A name as long as the column ("recursive-doubling") starts its summary on
+// A name longer than the column ("recursive-doubling") starts its summary on
 // the next line, so the columns stay aligned.
 void print_row(const PlannerEntry& a) {
-  if (a.name.size() >= 12) std::cout << fmt::format("  {}\n", a.name);
-  std::cout << fmt::format("  {:<12} {}{}\n  {:<12} guarantee: {}\n", a.name.size() >= 12 ? "" : a.name,
+  if (a.name.size() > 12) std::cout << fmt::format("  {}\n", a.name);
+  std::cout << fmt::format("  {:<12} {}{}\n  {:<12} guarantee: {}\n", a.name.size() > 12 ? "" : a.name,
                            a.is_default ? "[default] " : "", a.summary, "", a.guarantee.text);
   for (const auto& c : a.guarantee.stronger) {
     std::cout << fmt::format("  {:<12}   {} when {} ({})\n", "", claim_text(c), c.condition, c.reference);

@@ -16,6 +16,7 @@
 #include "hetcoll/makespan/eager/eager_reduce.h"
 #include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/makespan/graph/sender_speed_view.h"
+#include "hetcoll/makespan/sender_speed/auto_select.h"
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan_json.h"

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "hetcoll/core/error.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/nic_network.h"
 #include "hetcoll/model/split_costs.h"

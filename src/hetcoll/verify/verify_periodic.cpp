@@ -149,6 +149,9 @@ class PeriodicChecker {
           ok = false;
         }
         break;
+      case Operation::multicast:
+      case Operation::allreduce:
+        break;  // makespan operations: never a periodic plan's (the reader refuses them)
     }
     if (plan_.period < 1) {
       violation("period: must be at least 1, got {}", plan_.period.get_str());
