@@ -1,3 +1,4 @@
+// Longer than 800 lines: one checker (PeriodicChecker) whose checks share the plan's tallies (slots, flows, tree totals, dual prices); kept whole.
 #include "hetcoll/verify/verify_periodic.h"
 
 #include <charconv>
