@@ -39,7 +39,7 @@
 // Guarantee: none (a heuristic): the tree is one of the caller's
 // candidates and the segment size the best power of two by the replay, which
 // is exact for the runtime's order in the model, not for a network that
-// shares links (docs/RESULTS.md shows both). Choosing: O(C log M · S · n)
+// shares links. Choosing: O(C log M · S · n)
 // for C candidate trees and a message of M bytes; ties go to the earlier
 // candidate and to the larger segment.
 //

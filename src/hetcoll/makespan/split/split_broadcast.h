@@ -41,8 +41,7 @@
 // schedule seen wins (ties: the first found). So the plan is never slower,
 // in the model, than the flat tree sending the whole message.
 // Guarantee: none (a heuristic in the eager model); no lower bound is
-// claimed. In SimGrid SMPI on NIC clusters it broadcasts 4096 ints 2.4x
-// faster than the best built-in (docs/RESULTS.md).
+// claimed.
 // Complexity: one schedule is O(K · k²) (every chunk to every member);
 // planning O(8 · 60 · K · k²) plus the two eager matrices (O(k · route
 // search)).

@@ -78,7 +78,7 @@ class Searcher {
  private:
   // One pass against the incumbent, which improves as the search goes (no
   // bisection targets: on all-distinct times a plain pass both improves the
-  // incumbent and finishes sooner; docs/RESULTS.md).
+  // incumbent and finishes sooner).
   void run_passes() {
     if (lower_bound_ >= best_ - tolerance_) {  // the incumbent is optimal
       lower_bound_ = std::max(lower_bound_, best_);

@@ -37,10 +37,9 @@
 //    Both bounds are computed with the tolerance in the search's favour.
 //  * One depth-first pass against the incumbent (D = incumbent - tolerance,
 //    lowered at every better tree found). No bisection targets, unlike
-//    optimal_search.h: on all-distinct times (n = 25 and 40) low targets
-//    were neither refuted nor met within 60 s at n = 40, where a plain pass
-//    improves the incumbent by 1-4% within 1 s, and at n = 25 the plain
-//    pass proved the optimum 1.3-4x sooner in total (docs/RESULTS.md).
+//    optimal_search.h: on all-distinct times low targets are seldom
+//    refuted or met, while a plain pass improves the incumbent early and
+//    proves the optimum sooner.
 //    A stopped search reports the given lower bound (plan_reduce_optimal:
 //    the leaf-average bound). Limits as in core/limits.h; one node per
 //    state examined.

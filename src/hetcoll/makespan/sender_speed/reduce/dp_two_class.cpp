@@ -135,7 +135,7 @@ TwoClassTable two_class_table(double t_fast, double t_slow, int max_f, int max_s
 
 namespace {
 
-// Calibrated with bench_exact (docs/RESULTS.md, 2 cores): one pair
+// Calibrated with bench_exact: one pair
 // evaluation of the capacity DP, one lattice point built and sorted.
 constexpr double kSecondsPerPair = 1.5e-9;
 constexpr double kSecondsPerLatticePoint = 6e-8;

@@ -45,8 +45,7 @@
 //    and the tests check this DP against the naive one cell by cell.
 // References: one per buddy pair (two table entries) whose values are
 // compared, plus one per single entry compared with the best value. The
-// paper counts "pairs of table entries"; see docs/RESULTS.md for how our
-// counts compare with Tables 2-4.
+// paper counts "pairs of table entries" (its Tables 2-4).
 //
 // A fourth method, ours (not in the seed): T by *capacity*. For a deadline
 // D, S(f; D) = the most slow senders that fit with exactly f fast ones
@@ -105,7 +104,7 @@ struct DpWorkEstimate {
   double table_entries = 0;  // lattice deadlines (two-class) or count vectors (k-class)
   double operations = 0;     // pair / split evaluations, and the set-up
   double bytes = 0;
-  double seconds = 0;        // operations x a calibrated cost (docs/RESULTS.md)
+  double seconds = 0;        // operations x a calibrated cost
   std::string describe() const;
 };
 

@@ -47,8 +47,7 @@ constexpr int kFreshGroup = -1;
 constexpr double kPlainGap = 0.01;
 // Bisection targets lie this fraction of the way from the proven bound to
 // the incumbent: low targets fail (raising the bound) in far fewer nodes
-// than the midpoint (all-distinct times, n = 40, 2M nodes: median gap 17%
-// against 24% with 1/2; docs/RESULTS.md).
+// than the midpoint.
 constexpr double kBisectionStep = 0.15;
 // The local-search incumbent (plan_reduce_optimal): at most this many
 // senders and evaluations, not under a time limit shorter than this.
@@ -57,12 +56,9 @@ constexpr std::size_t kLocalSearchEvaluations = 4000;
 constexpr double kLocalSearchMinSeconds = 0.1;
 // Mostly distinct times (classes at least two thirds of the senders) and
 // at most this many senders: plan_reduce_optimal searches bottom up
-// (bottom_up_search.h; n = 25, all-distinct times: every instance proven
-// within 2 s, where this search proved none in 5 s). With about two
-// senders per class this search's class symmetry wins as often as not
-// (n = 30, 12-15 classes, 2 s: each finished 2 of 6 the other did not);
-// from 18 classes of 29 senders on the bottom-up one was never worse
-// (12 instances; docs/RESULTS.md).
+// (bottom_up_search.h), which proves all-distinct instances this search
+// does not. With about two senders per class this search's class symmetry
+// wins as often as not; with fewer the bottom-up one is not worse.
 constexpr std::size_t kBottomUpMaxSenders = 256;
 
 class Searcher {
