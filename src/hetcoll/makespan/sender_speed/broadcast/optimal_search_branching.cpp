@@ -63,7 +63,8 @@
 //    (from earlier slower receivers, and tau + D(a, b) for every slower b
 //    served at tau). A composition whose leftovers exceed an upper bound on
 //    how many receivers any completion can serve before those deadlines
-//    (the relaxation below with the group's fastest possible composition)
+//    (the relaxation of optimal_search_bounds.cpp with the group's fastest
+//    possible composition)
 //    is never generated.
 
 #include "hetcoll/makespan/sender_speed/broadcast/optimal_search_internal.h"

@@ -293,15 +293,16 @@ class Search {
   // such time yet), from the receivers already informed.
   double deadline(int a) const;
 
-  // Relaxation bound (see the header): every completion of the state ends at
-  // or after the returned time; infinity when no completion can exist.
+  // Relaxation bound (optimal_search_bounds.cpp proves it): every
+  // completion of the state ends at or after the returned time; infinity
+  // when no completion can exist.
   // `class_deadlines`: per class, the time from which it may no longer be
   // served (nullptr: ignore deadlines).
   double relaxation_bound(const std::vector<Holders>& holders,
                           const std::vector<double>* class_deadlines);
 
-  // Fluid bound (see the header): the informed count N(x) of any completion
-  // satisfies N(x) <= S(x) + integral_tau^x G(N(y)) dy, where S counts the
+  // Fluid bound (optimal_search_bounds.cpp proves it): the informed count
+  // N(x) of any completion satisfies N(x) <= S(x) + integral_tau^x G(N(y)) dy, where S counts the
   // holders' slots up to x and G(m) sums the m largest rates 1/t of the
   // remaining receivers (linear between integers, so concave and
   // nondecreasing). By comparison N <= U, the solution of the equality,
@@ -330,8 +331,8 @@ class Search {
   // relaxation alone does not reach the cutoff.
   double node_bound(const std::vector<Holders>& holders, double tau, const std::vector<double>* class_deadlines);
 
-  // Counting bound (see the header): on the grid x_g = tau + g h (h at most
-  // half the fastest remaining time), counts_[g] >= N(x) for every x in
+  // Counting bound (optimal_search_bounds.cpp proves it): on the grid
+  // x_g = tau + g h (h at most half the fastest remaining time), counts_[g] >= N(x) for every x in
   // (x_{g-1}, x_g] and every completion. Returns x_{g-1} for the first g
   // whose count reaches the receivers left (no completion informs them all
   // by x_{g-1}), or the grid's end (just past the cutoff) if none does.

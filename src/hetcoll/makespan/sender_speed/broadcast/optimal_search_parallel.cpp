@@ -2,7 +2,7 @@
 // subproblems that the threads share.
 //
 // Parallel search (SearchLimits::threads T > 1; default 1 = the serial
-// search above, unchanged). Each pass after one of 2000+ nodes
+// search of optimal_search_run.cpp, unchanged). Each pass after one of 2000+ nodes
 // (OptimalBroadcastOptions::parallel_pass_min_nodes; smaller ones run on
 // the calling thread: starting threads would cost more) runs on T
 // threads: this thread
