@@ -463,8 +463,8 @@ int run(Options options) {
           mpi::ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
-      // A plan for this very size (on a graph the costs depend on it; the
-      // Runtime itself plans once per power-of-two size class).
+      // A plan for this very size (on a graph the costs depend on it), as
+      // the Runtime makes it.
       auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
                                        bytes + options.envelope_bytes, options.algorithm, planning.model);
       // The graph model's makespan is its own prediction. A sender-speed

@@ -55,10 +55,11 @@ case "$suite" in
     fail() { echo "FAIL: $*"; failed=1; }
     ranks=8
     run() {  # run NAME PROGRAM [env assignments...]  (on $ranks ranks)
-      local name="$1" program="$2"
+      local name="$1" program="$2" start=$(date +%s)
       shift 2
       env "$@" timeout 200 mpirun -np "$ranks" "$program" >"$work/$name.out" 2>"$work/$name.err" ||
         { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
+      echo "($name: $(( $(date +%s) - start )) s)" >&2
     }
     platform="HETCOLL_PLATFORM=$platforms/liu-kuo-wang-sec6.1.json"
     run plain "$programs/plain_collectives"
@@ -117,56 +118,6 @@ case "$suite" in
     [ "$(grep -c "hetcoll_pmpi" "$work/too_small.err")" -eq 1 ] ||
       { fail "a platform smaller than the job: not exactly one message"; cat "$work/too_small.err"; }
     echo "fallbacks: $(grep -m1 -o "falls back.*" "$work/too_small.err")"
-    # SimGrid's small_platform.xml (7 hosts; links named "0", "1", ...):
-    # rank r plays the r-th host, so every call runs a hetcoll plan, with
-    # the MPI library's results, and nothing falls back (no notice at all).
-    ranks=7
-    small="HETCOLL_PLATFORM=$platforms/small_platform.xml"
-    run plain7 "$programs/plain_collectives"
-    run small_platform "$programs/plain_collectives" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
-    diff -q "$work/plain7.out" "$work/small_platform.out" >/dev/null ||
-      { fail "small_platform.xml: results differ from the MPI library's"; diff "$work/plain7.out" "$work/small_platform.out" | head -10; }
-    for call in MPI_Bcast MPI_Reduce MPI_Allreduce; do
-      grep -q "hetcoll_pmpi: $call on a communicator of 7 ranks.*hetcoll plan" "$work/small_platform.err" ||
-        fail "small_platform.xml: no hetcoll plan for $call on the world"
-    done
-    grep -q "hetcoll_pmpi: MPI_Reduce on a communicator of 3 ranks.*hetcoll plan" "$work/small_platform.err" ||
-      fail "small_platform.xml: the sub-communicator was not planned"
-    ! grep -q "falls back" "$work/small_platform.err" ||
-      { fail "small_platform.xml: calls fell back"; grep "falls back" "$work/small_platform.err"; }
-    # A plan is made for its call's size: the 4-byte all-reduce and the
-    # 16 KiB one (MPI_SUM of ints, 1 and 4096 elements) predict differently.
-    predicted() {
-      grep -o "MPI_Allreduce on a communicator of 7 ranks ($1 bytes, elements of 4 bytes): hetcoll plan \"[^\"]*\", predicted makespan [0-9.e+-]*" \
-        "$work/small_platform.err" | head -1 | sed 's/.*predicted makespan //'
-    }
-    small_prediction=$(predicted 4)
-    large_prediction=$(predicted 16384)
-    awk -v s="$small_prediction" -v l="$large_prediction" 'BEGIN { exit !(s > 0 && l > 2 * s) }' ||
-      fail "small_platform.xml: all-reduces of 4 and 16384 bytes predicted '$small_prediction' and '$large_prediction'"
-    echo "small_platform.xml: $(grep -c "hetcoll plan" "$work/small_platform.err") plans, results identical, no fallback;" \
-      "all-reduce predicted $small_prediction s (4 bytes), $large_prediction s (16 KiB)"
-    # A rank map naming a link: refused with one message naming it, then
-    # the MPI library's calls (same result).
-    run link_map "$work/cpi" "LD_PRELOAD=$library" "$small" "HETCOLL_RANK_MAP=Tremblay,Jupiter,Fafard,145,Bourassa,Jacquelin,Boivin"
-    grep -q "falls back to the MPI library's: .*\"145\" is a network link, not a host" "$work/link_map.err" ||
-      { fail "a rank map naming a link: no message"; cat "$work/link_map.err"; }
-    [ "$(grep -c "hetcoll_pmpi" "$work/link_map.err")" -eq 1 ] ||
-      { fail "a rank map naming a link: not exactly one message"; cat "$work/link_map.err"; }
-    run cpi7 "$work/cpi"
-    [ "$(grep "pi is approximately" "$work/link_map.out")" = "$(grep "pi is approximately" "$work/cpi7.out")" ] ||
-      fail "link_map: cpi's result differs"
-    echo "rank map naming a link: $(grep -m1 -o "falls back.*" "$work/link_map.err")"
-    # Host names and host indices both map (indices count hosts, not the
-    # links named "0".."6").
-    run name_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 \
-      "HETCOLL_RANK_MAP=Boivin,Jacquelin,Bourassa,Ginette,Fafard,Jupiter,Tremblay"
-    run index_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 "HETCOLL_RANK_MAP=6,5,4,3,2,1,0"
-    for variant in name_map index_map; do
-      grep -q "MPI_Reduce on a communicator of 7 ranks.*hetcoll plan" "$work/$variant.err" && ! grep -q "falls back" "$work/$variant.err" ||
-        { fail "$variant: no hetcoll plan"; cat "$work/$variant.err"; }
-    done
-    ranks=8
     # HETCOLL_PLAN_MODEL=eager on a platform graph (8 hosts, 50 us, 12.5
     # MB/s between any two): MPI_Bcast and MPI_Reduce run eager plans (paced
     # standard sends; the reduce's receives all posted at once).
@@ -217,6 +168,74 @@ PY
     grep -q "MPI_Reduce on a communicator of 8 ranks.*split reduce" "$work/split_reduce.err" ||
       fail "split reduce: no reduce of plain_collectives ran split"
     echo "split reduce: $(grep -m1 -o "MPI_Reduce on.*split reduce.*" "$work/split_reduce.err")"
+    exit $failed
+    ;;
+  pmpi-mapping)
+    # The PMPI library on SimGrid's small_platform.xml, whose links are
+    # named "0", "1", ...: the default mapping, host names and indices, a
+    # rank map naming a link; Open MPI, 7 ranks.
+    programs="$binary"
+    library="$4"
+    failed=0
+    fail() { echo "FAIL: $*"; failed=1; }
+    run() {  # run NAME PROGRAM [env assignments...]  (on $ranks ranks)
+      local name="$1" program="$2" start=$(date +%s)
+      shift 2
+      env "$@" timeout 200 mpirun -np "$ranks" "$program" >"$work/$name.out" 2>"$work/$name.err" ||
+        { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
+      echo "($name: $(( $(date +%s) - start )) s)" >&2
+    }
+    mpicc -O2 /usr/share/doc/mpich/examples/cpi.c -o "$work/cpi" -lm || { fail "cpi.c does not build (mpich-doc)"; exit 1; }
+    # SimGrid's small_platform.xml (7 hosts; links named "0", "1", ...):
+    # rank r plays the r-th host, so every call runs a hetcoll plan, with
+    # the MPI library's results, and nothing falls back (no notice at all).
+    ranks=7
+    run cpi7 "$work/cpi"
+    plain_pi=$(grep "pi is approximately" "$work/cpi7.out")
+    small="HETCOLL_PLATFORM=$platforms/small_platform.xml"
+    run plain7 "$programs/plain_collectives"
+    run small_platform "$programs/plain_collectives" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
+    diff -q "$work/plain7.out" "$work/small_platform.out" >/dev/null ||
+      { fail "small_platform.xml: results differ from the MPI library's"; diff "$work/plain7.out" "$work/small_platform.out" | head -10; }
+    for call in MPI_Bcast MPI_Reduce MPI_Allreduce; do
+      grep -q "hetcoll_pmpi: $call on a communicator of 7 ranks.*hetcoll plan" "$work/small_platform.err" ||
+        fail "small_platform.xml: no hetcoll plan for $call on the world"
+    done
+    grep -q "hetcoll_pmpi: MPI_Reduce on a communicator of 3 ranks.*hetcoll plan" "$work/small_platform.err" ||
+      fail "small_platform.xml: the sub-communicator was not planned"
+    ! grep -q "falls back" "$work/small_platform.err" ||
+      { fail "small_platform.xml: calls fell back"; grep "falls back" "$work/small_platform.err"; }
+    # A plan is made for its call's size: the broadcasts of 1 and 100,000
+    # ints from rank 0 (4 and 400,000 bytes) predict differently.
+    predicted() {
+      grep -o "MPI_Bcast on a communicator of 7 ranks, root 0 ($1 bytes, elements of 4 bytes): hetcoll plan \"[^\"]*\", predicted makespan [0-9.e+-]*" \
+        "$work/small_platform.err" | head -1 | sed 's/.*predicted makespan //'
+    }
+    small_prediction=$(predicted 4)
+    large_prediction=$(predicted 400000)
+    awk -v s="$small_prediction" -v l="$large_prediction" 'BEGIN { exit !(s > 0 && l > 2 * s) }' ||
+      fail "small_platform.xml: broadcasts of 4 and 400000 bytes predicted '$small_prediction' and '$large_prediction'"
+    echo "small_platform.xml: $(grep -c "hetcoll plan" "$work/small_platform.err") plans, results identical, no fallback;" \
+      "broadcast from rank 0 predicted $small_prediction s (4 bytes), $large_prediction s (400,000 bytes)"
+    # A rank map naming a link: refused with one message naming it, then
+    # the MPI library's calls (same result).
+    run link_map "$work/cpi" "LD_PRELOAD=$library" "$small" "HETCOLL_RANK_MAP=Tremblay,Jupiter,Fafard,145,Bourassa,Jacquelin,Boivin"
+    grep -q "falls back to the MPI library's: .*\"145\" is a network link, not a host" "$work/link_map.err" ||
+      { fail "a rank map naming a link: no message"; cat "$work/link_map.err"; }
+    [ "$(grep -c "hetcoll_pmpi" "$work/link_map.err")" -eq 1 ] ||
+      { fail "a rank map naming a link: not exactly one message"; cat "$work/link_map.err"; }
+    [ "$(grep "pi is approximately" "$work/link_map.out")" = "$plain_pi" ] ||
+      fail "link_map: cpi's result differs"
+    echo "rank map naming a link: $(grep -m1 -o "falls back.*" "$work/link_map.err")"
+    # Host names and host indices both map (indices count hosts, not the
+    # links named "0".."6").
+    run name_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 \
+      "HETCOLL_RANK_MAP=Boivin,Jacquelin,Bourassa,Ginette,Fafard,Jupiter,Tremblay"
+    run index_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 "HETCOLL_RANK_MAP=6,5,4,3,2,1,0"
+    for variant in name_map index_map; do
+      grep -q "MPI_Reduce on a communicator of 7 ranks.*hetcoll plan" "$work/$variant.err" && ! grep -q "falls back" "$work/$variant.err" ||
+        { fail "$variant: no hetcoll plan"; cat "$work/$variant.err"; }
+    done
     exit $failed
     ;;
   emulate)
