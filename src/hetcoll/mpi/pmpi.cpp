@@ -53,8 +53,9 @@
 // freed with the communicator): its ranks are translated to
 // MPI_COMM_WORLD's, hence to the platform's processors, so sub-communicators
 // plan on their own processors. Each (operation, root, message size,
-// datatype size) is planned once and cached (runtime.h). The MPI library's own call is used — and all
-// ranks of the communicator agree on it, so no rank is left waiting — for:
+// datatype size) is planned once and cached (runtime.h). The MPI library's
+// own call is used — and all ranks of the communicator agree on it, so no
+// rank is left waiting — for:
 // no HETCOLL_PLATFORM, a platform that cannot be read or does not fit the
 // job (fewer hosts than ranks, an id in HETCOLL_RANK_MAP that is no host),
 // intercommunicators, communicators of one rank, a count of zero, and any
