@@ -58,7 +58,7 @@ fi
 # and the core package never mentions MPI (only hetcoll-mpi*.cmake may).
 package_files=$(ls "$prefix/$libdir"/cmake/hetcoll/*.cmake "$prefix/$libdir"/pkgconfig/*.pc 2>/dev/null)
 for file in $package_files; do
-  if grep -nE "(^|[\"; (=])/(usr|opt|lib|lib64|home|root|srv|tmp|work)/|$build_dir|$source_dir|$prefix" "$file" \
+  if grep -nE "(^|[\"; (=:]|-[IL])/(usr|opt|lib|lib64|home|root|srv|tmp|work)/|$build_dir|$source_dir|$prefix" "$file" \
        >"$work/paths.log"; then
     fail "${file#"$prefix/"} holds absolute paths (link an imported target instead):"; cat "$work/paths.log"
   fi
