@@ -40,7 +40,7 @@ inline std::optional<ProcessorIndex> parse_processor_index(std::string_view text
 // magnitude: it keeps tau above the rounding noise of sums of slow times
 // (~1e-16 of their size), at the price of merging fast times closer than
 // 1e-13 t_max. Claims that hold only up to tau say so (makespan/claims.h,
-// makespan/theorems.h). verify/ uses its own, local tolerances (verify.h).
+// makespan/sender_speed/theorems.h). verify/ uses its own, local tolerances (verify.h).
 inline constexpr double kRelativeTimeTolerance = 1e-9;
 inline constexpr double kTimeScaleFloor = 1e-4;
 
