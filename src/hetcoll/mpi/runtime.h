@@ -47,16 +47,13 @@
 #include <vector>
 
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/registry/plans_on_ranks.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/split_reduce.h"
 #include <mpi.h>
 
 namespace hetcoll::mpi {
-
-// "sender-speed" / "graph" / "eager" (plan/plan.h's names); throws
-// InputError naming `parameter` otherwise.
-PlanModel parse_plan_model(std::string_view text, std::string_view parameter);
 
 struct PlanningOptions {
   // What the plans are made on (see the header comment): sender_speed,
@@ -198,26 +195,11 @@ class Runtime {
   std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitReduce>> split_reduces_;
 };
 
-// The plan the Runtime would run, computed without MPI (for tests, the
-// benchmark's predictions and `hetcoll` itself): `algorithm` empty = default.
-MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, ProcessorIndex root,
-                              const std::string& algorithm);
-
-// The plan the Runtime would run on its ranks, computed without MPI:
-// processor r of the plan is rank r, which plays processor_of_rank[r] of
-// the platform. root_rank < 0: the algorithm's default (all-reduce). Under
-// PlanModel::platform_graph the platform must be a graph (InputError otherwise) and
-// the plan is made for exactly `message_bytes`; its makespan is the graph
-// model's prediction. PlanModel::eager: the same, broadcasts and reduces
-// (`algorithm` "auto", "flat" or empty), the eager model's prediction.
-MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
-                            Operation operation, int root_rank, double message_bytes, const std::string& algorithm,
-                            PlanModel model);
-
-// The sub-cluster of `processors` (in that order) of a platform for a
-// message size: the sender-speed view restricted to those processors
-// (t(p) = the slowest of p's routes to the others for a graph).
-Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
-                               double message_bytes);
+// plan_for_cluster, plan_for_ranks and restrict_to_processors (what the
+// Runtime plans, computed without MPI): registry/plans_on_ranks.h.
+using hetcoll::parse_plan_model;
+using hetcoll::plan_for_cluster;
+using hetcoll::plan_for_ranks;
+using hetcoll::restrict_to_processors;
 
 }  // namespace hetcoll::mpi
