@@ -12,7 +12,10 @@
 // ranks. The median over repetitions is reported (after one warm-up).
 //
 // Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast|split-allreduce
-//          [--implementation hetcoll|builtin|program] [--label NAME] [--algorithm A]
+//          [--implementation hetcoll|builtin|program|runtime] [--label NAME] [--algorithm A]
+//   (runtime: hetcoll::mpi::Runtime with its defaults, what the PMPI library
+//    runs with only HETCOLL_PLATFORM set: the chooser's pick per size,
+//    registry/program_chooser.h; the algorithm column names it)
 //   (program: the plan lowered to a communication program, plan/plan_program.h,
 //    run by mpi/program_executor.h and predicted by the flow model,
 //    sim/program_simulation.h; --algorithm hetcoll-graph (default) or
@@ -265,7 +268,11 @@ int run(Options options) {
   std::unique_ptr<mpi::Runtime> runtime;
   bool use_hetcoll = options.implementation == "hetcoll";
   const bool use_program = options.implementation == "program";
-  if (use_hetcoll || use_program) {
+  // runtime: what the PMPI library runs with only HETCOLL_PLATFORM set
+  // (hetcoll::mpi::Runtime with its defaults: the chooser decides).
+  const bool use_runtime = options.implementation == "runtime";
+  if (use_runtime) planning = mpi::PlanningOptions{};
+  if (use_hetcoll || use_program || use_runtime) {
     runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, rank_mapping(options, platform),
                                              runtime_options, planning);
   }
@@ -302,7 +309,14 @@ int run(Options options) {
     std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
     std::unique_ptr<mpi::ExecutableSplitAllreduce> split_allreduce;
     std::unique_ptr<CommProgram> program;
-    if (use_program) {
+    if (use_runtime) {
+      int commutative = 1;
+      MPI_Op_commutative(op, &commutative);
+      const auto* chosen = runtime->chosen_for(operation, operation == Operation::allreduce ? -1 : options.root, count,
+                                               type_size, commutative != 0);
+      predicted = chosen ? chosen->predicted_seconds : std::nan("");
+      algorithm = chosen ? chosen->name : "no choice (cluster or fixed costs)";
+    } else if (use_program) {
       // A communication program (plan/comm_program.h) run by the program
       // executor and predicted by the flow model (sim/program_simulation.h).
       if (platform.is_cluster()) throw InputError("--implementation program needs a platform graph");
@@ -522,7 +536,11 @@ int run(Options options) {
       }
     }
     auto run_once = [&] {
-      if (program) {
+      if (use_runtime) {
+        if (operation == Operation::reduce) runtime->reduce(send.data(), receive.data(), count, datatype, op, options.root);
+        else if (operation == Operation::allreduce) runtime->allreduce(send.data(), receive.data(), count, datatype, op);
+        else runtime->bcast(send.data(), count, datatype, options.root);
+      } else if (program) {
         MPI_Comm comm = MPI_COMM_WORLD;
         if (operation == Operation::reduce) {
           mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, *program, comm, comm, runtime_options);

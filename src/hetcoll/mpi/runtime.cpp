@@ -15,6 +15,8 @@
 #include "hetcoll/model/participants.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/program_executor.h"
+#include "hetcoll/registry/program_chooser.h"
 
 namespace hetcoll::mpi {
 
@@ -186,11 +188,77 @@ const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int 
       });
 }
 
+const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int count, int type_size, bool commutative) {
+  if (!planning_.choose || !chooser_applies(platform_) || count <= 0 || type_size <= 0) return nullptr;
+  const ChoiceKey key{operation, operation == Operation::allreduce ? -1 : root, count, type_size, commutative};
+  if (auto found = choices_.find(key); found != choices_.end()) return &found->second;
+  if (choices_.size() >= kPlanCacheEntries) choices_.erase(choices_.begin());  // every rank alike
+  CallShape call;
+  call.operation = operation;
+  call.root = root;
+  call.count = static_cast<std::size_t>(count);
+  call.element_bytes = static_cast<std::size_t>(type_size);
+  call.commutative = commutative;
+  ChooserOptions options;
+  options.margin = planning_.choose_margin;
+#ifdef HETCOLL_SMPI
+  options.library = MpiLibrary::smpi;
+#else
+  options.library = MpiLibrary::unknown;
+#endif
+  options.flow.envelope_bytes = planning_.envelope_bytes;
+  MPI_Comm comm = communicator_->get();
+  // Rank 0 predicts every candidate (the planners are deterministic, but
+  // there is no need for every rank to repeat the work) and sends the
+  // decision; every rank then builds the chosen program.
+  ChosenProgram chosen;
+  std::string local_error;
+  std::vector<char> decision;
+  if (communicator_->rank() == 0) {
+    try {
+      const auto choice = choose_program(platform_, processor_of_rank_, call, options);
+      const std::string text = fmt::format("{}\n{:.17g}\n{:.17g}\n{}", choice.chosen, choice.chosen_seconds,
+                                           choice.default_seconds, choice.reason);
+      decision.assign(text.begin(), text.end());
+    } catch (const std::exception& error) {
+      local_error = error.what();
+    }
+  }
+  agree_on_outcome(comm, local_error, "hetcoll::mpi: choosing what runs", options_.timeout_seconds);
+  int length = static_cast<int>(decision.size());
+  MPI_Request request;
+  PMPI_Ibcast(&length, 1, MPI_INT, 0, comm, &request);
+  wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
+  decision.resize(static_cast<std::size_t>(length));
+  PMPI_Ibcast(decision.data(), length, MPI_CHAR, 0, comm, &request);
+  wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
+  const std::string text(decision.begin(), decision.end());
+  const auto first = text.find('\n'), second = text.find('\n', first + 1), third = text.find('\n', second + 1);
+  chosen.name = text.substr(0, first);
+  chosen.predicted_seconds = std::strtod(text.c_str() + first + 1, nullptr);
+  chosen.default_seconds = std::strtod(text.c_str() + second + 1, nullptr);
+  chosen.reason = text.substr(third + 1);
+  if (chosen.name != "mpi:default") {
+    try {
+      chosen.program = std::make_unique<CommProgram>(candidate_program(platform_, processor_of_rank_, call, chosen.name));
+    } catch (const std::exception& error) {
+      local_error = error.what();
+    }
+    agree_on_outcome(comm, local_error, "hetcoll::mpi: building the chosen program", options_.timeout_seconds);
+  }
+  return &choices_.emplace(key, std::move(chosen)).first->second;
+}
+
 int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
   int commutative = 0;
   MPI_Op_commutative(op, &commutative);
+  if (const auto* chosen = chosen_for(Operation::reduce, root, count, type_size, commutative != 0)) {
+    if (!chosen->program) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user());
+    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen->program, communicator_->get(),
+                       communicator_->user(), options_);
+  }
   if (const auto* split = commutative ? split_reduce_for(root, count, type_size) : nullptr) {
     return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
   }
@@ -230,6 +298,11 @@ const ExecutableSplitBroadcast* Runtime::split_for(int root, int count, int type
 int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
+  if (const auto* chosen = chosen_for(Operation::broadcast, root, count, type_size, true)) {
+    if (!chosen->program) return PMPI_Bcast(buffer, count, datatype, root, communicator_->user());
+    return mpi::bcast(buffer, count, datatype, root, *chosen->program, communicator_->get(), communicator_->user(),
+                      options_);
+  }
   if (const auto* split = split_for(root, count, type_size)) {
     return mpi::bcast(buffer, count, datatype, root, communicator_->user(), *split);
   }
@@ -241,6 +314,13 @@ int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
 int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
+  int commutative = 0;
+  MPI_Op_commutative(op, &commutative);
+  if (const auto* chosen = chosen_for(Operation::allreduce, -1, count, type_size, commutative != 0)) {
+    if (!chosen->program) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user());
+    return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program, communicator_->get(),
+                          communicator_->user(), options_);
+  }
   const auto& plan =
       plan_for(Operation::allreduce, -1, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
   return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user(), plan);

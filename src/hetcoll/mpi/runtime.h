@@ -51,6 +51,7 @@
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/split_reduce.h"
+#include "hetcoll/plan/comm_program.h"
 #include <mpi.h>
 
 namespace hetcoll::mpi {
@@ -92,6 +93,26 @@ struct PlanningOptions {
   // model does not describe networks with shared links (a WAN, a
   // backbone), where its prediction may mislead the choice.
   bool split_reduces = false;
+  // On a platform graph with latencies and bandwidths: every broadcast,
+  // reduce and all-reduce runs what the chooser (registry/program_chooser.h)
+  // predicts fastest among the MPI library's default, MPI libraries' own
+  // algorithms and hetcoll's plans, all timed by one flow model. The
+  // settings above (model, algorithms, splits) then apply only where the
+  // chooser does not (clusters, fixed-cost graphs). false: the settings
+  // above decide, as explicit overrides for experiments.
+  bool choose = true;
+  // The chooser's margin: the library's default runs unless a candidate is
+  // predicted faster by more than this fraction.
+  double choose_margin = 0.02;
+};
+
+// What the chooser decided for one call class, shared by every rank.
+struct ChosenProgram {
+  std::string name;                      // "mpi:default" = the MPI library's own call
+  double predicted_seconds = 0;          // the chosen candidate's prediction
+  double default_seconds = 0;            // the library default's (NaN when not modelled)
+  std::string reason;
+  std::unique_ptr<CommProgram> program;  // null: run the library's own call
 };
 
 class Runtime {
@@ -158,6 +179,13 @@ class Runtime {
   // fastest U.
   NicNetwork rank_nic_network() const;
 
+  // PlanningOptions::choose on a platform where the chooser applies: the
+  // chooser's decision for this call (collective on first use: rank 0
+  // predicts every candidate and tells the others which runs; cached per
+  // (operation, root, count, element size, commutativity), up to
+  // kPlanCacheEntries); else nullptr.
+  const ChosenProgram* chosen_for(Operation operation, int root, int count, int type_size, bool commutative);
+
   int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
   int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
   int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
@@ -171,6 +199,8 @@ class Runtime {
   // The platform processor each rank plays.
   const std::vector<ProcessorIndex>& processor_of_rank() const { return processor_of_rank_; }
   MPI_Comm communicator() const { return communicator_->user(); }
+  // The runtime's duplicate of it (its own messages go there).
+  MPI_Comm private_communicator() const { return communicator_->get(); }
   const RuntimeOptions& options() const { return options_; }
   const std::string& platform_name() const { return platform_.source_name; }
 
@@ -189,6 +219,8 @@ class Runtime {
   };
   std::map<PlanKey, CachedPlan> plans_;
   std::list<PlanKey> plans_by_use_;  // most recently used first
+  using ChoiceKey = std::tuple<Operation, int, int, int, bool>;
+  std::map<ChoiceKey, ChosenProgram> choices_;
   // (root, count, type size) -> the split broadcast, or null: not split.
   std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitBroadcast>> splits_;
   // (root, count, type size) -> the split reduce, or null: not split.
