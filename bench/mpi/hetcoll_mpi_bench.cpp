@@ -84,6 +84,7 @@
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/plan/plan_program.h"
+#include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/sim/program_simulation.h"
 #include "hetcoll/mpi/split_allreduce.h"
 #include "hetcoll/mpi/split_broadcast.h"
@@ -272,7 +273,12 @@ int run(Options options) {
   // (hetcoll::mpi::Runtime with its defaults: the chooser decides).
   const bool use_runtime = options.implementation == "runtime";
   if (use_runtime) planning = mpi::PlanningOptions{};
-  if (use_hetcoll || use_program || use_runtime) {
+  // builtin: the MPI library's algorithm (forced by smpirun's --cfg), its
+  // prediction by the flow model when it is one of makespan/mpi_algorithms/
+  // (--label names it as SMPI does).
+  const bool predict_builtin = options.implementation == "builtin" && !platform.is_cluster() &&
+                               chooser_applies(platform);
+  if (use_hetcoll || use_program || use_runtime || predict_builtin) {
     runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, rank_mapping(options, platform),
                                              runtime_options, planning);
   }
@@ -309,7 +315,22 @@ int run(Options options) {
     std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
     std::unique_ptr<mpi::ExecutableSplitAllreduce> split_allreduce;
     std::unique_ptr<CommProgram> program;
-    if (use_runtime) {
+    if (predict_builtin) {
+      CallShape call;
+      call.operation = operation;
+      call.root = options.root;
+      call.count = static_cast<std::size_t>(count);
+      call.element_bytes = static_cast<std::size_t>(type_size);
+      try {
+        const auto builtin = candidate_program(platform, runtime->processor_of_rank(), call, "mpi:" + options.label);
+        const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
+        sim::FlowModelOptions flow_options;
+        flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : 16;
+        predicted = sim::predict_program(builtin, network, static_cast<std::size_t>(type_size), flow_options).makespan;
+      } catch (const InputError&) {
+        predicted = std::nan("");  // not modelled (or refused for this call)
+      }
+    } else if (use_runtime) {
       int commutative = 1;
       MPI_Op_commutative(op, &commutative);
       const auto* chosen = runtime->chosen_for(operation, operation == Operation::allreduce ? -1 : options.root, count,

@@ -82,6 +82,7 @@
 
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/mpi/runtime.h"
 
 namespace {
