@@ -60,7 +60,8 @@ TEST_P(EveryAlgorithm, ComputesItsCollective) {
   int modelled = 0;
   for (int ranks : rank_counts) {
     for (int root : roots_of(algorithm, ranks)) {
-      for (std::size_t count : {0, 1, 7, 1000}) {
+      // 4096 elements of 8 bytes: four 8 KiB segments (NTSL, flattree_pipeline).
+      for (std::size_t count : {0, 1, 7, 1000, 4096}) {
         modelled += check_call(algorithm, ranks, root, count, 8) ? 1 : 0;
       }
       // Byte-cut algorithms are modelled when pieces are whole elements.
@@ -69,7 +70,7 @@ TEST_P(EveryAlgorithm, ComputesItsCollective) {
     }
   }
   // Large messages, where segmentation and rendezvous kick in.
-  for (int ranks : {2, 3, 5, 8, 13, 17}) {
+  for (int ranks : {3, 8, 17}) {
     for (int root : {0, ranks - 1}) {
       if (algorithm.operation == Operation::allreduce && root != 0) continue;
       modelled += check_call(algorithm, ranks, root, 100000, 8) ? 1 : 0;
