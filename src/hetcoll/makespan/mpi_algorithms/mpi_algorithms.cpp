@@ -44,6 +44,9 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
        allreduce_default_program, nullptr},
       {Operation::allreduce, "rdb", "recursive doubling (MPICH short messages)", allreduce_rdb_program, nullptr},
       {Operation::allreduce, "lr", "ring reduce-scatter, then ring allgather", allreduce_lr_program, nullptr},
+      {Operation::allreduce, "rab_rdb",
+       "Rabenseifner: reduce-scatter by halving, allgather by doubling (MPICH long messages)",
+       allreduce_rab_rdb_program, nullptr},
       {Operation::allreduce, "redbcast", "the selected reduce to rank 0, then the selected bcast",
        allreduce_redbcast_program, nullptr},
   };
