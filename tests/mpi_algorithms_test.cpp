@@ -86,6 +86,18 @@ INSTANTIATE_TEST_SUITE_P(MpiAlgorithms, EveryAlgorithm, testing::Range<std::size
                            return fmt::format("{}_{}", to_string(algorithm.operation), algorithm.name);
                          });
 
+TEST(MpiAlgorithms, SegmentedRingAllreduceBeyondOneSegmentPerRank) {
+  // 64 KiB elements: 16 per 1 MiB segment, so a few hundred elements
+  // make several phases (below p segments SimGrid runs lr).
+  const auto& ring = find_mpi_algorithm(Operation::allreduce, "ompi_ring_segmented");
+  for (int ranks : {2, 3, 4, 7, 16, 17}) {
+    for (std::size_t count : {std::size_t{16} * static_cast<std::size_t>(ranks), std::size_t{1000}, std::size_t{2501}}) {
+      check_call(ring, ranks, 0, count, 65536);
+      EXPECT_EQ(ring.generate(ranks, 0, count, 65536).name.find("as lr"), std::string::npos);
+    }
+  }
+}
+
 TEST(MpiAlgorithmTable, NamesAreUniquePerOperationAndLookupListsThem) {
   for (const auto& a : mpi_algorithms()) {
     for (const auto& b : mpi_algorithms()) {

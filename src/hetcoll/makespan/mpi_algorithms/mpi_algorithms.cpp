@@ -47,6 +47,9 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
       {Operation::allreduce, "rab_rdb",
        "Rabenseifner: reduce-scatter by halving, allgather by doubling (MPICH long messages)",
        allreduce_rab_rdb_program, nullptr},
+      {Operation::allreduce, "ompi_ring_segmented",
+       "Open MPI: ring reduce-scatter in 1 MiB segments, then ring allgather (lr below p segments)",
+       allreduce_ompi_ring_segmented_program, allreduce_ompi_ring_segmented_limit},
       {Operation::allreduce, "redbcast", "the selected reduce to rank 0, then the selected bcast",
        allreduce_redbcast_program, nullptr},
   };

@@ -95,6 +95,9 @@ CommProgram reduce_scatter_gather_program(int ranks, int root, std::size_t count
 CommProgram allreduce_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_lr.cpp
 CommProgram allreduce_lr_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+// allreduce_ompi_ring_segmented.cpp
+CommProgram allreduce_ompi_ring_segmented_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string allreduce_ompi_ring_segmented_limit(int ranks, std::size_t count, std::size_t element_bytes);
 // allreduce_rab_rdb.cpp
 CommProgram allreduce_rab_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_reduce_bcast.cpp
