@@ -44,6 +44,8 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
        allreduce_default_program, nullptr},
       {Operation::allreduce, "rdb", "recursive doubling (MPICH short messages)", allreduce_rdb_program, nullptr},
       {Operation::allreduce, "lr", "ring reduce-scatter, then ring allgather", allreduce_lr_program, nullptr},
+      {Operation::allreduce, "rab1", "Rabenseifner: reduce-scatter by halving, then SMPI's default allgather",
+       allreduce_rab1_program, allreduce_rab1_limit},
       {Operation::allreduce, "rab_rdb",
        "Rabenseifner: reduce-scatter by halving, allgather by doubling (MPICH long messages)",
        allreduce_rab_rdb_program, nullptr},
