@@ -89,6 +89,10 @@ CommProgram reduce_binomial_program(int ranks, int root, std::size_t count, std:
 CommProgram reduce_ompi_pipeline_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram reduce_ompi_binomial_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string reduce_ompi_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// reduce_rab.cpp
+CommProgram reduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allreduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string rab_limit(int ranks, std::size_t count, std::size_t element_bytes);
 // reduce_scatter_gather.cpp
 CommProgram reduce_scatter_gather_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_rdb.cpp
