@@ -20,7 +20,10 @@
 // to scratch (one local copy). A call SimGrid's code cannot run or that
 // would not compute the collective (e.g. a division by zero for count 0, a
 // part never sent, pieces that split elements) is refused: `limit` says
-// why, the generator throws InputError with that reason.
+// why, the generator throws InputError with that reason. For the
+// scatter-allgather broadcasts refused because pieces split elements, the
+// program of count · element_bytes one-byte elements has SMPI's timing
+// (prediction only: it does not run on the datatype).
 //
 // STABLE INTERFACE: MpiAlgorithm, mpi_algorithms, find_mpi_algorithm,
 // mpi_algorithm_program.
