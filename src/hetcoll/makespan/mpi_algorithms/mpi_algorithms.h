@@ -20,7 +20,10 @@
 // to scratch (one local copy). A call SimGrid's code cannot run or that
 // would not compute the collective (e.g. a division by zero for count 0, a
 // part never sent, pieces that split elements) is refused: `limit` says
-// why, the generator throws InputError with that reason.
+// why, the generator throws InputError with that reason. For the
+// scatter-allgather broadcasts refused because pieces split elements, the
+// program of count · element_bytes one-byte elements has SMPI's timing
+// (prediction only: it does not run on the datatype).
 //
 // STABLE INTERFACE: MpiAlgorithm, mpi_algorithms, find_mpi_algorithm,
 // mpi_algorithm_program.
@@ -89,12 +92,24 @@ CommProgram reduce_binomial_program(int ranks, int root, std::size_t count, std:
 CommProgram reduce_ompi_pipeline_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram reduce_ompi_binomial_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string reduce_ompi_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// reduce_rab.cpp
+CommProgram reduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allreduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string rab_limit(int ranks, std::size_t count, std::size_t element_bytes);
 // reduce_scatter_gather.cpp
 CommProgram reduce_scatter_gather_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_rdb.cpp
 CommProgram allreduce_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_lr.cpp
 CommProgram allreduce_lr_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+// allreduce_ompi_ring_segmented.cpp
+CommProgram allreduce_ompi_ring_segmented_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string allreduce_ompi_ring_segmented_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// allreduce_rab1.cpp
+CommProgram allreduce_rab1_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string allreduce_rab1_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// allreduce_rab_rdb.cpp
+CommProgram allreduce_rab_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_reduce_bcast.cpp
 CommProgram allreduce_default_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram allreduce_redbcast_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
