@@ -51,25 +51,36 @@ bool chooser_applies(const LoadedPlatform& platform) {
   return !platform.is_cluster() && !platform.graph().has_fixed_costs();
 }
 
+// Why `name` is not a candidate for `call`, or empty (an unknown name throws).
+std::string candidate_refusal(int ranks, const CallShape& call, const std::string& name) {
+  if (name.starts_with(kMpiPrefix)) {
+    const auto& algorithm = find_mpi_algorithm(call.operation, std::string_view(name).substr(kMpiPrefix.size()));
+    if (auto refusal = algorithm.refusal(ranks, call.count, call.element_bytes); !refusal.empty()) return refusal;
+    if (!call.commutative && call.operation != Operation::broadcast && name != kDefault) {
+      return "assumes a commutative operation";
+    }
+    return {};
+  }
+  for (const auto& candidate : kHetcollCandidates) {
+    if (name == candidate.name) return hetcoll_refusal(call);
+  }
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed)",
+                                            name));
+}
+
 CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                               const CallShape& call, const std::string& name) {
   check_call(call, processor_of_rank.size());
   const int ranks = static_cast<int>(processor_of_rank.size());
+  if (auto refusal = candidate_refusal(ranks, call, name); !refusal.empty()) {
+    throw InputError("algorithm", fmt::format("{}: {}", name, refusal));
+  }
   if (name.starts_with(kMpiPrefix)) {
     const auto& algorithm = find_mpi_algorithm(call.operation, std::string_view(name).substr(kMpiPrefix.size()));
-    if (auto refusal = algorithm.refusal(ranks, call.count, call.element_bytes); !refusal.empty()) {
-      throw InputError("algorithm", fmt::format("{}: {}", name, refusal));
-    }
-    if (!call.commutative && call.operation != Operation::broadcast && name != kDefault) {
-      throw InputError("algorithm", fmt::format("{}: assumes a commutative operation", name));
-    }
     return algorithm.generate(ranks, call.root, call.count, call.element_bytes);
   }
   for (const auto& candidate : kHetcollCandidates) {
     if (name != candidate.name) continue;
-    if (auto refusal = hetcoll_refusal(call); !refusal.empty()) {
-      throw InputError("algorithm", fmt::format("{}: {}", name, refusal));
-    }
     const int root = call.operation == Operation::allreduce ? -1 : call.root;
     const auto plan = plan_for_ranks(platform, processor_of_rank, call.operation, root,
                                      static_cast<double>(call.count * call.element_bytes), "", candidate.model);
@@ -95,6 +106,11 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
     ProgramCandidate candidate;
     candidate.name = name;
     candidate.predicted_seconds = infinity;
+    candidate.refused = candidate_refusal(static_cast<int>(processor_of_rank.size()), call, name);
+    if (!candidate.refused.empty()) {
+      choice.candidates.push_back(std::move(candidate));
+      return;
+    }
     try {
       const auto program = candidate_program(platform, processor_of_rank, call, name);
       check_program(program, call.count, name);

@@ -25,16 +25,18 @@ std::string program_choice_text(const ProgramChoice& choice, const CallShape& ca
                                 const std::string& platform_name) {
   std::string text = fmt::format("{} ({}): predicted by the flow model (SimGrid CM02, SMPI's sends)\n",
                                  call_heading(call, ranks), platform_name);
-  std::size_t width = 4;
+  std::size_t width = 9;
   for (const auto& candidate : choice.candidates) width = std::max(width, candidate.name.size());
+  const bool versus_default = std::isfinite(choice.default_seconds);
+  text += fmt::format("    {:<{}}  {:>13}{}\n", "candidate", width, "predicted",
+                      versus_default ? "  speed-up over mpi:default" : "");
   for (const auto& candidate : choice.candidates) {
     const bool chosen = candidate.name == choice.chosen;
     if (candidate.refused.empty()) {
       text += fmt::format("  {} {:<{}}  {:>11.4g} s{}\n", chosen ? "*" : " ", candidate.name, width,
                           candidate.predicted_seconds,
-                          std::isfinite(choice.default_seconds) && candidate.predicted_seconds > 0
-                              ? fmt::format("  ({:.2f}x the library's default)",
-                                            choice.default_seconds / candidate.predicted_seconds)
+                          versus_default && candidate.predicted_seconds > 0
+                              ? fmt::format("  {:.2f}x", choice.default_seconds / candidate.predicted_seconds)
                               : "");
     } else {
       text += fmt::format("    {:<{}}  not a candidate: {}\n", candidate.name, width, candidate.refused);
