@@ -353,11 +353,13 @@ const hetcoll::mpi::ChosenProgram* chosen_or_none(MPI_Comm comm, Operation opera
     if (chosen) {
       int size = 0;
       MPI_Comm_size(comm, &size);
-      say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} elements of {} bytes): {} runs, predicted "
-                                    "{:.4g} s; {} (platform {})",
+      say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): runs {}, "
+                                    "predicted {:.4g} s ({}; platform {})",
                                     mpi_name(operation), size,
-                                    operation == Operation::allreduce ? "" : fmt::format(", root {}", root), count,
-                                    type_size, chosen->name == "mpi:default" ? "the MPI library's own call" : chosen->name,
+                                    operation == Operation::allreduce ? "" : fmt::format(", root {}", root),
+                                    static_cast<long long>(count) * type_size, type_size,
+                                    chosen->name == "mpi:default" ? "the MPI library's own call (mpi:default)"
+                                                                  : chosen->name,
                                     chosen->predicted_seconds, chosen->reason, state->runtime->platform_name()));
     }
     return chosen;
