@@ -1130,6 +1130,7 @@ void suite_programs() {
     }
     names.emplace_back("hetcoll:graph");
     names.emplace_back("hetcoll:sender-speed");
+    if (operation != Operation::allreduce) names.emplace_back("hetcoll:eager");
     for (const auto& name : names) {
       bool ok = true;
       std::string why;

@@ -69,12 +69,44 @@ void add_broadcast_phase(CommProgram& program, const MakespanPlan& plan, const s
   }
 }
 
+// Eager plans: a rank posts all its sends at once (standard sends, the
+// network shares its link among them) and waits for them together; a
+// reduce rank posts all its receives at once, each into its own buffer,
+// and combines them in the plan's order before sending.
+void add_eager_broadcast_phase(CommProgram& program, const std::vector<RankTransfers>& phase, std::size_t count) {
+  const Slice data{0, 0, count};
+  for (int rank = 0; rank < program.ranks; ++rank) {
+    const auto& mine = phase[static_cast<std::size_t>(rank)];
+    for (int parent : mine.receive_from) program.blocking_receive(rank, parent, data);
+    std::vector<std::uint32_t> sends;
+    for (int child : mine.send_to) sends.push_back(program.add(rank, ProgramStep::send_of(child, data)));
+    if (!sends.empty()) program.add(rank, ProgramStep::wait_for(std::move(sends)));
+  }
+}
+
+void add_eager_reduce_phase(CommProgram& program, const std::vector<RankTransfers>& phase, std::size_t count) {
+  const Slice data{0, 0, count};
+  std::size_t most_children = 0;
+  for (const auto& mine : phase) most_children = std::max(most_children, mine.receive_from.size());
+  std::vector<std::uint32_t> incoming;
+  for (std::size_t i = 0; i < most_children; ++i) incoming.push_back(program.add_buffer(count));
+  for (int rank = 0; rank < program.ranks; ++rank) {
+    const auto& mine = phase[static_cast<std::size_t>(rank)];
+    std::vector<std::uint32_t> receives;
+    for (std::size_t i = 0; i < mine.receive_from.size(); ++i) {
+      receives.push_back(program.add(rank, ProgramStep::receive_of(mine.receive_from[i], {incoming[i], 0, count})));
+    }
+    for (std::size_t i = 0; i < receives.size(); ++i) {
+      program.add(rank, ProgramStep::wait_for({receives[i]}));
+      program.add(rank, ProgramStep::combine_of({incoming[i], 0, count}, data));
+    }
+    for (int parent : mine.send_to) program.blocking_send(rank, parent, data);
+  }
+}
+
 }  // namespace
 
 CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t count) {
-  if (plan.model == PlanModel::eager) {
-    throw InputError("plan", "eager plans post their sends at planned times: not a communication program");
-  }
   if (plan.operation != Operation::broadcast && plan.operation != Operation::reduce &&
       plan.operation != Operation::allreduce) {
     throw InputError("plan", fmt::format("a {} plan is not lowered to a program", to_string(plan.operation)));
@@ -84,6 +116,17 @@ CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t cou
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return plan.transfers[a].start < plan.transfers[b].start; });
   CommProgram program(ranks, plan.algorithm.empty() ? "hetcoll plan" : fmt::format("hetcoll {}", plan.algorithm));
+  if (plan.model == PlanModel::eager) {
+    if (plan.operation == Operation::allreduce) throw InputError("plan", "eager plans are broadcasts and reduces");
+    const Payload payload = plan.operation == Operation::broadcast ? Payload::broadcast_value : Payload::partial_reduction;
+    const auto phase = transfers_of_phase(plan, order, ranks, payload);
+    if (plan.operation == Operation::broadcast) {
+      add_eager_broadcast_phase(program, phase, count);
+    } else {
+      add_eager_reduce_phase(program, phase, count);
+    }
+    return program;
+  }
   if (plan.operation != Operation::broadcast) {
     add_reduce_phase(program, transfers_of_phase(plan, order, ranks, Payload::partial_reduction), count,
                      plan.operation == Operation::allreduce);

@@ -14,8 +14,13 @@
 //    buffers (the next receive posted before combining the previous one),
 //    combines each into its value, then sends its value to its parent
 //    (synchronous when an all-reduce's broadcast follows).
-// Plans of non-commutative operations, multicasts and eager plans (sends
-// posted at planned times) are not lowered (InputError).
+// Eager plans (PlanModel::eager, broadcasts and reduces): a rank posts all
+// its sends at once, standard sends completed together (the network shares
+// its link among them: the planned send times are not kept, the program's
+// prediction says what that costs); a reduce rank posts all its receives
+// at once, each into its own scratch buffer, combines them in the plan's
+// order, then sends. Plans of non-commutative operations and multicasts are
+// not lowered (InputError).
 //
 // Complexity: O(m log m) for m transfers.
 #pragma once

@@ -25,6 +25,7 @@ struct HetcollCandidate {
 constexpr HetcollCandidate kHetcollCandidates[] = {
     {"hetcoll:graph", PlanModel::platform_graph},
     {"hetcoll:sender-speed", PlanModel::sender_speed},
+    {"hetcoll:eager", PlanModel::eager},
 };
 
 void check_call(const CallShape& call, std::size_t ranks) {
@@ -39,7 +40,8 @@ void check_call(const CallShape& call, std::size_t ranks) {
   if (call.element_bytes == 0) throw InputError("element_bytes", "must be at least 1");
 }
 
-std::string hetcoll_refusal(const CallShape& call) {
+std::string hetcoll_refusal(const CallShape& call, PlanModel model) {
+  if (model == PlanModel::eager && call.operation == Operation::allreduce) return "eager plans: broadcasts and reduces";
   if (!call.commutative) return "combines in arrival order: commutative operations only";
   if (call.count == 0) return "nothing to send";
   return {};
@@ -62,9 +64,10 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
     return {};
   }
   for (const auto& candidate : kHetcollCandidates) {
-    if (name == candidate.name) return hetcoll_refusal(call);
+    if (name == candidate.name) return hetcoll_refusal(call, candidate.model);
   }
-  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed)",
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed, "
+                                            "hetcoll:eager)",
                                             name));
 }
 
@@ -88,7 +91,8 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
     program.name = name;
     return program;
   }
-  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed)",
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed, "
+                                            "hetcoll:eager)",
                                             name));
 }
 

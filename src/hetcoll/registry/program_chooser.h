@@ -11,9 +11,11 @@
 //    nothing is forced, when the library's default selector is modelled
 //    (ChooserOptions::library);
 //  * "hetcoll:graph": the graph planners' default whole-message plan on the
-//    platform (registry/plans_on_ranks.h), and "hetcoll:sender-speed" the
-//    sender-speed planners' on its sender-speed view, each lowered to the
-//    program the runtime runs (plan/plan_program.h).
+//    platform (registry/plans_on_ranks.h), "hetcoll:sender-speed" the
+//    sender-speed planners' on its sender-speed view, and "hetcoll:eager"
+//    (broadcasts and reduces) the eager model's tree, whose ranks send to
+//    all their children at once; each lowered to the program the runtime
+//    runs (plan/plan_program.h).
 // Rule: the library's default runs (PMPI_* unchanged) unless another
 // candidate is predicted faster by more than `margin` (a fraction); then the
 // fastest candidate runs. When the library's default is not modelled, a
