@@ -108,6 +108,9 @@ std::string allreduce_ompi_ring_segmented_limit(int ranks, std::size_t count, st
 // allreduce_rab1.cpp
 CommProgram allreduce_rab1_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string allreduce_rab1_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// allreduce_rab2.cpp
+CommProgram allreduce_rab2_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string allreduce_rab2_limit(int ranks, std::size_t count, std::size_t element_bytes);
 // allreduce_rab_rdb.cpp
 CommProgram allreduce_rab_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 // allreduce_reduce_bcast.cpp
