@@ -175,6 +175,35 @@ TEST(VerifyProgram, RejectsDataReadBeforeItArrived) {
       << report.summary();
 }
 
+TEST(VerifyProgram, RejectsOverwritingTheSliceOfAPendingSend) {
+  // Rank 0 combines into the slice it is still sending (before its wait).
+  CommProgram program(2, "early overwrite");
+  const auto scratch = program.add_buffer(2);
+  program.blocking_send(1, 0, {0, 0, 2});
+  program.blocking_receive(0, 1, {scratch, 0, 2});
+  const auto send = program.add(0, ProgramStep::send_of(1, {0, 0, 2}));
+  program.add(0, ProgramStep::combine_of({scratch, 0, 2}, {0, 0, 2}));
+  program.add(0, ProgramStep::wait_for({send}));
+  program.blocking_receive(1, 0, {0, 0, 2});
+  const auto report = verify_program(program, Operation::allreduce, 0, 2);
+  ASSERT_FALSE(report.valid);
+  EXPECT_NE(report.summary().find("while the send of step 2 still uses them"), std::string::npos) << report.summary();
+}
+
+TEST(VerifyProgram, AcceptsAHandWrittenExchangeAllreduce) {
+  // Two ranks swap vectors (MPI_Sendrecv) and combine: the smallest all-reduce.
+  CommProgram program(2, "exchange");
+  const auto scratch = program.add_buffer(3);
+  for (int rank = 0; rank < 2; ++rank) {
+    program.send_receive(rank, 1 - rank, {0, 0, 3}, 1 - rank, {scratch, 0, 3});
+    program.add(rank, ProgramStep::combine_of({scratch, 0, 3}, {0, 0, 3}));
+  }
+  EXPECT_TRUE(verify_program(program, Operation::allreduce, 0, 3).valid);
+  EXPECT_TRUE(verify_program(program, Operation::reduce, 1, 3).valid);
+  EXPECT_FALSE(verify_program(program, Operation::broadcast, 0, 3).valid);
+  EXPECT_THROW(verify_program(program, Operation::scatter, 0, 3), InputError);
+}
+
 TEST(VerifyProgram, RejectsAMessageIntoTheWrongPlace) {
   // A broadcast that lands element 0 of the root in element 1.
   CommProgram program(2, "shifted");

@@ -36,7 +36,7 @@ cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:CM02 --cfg=network/c
 algorithms="bcast:default bcast:binomial_tree bcast:flattree bcast:ompi_pipeline bcast:scatter_LR_allgather
   bcast:scatter_rdb_allgather bcast:ompi_split_bintree bcast:NTSL bcast:flattree_pipeline reduce:default
   reduce:binomial reduce:flat_tree reduce:ompi_basic_linear reduce:rab reduce:scatter_gather reduce:ompi_pipeline
-  reduce:ompi_binomial allreduce:default allreduce:rdb allreduce:lr allreduce:rab allreduce:rab1 allreduce:rab_rdb
+  reduce:ompi_binomial allreduce:default allreduce:rdb allreduce:lr allreduce:rab allreduce:rab1 allreduce:rab2 allreduce:rab_rdb
   allreduce:ompi_ring_segmented allreduce:redbcast"
 failures=0
 compared=0

@@ -28,10 +28,15 @@ struct Values {
   std::size_t size() const { return index.size(); }
 };
 
+// Both ends of a message. Its data moves when the second end is posted:
+// from then until their waits, neither slice may be touched (check_read,
+// check_write), so the data is what the send captured at its post and what
+// the receive's wait delivers.
 struct Message {
   bool send_posted = false;
   bool receive_posted = false;
-  Values data{0, 1};
+  int from = -1, to = -1;
+  Slice sent, received;
 };
 
 struct Pending {
@@ -151,6 +156,16 @@ class ProgramRun {
     return values;
   }
 
+  void deliver(const Message& message) {
+    const auto& source = buffer(message.from, message.sent.buffer);
+    auto& target = buffer(message.to, message.received.buffer);
+    const auto from = static_cast<std::ptrdiff_t>(message.sent.offset);
+    std::copy_n(source.index.begin() + from, message.sent.count,
+                target.index.begin() + static_cast<std::ptrdiff_t>(message.received.offset));
+    std::copy_n(source.bits.begin() + from * static_cast<std::ptrdiff_t>(words_), message.sent.count * words_,
+                target.bits.begin() + static_cast<std::ptrdiff_t>(message.received.offset * words_));
+  }
+
   std::string advance(int rank) {
     const auto r = static_cast<std::size_t>(rank);
     const auto& list = program_.steps[r];
@@ -163,12 +178,9 @@ class ProgramRun {
           const std::size_t id = message_of(rank, step.peer, true);
           auto& message = messages_[id];
           message.send_posted = true;
-          message.data = Values(step.data.count, words_);
-          const auto& source = buffer(rank, step.data.buffer);
-          std::copy_n(source.index.begin() + static_cast<std::ptrdiff_t>(step.data.offset), step.data.count,
-                      message.data.index.begin());
-          std::copy_n(source.bits.begin() + static_cast<std::ptrdiff_t>(step.data.offset * words_),
-                      step.data.count * words_, message.data.bits.begin());
+          message.from = rank;
+          message.sent = step.data;
+          if (message.receive_posted) deliver(message);
           request_message_[r][index] = id;
           pending_[r].push_back({static_cast<std::uint32_t>(index), false, step.data, id});
           break;
@@ -176,7 +188,11 @@ class ProgramRun {
         case ProgramStep::Kind::receive: {
           if (auto problem = check_write(rank, index, step.data); !problem.empty()) return problem;
           const std::size_t id = message_of(step.peer, rank, false);
-          messages_[id].receive_posted = true;
+          auto& message = messages_[id];
+          message.receive_posted = true;
+          message.to = rank;
+          message.received = step.data;
+          if (message.send_posted) deliver(message);
           request_message_[r][index] = id;
           pending_[r].push_back({static_cast<std::uint32_t>(index), true, step.data, id});
           break;
@@ -191,14 +207,6 @@ class ProgramRun {
           for (auto request : step.requests) {
             auto found = std::find_if(pending_[r].begin(), pending_[r].end(),
                                       [&](const Pending& p) { return p.step == request; });
-            if (found->is_receive) {
-              const auto& message = messages_[found->message];
-              auto& target = buffer(rank, found->slice.buffer);
-              std::copy(message.data.index.begin(), message.data.index.end(),
-                        target.index.begin() + static_cast<std::ptrdiff_t>(found->slice.offset));
-              std::copy(message.data.bits.begin(), message.data.bits.end(),
-                        target.bits.begin() + static_cast<std::ptrdiff_t>(found->slice.offset * words_));
-            }
             pending_[r].erase(found);
           }
           break;

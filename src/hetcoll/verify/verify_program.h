@@ -6,12 +6,13 @@
 // "undefined" (scratch never written). At the start, buffer 0 of rank r
 // holds {i, {r}} at element i; scratch buffers are undefined. The ranks run
 // with MPI's semantics, scheduled until none can move:
-//  * a send captures its slice when posted; its request completes once the
-//    matching receive is posted (the standard's rule, stricter than SMPI's
-//    eager sends: a program that only works because small sends are
-//    buffered is reported as a deadlock);
+//  * a send's request completes once the matching receive is posted (the
+//    standard's rule, stricter than SMPI's eager sends: a program that only
+//    works because small sends are buffered is reported as a deadlock);
 //  * a receive's request completes once the matching send is posted; its
-//    data lands at the wait (MPI gives no earlier guarantee);
+//    data may be read only after its wait (MPI gives no earlier guarantee).
+//    Both slices stay untouchable from their post to their wait, so the
+//    data moves when the second end is posted;
 //  * combine(from, into): both elements must stand for the same index and
 //    share no contribution (a contribution counted twice is an error);
 //    undefined data makes the result undefined (padding an algorithm sends

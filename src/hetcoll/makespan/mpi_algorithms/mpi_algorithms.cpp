@@ -50,7 +50,7 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
        allreduce_rab_program, rab_limit},
       {Operation::allreduce, "rab1", "Rabenseifner: reduce-scatter by halving, then SMPI's default allgather",
        allreduce_rab1_program, allreduce_rab1_limit},
-      {Operation::allreduce, "rab2", "Rabenseifner: all-to-all of blocks, combine, then SMPI's default allgather",
+      {Operation::allreduce, "rab2", "Rabenseifner: SMPI's default alltoall, local reduce, default allgather",
        allreduce_rab2_program, allreduce_rab2_limit},
       {Operation::allreduce, "rab_rdb",
        "Rabenseifner: reduce-scatter by halving, allgather by doubling (MPICH long messages)",
