@@ -168,3 +168,49 @@ CommProgram bcast_NTSL_program(int ranks, int root, std::size_t count, std::size
 }
 
 }  // namespace hetcoll::mpi_programs
+
+namespace hetcoll::mpi_programs {
+
+// MVAPICH2's intra-node k-nomial broadcast, as SimGrid SMPI 3.32 runs it
+// (simgrid/simgrid, src/smpi/colls/bcast/bcast-mvapich-smp.cpp,
+// bcast__mvapich2_knomial_intra_node, factor mv2_intra_node_knomial_factor
+// = 4): a rank receives from its k-nomial parent (blocking), then, for each
+// level from the highest down, posts MPI_Isend to its up to k - 1 children
+// of that level and waits for them. SMPI's first call also builds the
+// communicator's SMP layout (collectives not modelled: a one-time cost).
+CommProgram bcast_mvapich2_knomial_intra_node_program(int ranks, int root, std::size_t count,
+                                                      std::size_t element_bytes) {
+  check_call("mvapich2_knomial_intra_node", ranks, root, count, element_bytes);
+  CommProgram program(ranks, "MVAPICH2 k-nomial broadcast, k = 4 (SMPI)");
+  constexpr int factor = 4;
+  const Slice all = data_slice(0, count);
+  for (int rank = 0; rank < ranks && ranks > 1; ++rank) {
+    const int relative = rank >= root ? rank - root : rank - root + ranks;
+    int mask = 1;
+    while (mask < ranks) {
+      if (relative % (factor * mask) != 0) {
+        int source = relative / (factor * mask) * (factor * mask) + root;
+        if (source >= ranks) source -= ranks;
+        program.blocking_receive(rank, source, all);
+        break;
+      }
+      mask *= factor;
+    }
+    mask /= factor;
+    while (mask > 0) {
+      std::vector<std::uint32_t> sends;
+      for (int k = 1; k < factor; ++k) {
+        if (relative + mask * k < ranks) {
+          int destination = rank + mask * k;
+          if (destination >= ranks) destination -= ranks;
+          sends.push_back(program.add(rank, ProgramStep::send_of(destination, all)));
+        }
+      }
+      if (!sends.empty()) program.add(rank, ProgramStep::wait_for(std::move(sends)));
+      mask /= factor;
+    }
+  }
+  return program;
+}
+
+}  // namespace hetcoll::mpi_programs

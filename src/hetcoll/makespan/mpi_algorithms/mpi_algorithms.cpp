@@ -27,6 +27,8 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
       {Operation::broadcast, "NTSL", "segmented chain 0 -> 1 -> ... -> p-1", bcast_NTSL_program, nullptr},
       {Operation::broadcast, "flattree_pipeline", "the root sends 8 KiB segments to each rank in turn",
        bcast_flattree_pipeline_program, bcast_flattree_pipeline_limit},
+      {Operation::broadcast, "mvapich2_knomial_intra_node", "MVAPICH2: k-nomial tree (k = 4), each level's sends at once",
+       bcast_mvapich2_knomial_intra_node_program, nullptr},
       {Operation::reduce, "default", "SMPI's default: every rank Isends to the root, which Irecvs from all",
        reduce_default_program, nullptr},
       {Operation::reduce, "binomial", "binomial tree (MPICH)", reduce_binomial_program, nullptr},

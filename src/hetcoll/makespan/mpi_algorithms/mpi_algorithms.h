@@ -73,6 +73,8 @@ CommProgram bcast_flattree_program(int ranks, int root, std::size_t count, std::
 CommProgram bcast_flattree_pipeline_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string bcast_flattree_pipeline_limit(int ranks, std::size_t count, std::size_t element_bytes);
 CommProgram bcast_NTSL_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram bcast_mvapich2_knomial_intra_node_program(int ranks, int root, std::size_t count,
+                                                      std::size_t element_bytes);
 // broadcast_ompi.cpp
 CommProgram bcast_ompi_pipeline_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string bcast_ompi_pipeline_limit(int ranks, std::size_t count, std::size_t element_bytes);
