@@ -14,7 +14,9 @@
 # unpaced (the default) no slower.
 # `split` runs the split reduce on the 8-host cluster: within 1 % of its
 # prediction and 1.2x faster than reduce:mpich at 1024 and 4096 ints.
-# Usage: run_smpi_test.sh calibrate|pipeline|graph|eager|split SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
+# `chooser` runs the drop-in's default (the chooser) on the 8-host cluster:
+# within 3 % of its prediction, never slower than the tested built-ins.
+# Usage: run_smpi_test.sh calibrate|pipeline|graph|eager|split|chooser SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
 set -u
 suite="$1"
@@ -215,6 +217,48 @@ PY
                  if (!(1.2 * time["hetcoll-split," n] <= time["builtin," n])) { print "FAIL: the split reduce of " n " ints is not 1.2x faster than reduce:mpich"; exit 1 }
                }
              }' "$work/split.csv" || exit 1
+    ;;
+  chooser)
+    # The drop-in's default (hetcoll::mpi::Runtime with its defaults: the
+    # chooser, registry/program_chooser.h) on the 8-host cluster, broadcasts,
+    # reduces and all-reduces of 4, 1024 and 16384 ints: what it runs takes
+    # within 3 % of its prediction, and is never slower than SMPI's default
+    # algorithm nor than the best of three strong built-ins (a wrong pick
+    # is a failure).
+    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
+    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
+    write_seed_cluster
+    for collective in bcast reduce allreduce; do
+      case $collective in
+        bcast) builtins="default scatter_rdb_allgather ompi_pipeline" ;;
+        reduce) builtins="default scatter_gather ompi_pipeline" ;;
+        allreduce) builtins="default rab2 rdb" ;;
+      esac
+      for implementation in runtime $builtins; do
+        extra=()
+        args=(--implementation runtime)
+        if [ "$implementation" != runtime ]; then
+          extra=(--cfg=smpi/$collective:$implementation)
+          args=(--implementation builtin --label "$implementation")
+        fi
+        timeout 300 smpirun -np 8 -platform "$work/seed.xml" -hostfile "$work/hosts" "${cfg[@]}" \
+          --cfg=smpi/display-timing:no "${extra[@]}" "$bench" --platform "$work/seed.xml" --datatype int --op sum \
+          --repetitions 3 --sizes 4,1024,16384 --collective "$collective" "${args[@]}" 2>"$work/err" >>"$work/chooser.csv" ||
+          { echo "FAIL: hetcoll_mpi_bench ($collective, $implementation)"; tail -20 "$work/err"; exit 1; }
+      done
+    done
+    awk -F, '$3 == "runtime" { printf "%s of %s ints: runs %s, measured %.6g s, predicted %.6g s\n", $2, $5, $4, $7, $8 }
+             $3 == "runtime" && !($7 / $8 > 0.97 && $7 / $8 < 1.03) { bad = 1; print "  not within 3 % of its prediction" }
+             $3 == "runtime" { chosen[$2 "," $5] = $7 }
+             $3 == "builtin" { key = $2 "," $5; if (!(key in best) || $7 < best[key]) { best[key] = $7; name[key] = $4 } }
+             END {
+               if (NR != 36) { print "FAIL: expected 36 runs, got " NR; exit 1 }
+               if (bad) { print "FAIL: a chosen program is not within 3 % of its prediction"; exit 1 }
+               for (key in chosen) {
+                 printf "%s: default %.6g s, best of the tested built-ins %s %.6g s\n", key, chosen[key], name[key], best[key]
+                 if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
+               }
+             }' "$work/chooser.csv" || exit 1
     ;;
   *) echo "unknown suite $suite"; exit 2 ;;
 esac
