@@ -87,7 +87,7 @@ HypothesisCheck has_two_classes_with_ratio_at_least(const std::vector<double>& t
   if (classes.smallest.size() > 2) return {false, false};
   if (classes.smallest.size() <= 1) return {true, classes.exact};
   const double needed = ratio * classes.smallest[0];
-  if (classes.smallest[1] < needed - classes.tolerance) return {false, false};
+  if (time_less(classes.smallest[1], needed, classes.tolerance)) return {false, false};
   return {true, classes.exact && classes.smallest[1] >= needed};
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/listed_once.h"
 #include "hetcoll/steady/flow_paths.h"
 #include "hetcoll/steady/periodic_schedule.h"
 #include "hetcoll/steady/reduce_lp.h"
@@ -219,6 +220,7 @@ PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source
   check_period_max(options);
   if (source < 0 || source >= platform.size()) throw InputError("source: no such node");
   if (targets.empty()) targets = all_participants_but(platform, source);
+  require_listed_once(targets, platform.size(), "targets", [&](ProcessorIndex p) { return platform.id(p); });
   auto plan = plan_personal(platform, SteadyOperation::scatter, {source}, std::move(targets),
                             PersonalFormulation::per_type, options);
   plan.root = source;
@@ -230,6 +232,8 @@ PeriodicPlan plan_steady_gossip(const Platform& platform, std::vector<ProcessorI
   check_period_max(options);
   if (sources.empty()) sources = platform.participants();
   if (targets.empty()) targets = platform.participants();
+  require_listed_once(sources, platform.size(), "sources", [&](ProcessorIndex p) { return platform.id(p); });
+  require_listed_once(targets, platform.size(), "targets", [&](ProcessorIndex p) { return platform.id(p); });
   auto plan = plan_personal(platform, SteadyOperation::gossip, sources, std::move(targets),
                             PersonalFormulation::by_source, options);
   plan.sources = std::move(sources);
@@ -240,6 +244,7 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
                                 std::vector<ProcessorIndex> participants, const SteadyOptions& options) {
   check_period_max(options);
   if (participants.empty()) participants = platform.participants();
+  require_listed_once(participants, platform.size(), "participants", [&](ProcessorIndex p) { return platform.id(p); });
   const auto view = make_steady_platform(platform, options.message_size);
   const ReduceProblem problem{root, participants};
   const auto lp_result = solve_reduce_lp(view, problem, options.lp, options.reduce_method);

@@ -434,7 +434,7 @@ class GuessSolver {
           } else {
             value = fresh_[c][index - tree_stride_[c]];
           }
-          if (value < best - instance_.tolerance()) {  // ties: the first class
+          if (time_less(value, best, instance_.tolerance())) {  // ties: the first class
             best = value;
             root = static_cast<int>(c);
           }
@@ -462,7 +462,7 @@ class GuessSolver {
             if (!fits(tree.packed, packed)) continue;
             double rest = fresh_[c][index - tree.tree_index];
             double value = std::max(tree.time, rest);
-            if (value < best - instance_.tolerance()) {  // ties: the first tree
+            if (time_less(value, best, instance_.tolerance())) {  // ties: the first tree
               best = value;
               choice = tree.tree_index;
             }
@@ -646,7 +646,7 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
 }
 
 bool source_is_fastest(const Instance& instance) {
-  return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance();
+  return time_leq(instance.cluster.transmission_time(instance.source), instance.fastest, instance.tolerance());
 }
 
 PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_above_seconds = kInfinity) {
@@ -876,7 +876,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
       "makespan {:g}{}; true makespan {:g}",
       feasible_guess, tried, feasible_deadline, rounded_makespan,
       parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
-  if (scheme_makespan > feasible_deadline + instance.tolerance()) {
+  if (!time_leq(scheme_makespan, feasible_deadline, instance.tolerance())) {
     plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
   }
   if (largest_infeasible > 0 && fastest_source) {
