@@ -136,6 +136,19 @@ if "$hetcoll" steady --help >/dev/null 2>&1; then
   check "steady --slots -1" 2 "$hetcoll" steady scatter --platform "$work/steady.json" --source n0 --slots -1
   expect_in "slots -1 named" "$work/err" '--slots: must be a whole number from 0 to 1000000, got "-1"'
   check "steady --slots 2" 0 "$hetcoll" steady scatter --platform "$work/steady.json" --source n0 --slots 2
+  # A 1,500-node star: the per-type LP (targets x edges = 4.5 million
+  # columns) ran out of memory; the default now solves by source.
+  python3 -c "
+import json
+n = 1500
+nodes = [{'id': 'c'}] + [{'id': f'h{i}'} for i in range(n - 1)]
+edges = [{'from': 'c', 'to': f'h{i}', 'cost': 1 + i % 3} for i in range(n - 1)]
+print(json.dumps({'model': 'graph', 'symmetric': True, 'nodes': nodes, 'edges': edges}))" >"$work/star.json"
+  check_within "steady scatter on a 1,500-node star" 0 120 "$hetcoll" steady scatter --platform "$work/star.json" \
+    --source c --quiet
+  expect_in "star solved by source" "$work/out" "solved by source"
+  check "star per-type refused" 2 "$hetcoll" steady scatter --platform "$work/star.json" --source c --formulation per-type
+  expect_in "star per-type message" "$work/err" "--formulation: the per-type linear program would have"
 fi
 check "threads -1" 2 "$hetcoll" broadcast --times 1,2,3 --algo optimal --threads -1
 expect_in "threads -1 named" "$work/err" '--threads: must be a whole number from 0 to 1024, got "-1"'
@@ -169,12 +182,14 @@ mkdir -p "$work/atomic"
 echo "old" >"$work/atomic/cluster.json"
 "$hetcoll" generate cluster --processors 3000000 --out "$work/atomic/cluster.json" >/dev/null 2>&1 &
 writer=$!
-# Kill it once the temporary file appears (the write is under way).
-for _ in $(seq 1 400); do
+# Kill it once the write is under way: its temporary file appears, or (a
+# writer that is not atomic) the final path stops holding "old".
+for _ in $(seq 1 600); do
   if ls "$work/atomic"/.cluster.json.* >/dev/null 2>&1; then break; fi
-  sleep 0.05
+  if [ "$(head -c 3 "$work/atomic/cluster.json")" != "old" ]; then break; fi
+  sleep 0.02
 done
-sleep 0.1
+sleep 0.05
 kill -TERM "$writer" 2>/dev/null
 wait "$writer" 2>/dev/null
 if [ "$(cat "$work/atomic/cluster.json" | head -c 3)" = "old" ] ||

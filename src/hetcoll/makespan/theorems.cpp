@@ -43,7 +43,7 @@ Classes classes_of(const std::vector<double>& times, double tolerance) {
 
 std::string HypothesisCheck::caveat() const {
   if (exact || !holds) return "";
-  return " (the hypothesis holds only up to the tolerance 1e-9 x the time scale: times that close were treated as "
+  return " (the hypothesis holds only up to the tolerance, 1e-9 of the times compared: times that close were treated as "
          "equal or as exact multiples)";
 }
 
