@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/platform_io.h"
 

@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
-#include "hetcoll/model/simgrid_xml_writer.h"
+#include "hetcoll/model/simgrid/simgrid_xml_writer.h"
 #include "hetcoll/plan/plan_json.h"
 
 #ifdef HETCOLL_HAVE_MPI

@@ -12,7 +12,7 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/report/plan_text.h"
 #include "hetcoll/verify/verify.h"
 #include "visual_outputs.h"

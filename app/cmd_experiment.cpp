@@ -17,7 +17,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/limits.h"
 
-#include "hetcoll/experiments/experiment.h"
+#include "experiments/experiment.h"
 
 namespace hetcoll::cli {
 namespace {

@@ -12,11 +12,12 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
-#include "hetcoll/makespan/graph/eager_broadcast.h"
-#include "hetcoll/makespan/graph/eager_reduce.h"
-#include "hetcoll/makespan/graph/graph_registry.h"
+#include "hetcoll/makespan/eager/eager_broadcast.h"
+#include "hetcoll/makespan/eager/eager_reduce.h"
+#include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/makespan/graph/sender_speed_view.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/auto_select.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/report/plan_text.h"
@@ -148,7 +149,7 @@ int verify_and_write_graph_plan(const MakespanPlan& plan, const GraphNetwork& ne
   return exit_code_of(plan);
 }
 
-// On a platform graph: the graph planners (makespan/graph/graph_registry.h).
+// On a platform graph: the graph planners (registry/graph_registry.h).
 int run_graph_makespan(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
   GraphNetwork network(platform, graph_message_size(options.platform, platform));
@@ -187,7 +188,7 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
 }
 
 // --view eager: the eager model's broadcast and reduce planners
-// (makespan/graph/eager_broadcast.h, eager_reduce.h).
+// (makespan/eager/eager_broadcast.h, eager_reduce.h).
 int run_eager(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
   const auto heuristic = eager_heuristic_from_string(options.algorithm.empty() ? "auto" : options.algorithm);
@@ -291,25 +292,21 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                                        ? "Root of the reduce phase (default: a fastest processor)"
                                        : "Destination of the reduction (id or index; default: the first)")
                                 : "Source processor (id or index; default: the first)");
-  std::string algorithms = "\n  on a cluster (or --view sender-speed):";
-  for (const auto& algorithm : makespan_algorithms()) {
-    if (algorithm.operation == operation && algorithm.model == CommunicationModel::sender_speed) {
-      algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
-                                algorithm.guarantee.text);
+  // Every row of the registry for this operation, by model.
+  std::string algorithms;
+  const auto list = [&](CommunicationModel model, const char* heading) {
+    bool any = false;
+    for (const auto& row : planners()) {
+      if (row.operation != operation || row.model != model) continue;
+      if (!any) algorithms += heading;
+      any = true;
+      algorithms += fmt::format("\n    {}{}: {}", row.name, row.is_default ? " (default)" : "",
+                                model == CommunicationModel::eager ? row.summary : row.guarantee.text);
     }
-  }
-  algorithms += "\n  on a platform graph:";
-  for (const auto& algorithm : graph_makespan_algorithms()) {
-    algorithms += fmt::format("\n    {}{}: {}", algorithm.name, algorithm.is_default ? " (default)" : "",
-                              algorithm.guarantee.text);
-  }
-  if (operation == Operation::broadcast) {
-    algorithms += "\n  with --view eager (a platform graph):\n    auto (default): the best of flat, shortest-path, "
-                  "greedy and k-ary trees in the eager model\n    flat: the source sends to everyone";
-  } else if (operation == Operation::reduce) {
-    algorithms += "\n  with --view eager (a platform graph):\n    auto (default): the eager broadcast's best tree on "
-                  "the transposed costs, reversed in time\n    flat: everyone sends to the root";
-  }
+  };
+  list(CommunicationModel::sender_speed, "\n  on a cluster (or --view sender-speed):");
+  list(CommunicationModel::platform_graph, "\n  on a platform graph:");
+  list(CommunicationModel::eager, "\n  with --view eager (a platform graph):");
   command->add_option("--algo", options.algorithm, "Algorithm; `hetcoll algorithms` lists them all:" + algorithms);
   if (operation == Operation::reduce) {
     command->add_option("--order", options.order, "With --algo ep: the sender order P,P,... (all but the root)");

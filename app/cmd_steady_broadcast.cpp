@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/plan_json.h"
-#include "hetcoll/steady/broadcast/latency_aware.h"
+#include "hetcoll/steady/pipelined/latency_aware.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
 #include "hetcoll/plan/pipelined_plan_json.h"

@@ -14,6 +14,7 @@
 #include "hetcoll/steady/broadcast/ssb_lp.h"
 #include "hetcoll/verify/verify_periodic.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
+#include "hetcoll/steady/pipelined/pipelined_tree_plan.h"
 
 namespace hetcoll::cli {
 

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "hetcoll/gen/cluster_generator.h"
-#include "hetcoll/makespan/broadcast/generic_search.h"
-#include "hetcoll/makespan/broadcast/optimal_search.h"
-#include "hetcoll/makespan/broadcast/ptas.h"
-#include "hetcoll/makespan/reduce/dp_k_class.h"
-#include "hetcoll/makespan/reduce/dp_two_class.h"
-#include "hetcoll/makespan/reduce/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/broadcast/generic_search.h"
+#include "hetcoll/makespan/sender_speed/broadcast/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/broadcast/ptas.h"
+#include "hetcoll/makespan/sender_speed/reduce/dp_k_class.h"
+#include "hetcoll/makespan/sender_speed/reduce/dp_two_class.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
 
 namespace {
 

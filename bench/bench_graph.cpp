@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "hetcoll/gen/grid_generator.h"
-#include "hetcoll/makespan/graph/graph_registry.h"
+#include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/sim/makespan_simulation.h"
 #include "hetcoll/verify/verify.h"
 

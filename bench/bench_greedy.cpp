@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "hetcoll/gen/cluster_generator.h"
-#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 

@@ -13,7 +13,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
-#include "hetcoll/model/simgrid_xml.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

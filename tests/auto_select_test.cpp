@@ -5,10 +5,10 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
-#include "hetcoll/makespan/auto_select.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/sender_speed/auto_select.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

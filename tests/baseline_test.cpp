@@ -9,11 +9,11 @@
 
 #include <random>
 
-#include "hetcoll/makespan/allreduce/recursive_doubling.h"
-#include "hetcoll/makespan/broadcast/binomial.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/binomial.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/allreduce/recursive_doubling.h"
+#include "hetcoll/makespan/sender_speed/broadcast/binomial.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/binomial.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/sim/makespan_simulation.h"
 #include "hetcoll/verify/verify.h"
 #include "support/test_support.h"

@@ -1,5 +1,5 @@
 // The parallel mode of the exact broadcast search (SearchLimits::threads,
-// makespan/broadcast/optimal_search.h): with 2 and 4 threads it must find
+// makespan/sender_speed/broadcast/optimal_search.h): with 2 and 4 threads it must find
 // the serial search's optimum (and brute force's on small clusters), hand
 // out plans the verifier accepts, and keep every bound it reports when a
 // node limit, a time limit or the progress callback stops it.
@@ -9,8 +9,8 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/broadcast/optimal_search.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/broadcast/optimal_search.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

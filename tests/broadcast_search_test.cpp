@@ -11,12 +11,12 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/experiments/experiment.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/broadcast/generic_search.h"
-#include "hetcoll/makespan/broadcast/optimal_search.h"
-#include "hetcoll/makespan/broadcast/sequence_local_search.h"
-#include "hetcoll/makespan/registry.h"
+#include "experiments/experiment.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/broadcast/generic_search.h"
+#include "hetcoll/makespan/sender_speed/broadcast/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/broadcast/sequence_local_search.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

@@ -1,5 +1,5 @@
 // The eager model (model/eager_model.h) and its broadcast planner
-// (makespan/graph/eager_broadcast.h): every plan passes verify/, its times
+// (makespan/eager/eager_broadcast.h): every plan passes verify/, its times
 // are re-evaluated here from the platform's routes with code independent of
 // the library's, the bound is checked against exhaustive search over every
 // tree and send order (up to 6 participants), and the verifier rejects
@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/eager_broadcast.h"
+#include "hetcoll/makespan/eager/eager_broadcast.h"
 #include "hetcoll/model/eager_model.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"

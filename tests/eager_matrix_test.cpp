@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "hetcoll/model/eager_model.h"
-#include "hetcoll/model/simgrid_xml.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
 
 namespace hetcoll {
 namespace {

@@ -1,4 +1,4 @@
-// The eager reduce (makespan/graph/eager_reduce.h): every plan passes
+// The eager reduce (makespan/eager/eager_reduce.h): every plan passes
 // verify/ and an independent re-evaluation in the reduce model; the time
 // reversal gives the makespan of the eager broadcast on the transposed
 // costs (the planner's and, on tiny instances, the exhaustive optima of the
@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/eager_broadcast.h"
-#include "hetcoll/makespan/graph/eager_reduce.h"
+#include "hetcoll/makespan/eager/eager_broadcast.h"
+#include "hetcoll/makespan/eager/eager_reduce.h"
 #include "hetcoll/model/eager_model.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"

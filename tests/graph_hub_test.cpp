@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "hetcoll/makespan/graph/graph_registry.h"
+#include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/model/graph_network.h"
-#include "hetcoll/model/simgrid_xml.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
 #include "hetcoll/sim/makespan_simulation.h"
 #include "hetcoll/verify/verify.h"
 

@@ -11,7 +11,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/graph/exact_search.h"
 #include "hetcoll/makespan/graph/graph_bounds.h"
-#include "hetcoll/makespan/graph/graph_registry.h"
+#include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/makespan/graph/sites.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/platform_io.h"
@@ -98,7 +98,7 @@ TEST(GraphPlanners, EveryPlannerEveryOperationIsValidAndSimulatesToItsMakespan) 
         const double optimum = check_plan(network, exact, base + " optimal");
         for (const auto& algorithm : graph_makespan_algorithms()) {
           const std::string context = base + " " + algorithm.name;
-          if (algorithm.is_baseline && !every_pair_routed(network)) {
+          if (algorithm.capabilities.baseline && !every_pair_routed(network)) {
             // The sender-speed view needs every pair; it says so.
             EXPECT_THROW(plan_graph_makespan(network, request, algorithm.name), InputError) << context;
             continue;

@@ -8,15 +8,15 @@
 #include <random>
 
 #include "hetcoll/core/distinct_values.h"
-#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/claims.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/broadcast/fnf_internal.h"
-#include "hetcoll/makespan/reduce/ep.h"
-#include "hetcoll/makespan/reduce/ep_internal.h"
-#include "hetcoll/makespan/reduce/snf.h"
-#include "hetcoll/makespan/theorems.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf_internal.h"
+#include "hetcoll/makespan/sender_speed/reduce/ep.h"
+#include "hetcoll/makespan/sender_speed/reduce/ep_internal.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/theorems.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"
@@ -92,7 +92,7 @@ TEST(FnfProperty, TwoBruteForcesAgree) {
 }
 
 // fnf_transfers keeps one FIFO per time when a cluster has few distinct
-// times (makespan/broadcast/fnf_internal.h); the priority-queue version is
+// times (makespan/sender_speed/broadcast/fnf_internal.h); the priority-queue version is
 // the reference. Same transfers, in the same order, on clusters of 1-16
 // exact classes, from any source, to all or some receivers, with a start
 // offset; and the class path declines near-ties and too many classes.

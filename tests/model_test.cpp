@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/model/shortest_paths.h"
 #include "hetcoll/plan/plan_json.h"

@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/multicast/multicast.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/multicast/multicast.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"

@@ -8,10 +8,10 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/broadcast/ptas.h"
-#include "hetcoll/makespan/multicast/multicast.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/broadcast/ptas.h"
+#include "hetcoll/makespan/sender_speed/multicast/multicast.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/exact_subset_broadcast.h"

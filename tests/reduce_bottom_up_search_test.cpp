@@ -7,10 +7,10 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/reduce/bottom_up_search.h"
-#include "hetcoll/makespan/reduce/leaf_average_bound.h"
-#include "hetcoll/makespan/reduce/mcp_tree.h"
-#include "hetcoll/makespan/reduce/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/bottom_up_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/leaf_average_bound.h"
+#include "hetcoll/makespan/sender_speed/reduce/mcp_tree.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

@@ -7,11 +7,11 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/reduce/dp_k_class.h"
-#include "hetcoll/makespan/reduce/dp_two_class.h"
-#include "hetcoll/makespan/reduce/optimal_search.h"
-#include "hetcoll/makespan/reduce/snf.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/reduce/dp_k_class.h"
+#include "hetcoll/makespan/sender_speed/reduce/dp_two_class.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 

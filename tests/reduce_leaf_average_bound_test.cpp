@@ -10,8 +10,8 @@
 #include <random>
 
 #include "hetcoll/makespan/bounds.h"
-#include "hetcoll/makespan/reduce/leaf_average_bound.h"
-#include "hetcoll/makespan/reduce/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/leaf_average_bound.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

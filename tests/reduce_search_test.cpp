@@ -5,13 +5,13 @@
 
 #include <random>
 
-#include "hetcoll/makespan/broadcast/sequence_local_search.h"
-#include "hetcoll/makespan/reduce/dp_k_class.h"
-#include "hetcoll/makespan/reduce/ep.h"
-#include "hetcoll/makespan/reduce/generic_search.h"
-#include "hetcoll/makespan/reduce/optimal_search.h"
-#include "hetcoll/makespan/reduce/snf.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/broadcast/sequence_local_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/dp_k_class.h"
+#include "hetcoll/makespan/sender_speed/reduce/ep.h"
+#include "hetcoll/makespan/sender_speed/reduce/generic_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"
@@ -204,7 +204,7 @@ TEST(Registry, StructuredGuaranteesAreConsistent) {
     if (a.model == CommunicationModel::sender_speed) {
       EXPECT_TRUE(static_cast<bool>(a.run)) << a.name;
     } else {
-      EXPECT_TRUE(static_cast<bool>(a.run_on_platform)) << a.name;
+      EXPECT_TRUE(static_cast<bool>(a.run_on_graph)) << a.name;
     }
     if (a.guarantee.kind == Guarantee::Kind::ratio) {
       EXPECT_GE(a.guarantee.ratio, 1.0) << a.name;

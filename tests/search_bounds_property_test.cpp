@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <random>
 
-#include "hetcoll/experiments/experiment.h"
+#include "experiments/experiment.h"
 #include "hetcoll/makespan/bounds.h"
-#include "hetcoll/makespan/broadcast/optimal_search.h"
-#include "hetcoll/makespan/reduce/optimal_search.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/sender_speed/broadcast/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "support/brute_force.h"
 #include "support/test_support.h"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/graph_registry.h"
+#include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/verify/verify.h"

@@ -16,7 +16,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/model/shortest_paths.h"
-#include "hetcoll/model/simgrid_xml.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
 #include "support/test_support.h"
 
 namespace hetcoll {

@@ -6,8 +6,8 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
-#include "hetcoll/model/simgrid_xml.h"
-#include "hetcoll/model/simgrid_xml_writer.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
+#include "hetcoll/model/simgrid/simgrid_xml_writer.h"
 
 namespace hetcoll {
 namespace {

@@ -1,4 +1,4 @@
-// The split all-reduce (makespan/graph/split_allreduce.h): every plan
+// The split all-reduce (makespan/split/split_allreduce.h): every plan
 // through verify_split_allreduce on random platforms, a hand-worked
 // example, the schedule's rules re-checked here from the routes
 // (independent code), and the verifier rejecting broken plans.
@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/split_allreduce.h"
+#include "hetcoll/makespan/split/split_allreduce.h"
 #include "hetcoll/verify/verify.h"
 #include "support/eager_support.h"
 #include "support/test_support.h"

@@ -1,4 +1,4 @@
-// The split broadcast (makespan/graph/split_broadcast.h): its affine costs
+// The split broadcast (makespan/split/split_broadcast.h): its affine costs
 // against the platform's routes (independent code), every plan through
 // verify_split_broadcast on random platforms, its schedule re-evaluated here
 // from the routes on complete graphs, a hand-worked example, never slower
@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/split_broadcast.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/verify/verify.h"
 #include "support/eager_support.h"
 #include "support/test_support.h"

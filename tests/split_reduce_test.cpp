@@ -1,4 +1,4 @@
-// The split reduce (makespan/reduce/split_reduce.h): its replay in the NIC
+// The split reduce (makespan/split/split_reduce.h): its replay in the NIC
 // fluid model on hand-computed cases, its plans through
 // verify_split_reduce on seeded random networks (with the lower bound and
 // the one-piece plan as bounds on the prediction), and the checker
@@ -8,7 +8,7 @@
 #include <random>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/reduce/split_reduce.h"
+#include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/verify/verify_split_reduce.h"
 
 namespace hetcoll {

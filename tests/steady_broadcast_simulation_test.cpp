@@ -12,7 +12,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/sim/periodic_simulator.h"
-#include "hetcoll/steady/broadcast/latency_aware.h"
+#include "hetcoll/steady/pipelined/latency_aware.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 #include "hetcoll/verify/verify_periodic.h"

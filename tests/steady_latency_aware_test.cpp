@@ -1,5 +1,5 @@
 // The latency-aware choice between one tree and the multi-tree schedule in
-// rounds (steady/broadcast/latency_aware.h): the rounded schedule's numbers
+// rounds (steady/pipelined/latency_aware.h): the rounded schedule's numbers
 // are recomputed independently, its throughput tends to the LP optimum as
 // rounds grow, small messages on high-latency links pick one tree and large
 // ones the multi-tree schedule.
@@ -10,7 +10,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/gen/tiers_platform.h"
-#include "hetcoll/steady/broadcast/latency_aware.h"
+#include "hetcoll/steady/pipelined/latency_aware.h"
 
 namespace hetcoll {
 namespace {

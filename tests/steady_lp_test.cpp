@@ -10,7 +10,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/rational.h"
 #include "hetcoll/steady/lp/certificate.h"
-#include "hetcoll/steady/lp/certificate_json_internal.h"
+#include "hetcoll/plan/lp_certificate_json_internal.h"
 #include "hetcoll/steady/lp/exact_basis.h"
 #include "hetcoll/steady/lp/linear_program.h"
 

@@ -14,10 +14,10 @@
 #include <tuple>
 #include <vector>
 
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/snf.h"
-#include "hetcoll/makespan/registry.h"
-#include "hetcoll/makespan/theorems.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
+#include "hetcoll/registry/registry.h"
+#include "hetcoll/makespan/sender_speed/theorems.h"
 #include "hetcoll/verify/verify.h"
 #include "support/test_support.h"
 #include "support/brute_force.h"

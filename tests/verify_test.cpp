@@ -5,9 +5,9 @@
 #include <limits>
 #include <random>
 
-#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {

@@ -20,9 +20,9 @@
 #include <gtest/gtest.h>
 #include <pugixml.hpp>
 
-#include "hetcoll/makespan/allreduce/reduce_broadcast.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/platform.h"
 #include "hetcoll/viz/communication_tree.h"

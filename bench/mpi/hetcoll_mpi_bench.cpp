@@ -23,12 +23,12 @@
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
 //    printed as collective "reduce")
-//   (split-bcast: the split broadcast, makespan/graph/split_broadcast.h —
+//   (split-bcast: the split broadcast, makespan/split/split_broadcast.h —
 //    pieces scattered to spreaders that send them to everyone, planned per
 //    size in the eager model for the message + --envelope-bytes, predicted
 //    by it; graph platforms only; printed as collective "bcast",
 //    implementation "hetcoll-split"; split-allreduce: the same for the
-//    split all-reduce, makespan/graph/split_allreduce.h, printed as
+//    split all-reduce, makespan/split/split_allreduce.h, printed as
 //    collective "allreduce")
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
@@ -42,7 +42,7 @@
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)
 //   (split-reduce: the reduce cut into pieces reduced at aggregators and
-//    forwarded to the root, makespan/reduce/split_reduce.h, planned and
+//    forwarded to the root, makespan/split/split_reduce.h, planned and
 //    predicted in the NIC fluid model of the rank cluster's latencies and
 //    bandwidths, with --envelope-bytes per message; printed as collective
 //    "reduce", implementation "hetcoll-split")
@@ -64,10 +64,10 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/platform_io.h"
-#include "hetcoll/makespan/graph/split_allreduce.h"
-#include "hetcoll/makespan/graph/split_broadcast.h"
+#include "hetcoll/makespan/split/split_allreduce.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/split_allreduce.h"
 #include "hetcoll/mpi/split_broadcast.h"

@@ -43,7 +43,7 @@
 #include <vector>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/platform.h"
 #include "hetcoll/model/platform_io.h"

@@ -23,7 +23,7 @@
 
 #include <fmt/format.h>
 
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"

@@ -11,10 +11,10 @@
 #include <set>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/eager_broadcast.h"
-#include "hetcoll/makespan/graph/eager_reduce.h"
-#include "hetcoll/makespan/graph/graph_registry.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/eager/eager_broadcast.h"
+#include "hetcoll/makespan/eager/eager_reduce.h"
+#include "hetcoll/registry/graph_registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/participants.h"
 #include "hetcoll/model/platform_io.h"

@@ -18,7 +18,7 @@
 //    the fastest ones, so it also checks Khuller, Kim, Woeginger 2003
 //    sec. 4), broadcast_by_sequences over {source} + targets + H; the least.
 //  * allreduce_by_compositions: the optimum of the all-reduce model hetcoll
-//    plans in (makespan/allreduce/reduce_broadcast.h): the least, over every
+//    plans in (makespan/sender_speed/allreduce/reduce_broadcast.h): the least, over every
 //    root r, of reduce_by_ep_orders(r) + broadcast_by_sequences(r).
 // Times should be exact in binary (integers, halves) so ties are exact.
 #pragma once

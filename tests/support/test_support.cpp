@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/sender_speed/auto_select.h"
 
 namespace hetcoll::testing {
 

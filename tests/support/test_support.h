@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/cluster.h"
 
 namespace hetcoll::testing {

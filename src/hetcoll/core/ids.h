@@ -42,7 +42,7 @@ inline std::optional<ProcessorIndex> parse_processor_index(std::string_view text
 // holds (1e-20 and 1 are not equal next to a time of 1e20). tau only sets
 // the floor for values near zero (a ready time of 0 against t_min x 1e-10).
 // Claims that hold only up to the rule say so (makespan/claims.h,
-// makespan/theorems.h). verify/ uses its own, local tolerances (verify.h).
+// makespan/sender_speed/theorems.h). verify/ uses its own, local tolerances (verify.h).
 inline constexpr double kRelativeTimeTolerance = 1e-9;
 
 // The instance's time scale: its fastest time (`slowest_time` is kept for

@@ -19,7 +19,7 @@
 //    exceeds S, then also stop at S while running. Infinity = no limit.
 //    Zero, negative or NaN limits are rejected by validate_limits().
 //  * threads T: worker threads for the searches that can use several
-//    (today the exact broadcast search, makespan/broadcast/optimal_search.h;
+//    (today the exact broadcast search, makespan/sender_speed/broadcast/optimal_search.h;
 //    every other algorithm ignores it). 1 (the default) = the serial
 //    search, deterministic under a node limit; 0 = one per hardware thread
 //    (resolved_threads()); more than kMaxSearchThreads is rejected by

@@ -16,7 +16,7 @@
 // must send once.
 //
 // All-reduce bounds (for reduce-then-broadcast compositions, and for any
-// schedule) are in makespan/allreduce/reduce_broadcast.h.
+// schedule) are in makespan/sender_speed/allreduce/reduce_broadcast.h.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The eager model of a broadcast on a platform graph (its time reversal, the
-// eager reduce: makespan/graph/eager_reduce.h): what a message costs
+// eager reduce: makespan/eager/eager_reduce.h): what a message costs
 // when a node hands all its messages to the network at once, as MPI does
 // with small messages (the eager protocol: a standard send of a small
 // message completes at once, without waiting for its receiver).
@@ -94,7 +94,7 @@ class EagerMatrix {
 
   // The same members with every pair reversed: transposed().cost(i, j) ==
   // cost(j, i). An eager reduce on these costs is the time reversal of an
-  // eager broadcast on the transposed ones (makespan/graph/eager_reduce.h).
+  // eager broadcast on the transposed ones (makespan/eager/eager_reduce.h).
   // O(k²) time and space; the rvalue overload transposes in place (no
   // second k x k copy: EagerMatrix(network, members).transposed()).
   EagerMatrix transposed() const&;

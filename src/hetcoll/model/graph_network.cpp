@@ -1,4 +1,5 @@
 #include "hetcoll/model/graph_network.h"
+#include "hetcoll/model/shortest_paths.h"
 
 #include <algorithm>
 #include <functional>
@@ -15,17 +16,6 @@ namespace {
 constexpr std::uint8_t kWanted = 1;
 constexpr std::uint8_t kSettled = 2;
 
-// Platform::route's rule for adjacent nodes: the cheapest direct edge, the
-// first listed among equals.
-std::optional<std::size_t> cheapest_direct_edge(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
-                                                const std::vector<double>& edge_costs) {
-  std::optional<std::size_t> best;
-  for (std::size_t e : platform.out_edges(from)) {
-    if (platform.edges()[e].to != to || !(edge_costs[e] < kNoRoute)) continue;
-    if (!best || edge_costs[e] < edge_costs[*best]) best = e;
-  }
-  return best;
-}
 }  // namespace
 
 RouteFinder::RouteFinder(const Platform& platform, const std::vector<double>& edge_costs)

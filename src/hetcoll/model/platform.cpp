@@ -9,7 +9,6 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/cluster.h"
-#include "hetcoll/model/shortest_paths.h"
 
 namespace hetcoll {
 
@@ -192,19 +191,6 @@ std::vector<ProcessorIndex> Platform::participants() const {
 
 // ---------------------------------------------------------------- routing ---
 
-namespace {
-// The cheapest edge from -> to under `edge_costs`; ties keep the first listed.
-std::optional<std::size_t> cheapest_direct_edge(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
-                                                const std::vector<double>& edge_costs) {
-  std::optional<std::size_t> best;
-  for (std::size_t e : platform.out_edges(from)) {
-    if (platform.edges()[e].to != to) continue;
-    if (!(edge_costs[e] < std::numeric_limits<double>::infinity())) continue;
-    if (!best || edge_costs[e] < edge_costs[*best]) best = e;
-  }
-  return best;
-}
-}  // namespace
 
 std::optional<Route> Platform::declared_route(ProcessorIndex from, ProcessorIndex to) const {
   if (!routing_ || from == to) return std::nullopt;
@@ -214,43 +200,6 @@ std::optional<Route> Platform::declared_route(ProcessorIndex from, ProcessorInde
 std::optional<HubRoute> Platform::hub_route(ProcessorIndex v) const {
   if (!routing_) return std::nullopt;
   return routing_->hub_route(v);
-}
-
-std::optional<Route> Platform::route(ProcessorIndex from, ProcessorIndex to,
-                                     const std::vector<double>& edge_costs) const {
-  if (from == to) return Route{};
-  if (auto declared = declared_route(from, to)) return declared;
-  if (auto direct = cheapest_direct_edge(*this, from, to, edge_costs)) return Route{*direct};
-  ShortestPathTree tree = shortest_paths_from(*this, from, edge_costs);
-  if (!tree.reaches(to)) return std::nullopt;
-  return tree.path(*this, to);
-}
-
-std::vector<std::optional<Route>> Platform::routes_from(ProcessorIndex from,
-                                                        const std::vector<double>& edge_costs) const {
-  std::vector<ProcessorIndex> everyone(nodes_.size());
-  for (ProcessorIndex v = 0; v < size(); ++v) everyone[static_cast<size_t>(v)] = v;
-  return routes_from(from, edge_costs, everyone);
-}
-
-std::vector<std::optional<Route>> Platform::routes_from(ProcessorIndex from, const std::vector<double>& edge_costs,
-                                                        const std::vector<ProcessorIndex>& targets) const {
-  std::vector<std::optional<Route>> routes(targets.size());
-  std::optional<ShortestPathTree> tree;  // computed when a pair needs it
-  for (size_t k = 0; k < targets.size(); ++k) {
-    ProcessorIndex to = targets[k];
-    if (to == from) {
-      routes[k] = Route{};
-    } else if (auto declared = declared_route(from, to)) {
-      routes[k] = std::move(declared);
-    } else if (auto direct = cheapest_direct_edge(*this, from, to, edge_costs)) {
-      routes[k] = Route{*direct};
-    } else {
-      if (!tree) tree = shortest_paths_from(*this, from, edge_costs);
-      if (tree->reaches(to)) routes[k] = tree->path(*this, to);
-    }
-  }
-  return routes;
 }
 
 double Platform::route_time(const Route& route, std::optional<double> message_size) const {

@@ -191,7 +191,8 @@ class Platform {
   // route when it has one (SimGrid's routing, a JSON "routes" entry), else
   // the cheapest direct edge, else the cheapest path under `edge_costs`
   // (shortest_paths.h; ties resolved as documented there). Empty when
-  // from == to; nullopt when `to` cannot be reached.
+  // from == to; nullopt when `to` cannot be reached. Defined in
+  // shortest_paths.cpp, beside the algorithm they fall back on.
   std::optional<Route> route(ProcessorIndex from, ProcessorIndex to, const std::vector<double>& edge_costs) const;
   // route(from, v, edge_costs) for every node v, with one shortest-path run.
   std::vector<std::optional<Route>> routes_from(ProcessorIndex from, const std::vector<double>& edge_costs) const;

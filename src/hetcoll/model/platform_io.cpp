@@ -15,7 +15,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/json_input_internal.h"
 #include "hetcoll/model/cluster_json_reader_internal.h"
-#include "hetcoll/model/simgrid_xml.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
 
 #include <map>
 #include <memory>

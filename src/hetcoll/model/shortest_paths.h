@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "hetcoll/core/ids.h"
@@ -49,5 +50,11 @@ ShortestPathTree shortest_paths_from(const Platform& platform, ProcessorIndex ro
 // Cheapest paths from every node to `root` (on the reversed graph).
 ShortestPathTree shortest_paths_to(const Platform& platform, ProcessorIndex root,
                                    const std::vector<double>& edge_costs, bool through_routers = true);
+
+// Platform::route's rule for adjacent nodes: the cheapest direct edge
+// from -> to under `edge_costs` (infinite: absent), the first listed among
+// equals; nullopt when there is none.
+std::optional<std::size_t> cheapest_direct_edge(const Platform& platform, ProcessorIndex from, ProcessorIndex to,
+                                                const std::vector<double>& edge_costs);
 
 }  // namespace hetcoll

@@ -24,7 +24,7 @@
 // What is written (from the result, on rank 0): the platform graph (one
 // edge per ordered pair, latency and bandwidth), the sender-speed cluster
 // for a message size (t(p) = p's slowest route, cluster_from_platform), and
-// the same graph as a SimGrid platform (model/simgrid_xml_writer.h).
+// the same graph as a SimGrid platform (model/simgrid/simgrid_xml_writer.h).
 // Host names come from MPI_Get_processor_name; a name several ranks share
 // gets "-<rank>" appended.
 #pragma once

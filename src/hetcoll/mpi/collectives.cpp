@@ -264,7 +264,7 @@ void reduce_phase_in_rank_order(const Exchange& exchange, std::span<const RankSt
   if (is_root) runs.write_result(args.result);
 }
 
-// An eager plan's reduce (makespan/graph/eager_reduce.h): the receives from
+// An eager plan's reduce (makespan/eager/eager_reduce.h): the receives from
 // all children posted at once (their latencies overlap), the values
 // combined in the order the plan has them arrive, then one standard send to
 // the parent: as soon as the last value has arrived, or with `pace` at its

@@ -13,7 +13,7 @@
 
 #include <string_view>
 
-#include "hetcoll/mpi/executable_plan.h"
+#include "hetcoll/mpi/runtime_options.h"
 #include <mpi.h>
 
 namespace hetcoll::mpi {

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/steady/broadcast/latency_aware.h"
+#include "hetcoll/steady/pipelined/latency_aware.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
-#include "hetcoll/steady/broadcast/pipelined_tree_plan.h"
+#include "hetcoll/steady/pipelined/pipelined_tree_plan.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
 
 namespace hetcoll::mpi {

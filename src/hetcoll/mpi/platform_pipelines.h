@@ -29,7 +29,7 @@
 
 #include "hetcoll/model/platform.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
-#include "hetcoll/steady/broadcast/broadcast_tree.h"
+#include "hetcoll/plan/broadcast_tree.h"
 
 namespace hetcoll::mpi {
 

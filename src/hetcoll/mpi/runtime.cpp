@@ -6,11 +6,12 @@
 
 #include <fmt/format.h>
 
-#include "hetcoll/makespan/graph/eager_broadcast.h"
-#include "hetcoll/makespan/graph/eager_reduce.h"
-#include "hetcoll/makespan/graph/graph_registry.h"
-#include "hetcoll/makespan/graph/split_broadcast.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/eager/eager_broadcast.h"
+#include "hetcoll/makespan/eager/eager_reduce.h"
+#include "hetcoll/registry/graph_registry.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
+#include "hetcoll/makespan/sender_speed/auto_select.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/participants.h"
 #include "hetcoll/mpi/collectives.h"
@@ -29,7 +30,7 @@ MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, Proce
 }
 
 PlanModel parse_plan_model(std::string_view text, std::string_view parameter) {
-  if (auto model = plan_model_from_string(text)) return *model;
+  if (auto model = plan_model_from_string(text); model && is_makespan_model(*model)) return *model;
   throw InputError(fmt::format("{}: must be \"sender-speed\", \"graph\" or \"eager\", got \"{}\"", parameter, text));
 }
 

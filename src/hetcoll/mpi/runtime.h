@@ -11,12 +11,12 @@
 // default); a communicator may use a subset of the platform's processors.
 // Plans (PlanningOptions::model): by default the registry's algorithm for
 // the operation (default "auto": FNF / SNF, then a bounded exact search;
-// makespan/auto_select.h) on the sender-speed view of the communicator's
+// makespan/sender_speed/auto_select.h) on the sender-speed view of the communicator's
 // processors; with PlanModel::platform_graph, on a platform graph, the graph
-// planners (makespan/graph/graph_registry.h: routes, bidirectional one-port
+// planners (registry/graph_registry.h: routes, bidirectional one-port
 // hosts and shared links) on the platform itself, the processors no rank
 // plays forwarding as routers; with PlanModel::eager, broadcasts and
-// reduces, the eager model's planners (makespan/graph/eager_broadcast.h: a
+// reduces, the eager model's planners (makespan/eager/eager_broadcast.h: a
 // rank sends to all its children at once; eager_reduce.h: a rank receives
 // from all its children at once and sends once; for small messages
 // under eager MPI sends) on the platform the same way. Either way the plan's transfers are between
@@ -57,7 +57,7 @@ PlanModel parse_plan_model(std::string_view text, std::string_view parameter);
 struct PlanningOptions {
   // What the plans are made on (see the header comment): sender_speed,
   // platform_graph, or eager (broadcasts and reduces, on a platform graph:
-  // the eager planners, makespan/graph/eager_broadcast.h and
+  // the eager planners, makespan/eager/eager_broadcast.h and
   // eager_reduce.h, whose plans run with standard sends (a broadcast's
   // paced, RuntimeOptions::eager_pacing), a reduce
   // rank posting all its receives at once; all-reduces are refused,
@@ -74,7 +74,7 @@ struct PlanningOptions {
   // plus this. 0: none.
   double envelope_bytes = 0;
   // PlanModel::eager on a platform graph: broadcasts may be split
-  // (makespan/graph/split_broadcast.h: pieces scattered to spreaders that
+  // (makespan/split/split_broadcast.h: pieces scattered to spreaders that
   // send them to everyone). For each (root, count, datatype size) the
   // runtime plans the split broadcast and the eager plan for that exact
   // size and runs the one the eager model predicts faster. false: whole

@@ -1,4 +1,4 @@
-// Running a split all-reduce (makespan/graph/split_allreduce.h) with MPI
+// Running a split all-reduce (makespan/split/split_allreduce.h) with MPI
 // point-to-point calls: every rank sends each piece of its vector, chunk by
 // chunk, to the piece's aggregator; an aggregator combines each chunk once
 // all its contributions are in and sends the result to everyone.
@@ -35,7 +35,7 @@
 #include <string_view>
 #include <vector>
 
-#include "hetcoll/makespan/graph/split_allreduce.h"
+#include "hetcoll/makespan/split/split_allreduce.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include <mpi.h>
 

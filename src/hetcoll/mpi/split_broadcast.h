@@ -1,4 +1,4 @@
-// Running a split broadcast (makespan/graph/split_broadcast.h) with MPI
+// Running a split broadcast (makespan/split/split_broadcast.h) with MPI
 // point-to-point calls: the source scatters chunks of the pieces to their
 // spreaders, every spreader sends its chunks to the others.
 //
@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "hetcoll/makespan/graph/split_broadcast.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include <mpi.h>
 

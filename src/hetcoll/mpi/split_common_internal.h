@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "hetcoll/makespan/graph/split_broadcast.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include <mpi.h>
 

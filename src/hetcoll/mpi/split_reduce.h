@@ -1,4 +1,4 @@
-// Running a split reduce (makespan/reduce/split_reduce.h) with MPI
+// Running a split reduce (makespan/split/split_reduce.h) with MPI
 // point-to-point messages.
 //
 // Rank r plays processor r of the plan. On each rank: every receive the plan
@@ -42,7 +42,7 @@
 
 #include <mpi.h>
 
-#include "hetcoll/makespan/reduce/split_reduce.h"
+#include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/mpi/executable_plan.h"
 
 namespace hetcoll::mpi {

@@ -47,13 +47,16 @@
 
 #include "hetcoll/core/ids.h"
 #include "hetcoll/core/rational.h"
-#include "hetcoll/steady/lp/certificate.h"
+#include "hetcoll/plan/plan.h"
+#include "hetcoll/plan/lp_certificate.h"
 
 namespace hetcoll {
 
-enum class SteadyOperation { scatter, gossip, reduce, broadcast };
-
-const char* to_string(SteadyOperation operation);
+// The steady-state operations are four of the one Operation enum (plan.h):
+// scatter, gossip, reduce and broadcast.
+using SteadyOperation = Operation;
+bool is_steady_operation(Operation operation);
+// One of those four names; nullopt for any other.
 std::optional<SteadyOperation> steady_operation_from_string(std::string_view name);
 
 // What a message carries.

@@ -6,20 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/steady/lp/certificate_json_internal.h"
+#include "hetcoll/plan/lp_certificate_json_internal.h"
 
 namespace hetcoll {
 
 using nlohmann::json;
 
-const char* to_string(SteadyOperation operation) {
-  switch (operation) {
-    case SteadyOperation::scatter: return "scatter";
-    case SteadyOperation::gossip: return "gossip";
-    case SteadyOperation::reduce: return "reduce";
-    case SteadyOperation::broadcast: return "broadcast";
-  }
-  return "?";
+bool is_steady_operation(Operation operation) {
+  return operation == Operation::scatter || operation == Operation::gossip || operation == Operation::reduce ||
+         operation == Operation::broadcast;
 }
 
 std::optional<SteadyOperation> steady_operation_from_string(std::string_view name) {

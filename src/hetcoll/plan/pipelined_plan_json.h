@@ -7,7 +7,7 @@
 #include <ostream>
 
 #include "hetcoll/model/platform.h"
-#include "hetcoll/steady/broadcast/pipelined_tree_plan.h"
+#include "hetcoll/plan/pipelined_tree_plan.h"
 
 namespace hetcoll {
 

@@ -20,10 +20,16 @@
 
 namespace hetcoll {
 
-enum class Operation { broadcast, multicast, reduce, allreduce };
+// Every collective hetcoll plans, in every model: the makespan planners take
+// the first four, the steady-state planners scatter, gossip, reduce and
+// broadcast (periodic_plan.h). One enum, one name table (plan.cpp).
+enum class Operation { broadcast, multicast, reduce, allreduce, scatter, gossip };
 
 const char* to_string(Operation operation);
+// Any of the six names.
 std::optional<Operation> operation_from_string(std::string_view name);
+// The four a makespan plan (MakespanPlan) can hold.
+bool is_makespan_operation(Operation operation);
 
 // What a message carries, and what its receiver does with it. In a
 // reduce-then-broadcast all-reduce the first phase moves partial reductions
@@ -72,19 +78,38 @@ struct Guarantee {
   static Guarantee none();
 };
 
-// The model a plan's times and claims hold in.
+// The model a plan's times and claims hold in: one enum for every plan
+// family (registry/registry.h keys its planners by (operation, model)).
 enum class PlanModel : std::uint8_t {
   sender_speed,    // one time per processor (a cluster, or the sender-speed view of a graph)
   platform_graph,  // model/graph_network.h: routes, exclusive links, bidirectional one-port
   // model/eager_model.h: a platform graph's routes; a node sends to all its
   // children at once, their occupancies add up in send order, latencies
   // overlap (broadcasts); reduces are its time reversal
-  // (makespan/graph/eager_reduce.h: a node's receive windows add up)
+  // (makespan/eager/eager_reduce.h: a node's receive windows add up)
   eager,
+  // model/split_costs.h: the eager model with affine costs; messages cut into
+  // pieces and chunks (makespan/split/split_broadcast.h, split_allreduce.h)
+  split,
+  // model/nic_network.h: per-processor up and down links shared max-min fair
+  // by concurrent flows (makespan/split/split_reduce.h)
+  fluid,
+  // A series of operations on a platform graph, bidirectional one-port:
+  // throughput, not makespan (steady/, periodic_plan.h)
+  steady_state,
+  // One operation pipelined in slices along trees of a platform graph
+  // (steady/pipelined/, pipelined_tree_plan.h)
+  pipelined,
 };
+// The same enum under the name the planner registry used.
+using CommunicationModel = PlanModel;
 
 const char* to_string(PlanModel model);
+// Any model's name ("sender-speed", "graph", "eager", "split", "fluid",
+// "steady-state", "pipelined").
 std::optional<PlanModel> plan_model_from_string(std::string_view name);
+// The models a MakespanPlan's transfers are timed in (sender-speed, graph, eager).
+bool is_makespan_model(PlanModel model);
 
 struct MakespanPlan {
   Operation operation = Operation::broadcast;

@@ -231,11 +231,13 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
     throw InputError(fmt::format("{}: operation: missing or not a string", source_name));
   }
   auto op = operation_from_string(operation->get<std::string>());
+  if (op && !is_makespan_operation(*op)) op.reset();  // scatter and gossip plans are periodic plans
   if (!op) throw InputError(fmt::format("{}: operation: unknown operation \"{}\"", source_name, operation->get<std::string>()));
   plan.operation = *op;
   if (auto it = document.find("algorithm"); it != document.end() && it->is_string()) plan.algorithm = it->get<std::string>();
   if (auto it = document.find("model"); it != document.end()) {
     auto model = it->is_string() ? plan_model_from_string(it->get<std::string>()) : std::nullopt;
+    if (model && !is_makespan_model(*model)) model.reset();
     if (!model) {
       throw InputError(fmt::format("{}: model: must be \"sender-speed\", \"graph\" or \"eager\"", source_name));
     }

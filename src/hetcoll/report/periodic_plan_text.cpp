@@ -58,6 +58,9 @@ std::string periodic_plan_summary(const PeriodicPlan& plan, const Platform& plat
     case SteadyOperation::broadcast:
       text += fmt::format("series of broadcasts from {}\n", platform.id(plan.root));
       break;
+    case Operation::multicast:
+    case Operation::allreduce:
+      break;  // makespan operations: never a periodic plan's (the reader refuses them)
   }
   text += fmt::format("  throughput   {} operation{} per time unit\n", exact_and_decimal(plan.throughput),
                       plan.throughput == 1 ? "" : "s");

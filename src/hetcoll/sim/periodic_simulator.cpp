@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/steady/steady_platform.h"
+#include "hetcoll/model/steady_platform.h"
 
 namespace hetcoll {
 

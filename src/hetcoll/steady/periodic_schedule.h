@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "hetcoll/plan/periodic_plan.h"
-#include "hetcoll/steady/steady_platform.h"
+#include "hetcoll/model/steady_platform.h"
 
 namespace hetcoll {
 

@@ -38,7 +38,7 @@
 
 #include "hetcoll/steady/lp/certificate.h"
 #include "hetcoll/steady/lp/linear_program.h"
-#include "hetcoll/steady/steady_platform.h"
+#include "hetcoll/model/steady_platform.h"
 
 namespace hetcoll {
 

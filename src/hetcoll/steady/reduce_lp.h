@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "hetcoll/steady/personal_lp.h"
+#include "hetcoll/steady/reduce_tree_pricing.h"
 
 namespace hetcoll {
 
@@ -94,10 +95,5 @@ ReduceLpResult solve_reduce_lp(const SteadyPlatform& platform, const ReduceProbl
                                ReduceLpMethod method = ReduceLpMethod::tree_pricing);
 
 void check_reduce_problem(const SteadyPlatform& platform, const ReduceProblem& problem);
-
-// Index of v[k,m] among the N(N+1)/2 types (k <= m), row-major by k.
-inline int partial_index(int participants, int first, int last) {
-  return first * participants - first * (first - 1) / 2 + (last - first);
-}
 
 }  // namespace hetcoll

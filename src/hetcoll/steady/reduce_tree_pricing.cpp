@@ -6,7 +6,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "hetcoll/steady/reduce_lp.h"
 
 namespace hetcoll {
 

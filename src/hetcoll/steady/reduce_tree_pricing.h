@@ -48,6 +48,11 @@ namespace hetcoll {
 
 // Where the structure of a reduce LP sits among its rows and columns
 // (filled by solve_reduce_lp while it builds the model).
+// Index of v[k,m] among the N(N+1)/2 types (k <= m), row-major by k.
+inline int partial_index(int participants, int first, int last) {
+  return first * participants - first * (first - 1) / 2 + (last - first);
+}
+
 struct ReduceLpIndex {
   int participants = 0;  // N; message type t = partial_index(N, first, last)
   int nodes = 0;

@@ -62,6 +62,9 @@ double PlanChecker::check_operation() {
       completion = std::max(completion, result_ready);
       break;
     }
+    case Operation::scatter:
+    case Operation::gossip:
+      break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   check_claims(completion);
   return completion;

@@ -94,7 +94,7 @@ VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
 //    sender's transfers, by start time, each start once the previous one
 //    has left the link (latencies overlap); no receive or router ports (a
 //    node may receive meanwhile);
-//  * reduce (makespan/graph/eager_reduce.h): it occupies its receiver's
+//  * reduce (makespan/eager/eager_reduce.h): it occupies its receiver's
 //    link for its occupancy at its end, [end - occupancy, end]; a
 //    receiver's windows never overlap; no send or router ports; combining
 //    is free (the reduce's causality: a node sends after its last arrival);
@@ -104,7 +104,7 @@ VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
 // distinct sender (it stops once that sender's receivers are reached).
 VerifyReport verify(const GraphNetwork& network, const MakespanPlan& plan);
 
-// Split broadcasts (makespan/graph/split_broadcast.h), checked against the
+// Split broadcasts (makespan/split/split_broadcast.h), checked against the
 // split costs alone (verify_split.cpp):
 //  * well-formedness: the plan's members are the costs' members, the source
 //    is one of them, at least one chunk; pieces have distinct spreaders and
@@ -125,7 +125,7 @@ struct SplitBroadcastPlan;
 class SplitCosts;
 VerifyReport verify_split_broadcast(const SplitCosts& costs, const SplitBroadcastPlan& plan);
 
-// Split all-reduces (makespan/graph/split_allreduce.h), checked against the
+// Split all-reduces (makespan/split/split_allreduce.h), checked against the
 // split costs alone: the members are the costs' members, at least one
 // chunk, pieces with distinct aggregators covering the elements once;
 // every transfer names a piece and a non-empty chunk and lasts occupancy +

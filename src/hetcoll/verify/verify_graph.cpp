@@ -217,7 +217,7 @@ class GraphChecker {
     return cost;
   }
 
-  // The eager reduce (makespan/graph/eager_reduce.h): a transfer lasts its
+  // The eager reduce (makespan/eager/eager_reduce.h): a transfer lasts its
   // route's time and holds its RECEIVER's link for its occupancy at its
   // end, [end - occupancy, end]; a receiver's windows must not overlap (its
   // latencies may). That each node sends once, after its children's

@@ -10,8 +10,8 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/periodic_plan_json.h"
-#include "hetcoll/steady/broadcast/ssb_lp.h"
-#include "hetcoll/steady/steady_platform.h"
+#include "hetcoll/model/steady_platform.h"
+#include "hetcoll/verify/ssb_certificate.h"
 #include "hetcoll/verify/verify_tree.h"
 
 namespace hetcoll {
@@ -149,6 +149,9 @@ class PeriodicChecker {
           ok = false;
         }
         break;
+      case Operation::multicast:
+      case Operation::allreduce:
+        break;  // makespan operations: never a periodic plan's (the reader refuses them)
     }
     if (plan_.period < 1) {
       violation("period: must be at least 1, got {}", plan_.period.get_str());
@@ -587,22 +590,19 @@ class PeriodicChecker {
   }
 
   // The SSB certificate (formulation "ssb-broadcast", Beaumont, Marchal,
-  // Robert 2004 eq. 2) is re-derived by check_ssb_solution from the platform:
-  // its duals against the full flow program, and the plan's rates (flows /
-  // period) carrying the bound to every target by exact max-flow.
+  // Robert 2004 eq. 2), re-derived from the platform by ssb_certificate.h:
+  // its duals, and the plan's rates (flows / period) carrying the bound to
+  // every target by exact max-flow.
   void check_ssb_certificate() {
-    SsbSolution solution;
-    solution.throughput = plan_.throughput_bound;
-    solution.targets = plan_.targets;
-    solution.certificate = plan_.certificate;
-    solution.edge_rates.assign(platform_.edges().size(), Rational(0));
-    for (const auto& [key, messages] : flow_total_) solution.edge_rates[key.first] += messages / Rational(plan_.period);
+    std::vector<Rational> rates(platform_.edges().size(), Rational(0));
+    for (const auto& [key, messages] : flow_total_) rates[key.first] += messages / Rational(plan_.period);
     // The doubles the costs came from (view_.cost holds their exact decimals;
     // converting back through to_double may move the last bit).
     const std::vector<double> times = platform_.edge_costs(message_size_);
     // The plan's trees may fall short of the bound only under a period limit.
     if (plan_.throughput != plan_.throughput_bound) return;
-    auto failure = check_ssb_solution(platform_, plan_.root, times, solution);
+    auto failure = hetcoll::check_ssb_certificate(platform_, plan_.root, times, plan_.targets, plan_.throughput_bound,
+                                                  rates, plan_.certificate);
     if (!failure.empty()) {
       violation("certificate: {}", failure);
       return;

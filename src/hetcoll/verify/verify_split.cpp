@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "hetcoll/makespan/graph/split_allreduce.h"
-#include "hetcoll/makespan/graph/split_broadcast.h"
+#include "hetcoll/model/split_costs.h"
+#include "hetcoll/plan/split_plans.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {

@@ -1,4 +1,4 @@
-// Independent checking of split reduce plans (makespan/reduce/split_reduce.h)
+// Independent checking of split reduce plans (makespan/split/split_reduce.h)
 // against the NIC fluid model: looks at the plan and the network only, never
 // at the planner or its simulator, and checks
 //  * well-formedness: the root and every aggregator are processors; the
@@ -24,7 +24,8 @@
 // Complexity: O(n k) time and space for n processors and k pieces.
 #pragma once
 
-#include "hetcoll/makespan/reduce/split_reduce.h"
+#include "hetcoll/model/nic_network.h"
+#include "hetcoll/plan/split_plans.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {

@@ -16,7 +16,7 @@
 // Complexity: O(n + m + total route length).
 #pragma once
 
-#include "hetcoll/steady/broadcast/broadcast_tree.h"
+#include "hetcoll/plan/broadcast_tree.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {

@@ -122,6 +122,9 @@ std::vector<TreePhase> communication_tree(const MakespanPlan& plan, ProcessorInd
       phases.push_back(build_phase(broadcast_transfers, first, Payload::broadcast_value, root, processor_count, broadcast_start));
       break;
     }
+    case Operation::scatter:
+    case Operation::gossip:
+      break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   return phases;
 }

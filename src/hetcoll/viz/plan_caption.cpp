@@ -66,6 +66,9 @@ std::string plan_headline(const MakespanPlan& plan, const std::string& root, con
       what = is_exchange_allreduce(plan) ? "All-reduce by pairwise exchanges (rank 0: " + root_id + ")"
                                          : "All-reduce through root " + root_id;
       break;
+    case Operation::scatter:
+    case Operation::gossip:
+      break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   std::string headline = what;
   if (!plan.algorithm.empty()) headline += " · " + shorten(plan.algorithm, 40);

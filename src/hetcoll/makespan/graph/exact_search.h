@@ -39,7 +39,7 @@
 #include <cstdint>
 
 #include "hetcoll/makespan/graph/graph_planner.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/request.h"
 
 namespace hetcoll {
 

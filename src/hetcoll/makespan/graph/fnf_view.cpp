@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
 #include "hetcoll/makespan/graph/graph_schedule.h"
-#include "hetcoll/makespan/reduce/snf.h"
+#include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/sim/makespan_simulation.h"
 
 namespace hetcoll {

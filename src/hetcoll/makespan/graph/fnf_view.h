@@ -17,7 +17,7 @@
 // Complexity: O(n²) route costs (route table), O(n log n) for FNF / SNF,
 // O(m log m) for the execution; refuses more than kMaxFlatMembers
 // participants.
-// Ties: FNF's and SNF's (makespan/broadcast/fnf.h, makespan/reduce/snf.h).
+// Ties: FNF's and SNF's (makespan/sender_speed/broadcast/fnf.h, makespan/sender_speed/reduce/snf.h).
 #pragma once
 
 #include "hetcoll/makespan/graph/graph_planner.h"

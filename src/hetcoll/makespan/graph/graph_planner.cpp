@@ -250,6 +250,9 @@ MakespanPlan plan_on_graph(const GraphNetwork& network, const MakespanRequest& r
       plan.lower_bound = graph_allreduce_lower_bound(network, request.root);
       break;
     }
+    case Operation::scatter:
+    case Operation::gossip:
+      break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   if (!proven && plan.guarantee.kind == Guarantee::Kind::exact) {
     plan.guarantee = Guarantee::none();

@@ -26,7 +26,8 @@
 #include <vector>
 
 #include "hetcoll/core/limits.h"
-#include "hetcoll/makespan/registry.h"
+#include "hetcoll/makespan/graph/broadcast_task.h"
+#include "hetcoll/makespan/request.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
 
@@ -34,24 +35,7 @@ namespace hetcoll {
 
 inline constexpr std::size_t kAllreduceRootTrials = 16;
 
-struct BroadcastTask {
-  ProcessorIndex source = kNoProcessor;
-  std::vector<ProcessorIndex> members;    // participants that may take part, by node index (the source among them)
-  std::vector<char> must_receive;         // per member
-  bool reversed = false;                  // plan the time-reversed problem of a reduce
-  double source_ready = 0;                // when the source holds the message
-};
-
-struct EngineResult {
-  std::vector<Transfer> transfers;  // of the broadcast (of the reversed problem when reversed)
-  bool proven_optimal = false;      // an exact search finished
-  SearchStatus status = SearchStatus::finished;  // or why a search stopped early
-  std::string proof;                // why it is optimal, when proven
-  SearchStats stats;
-  std::vector<std::string> notes;
-};
-
-using BroadcastEngine = std::function<EngineResult(const GraphNetwork&, const BroadcastTask&)>;
+// BroadcastTask, EngineResult, BroadcastEngine: broadcast_task.h.
 
 struct GraphAlgorithmInfo {
   std::string name;  // as given to --algo

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/graph/graph_planner.h"
+#include "hetcoll/makespan/graph/broadcast_task.h"
 #include "hetcoll/sim/makespan_simulation.h"
 
 namespace hetcoll {

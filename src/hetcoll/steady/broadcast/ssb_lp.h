@@ -49,7 +49,7 @@
 #include <vector>
 
 #include "hetcoll/core/rational.h"
-#include "hetcoll/steady/broadcast/broadcast_tree.h"
+#include "hetcoll/plan/broadcast_tree.h"
 #include "hetcoll/steady/lp/certificate.h"
 #include "hetcoll/steady/lp/linear_program.h"
 

@@ -12,7 +12,7 @@
 #include <functional>
 #include <vector>
 
-#include "hetcoll/steady/broadcast/broadcast_tree.h"
+#include "hetcoll/plan/broadcast_tree.h"
 
 namespace hetcoll {
 

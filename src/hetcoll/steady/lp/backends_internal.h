@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "hetcoll/steady/lp/linear_program.h"
+#include "hetcoll/steady/lp/lp_model.h"
 
 namespace hetcoll::lp::detail {
 

@@ -51,51 +51,12 @@
 #include <vector>
 
 #include "hetcoll/core/rational.h"
+#include "hetcoll/steady/lp/lp_model.h"
 
 namespace hetcoll::lp {
 
-enum class RowSense { less_equal, equal, greater_equal };
-
-// What a row means, for certificates a plan file carries: a kind such as
-// "send_port" and the keys that identify it (node ids, message types), so a
-// checker can re-derive the constraint from the platform alone.
-struct RowLabel {
-  std::string kind;
-  std::vector<std::string> keys;
-};
-
-class Model {
- public:
-  // A new column x_j >= 0 with objective coefficient `objective`; returns j.
-  int add_column(const Rational& objective = 0, std::string name = {});
-  // A new empty row `(sense) rhs`; returns i. Coefficients come from add_entry.
-  int add_row(RowSense sense, const Rational& rhs, RowLabel label = {});
-  // A(row, column) += value. Zero values are ignored.
-  void add_entry(int row, int column, const Rational& value);
-
-  int column_count() const { return static_cast<int>(objective_.size()); }
-  int row_count() const { return static_cast<int>(rhs_.size()); }
-  std::size_t nonzero_count() const;
-
-  const Rational& objective(int column) const { return objective_[static_cast<std::size_t>(column)]; }
-  const Rational& rhs(int row) const { return rhs_[static_cast<std::size_t>(row)]; }
-  RowSense sense(int row) const { return sense_[static_cast<std::size_t>(row)]; }
-  const RowLabel& label(int row) const { return labels_[static_cast<std::size_t>(row)]; }
-  const std::string& column_name(int column) const { return column_names_[static_cast<std::size_t>(column)]; }
-  // The nonzeros of a column as (row, value), merged and without zeros.
-  const std::vector<std::pair<int, Rational>>& column(int column) const;
-
- private:
-  void normalize() const;
-
-  std::vector<Rational> objective_;
-  std::vector<std::string> column_names_;
-  std::vector<Rational> rhs_;
-  std::vector<RowSense> sense_;
-  std::vector<RowLabel> labels_;
-  mutable std::vector<std::vector<std::pair<int, Rational>>> columns_;
-  mutable bool normalized_ = true;
-};
+// Model, RowSense, SimplexAlgorithm and the exact optimality checks:
+// lp_model.h.
 
 enum class SolveStatus {
   optimal,     // exact primal and dual solutions, checked
@@ -106,11 +67,6 @@ enum class SolveStatus {
 
 const char* to_string(SolveStatus status);
 using hetcoll::to_string;  // keeps the Rational overloads visible inside lp::
-
-// Clp's method: dual or primal simplex on the model as built, or `presolve`:
-// Clp's initialSolve (presolve, its own choice of method, postsolve back to a
-// basis of the model as built).
-enum class SimplexAlgorithm { dual, primal, presolve, barrier };
 
 struct SolveOptions {
   SimplexAlgorithm algorithm = SimplexAlgorithm::dual;
@@ -205,27 +161,5 @@ class FloatingRowSolver {
 // more. `unbounded` and `infeasible` are Clp's floating verdicts, unchecked.
 using PricingOracle = std::function<void(Model& model, const std::vector<double>& duals)>;
 Solution solve_with_pricing(Model& model, const PricingOracle& price);
-
-// The exact optimality test behind `optimal`: x >= 0 satisfies every row, y
-// has the right sign on every row and A^T y >= c, and c^T x == b^T y.
-struct OptimalityCheck {
-  bool primal_feasible = false;
-  bool dual_feasible = false;
-  bool objectives_equal = false;
-  Rational primal_objective;
-  Rational dual_objective;
-  std::string failure;  // the first violated condition, in words
-  bool ok() const { return primal_feasible && dual_feasible && objectives_equal; }
-};
-
-OptimalityCheck check_optimality(const Model& model, const std::vector<Rational>& primal,
-                                 const std::vector<Rational>& dual);
-
-// Only the dual half: y has the right signs and A^T y >= c. Then b^T y is an
-// upper bound on every feasible c^T x (weak duality).
-bool dual_feasible(const Model& model, const std::vector<Rational>& dual, std::string* failure = nullptr);
-
-// The columns with A^T y < c (at most `limit` of them), exactly.
-std::vector<int> dual_infeasible_columns(const Model& model, const std::vector<Rational>& dual, std::size_t limit);
 
 }  // namespace hetcoll::lp

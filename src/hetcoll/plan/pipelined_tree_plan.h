@@ -1,0 +1,51 @@
+// A pipelined broadcast along a single tree: what `hetcoll tree` prints and
+// writes (docs/FORMATS.md "Pipelined broadcast plans"), and the prediction it
+// carries. Made by steady/pipelined/pipelined_tree_plan.h; checked by
+// verify/verify_tree.h; written by plan/pipelined_plan_json.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "hetcoll/core/limits.h"
+#include "hetcoll/plan/broadcast_tree.h"
+
+namespace hetcoll {
+
+// The predicted makespan of a whole message cut into slices
+// (steady/pipelined/slice_makespan.h computes it).
+struct SliceMakespan {
+  double slice_size = 0;        // bytes
+  std::int64_t slices = 0;      // ceil(message / slice)
+  double period = 0;            // per slice
+  double first_slice = 0;       // start-up: the first slice's broadcast time
+  double makespan = 0;          // (slices - 1) period + first_slice
+  // best_slice_size only: the prediction still fell at the finest slicing
+  // (no latency), so the fewest slices within 1% of it were taken.
+  bool within_one_percent = false;
+};
+
+struct PipelinedTreePlan {
+  std::string heuristic;
+  std::string heuristic_reference;
+  BroadcastModel model = BroadcastModel::one_port;
+  ProcessorIndex source = kNoProcessor;
+  std::optional<double> slice_size;
+  bool slice_size_chosen = false;      // picked by best_slice_size, not given
+  // The prediction kept falling with smaller slices (links without latency):
+  // the fewest slices within 1% of the finest slicing's makespan were taken.
+  bool slice_size_within_one_percent = false;
+  BroadcastTree tree;
+  TreeEvaluation evaluation;
+  std::optional<double> optimal_throughput;
+  std::optional<bool> search_finished;  // "optimal" only
+  std::optional<SearchStatus> search_status;  // "optimal" only
+  std::uint64_t search_nodes = 0;
+  std::optional<double> message_size;
+  std::optional<SliceMakespan> makespan;
+  bool valid = false;                   // verify_broadcast_tree's verdict
+  std::string violations;
+};
+
+}  // namespace hetcoll

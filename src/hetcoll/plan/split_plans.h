@@ -1,0 +1,94 @@
+// Plans that cut the message into pieces (makespan/split/): the split
+// broadcast and all-reduce (members, pieces, chunks and every message, in
+// the eager model of model/split_costs.h) and the split reduce (pieces,
+// aggregators and post times, in the NIC fluid model of
+// model/nic_network.h). verify/ checks them; mpi/ runs them.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hetcoll/core/ids.h"
+
+namespace hetcoll {
+
+struct SplitPiece {
+  std::size_t spreader = 0;  // member index
+  std::size_t first = 0;     // first element
+  std::size_t elements = 0;
+};
+
+struct SplitTransfer {
+  std::size_t piece = 0, chunk = 0;
+  std::size_t from = 0, to = 0;  // member indices
+  double start = 0, end = 0;     // end = start + occupancy + delay
+};
+
+struct SplitBroadcastPlan {
+  std::vector<ProcessorIndex> members;  // member index -> processor
+  std::size_t source = 0;               // member index
+  std::size_t elements = 0;
+  double element_bytes = 1;
+  double envelope_bytes = 0;
+  std::size_t chunks = 1;
+  std::vector<SplitPiece> pieces;
+  // Every message, in the order the schedule posts them (each sender's in
+  // its send order).
+  std::vector<SplitTransfer> transfers;
+  double makespan = 0;  // eager-model time of the last arrival
+  std::string description;
+};
+
+// The elements [first, first + count) of chunk `chunk` of a piece of
+// `piece_elements` elements cut into `chunks` chunks (the first
+// piece_elements % chunks chunks get one more).
+std::pair<std::size_t, std::size_t> split_chunk_range(std::size_t piece_elements, std::size_t chunks,
+                                                      std::size_t chunk);
+
+struct SplitAllreduceTransfer {
+  bool contribution = true;  // false: a reduced chunk from the aggregator
+  std::size_t piece = 0, chunk = 0;
+  std::size_t from = 0, to = 0;  // member indices
+  double start = 0, end = 0;     // end = start + occupancy + delay
+};
+
+struct SplitAllreducePlan {
+  std::vector<ProcessorIndex> members;  // member index -> processor
+  std::size_t elements = 0;
+  double element_bytes = 1;
+  double envelope_bytes = 0;
+  std::size_t chunks = 1;
+  std::vector<SplitPiece> pieces;  // spreader = the piece's aggregator
+  // Every message, each sender's in its send order.
+  std::vector<SplitAllreduceTransfer> transfers;
+  double makespan = 0;  // eager-model time of the last result's arrival
+  std::string description;
+};
+
+struct SplitReducePiece {
+  std::size_t first = 0;  // first element
+  std::size_t count = 0;  // elements, >= 1
+  ProcessorIndex aggregator = 0;
+};
+
+struct SplitReducePlan {
+  ProcessorIndex root = 0;
+  std::size_t count = 0;        // elements reduced
+  double element_bytes = 0;     // bytes per element
+  std::vector<SplitReducePiece> pieces;  // consecutive, covering [0, count)
+  // Per processor: the pieces it sends its own contribution of, in order,
+  // and when it posts each (seconds after the start). Empty for the root.
+  std::vector<std::vector<std::size_t>> contributions;
+  std::vector<std::vector<double>> post_times;
+  // From simulate_split_reduce: per piece, when its aggregator holds every
+  // contribution (its forward is posted then), and when the reduced piece
+  // is at the root.
+  std::vector<double> piece_ready;
+  std::vector<double> piece_at_root;
+  double predicted_seconds = 0;
+  std::string description;
+};
+
+}  // namespace hetcoll

@@ -1,0 +1,179 @@
+#include "hetcoll/registry/graph_registry.h"
+#include "hetcoll/registry/rows_internal.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/graph/auto_graph.h"
+#include "hetcoll/makespan/graph/ecef.h"
+#include "hetcoll/makespan/graph/exact_search.h"
+#include "hetcoll/makespan/graph/fef.h"
+#include "hetcoll/makespan/graph/fnf_view.h"
+#include "hetcoll/makespan/graph/graph_planner.h"
+#include "hetcoll/makespan/graph/hierarchical.h"
+#include "hetcoll/makespan/graph/lookahead.h"
+
+namespace hetcoll {
+
+namespace {
+
+// One graph planner before it becomes a row per operation.
+struct GraphPlanner {
+  PlannerEntry row;  // model, name, texts, capabilities, run_on_graph; `guarantee` as it holds for broadcast
+};
+
+GraphPlanner entry(std::string name, Guarantee guarantee, std::string complexity, std::string reference,
+                   std::string summary, BroadcastEngine engine) {
+  GraphPlanner planner;
+  PlannerEntry& algorithm = planner.row;
+  algorithm.name = name;
+  algorithm.model = CommunicationModel::platform_graph;
+  algorithm.complexity = std::move(complexity);
+  algorithm.reference = std::move(reference);
+  algorithm.summary = std::move(summary);
+  algorithm.guarantee.kind = guarantee.kind == Guarantee::Kind::exact ? Guarantee::Kind::exact : Guarantee::Kind::heuristic;
+  algorithm.guarantee.stopped_kind = Guarantee::Kind::heuristic;
+  algorithm.guarantee.text = guarantee.text;
+  algorithm.capabilities.needs_message_size = true;
+  algorithm.run_on_graph = [name, guarantee, engine](const GraphNetwork& network, const MakespanRequest& request) {
+    return plan_on_graph(network, request, {name, guarantee}, engine);
+  };
+  return planner;
+}
+
+Guarantee heuristic() {
+  Guarantee g = Guarantee::none();
+  g.text = "heuristic (no proven ratio)";
+  return g;
+}
+
+std::vector<GraphPlanner> build_planners() {
+  std::vector<GraphPlanner> algorithms;
+  {
+    Guarantee guarantee = heuristic();
+    guarantee.text = "optimal when the exact search finishes (up to 10 participants), else heuristic";
+    auto algorithm = entry("auto", guarantee, "budgeted exact search (n <= 10), else O(n^2 log n) per site",
+                           "selector over the graph planners (makespan/graph/auto_graph.h)",
+                           "the best of hierarchical, ECEF and look-ahead; up to 10 participants, the exact search "
+                           "(fixed node budget) started from it",
+                           {});
+    algorithm.row.is_default = true;
+    algorithm.row.is_selector = true;
+    algorithm.row.capabilities.limits = true;
+    algorithm.row.guarantee.stronger.push_back({Guarantee::Kind::exact, 1,
+                                       "the budgeted exact search finishes (at most 10 participants); every "
+                                       "operation but all-reduce",
+                                       "makespan/graph/exact_search.h"});
+    algorithm.row.run_on_graph = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
+      SearchLimits limits = request.limits;
+      return plan_on_graph(network, request, {"auto", guarantee},
+                           [limits](const GraphNetwork& n, const BroadcastTask& task) {
+                             return broadcast_auto(n, task, limits);
+                           });
+    };
+    algorithms.push_back(std::move(algorithm));
+  }
+  algorithms.push_back(entry("hierarchical", heuristic(), "O(m log m) + O(k^2 log k) per group of k",
+                             "MagPIe (Kielmann et al. 1999), Open MPI HAN; planned with costs",
+                             "detect sites (groups of cheap links), cross each slow link once: gateways first, "
+                             "then inside each site (reduce: the reverse)",
+                             broadcast_hierarchical));
+  algorithms.push_back(entry("lookahead", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
+                             "ECEF with look-ahead: earliest completion plus the receiver's cheapest onward route",
+                             broadcast_lookahead));
+  algorithms.push_back(entry("ecef", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
+                             "earliest completing edge first: the transfer that would finish first",
+                             broadcast_ecef));
+  algorithms.push_back(entry("fef", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
+                             "fastest edge first: the cheapest route from an informed node", broadcast_fef));
+  {
+    Guarantee guarantee = Guarantee::exact();
+    guarantee.text = "exact (when the search finishes; else the best plan found)";
+    auto algorithm = entry("optimal", guarantee, "exponential; O(k^2) per node, k <= 16 participants",
+                           "branch and bound over transfer orders (makespan/graph/exact_search.h)",
+                           "exact search for small graphs (<= 16 participants; --time-limit, --node-limit)", {});
+    algorithm.row.capabilities.exact_search = true;
+    algorithm.row.capabilities.limits = true;
+    algorithm.row.guarantee.text = "exact when the search finishes (every operation but all-reduce); else the best plan found";
+    algorithm.row.run_on_graph = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
+      SearchLimits limits = request.limits;
+      return plan_on_graph(network, request, {"optimal", guarantee},
+                           [limits](const GraphNetwork& n, const BroadcastTask& task) {
+                             return broadcast_exact(n, task, limits);
+                           });
+    };
+    algorithms.push_back(std::move(algorithm));
+  }
+  {
+    auto algorithm = entry("fnf-view", heuristic(), "O(n^2) routes + O(n log n)",
+                           "Liu 2002 sec. 3 (FNF), Liu, Kuo, Wang 2009 (SNF), on the sender-speed view",
+                           "baseline: FNF / SNF planned on the sender-speed view (one time per node), executed on the "
+                           "platform",
+                           broadcast_fnf_view);
+    algorithm.row.capabilities.baseline = true;
+    algorithms.push_back(std::move(algorithm));
+  }
+  return algorithms;
+}
+
+// `guarantee` as it holds for one operation: no all-reduce is proven optimal
+// on a graph (the exact search covers reduce-then-broadcast plans only), so
+// there exact claims become heuristic.
+AlgorithmGuarantee guarantee_for(const AlgorithmGuarantee& broadcast, Operation operation) {
+  if (operation != Operation::allreduce) return broadcast;
+  AlgorithmGuarantee claimed = broadcast;
+  if (claimed.kind == Guarantee::Kind::exact) claimed.kind = Guarantee::Kind::heuristic;
+  std::erase_if(claimed.stronger, [](const ClaimCondition& c) { return c.kind == Guarantee::Kind::exact; });
+  return claimed;
+}
+
+}  // namespace
+
+void add_graph_planners(std::vector<PlannerEntry>& rows) {
+  const auto planners = build_planners();
+  for (auto operation : {Operation::broadcast, Operation::multicast, Operation::reduce, Operation::allreduce}) {
+    for (const auto& planner : planners) {
+      PlannerEntry row = planner.row;
+      row.operation = operation;
+      row.guarantee = guarantee_for(planner.row.guarantee, operation);
+      rows.push_back(std::move(row));
+    }
+  }
+}
+
+const std::vector<GraphMakespanAlgorithm>& graph_makespan_algorithms() {
+  static const std::vector<GraphMakespanAlgorithm> algorithms = [] {
+    std::vector<GraphMakespanAlgorithm> rows;
+    for (const auto& row : planners()) {
+      if (row.model == CommunicationModel::platform_graph && row.operation == Operation::broadcast) rows.push_back(row);
+    }
+    return rows;
+  }();
+  return algorithms;
+}
+
+const GraphMakespanAlgorithm* find_graph_makespan_algorithm(std::string_view name) {
+  for (const auto& algorithm : graph_makespan_algorithms()) {
+    if (algorithm.name == name) return &algorithm;
+  }
+  return nullptr;
+}
+
+MakespanPlan plan_graph_makespan(const GraphNetwork& network, const MakespanRequest& request,
+                                 std::string_view algorithm_name) {
+  const std::string_view name = algorithm_name.empty() ? "auto" : algorithm_name;
+  const PlannerEntry* algorithm = find_planner(request.operation, CommunicationModel::platform_graph, name);
+  if (!algorithm) {
+    std::string known;
+    for (const auto& candidate : graph_makespan_algorithms()) known += (known.empty() ? "" : ", ") + candidate.name;
+    throw InputError(fmt::format("unknown graph planner \"{}\" (known: {})", algorithm_name, known));
+  }
+  const auto started = std::chrono::steady_clock::now();
+  MakespanPlan plan = algorithm->run_on_graph(network, request);
+  plan.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return plan;
+}
+
+}  // namespace hetcoll
