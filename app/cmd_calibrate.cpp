@@ -29,6 +29,7 @@ struct CalibrateOptions {
   std::string out, graph, simgrid;
   bool json = false;
   bool quiet = false;
+  bool one_pair_at_a_time = false;
 };
 
 #ifdef HETCOLL_HAVE_MPI
@@ -91,11 +92,15 @@ int run_calibrate(const CalibrateOptions& options) {
   mpi::CalibrationOptions calibration_options;
   calibration_options.sizes = parse_sizes(options.sizes);
   calibration_options.repetitions = options.repetitions;
+  calibration_options.one_pair_at_a_time = options.one_pair_at_a_time;
   if (talk && !options.quiet) {
     calibration_options.progress = [](std::string_view line) { std::cerr << line << std::endl; };
     std::cerr << fmt::format("calibrate: {} ranks, {} rounds of ping-pongs ({} and {} bytes, median of {} round trips "
                              "each way)\n",
-                             size, mpi::calibration_rounds(size).size(), calibration_options.sizes[0],
+                             size,
+                             options.one_pair_at_a_time ? static_cast<std::size_t>(size) * (size - 1) / 2
+                                                        : mpi::calibration_rounds(size).size(),
+                             calibration_options.sizes[0],
                              calibration_options.sizes[1], options.repetitions);
   }
   auto result = mpi::calibrate(MPI_COMM_WORLD, calibration_options);
@@ -190,6 +195,10 @@ void add_calibrate_command(CLI::App& app, int& result) {
                         "Write the graph as a SimGrid platform (XML, one link per ordered pair) to this file");
   calibrate->add_flag("--json", options->json, "Print the measurement as JSON (names, t, latency and bandwidth matrices)");
   calibrate->add_flag("--quiet", options->quiet, "No progress lines on stderr");
+  calibrate->add_flag("--one-pair-at-a-time", options->one_pair_at_a_time,
+                      "Measure one pair per round instead of disjoint pairs side by side: for networks whose routes "
+                      "share links (two sites joined by one WAN link), where pairs measured together would share its "
+                      "bandwidth; N(N-1)/2 rounds");
   calibrate->callback([options, &result] {
 #ifdef HETCOLL_HAVE_MPI
     result = run_calibrate(*options);

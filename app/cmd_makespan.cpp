@@ -12,8 +12,6 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
-#include "hetcoll/makespan/eager/eager_broadcast.h"
-#include "hetcoll/makespan/eager/eager_reduce.h"
 #include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/makespan/graph/sender_speed_view.h"
 #include "hetcoll/makespan/sender_speed/auto_select.h"
@@ -42,26 +40,62 @@ struct MakespanOptions {
   std::optional<unsigned> threads;  // --threads (broadcast, multicast)
 };
 
+// The registry row --algo names for (operation, model), or the default row
+// without --algo; nullptr for a name the model does not know.
+const PlannerEntry* chosen_row(Operation operation, CommunicationModel model, const std::string& algorithm) {
+  return algorithm.empty() ? default_planner(operation, model) : find_planner(operation, model, algorithm);
+}
+
+// What the chosen row accepts (nothing for an unknown name: the name itself
+// is refused later, with the known ones listed).
+PlannerCapabilities capabilities_of(const PlannerEntry* row) { return row ? row->capabilities : PlannerCapabilities{}; }
+
+std::string name_of(const PlannerEntry* row, const std::string& algorithm) {
+  return row ? row->name : algorithm;
+}
+
+// The --algo values of the rows of (operation, model) that take an option,
+// e.g. "--algo ptas" or "--algo optimal, or auto when it searches" (a
+// selector's `selector_note`).
+std::string rows_taking(Operation operation, CommunicationModel model, bool PlannerCapabilities::*capability,
+                        std::string_view selector_note = "") {
+  std::string names;
+  for (const auto& row : planners()) {
+    if (row.operation != operation || row.model != model || !(row.capabilities.*capability)) continue;
+    names += (names.empty() ? "--algo " : ", or ") + row.name;
+    if (row.is_selector) names += selector_note;
+  }
+  return names.empty() ? std::string("no algorithm") : names;
+}
+
 // Options that would do nothing are refused before any work, so a user is
-// never left believing they changed something.
+// never left believing they changed something. --eps, --order, --auto-budget
+// and --threads are options of sender-speed rows; each is checked against
+// the capabilities of the row --algo chooses.
 void refuse_options_that_do_nothing(Operation operation, const MakespanOptions& options) {
-  const std::string& algorithm = options.algorithm;
-  if ((options.eps || options.eps_prime) && algorithm != "ptas") {
-    throw InputError(fmt::format("{}: only the approximation scheme uses it; add --algo ptas (the algorithm is {})",
-                                 options.eps ? "--eps" : "--eps-prime", algorithm.empty() ? "auto" : algorithm));
+  constexpr auto sender_speed = CommunicationModel::sender_speed;
+  const PlannerEntry* row = chosen_row(operation, sender_speed, options.algorithm);
+  const PlannerCapabilities can = capabilities_of(row);
+  const std::string algorithm = name_of(row, options.algorithm);
+  if ((options.eps || options.eps_prime) && !can.eps) {
+    throw InputError(fmt::format("{}: only the approximation scheme uses it; add {} (the algorithm is {})",
+                                 options.eps ? "--eps" : "--eps-prime",
+                                 rows_taking(operation, sender_speed, &PlannerCapabilities::eps), algorithm));
   }
-  if (operation == Operation::reduce && !options.order.empty() && algorithm != "ep") {
-    throw InputError(fmt::format("--order: only --algo ep follows a given sender order (the algorithm is {})",
-                                 algorithm.empty() ? "auto" : algorithm));
+  if (!options.order.empty() && !can.order) {
+    throw InputError(fmt::format("--order: only {} follows a given sender order (the algorithm is {})",
+                                 rows_taking(operation, sender_speed, &PlannerCapabilities::order), algorithm));
   }
-  if (options.auto_budget && !algorithm.empty() && algorithm != "auto") {
-    throw InputError(fmt::format("--auto-budget: only --algo auto uses it (the algorithm is {}); give other "
-                                 "algorithms --time-limit or --node-limit",
-                                 algorithm));
+  if (options.auto_budget && !can.auto_budget) {
+    throw InputError(fmt::format("--auto-budget: only {} uses it (the algorithm is {}){}",
+                                 rows_taking(operation, sender_speed, &PlannerCapabilities::auto_budget), algorithm,
+                                 !row        ? std::string()
+                                 : can.limits ? fmt::format("; give --algo {} --time-limit or --node-limit", algorithm)
+                                              : fmt::format("; --algo {} runs no search to budget", algorithm)));
   }
-  if (options.threads && !algorithm.empty() && algorithm != "auto" && algorithm != "optimal") {
-    throw InputError(fmt::format("--threads: only the exact search (--algo optimal, or auto when it searches) runs on "
-                                 "several threads (the algorithm is {})",
+  if (options.threads && !can.threads) {
+    throw InputError(fmt::format("--threads: only the exact search ({}) runs on several threads (the algorithm is {})",
+                                 rows_taking(operation, sender_speed, &PlannerCapabilities::threads, " when it searches"),
                                  algorithm));
   }
   check_picture_path(options.output.gantt_file, "--gantt");
@@ -163,11 +197,18 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
     if (options.targets.empty()) throw InputError("--targets: required for multicast (P,P,...)");
     request.targets = resolve_node_list(platform, options.targets, "--targets");
   }
-  if (!options.order.empty()) throw InputError("--order: only for --algo ep, a sender-speed planner (--view sender-speed)");
-  if (options.auto_budget) {
+  const PlannerCapabilities can =
+      capabilities_of(chosen_row(operation, CommunicationModel::platform_graph, options.algorithm));
+  if (!options.order.empty() && !can.order) {
+    throw InputError(fmt::format("--order: only for {}, a sender-speed planner (--view sender-speed)",
+                                 rows_taking(operation, CommunicationModel::sender_speed, &PlannerCapabilities::order)));
+  }
+  if (options.auto_budget && !can.auto_budget) {
     // The graph planners' exact search runs under --time-limit/--node-limit only.
-    throw InputError("--auto-budget: sender-speed --algo auto only (add --view sender-speed); on a platform graph the "
-                     "exact search is bounded by --time-limit and --node-limit");
+    throw InputError(fmt::format("--auto-budget: sender-speed {} only (add --view sender-speed); on a platform graph "
+                                 "the exact search is bounded by --time-limit and --node-limit",
+                                 rows_taking(operation, CommunicationModel::sender_speed,
+                                             &PlannerCapabilities::auto_budget)));
   }
   request.limits = parse_limits(options.limits);
   request.limits.progress = progress_printer(options.output.quiet || options.output.json);
@@ -191,25 +232,28 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
 // (makespan/eager/eager_broadcast.h, eager_reduce.h).
 int run_eager(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
-  const auto heuristic = eager_heuristic_from_string(options.algorithm.empty() ? "auto" : options.algorithm);
-  if (!heuristic) {
-    throw InputError(fmt::format("--algo: the eager model's planners are {}, got \"{}\"", eager_heuristic_names(),
-                                 options.algorithm));
+  const PlannerEntry* row = chosen_row(operation, CommunicationModel::eager, options.algorithm);
+  if (!row) {
+    std::string known;
+    for (const auto& other : planners()) {
+      if (other.operation == operation && other.model == CommunicationModel::eager) {
+        known += (known.empty() ? "" : ", ") + other.name;
+      }
+    }
+    throw InputError(fmt::format("--algo: the eager model's planners are {}, got \"{}\"", known, options.algorithm));
   }
-  if (options.auto_budget) throw InputError("--auto-budget: --view eager runs no exact search; it has no budget");
-  if (!options.limits.time_limit.empty() || !options.limits.node_limit.empty()) {
+  if (options.auto_budget && !row->capabilities.auto_budget) {
+    throw InputError("--auto-budget: --view eager runs no exact search; it has no budget");
+  }
+  if ((!options.limits.time_limit.empty() || !options.limits.node_limit.empty()) && !row->capabilities.limits) {
     throw InputError(fmt::format("{}: --view eager runs no search; its planners finish in O(n^3 log n) at most",
                                  options.limits.time_limit.empty() ? "--node-limit" : "--time-limit"));
   }
   GraphNetwork network(platform, graph_message_size(options.platform, platform));
-  if (operation == Operation::reduce) {
-    return verify_and_write_graph_plan(
-        plan_eager_reduce(network, resolve_node(platform, options.processor, "--root"), *heuristic), network,
-        options.output);
-  }
-  return verify_and_write_graph_plan(
-      plan_eager_broadcast(network, resolve_node(platform, options.processor, "--source"), *heuristic), network,
-      options.output);
+  MakespanRequest request;
+  request.operation = operation;
+  request.root = resolve_node(platform, options.processor, operation == Operation::reduce ? "--root" : "--source");
+  return verify_and_write_graph_plan(row->run_on_graph(network, request), network, options.output);
 }
 
 int run_makespan(Operation operation, const MakespanOptions& options) {
@@ -218,7 +262,7 @@ int run_makespan(Operation operation, const MakespanOptions& options) {
     throw InputError(
         fmt::format("--view: must be \"graph\", \"sender-speed\" or \"eager\", got \"{}\"", options.view));
   }
-  if (options.view == "eager" && operation != Operation::broadcast && operation != Operation::reduce) {
+  if (options.view == "eager" && !default_planner(operation, CommunicationModel::eager)) {
     throw InputError(fmt::format("--view eager: the eager model plans broadcasts and reduces only (hetcoll broadcast, "
                                  "hetcoll reduce), not a {}",
                                  to_string(operation)));

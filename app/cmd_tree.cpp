@@ -10,8 +10,9 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
 #include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/registry/registry.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
-#include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/verify/verify_periodic.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 #include "hetcoll/steady/pipelined/pipelined_tree_plan.h"
@@ -37,7 +38,7 @@ namespace {
 
 struct TreeCommandOptions {
   PlatformOptions platform;
-  std::string source, heuristic = "improve", model = "one-port", out, schedule_out;
+  std::string source, heuristic, model = "one-port", out, schedule_out;  // heuristic "": the registry's default
   std::optional<double> slice_size;
   bool json = false, quiet = false, skip_lp = false;
   LimitOptions limits;
@@ -98,7 +99,9 @@ int run_tree(const TreeCommandOptions& options) {
   Platform platform = load_platform_graph(options.platform);
   PipelinedTreeRequest request;
   request.source = resolve_node(platform, options.source, "--source");
-  request.heuristic = options.heuristic;
+  request.heuristic = options.heuristic.empty()
+                          ? default_planner(Operation::broadcast, CommunicationModel::pipelined)->name
+                          : options.heuristic;
   request.model = parse_broadcast_model(options.model);
   request.slice_size = options.slice_size;
   request.message_size = options.platform.message_size;
@@ -123,8 +126,10 @@ int run_tree(const TreeCommandOptions& options) {
       slice_within_one_percent = probed.slice_size_within_one_percent;
       request.slice_size = slice;
     }
-    auto times = make_tree_costs(platform, slice, BroadcastModel::one_port).edge_time;
-    SsbSolution optimum = solve_ssb(platform, request.source, times);
+    SteadyBroadcastOptions lp_only;
+    lp_only.slice_size = slice;
+    lp_only.stage = SteadyBroadcastStage::optimum;
+    const SsbSolution optimum = plan_steady_broadcast(platform, request.source, lp_only).optimum;
     request.optimal_throughput = optimum.throughput_value();
     request.lp_edge_rates = optimum.edge_rate_values();
   }
@@ -163,18 +168,20 @@ int run_tree(const TreeCommandOptions& options) {
 
 void add_tree_command(CLI::App& app, int& result) {
   auto options = std::make_shared<TreeCommandOptions>();
-  std::string names;
-  for (const auto& heuristic : tree_heuristics()) {
-    names += fmt::format("\n  {:16} {} ({})", heuristic.name, heuristic.summary, heuristic.reference);
+  // The pipelined broadcast rows of the registry: the heuristics and the exact search.
+  std::string names, default_name;
+  for (const auto& row : planners()) {
+    if (row.operation != Operation::broadcast || row.model != CommunicationModel::pipelined) continue;
+    names += fmt::format("\n  {:16} {} ({})", row.name, row.summary, row.reference);
+    if (row.is_default) default_name = row.name;
   }
-  names += fmt::format("\n  {:16} {}", "optimal", "exact branch-and-bound search for the best single tree (small platforms)");
   CLI::App* tree = app.add_subcommand(
       "tree", "Pipelined broadcast along one spanning tree: the slices of a long message follow the same tree; "
               "prints the tree, its period and throughput (Beaumont, Marchal, Robert 2004)");
   tree->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
   tree->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph c(i,j) = t(i))");
   tree->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
-  tree->add_option("--heuristic", options->heuristic, "How to build the tree (default improve):" + names);
+  tree->add_option("--heuristic", options->heuristic, "How to build the tree (default " + default_name + "):" + names);
   tree->add_option("--model", options->model,
                    "one-port (default: a node sends one slice and receives one at a time) or multi-port "
                    "(sends overlap; each costs the node's send_overhead)");

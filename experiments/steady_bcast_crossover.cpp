@@ -16,6 +16,7 @@
 
 #include "experiments/experiments_list.h"
 #include "hetcoll/gen/tiers_platform.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/steady/pipelined/latency_aware.h"
 #include "hetcoll/viz/line_plot_svg.h"
 
@@ -47,7 +48,10 @@ ExperimentResult run_bcast_crossover(const ExperimentOptions& options) {
     Platform platform = generate_tiers_platform(tiers);
     double first_multi = NAN;
     for (size_t i = 0; i < sizes.size(); ++i) {
-      auto choice = choose_broadcast_schedule(platform, 0, sizes[i]);
+      SteadyBroadcastOptions steady;
+      steady.message_size = sizes[i];
+      steady.stage = SteadyBroadcastStage::packing;
+      const LatencyAwareChoice choice = *plan_steady_broadcast(platform, 0, steady).latency_aware;
       const auto& single = *choice.single_tree.makespan;
       const auto& multi = choice.multi_tree;
       double ratio = single.makespan / multi.makespan;

@@ -27,6 +27,7 @@
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/optimal_tree_search.h"
 #include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 #include "hetcoll/viz/line_plot_svg.h"
 
@@ -71,7 +72,10 @@ struct TimedOptimum {
 
 TimedOptimum solve_optimum(const Platform& platform) {
   auto start = Clock::now();
-  auto solution = solve_ssb(platform, 0, make_tree_costs(platform, kSliceSize, BroadcastModel::one_port).edge_time);
+  SteadyBroadcastOptions lp_only;
+  lp_only.slice_size = kSliceSize;
+  lp_only.stage = SteadyBroadcastStage::optimum;
+  auto solution = plan_steady_broadcast(platform, 0, lp_only).optimum;
   return {std::move(solution), seconds_since(start)};
 }
 

@@ -19,6 +19,7 @@
 //    single tree, the multi-tree packing in latency-aware rounds, or the
 //    faster of the two by the model, platform_pipelines.h; graph platforms only)
 //          [--send-mode one-port|standard|synchronous] [--plan-model sender-speed|graph|eager] [--pacing auto|always|never] [--header]
+//          [--size-classes] [--predict-only]
 //   (segmented-reduce: the reduce cut into segments along one tree,
 //    pipelined_reduce.h; --tree plan|chain|binomial|auto, auto = the one
 //    predicted fastest, each at its best segment size unless --slice-bytes;
@@ -41,6 +42,12 @@
 //    RuntimeOptions::eager_pacing; auto: broadcasts paced, reduces not)
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)
+//   (--size-classes: bcast/reduce/allreduce plans made, as hetcoll::mpi::Runtime
+//    and the PMPI library make them, for the representative size of the
+//    message's power-of-two size class, not the exact size; the prediction
+//    is still for the exact size)
+//   (--predict-only: make and predict the plans without running them; the
+//    measured time is printed as nan)
 //   (split-reduce: the reduce cut into pieces reduced at aggregators and
 //    forwarded to the root, makespan/split/split_reduce.h, planned and
 //    predicted in the NIC fluid model of the rank cluster's latencies and
@@ -100,6 +107,8 @@ struct Options {
   std::string plan_model = "sender-speed";
   bool header = false;
   std::string rank_map;
+  bool size_classes = false;  // plan for the size class's representative size, as the Runtime does
+  bool predict_only = false;
 };
 
 void gcd_int(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -152,6 +161,8 @@ Options parse(int argc, char** argv) {
     else if (arg == "--plan-model") options.plan_model = value();
     else if (arg == "--header") options.header = true;
     else if (arg == "--rank-map") options.rank_map = value();
+    else if (arg == "--size-classes") options.size_classes = true;
+    else if (arg == "--predict-only") options.predict_only = true;
     else throw InputError(fmt::format("unknown option {}", arg));
   }
   if (options.platform.empty()) throw InputError("--platform is required");
@@ -465,8 +476,11 @@ int run(Options options) {
       int root = operation == Operation::allreduce ? -1 : options.root;
       // A plan for this very size (on a graph the costs depend on it; the
       // Runtime itself plans once per power-of-two size class).
+      double plan_bytes = options.size_classes
+                              ? runtime->planned_message_bytes(runtime->size_class(static_cast<std::size_t>(bytes)))
+                              : bytes;
       auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
-                                       bytes + options.envelope_bytes, options.algorithm, planning.model);
+                                       plan_bytes + options.envelope_bytes, options.algorithm, planning.model);
       // The graph model's makespan is its own prediction. A sender-speed
       // plan of a graph is replayed with each pair's route time: the view it
       // was planned on charges every message the sender's slowest route, an
@@ -510,7 +524,8 @@ int run(Options options) {
       }
     };
     std::vector<double> times;
-    for (int repetition = 0; repetition <= options.repetitions; ++repetition) {
+    if (options.predict_only) times.push_back(std::nan(""));
+    for (int repetition = 0; repetition <= options.repetitions && !options.predict_only; ++repetition) {
       double start = common_start();
       sleep_until(start);
       run_once();

@@ -243,7 +243,9 @@ int main(int argc, char** argv) {
     }
     hetcoll::PlotSpec spec;
     spec.title = fmt::format("{} on {} ({}): hetcoll vs the built-in algorithms", collective, platform,
-                             name == "mpi-bench" ? "SimGrid SMPI" : "Open MPI, emulated speeds");
+                             name == "mpi-bench" ? "SimGrid SMPI"
+                             : name == "netbed"  ? "Open MPI over TCP, scripts/netbed"
+                                                 : "Open MPI, emulated speeds");
     spec.x_label = collective == "large-bcast" ? "elements (int) broadcast" : "elements (int) per rank";
     spec.y_label = "time (s)";
     spec.log_x = true;

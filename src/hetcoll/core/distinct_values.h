@@ -1,6 +1,6 @@
 // The distinct values of a list of times when there are few of them: the
 // test that lets greedy planners and theorem checks bucket a million
-// processors by class in one pass instead of sorting them (issue 13).
+// processors by class in one pass instead of sorting them.
 #pragma once
 
 #include <algorithm>

@@ -36,7 +36,7 @@
 // to its messages one after the other. A network that shares the link
 // among concurrent flows instead (SimGrid SMPI's fluid model) delays the
 // first messages to when the last would arrive; the runtime avoids that by
-// posting each send at its start time (docs/RESULTS.md measures both).
+// posting each send at its start time.
 //
 // STABLE INTERFACE: EagerCost, eager_cost, EagerMatrix.
 #pragma once

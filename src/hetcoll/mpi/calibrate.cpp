@@ -138,6 +138,13 @@ CalibrationResult calibrate(MPI_Comm user_comm, const CalibrationOptions& option
   result.sizes = options.sizes;
   result.names = unique_names(gather_processor_names(comm));
   auto rounds = calibration_rounds(size);
+  if (options.one_pair_at_a_time) {
+    std::vector<std::vector<std::pair<int, int>>> single;
+    for (const auto& round : rounds) {
+      for (const auto& pair : round) single.push_back({pair});
+    }
+    rounds = std::move(single);
+  }
   result.rounds = static_cast<int>(rounds.size());
 
   std::vector<char> buffer(static_cast<size_t>(options.sizes[1]));

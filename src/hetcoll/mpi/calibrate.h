@@ -20,6 +20,11 @@
 // n(n-1)/2 one after the other, and a rank's measurements never overlap.
 // A barrier separates rounds. Time: O(n · sizes · repetitions) round trips
 // per rank; memory O(n) per rank, O(n^2) on rank 0 (the results).
+// Pairs of a round share nothing only if every route is private to its two
+// hosts. Where routes share a link (two sites joined by one WAN link), the
+// round's pairs that cross it share its bandwidth and each measures a
+// fraction of it: `one_pair_at_a_time` then plays every pair in a round of
+// its own (n(n-1)/2 rounds).
 //
 // What is written (from the result, on rank 0): the platform graph (one
 // edge per ordered pair, latency and bandwidth), the sender-speed cluster
@@ -44,6 +49,7 @@ namespace hetcoll::mpi {
 struct CalibrationOptions {
   std::vector<double> sizes{1024, 1048576};  // bytes: exactly two, increasing
   int repetitions = 5;                       // measured round trips per pair, size and direction
+  bool one_pair_at_a_time = false;           // a round per pair: for networks whose routes share links
   // Rank 0 is told how far it got ("round 3 of 7 ..."), at most once a
   // second and after the last round.
   std::function<void(std::string_view)> progress;

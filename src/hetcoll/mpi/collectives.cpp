@@ -271,8 +271,8 @@ void reduce_phase_in_rank_order(const Exchange& exchange, std::span<const RankSt
 // planned start (counted from the call) if that is later. Not pacing is the
 // default: a node waits for its last child, and a link shared fairly among
 // the messages on it (SimGrid) finishes the last of them no later than one
-// by one, so early sends cannot delay the parent; under SMPI they were
-// never slower and up to 1.16x faster than paced ones (docs/MPI.md).
+// by one, so early sends cannot delay the parent (docs/MPI.md compares
+// them with paced sends).
 // Non-commutative operations keep the runs of consecutive ranks (RankRuns),
 // received in the plan's arrival order (their two messages per child leave
 // eagerly, so the one-by-one receives wait for nothing that has not been

@@ -1,3 +1,38 @@
+// Why running a plan cannot deadlock (executable_plan.h states the contract):
+//
+// Why this cannot deadlock (for any plan, valid or not in the model): all
+// ranks agree on one total order of the transfers (the same plan, checked by
+// a hash when the plan is prepared, sorted the same way). Take the first
+// transfer u -> v in that order that has not completed. Every transfer that
+// u or v runs before it comes earlier in the total order, so it has
+// completed; hence u is at its send of this transfer and v at its receive,
+// both posted, and MPI matches them (same communicator, source, tag; the
+// messages between one pair are matched in order, MPI's non-overtaking
+// rule, and both sides list them in the same order). So the first pending
+// transfer always completes, and by induction all of them do. With an eager
+// plan's concurrent sends the argument is the same: a broadcast rank's
+// sends all follow its one receive, so once that receive has completed
+// each of its sends is posted within a bounded time (its offset), and the
+// first pending transfer's receiver has nothing before its receive. An
+// eager reduce rank's receives are all posted at the call's start and its
+// one send follows them: by induction from the leaves (which only send),
+// every rank's receives complete and then its send is posted. The runtime
+// uses a duplicate of the user's communicator, so no message of the user's
+// can match one of ours. Data correctness is separate: the checks below
+// make sure every rank forwards only what it already holds.
+//
+//
+// Eager plans in detail (executable_plan.h states the contract):
+//
+// Eager plans (PlanModel::eager) differ: a broadcast rank posts each of
+// its sends, a standard one, at its start time in the plan (counted from
+// when the rank holds the message), without completing the earlier ones,
+// and completes them all at the end; a reduce rank posts the receives from
+// all its children at once, combines the values in the order the plan has
+// them arrive, and sends (a standard send) once the last child's value has
+// arrived (RuntimeOptions::eager_pacing always: not before its start time in
+// the plan, counted from the call).
+
 #include "hetcoll/mpi/executable_plan.h"
 
 #include <algorithm>

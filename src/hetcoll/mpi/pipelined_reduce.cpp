@@ -1,3 +1,15 @@
+// Why the segmented reduce cannot deadlock (pipelined_reduce.h states the contract):
+//
+// Why it cannot deadlock: all ranks handle segments in the same order.
+// Suppose every transfer of segments < j has completed. A leaf's send of
+// segment j needs nothing else; a rank's receives of segment j come from its
+// children, whose sends of segment j need only their own children's: by
+// induction on height every transfer of segment j completes (a rank waits
+// for its send of j-1, which completed, before starting the send of j).
+// Between two ranks, segments go in order on one tag (MPI's non-overtaking
+// rule matches them).
+//
+
 #include "hetcoll/mpi/pipelined_reduce.h"
 
 #include <algorithm>

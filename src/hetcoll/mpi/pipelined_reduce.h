@@ -19,14 +19,8 @@
 // start sending segment j to its parent. A rank thus receives segment j+1
 // while its send of segment j is under way (bidirectional one-port).
 //
-// Why it cannot deadlock: all ranks handle segments in the same order.
-// Suppose every transfer of segments < j has completed. A leaf's send of
-// segment j needs nothing else; a rank's receives of segment j come from its
-// children, whose sends of segment j need only their own children's: by
-// induction on height every transfer of segment j completes (a rank waits
-// for its send of j-1, which completed, before starting the send of j).
-// Between two ranks, segments go in order on one tag (MPI's non-overtaking
-// rule matches them).
+// It cannot deadlock: all ranks handle segments in the same order
+// (pipelined_reduce.cpp: the proof).
 //
 // Prediction (predict_pipelined_reduce): that execution replayed in the
 // bidirectional one-port model with per-transfer costs cost(child, parent,
@@ -39,7 +33,7 @@
 // Guarantee: none (a heuristic): the tree is one of the caller's
 // candidates and the segment size the best power of two by the replay, which
 // is exact for the runtime's order in the model, not for a network that
-// shares links (docs/RESULTS.md shows both). Choosing: O(C log M · S · n)
+// shares links. Choosing: O(C log M · S · n)
 // for C candidate trees and a message of M bytes; ties go to the earlier
 // candidate and to the larger segment.
 //

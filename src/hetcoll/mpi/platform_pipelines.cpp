@@ -9,10 +9,9 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/steady/pipelined/latency_aware.h"
-#include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/pipelined/pipelined_tree_plan.h"
-#include "hetcoll/steady/broadcast/ssb_lp.h"
 
 namespace hetcoll::mpi {
 
@@ -125,7 +124,11 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
   if (method != "multi-tree" && method != "auto") {
     throw InputError(fmt::format("pipeline method \"{}\": use tree, multi-tree or auto", method));
   }
-  auto choice = choose_broadcast_schedule(participating, source, message_bytes);
+  SteadyBroadcastOptions steady;
+  steady.message_size = message_bytes;
+  steady.stage = SteadyBroadcastStage::packing;  // the runtime deals the slices out in rounds, not periods
+  const SteadyBroadcastResult planned = plan_steady_broadcast(participating, source, steady);
+  const LatencyAwareChoice& choice = *planned.latency_aware;
   // The rounds schedule as the runtime runs it: the trees of the round with
   // their slices per round as weights (smooth weighted round robin deals
   // exactly r_i of every R slices to tree i), at the chosen slice size.

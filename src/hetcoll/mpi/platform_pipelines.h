@@ -53,8 +53,8 @@ struct PlatformPipeline {
 
 // method "tree": the best single tree (plan_pipelined_tree, default
 // heuristic), its slice size and predicted makespan for `message_bytes`.
-// "multi-tree": the latency-aware rounds schedule (latency_aware.h,
-// choose_broadcast_schedule): the SSB optimum's tree packing dealt out in
+// "multi-tree": the latency-aware rounds schedule (plan_steady_broadcast
+// with the message size, latency_aware.h): the SSB optimum's tree packing dealt out in
 // rounds of R slices, tree i taking r_i of each (trees with r_i = 0 left
 // out; r_i are the runtime's weights), at the slice size and R the rounds
 // model chose for the message — few trees and big slices for a message

@@ -173,27 +173,40 @@ void write_plan_json(std::ostream& out, const MakespanPlan& plan, const Platform
 
 namespace {
 
-ProcessorIndex read_processor(const json& value, const PlanNodes& nodes, std::string_view source,
-                              std::string_view field) {
-  std::string key;
+// `field()` names the field in messages; it is called only for one, so
+// reading a million transfers builds no strings.
+template <class FieldName>
+ProcessorIndex read_processor_named_by(const json& value, const PlanNodes& nodes, std::string_view source,
+                              const FieldName& field) {
+  std::optional<ProcessorIndex> found;
+  std::string number;
   if (value.is_string()) {
-    key = value.get<std::string>();
+    found = nodes.find(value.get_ref<const std::string&>());
   } else if (value.is_number_integer()) {
-    key = std::to_string(value.get<long long>());
+    number = std::to_string(value.get<long long>());
+    found = nodes.find(number);
   } else {
-    throw InputError(fmt::format("{}: {}: must be a processor id, got {}", source, field, value.type_name()));
+    throw InputError(fmt::format("{}: {}: must be a processor id, got {}", source, field(), value.type_name()));
   }
-  auto found = nodes.find(key);
-  if (!found) throw InputError(fmt::format("{}: {}: unknown processor \"{}\"", source, field, key));
+  if (!found) {
+    throw InputError(fmt::format("{}: {}: unknown processor \"{}\"", source, field(),
+                                 value.is_string() ? value.get_ref<const std::string&>() : number));
+  }
   return *found;
 }
 
-double read_time(const json& object, const char* key, std::string_view source, std::string_view where) {
+ProcessorIndex read_processor(const json& value, const PlanNodes& nodes, std::string_view source,
+                              std::string_view field) {
+  return read_processor_named_by(value, nodes, source, [field] { return std::string(field); });
+}
+
+template <class Where>
+double read_time(const json& object, const char* key, std::string_view source, const Where& where) {
   auto it = object.find(key);
-  if (it == object.end()) throw InputError(fmt::format("{}: {}{}: missing", source, where, key));
-  if (!it->is_number()) throw InputError(fmt::format("{}: {}{}: must be a number", source, where, key));
+  if (it == object.end()) throw InputError(fmt::format("{}: {}{}: missing", source, where(), key));
+  if (!it->is_number()) throw InputError(fmt::format("{}: {}{}: must be a number", source, where(), key));
   double value = it->get<double>();
-  if (!std::isfinite(value)) throw InputError(fmt::format("{}: {}{}: must be finite", source, where, key));
+  if (!std::isfinite(value)) throw InputError(fmt::format("{}: {}{}: must be finite", source, where(), key));
   return value;
 }
 
@@ -314,20 +327,20 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
   plan.transfers.reserve(transfers->size());
   for (size_t i = 0; i < transfers->size(); ++i) {
     const json& item = (*transfers)[i];
-    std::string where = fmt::format("transfers[{}].", i);
+    const auto where = [i] { return fmt::format("transfers[{}].", i); };
     if (!item.is_object()) throw InputError(fmt::format("{}: transfers[{}]: must be an object", source_name, i));
     Transfer transfer;
     auto from = item.find("from");
     auto to = item.find("to");
-    if (from == item.end()) throw InputError(fmt::format("{}: {}from: missing", source_name, where));
-    if (to == item.end()) throw InputError(fmt::format("{}: {}to: missing", source_name, where));
-    transfer.from = read_processor(*from, nodes, source_name, where + "from");
-    transfer.to = read_processor(*to, nodes, source_name, where + "to");
+    if (from == item.end()) throw InputError(fmt::format("{}: {}from: missing", source_name, where()));
+    if (to == item.end()) throw InputError(fmt::format("{}: {}to: missing", source_name, where()));
+    transfer.from = read_processor_named_by(*from, nodes, source_name, [&] { return where() + "from"; });
+    transfer.to = read_processor_named_by(*to, nodes, source_name, [&] { return where() + "to"; });
     transfer.start = read_time(item, "start", source_name, where);
     transfer.end = read_time(item, "end", source_name, where);
     if (auto payload = item.find("payload"); payload != item.end()) {
       auto parsed = payload->is_string() ? payload_from_string(payload->get<std::string>()) : std::nullopt;
-      if (!parsed) throw InputError(fmt::format("{}: {}payload: must be \"value\" or \"partial\"", source_name, where));
+      if (!parsed) throw InputError(fmt::format("{}: {}payload: must be \"value\" or \"partial\"", source_name, where()));
       transfer.payload = *parsed;
     } else {
       transfer.payload = plan.operation == Operation::reduce ? Payload::partial_reduction : Payload::broadcast_value;
@@ -335,24 +348,24 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
     if (auto route = item.find("route"); route != item.end()) {
       if (!nodes.platform) {
         throw InputError(fmt::format("{}: {}route: routes belong to platform graphs, not to clusters", source_name,
-                                     where));
+                                     where()));
       }
       if (!route->is_array() || route->size() < 2) {
         throw InputError(fmt::format("{}: {}route: must list the nodes from the sender to the receiver", source_name,
-                                     where));
+                                     where()));
       }
       std::vector<ProcessorIndex> path;
       for (size_t k = 0; k < route->size(); ++k) {
-        path.push_back(read_processor((*route)[k], nodes, source_name, fmt::format("{}route[{}]", where, k)));
+        path.push_back(read_processor((*route)[k], nodes, source_name, fmt::format("{}route[{}]", where(), k)));
       }
       if (path.front() != transfer.from || path.back() != transfer.to) {
-        throw InputError(fmt::format("{}: {}route: must start at \"from\" and end at \"to\"", source_name, where));
+        throw InputError(fmt::format("{}: {}route: must start at \"from\" and end at \"to\"", source_name, where()));
       }
       for (size_t k = 0; k + 1 < path.size(); ++k) {
         auto edge = edge_between(*nodes.platform, path[k], path[k + 1], plan.message_size);
         if (!edge) {
           throw InputError(fmt::format("{}: {}route: the platform has no edge from \"{}\" to \"{}\"", source_name,
-                                       where, nodes.id(path[k]), nodes.id(path[k + 1])));
+                                       where(), nodes.id(path[k]), nodes.id(path[k + 1])));
         }
         transfer.route.push_back(*edge);
       }

@@ -2,8 +2,7 @@
 //
 // A Transfer carries one, and most plans are sender-speed plans whose routes
 // are all empty; a million-transfer plan must not pay 24 bytes per transfer
-// for a std::vector that is never filled (issue 13: a million processors in
-// under 200 MB). TransferRoute is one pointer (8 bytes; null when empty) to a
+// for a std::vector that is never filled. TransferRoute is one pointer (8 bytes; null when empty) to a
 // single heap block [size, edge 0, edge 1, ...], with the part of the
 // std::vector interface that plans use (so code written against
 // `std::vector<std::size_t> route` reads the same), and converts to and from

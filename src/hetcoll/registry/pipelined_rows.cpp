@@ -7,7 +7,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/registry/rows_internal.h"
-#include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 #include "hetcoll/steady/pipelined/pipelined_tree_plan.h"
 
@@ -37,8 +37,10 @@ PlannerEntry pipelined_row(std::string name, std::string summary, std::string re
     tree.message_size = request.message_size;
     if (name == "optimal") tree.search_limits = request.makespan.limits;
     if (needs_lp) {
-      const auto times = make_tree_costs(platform, request.slice_size, BroadcastModel::one_port).edge_time;
-      const SsbSolution optimum = solve_ssb(platform, tree.source, times);
+      SteadyBroadcastOptions lp_only;
+      lp_only.slice_size = request.slice_size;
+      lp_only.stage = SteadyBroadcastStage::optimum;
+      const SsbSolution optimum = plan_steady_broadcast(platform, tree.source, lp_only).optimum;
       tree.lp_edge_rates = optimum.edge_rate_values();
       tree.optimal_throughput = optimum.throughput_value();
     }

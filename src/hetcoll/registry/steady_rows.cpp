@@ -4,11 +4,9 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/plan/broadcast_tree.h"
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/registry/rows_internal.h"
-#include "hetcoll/steady/broadcast/multi_tree.h"
-#include "hetcoll/steady/broadcast/ssb_lp.h"
+#include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/steady/steady_planner.h"
 
 namespace hetcoll {
@@ -91,12 +89,11 @@ void add_steady_planners(std::vector<PlannerEntry>& rows) {
   broadcast.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
     const Platform& platform = platform_of(problem, "the steady broadcast");
     const ProcessorIndex source = root_or_first(platform, request);
-    const auto times = make_tree_costs(platform, request.slice_size, BroadcastModel::one_port).edge_time;
-    const SsbSolution optimum = solve_ssb(platform, source, times);
-    const MultiTreePacking packing = pack_broadcast_trees(platform, source, times, optimum);
-    PeriodicPlan plan = multi_tree_schedule(platform, source, times, optimum, packing);
-    if (!platform.has_fixed_costs()) plan.message_size = request.slice_size;
-    return PlanVariant(std::move(plan));
+    // The schedule unverified: the registry's callers verify every plan.
+    SteadyBroadcastOptions options;
+    options.slice_size = request.slice_size;
+    options.stage = SteadyBroadcastStage::schedule;
+    return PlanVariant(std::move(plan_steady_broadcast(platform, source, options).schedule));
   };
   rows.push_back(std::move(broadcast));
 }

@@ -1,3 +1,22 @@
+// Longer than 800 lines: one checker (PeriodicChecker) whose checks share the plan's tallies (slots, flows, tree totals, dual prices); kept whole.
+//
+// The conservation and tree checks in detail (verify_periodic.h states the contract):
+//
+//  * conservation over a period: scatter/gossip — for every pair (s, t),
+//    the messages s -> t are balanced at every node but s and t, and t gains
+//    exactly `operations_per_period` of them; reduce — every partial result
+//    v[k,m] is balanced at every node (received + computed = sent +
+//    consumed), each participant's own value leaves it exactly
+//    `operations_per_period` times, and the root gains exactly that many
+//    final results; tasks run on participants only and fit in the period
+//    (count x 1/speed summed <= period);
+//  * the trees: weights positive and summing to the throughput (per pair for
+//    scatter/gossip); scatter/gossip trees are paths from the source to the
+//    target of their type; reduce trees are reduction trees (every value on
+//    a node produced once, every participant's value used once, the result
+//    on the root, nothing unreachable from it); weighted by period x weight,
+//    their edges and tasks sum exactly to `flows` and `computations` (and,
+//    where transfers name a tree, per tree);
 #include "hetcoll/verify/verify_periodic.h"
 
 #include <charconv>

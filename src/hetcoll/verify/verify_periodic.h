@@ -11,21 +11,11 @@
 //    slot (messages x c(e) summed <= length); the slot lengths sum to the
 //    period;
 //  * the flows: the slots' totals per (edge, type) equal `flows`;
-//  * conservation over a period: scatter/gossip — for every pair (s, t),
-//    the messages s -> t are balanced at every node but s and t, and t gains
-//    exactly `operations_per_period` of them; reduce — every partial result
-//    v[k,m] is balanced at every node (received + computed = sent +
-//    consumed), each participant's own value leaves it exactly
-//    `operations_per_period` times, and the root gains exactly that many
-//    final results; tasks run on participants only and fit in the period
-//    (count x 1/speed summed <= period);
-//  * the trees: weights positive and summing to the throughput (per pair for
-//    scatter/gossip); scatter/gossip trees are paths from the source to the
-//    target of their type; reduce trees are reduction trees (every value on
-//    a node produced once, every participant's value used once, the result
-//    on the root, nothing unreachable from it); weighted by period x weight,
-//    their edges and tasks sum exactly to `flows` and `computations` (and,
-//    where transfers name a tree, per tree);
+//  * conservation over a period per message (scatter/gossip pairs, reduce
+//    partial results), tasks on participants within the period;
+//  * the trees: positive weights summing to the throughput, paths
+//    (scatter/gossip) or reduction trees (reduce) that sum exactly to
+//    `flows` and `computations`; verify_periodic.cpp lists each rule;
 //  * the claims: throughput = operations_per_period / period <=
 //    throughput_bound, with equality unless a period limit applied;
 //  * the certificate: re-derives every dual constraint of the named
@@ -37,9 +27,8 @@
 // the trees are arborescences of platform edges from the source reaching
 // every participant, weights sum to the throughput, the weighted trees sum
 // to the flows, transfers naming their tree carry weight x period of it on
-// each of its edges; the "ssb-broadcast" certificate is re-derived against
-// the full SSB program by check_ssb_solution (steady/broadcast/ssb_lp.h),
-// with an exact max-flow showing the rates carry the bound to every target.
+// each of its edges; the "ssb-broadcast" certificate's rows are re-derived
+// from the platform (verify/ssb_certificate.h).
 // STABLE INTERFACE: verify_periodic_plan(platform, plan[, message_size]) and
 // PeriodicVerifyReport are what every periodic plan goes through (the
 // scatter/gossip/reduce planners, the broadcast schedules, `hetcoll validate`

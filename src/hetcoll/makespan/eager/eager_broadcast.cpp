@@ -1,3 +1,29 @@
+// The candidate trees in detail (eager_broadcast.h states the contract):
+//
+//      - flat;
+//      - the shortest-path tree (Dijkstra over delay + occupancy);
+//      - the greedy earliest-arrival tree: repeatedly the pair (informed u,
+//        waiting v) whose message would arrive first if appended to u's
+//        sends (the postal model's optimal rule, Bar-Noy and Kipnis 1994
+//        sec. 3; up to kEagerGreedyMembers participants);
+//      - k-ary trees over the forwarding order (the participants by their
+//        arrival time from the source alone, d + o): the source sends to the
+//        first k0, then each participant in order takes the next k, for
+//        every pair (k0, k) up to kEagerFullSearchMembers participants,
+//        else k0, k in 1..32 and the powers of two.
+//
+// The lower bound in detail (eager_broadcast.h states the contract):
+//
+//    (a) the farthest participant's eager distance from the source: a chain
+//        of transfers s -> ... -> v takes at least the sum of its pairs'
+//        delay + occupancy (Dijkstra over the participant pairs);
+//    (b) the postal-model optimum for the participants with the smallest
+//        occupancy o and the smallest delay d of any pair: every eager
+//        schedule is at least as slow as the same tree with every cost
+//        lowered to (o, d), and the postal greedy is optimal there
+//        (Bar-Noy and Kipnis 1994, Theorem 1 / sec. 3: informed nodes keep
+//        sending, earliest arrival first).
+
 #include "hetcoll/makespan/eager/eager_broadcast.h"
 
 #include <algorithm>

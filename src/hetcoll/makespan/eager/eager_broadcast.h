@@ -11,32 +11,18 @@
 // Heuristics:
 //  * "flat": the source sends to every other participant.
 //  * "auto": the best, by its eager-model makespan, of these candidate trees:
-//      - flat;
-//      - the shortest-path tree (Dijkstra over delay + occupancy);
-//      - the greedy earliest-arrival tree: repeatedly the pair (informed u,
-//        waiting v) whose message would arrive first if appended to u's
-//        sends (the postal model's optimal rule, Bar-Noy and Kipnis 1994
-//        sec. 3; up to kEagerGreedyMembers participants);
-//      - k-ary trees over the forwarding order (the participants by their
-//        arrival time from the source alone, d + o): the source sends to the
-//        first k0, then each participant in order takes the next k, for
-//        every pair (k0, k) up to kEagerFullSearchMembers participants,
-//        else k0, k in 1..32 and the powers of two.
+//    flat, the shortest-path tree, the greedy earliest-arrival tree (the
+//    postal model's optimal rule) and k-ary trees over the forwarding order
+//    (eager_broadcast.cpp: each candidate and its limits).
 //    Every candidate's children are sent in the order that is optimal for
 //    its tree: Jackson's rule (Jackson 1955, one machine, delivery times):
 //    by decreasing delay(u, v) + the time v's subtree then takes, computed
 //    bottom-up. Ties: the lower participant index first; candidates in the
 //    order above, the first of equal makespans kept.
 // Lower bound: the larger of
-//    (a) the farthest participant's eager distance from the source: a chain
-//        of transfers s -> ... -> v takes at least the sum of its pairs'
-//        delay + occupancy (Dijkstra over the participant pairs);
-//    (b) the postal-model optimum for the participants with the smallest
-//        occupancy o and the smallest delay d of any pair: every eager
-//        schedule is at least as slow as the same tree with every cost
-//        lowered to (o, d), and the postal greedy is optimal there
-//        (Bar-Noy and Kipnis 1994, Theorem 1 / sec. 3: informed nodes keep
-//        sending, earliest arrival first).
+//    (a) the farthest participant's eager distance from the source and
+//    (b) the postal-model optimum with every cost lowered to the smallest
+//    occupancy and delay of any pair (eager_broadcast.cpp: why both hold).
 // Guarantee: none (heuristic); `optimal: true` only when the makespan meets
 // the lower bound (e.g. a homogeneous complete graph, where the greedy tree
 // is the postal optimum and the bound (b) equals it).

@@ -1,3 +1,36 @@
+// Why the time reversal is exact, and when the model holds (eager_reduce.h states the contract):
+//
+// Why the reversal is exact (both directions map valid schedules to valid
+// schedules of no larger makespan, so the optima are equal and a lower
+// bound of one is a lower bound of the other):
+//  * durations: v -> u lasts a - s = c'(u, v) = c(v, u), its route's time;
+//  * links: u's broadcast sends occupy u's link during [s, s + o], disjoint
+//    and each no earlier than u holds the message at t(u); reversed, they
+//    are u's receive windows [T - s - o, T - s] = [arrival - o, arrival]:
+//    disjoint;
+//  * causality: u's sends start at s >= t(u), so the reversed arrivals
+//    T - s <= T - t(u), which is when the reversal of u's one receive, its
+//    send to its parent, starts: u sends after all of its children's
+//    transfers have arrived; a node receives once <=> sends once;
+//  * every reversed start T - a >= 0 since a <= T, and the root's last
+//    arrival is T - (the root's first send start, 0) = T.
+// Conversely a reduce schedule of makespan T reversed is a broadcast
+// schedule (sends possibly idle between windows, which the broadcast model's
+// back-to-back sends only improve) of makespan T - (earliest reduce start)
+// <= T. So the optimal eager reduce on c takes exactly the optimal eager
+// broadcast's time on c', the broadcast's lower bound on c' bounds the
+// reduce on c, and `optimal: true` carries over.
+// When it holds: small messages under an eager MPI protocol whose sends
+// complete without their receiver, on a network that gives a node's down
+// link to arriving messages one after the other once their latency has
+// passed (SimGrid: the latency first, then the bandwidth share on the
+// links; with each send paced to its planned start the parent's link
+// receives one message after the other, and SMPI takes the model's time).
+// On a link shared fairly the model is an upper bound even unpaced: a node
+// waits for its last child, and sharing is work-conserving, so overlapping
+// arrivals end no later (the MPI runtime does not pace reduces by default;
+// docs/MPI.md).
+
 #include "hetcoll/makespan/eager/eager_reduce.h"
 
 #include <algorithm>

@@ -30,8 +30,7 @@
 // count); otherwise the best plan found, no better guarantee than the
 // incumbent's (none).
 // Complexity: exponential; O(k² · route length) per node for k members.
-// Refuses more than kMaxExactMembers participants (see RESULTS.md for
-// timings; 10 participants finish in well under a second on typical grids).
+// Refuses more than kMaxExactMembers participants.
 // Ties: children are explored by completion time, then sender, then
 // receiver; the first optimal sequence found is kept.
 #pragma once

@@ -21,8 +21,7 @@
 // Complexity: O(m log m) per hierarchy level to find the sites, one
 // Dijkstra for the gateways, then per group O(k² log k) for its k
 // subgroups or site members; each flat level builds a route table with k
-// route searches. Linear in the platform size for bounded sites (a
-// 10,000-host two-level grid plans in a fraction of a second, RESULTS.md).
+// route searches. Linear in the platform size for bounded sites.
 // Ties: gateways by (distance, node index); within a level as look-ahead.
 #pragma once
 

@@ -8,8 +8,8 @@
 // within a budget (AutoBudget):
 //  * by default a wall-clock budget of max(kAutoBudgetFloorSeconds,
 //    kAutoBudgetGreedyFactor x the greedy planner's own time), so `auto`
-//    costs about 10x the greedy plus a 5 ms floor (10x a few microseconds
-//    would leave the search nothing to do; a process start costs more);
+//    costs about kAutoBudgetGreedyFactor x the greedy plus a floor (a
+//    multiple of a few microseconds would leave the search nothing to do);
 //    AutoBudget::seconds (the CLI's --auto-budget) raises or lowers it.
 //    What a time budget makes non-deterministic: where an unfinished
 //    search stops — so its plan, bound and node count may differ from run

@@ -1,3 +1,24 @@
+// The transfers of a split broadcast in detail (split_broadcast.h states the contract):
+//
+//  * handing: for chunk c = 0..K-1, for each piece in order, the source
+//    sends chunk c of the piece to its spreader, or — for the source's own
+//    piece — to every other participant;
+//  * spreading: a spreader other than the source sends each chunk of its
+//    piece, as it arrives (chunk order), to every participant but itself
+//    and the source, in member order starting after itself.
+//
+// The planner in detail (split_broadcast.h states the contract):
+//
+// Planner: for each K in 1, 2, 3, 4, 6, 8, 12, 16 (K x k at most the
+// elements), three starts — pieces proportional to each member's spreading
+// rate (1 / the per-byte occupancy of sending one byte to all the others),
+// the same without the source, and the source's piece alone (the flat tree
+// in K chunks) — each refined by up to 60 rounds that move elements from
+// the pieces that finish last to those that finish first (each piece scaled
+// by sqrt(mean finish / its finish), rounded to whole elements); the best
+// schedule seen wins (ties: the first found). So the plan is never slower,
+// in the model, than the flat tree sending the whole message.
+
 #include "hetcoll/makespan/split/split_broadcast.h"
 
 #include <algorithm>

@@ -17,12 +17,9 @@
 // piece per spreader; together they cover the message once), a number of
 // chunks K (piece p's elements split into K near-equal chunks,
 // split_chunk_range; empty chunks send nothing) and the transfers:
-//  * handing: for chunk c = 0..K-1, for each piece in order, the source
-//    sends chunk c of the piece to its spreader, or — for the source's own
-//    piece — to every other participant;
-//  * spreading: a spreader other than the source sends each chunk of its
-//    piece, as it arrives (chunk order), to every participant but itself
-//    and the source, in member order starting after itself.
+// the source hands each chunk to its piece's spreader, and every spreader
+// forwards each chunk, as it arrives, to every other participant
+// (split_broadcast.cpp: the orders).
 // Times follow the eager model (model/eager_model.h): a sender's link
 // carries one message at a time, each for its occupancy, latencies overlap,
 // receiving is free; a spreader sends a chunk once it holds it. Costs are
@@ -31,18 +28,12 @@
 // matrices of two message sizes; routes are those of the whole message).
 // The makespan is the last arrival.
 //
-// Planner: for each K in 1, 2, 3, 4, 6, 8, 12, 16 (K x k at most the
-// elements), three starts — pieces proportional to each member's spreading
-// rate (1 / the per-byte occupancy of sending one byte to all the others),
-// the same without the source, and the source's piece alone (the flat tree
-// in K chunks) — each refined by up to 60 rounds that move elements from
-// the pieces that finish last to those that finish first (each piece scaled
-// by sqrt(mean finish / its finish), rounded to whole elements); the best
-// schedule seen wins (ties: the first found). So the plan is never slower,
-// in the model, than the flat tree sending the whole message.
+// Planner: for each chunk count K, three starting piece sizes, each refined
+// by moving elements from the pieces that finish last to those that finish
+// first (split_broadcast.cpp); the best schedule seen wins (ties: the first
+// found), so the plan is never slower, in the model, than the flat tree.
 // Guarantee: none (a heuristic in the eager model); no lower bound is
-// claimed. In SimGrid SMPI on NIC clusters it broadcasts 4096 ints 2.4x
-// faster than the best built-in (docs/RESULTS.md).
+// claimed.
 // Complexity: one schedule is O(K · k²) (every chunk to every member);
 // planning O(8 · 60 · K · k²) plus the two eager matrices (O(k · route
 // search)).

@@ -5,30 +5,11 @@
 // reduce-scatter by recursive halving, then a gather to the root).
 //
 // Problem: reduce `count` elements of every processor into the root with a
-// commutative, associative operation. Every reduce in which each element is
-// combined along a tree makes every non-root processor send exactly one
-// copy of each of its elements (raw or combined), so on a cluster whose slow
-// processors have slow links those links are the floor; whole-vector plans
-// (every other reduce of hetcoll) also queue the whole vector at every
-// relay. Splitting lets the pieces travel side by side.
+// commutative, associative operation.
 //
-// The plan: pieces P_0 .. P_{k-1} (consecutive element ranges, in that
-// order), P_j reduced at aggregator a_j: every non-root processor other than
-// a_j sends its P_j to a_j ("contribution"); a_j combines them with its own
-// P_j and, unless it is the root, sends the result to the root
-// ("forward"), as soon as the last contribution has arrived. The root
-// combines the forwarded pieces (and the contributions to its own pieces)
-// into its own vector. Aggregators: every processor but the root, fastest
-// first (ties by index), then the root, at most `max_pieces` of them
-// (the fastest); a processor sends its contributions in the pieces' order
-// rotated to start after its own piece (processors without a piece: rotated
-// by their index), so that at any moment the processors send to different
-// aggregators and the aggregators' down links share the load; each
-// contribution is posted when the previous one would have left its up link
-// alone ("paced": post_k = post_{k-1} + (bytes_{k-1} + envelope) /
-// up_bandwidth), so that the latencies overlap and the link carries one
-// message at a time, the way the eager model (model/eager_model.h) paces
-// a broadcast.
+// The plan: the vector cut into pieces, each reduced at its own aggregator
+// (the fastest processors, then the root) and forwarded to the root; every
+// contribution paced on its sender's up link (split_reduce.cpp: the order).
 //
 // Model ("NIC fluid model"): processor u has an up link (latency L_u,
 // bandwidth U_u) that its sends share and a down link (bandwidth D_u, no
@@ -42,21 +23,14 @@
 // progressive filling at every start, latency end and completion), which
 // is the plan's prediction. Combining is free.
 //
-// Sizing: for k = 1, 2, 4, ... and k = min(n, count, max_pieces), the
-// equal split over the first k aggregators is simulated and the best k kept
-// (k = 1: one piece at the root, the flat tree, everyone's whole vector
-// paced to the root); then coordinate descent on the pieces' element
-// counts: move `step` elements from one piece to another when the
-// simulated makespan drops, for every ordered pair; halve `step` when no
-// move helps, from count / (4k) down to one element, or until the work
-// budget is spent. Guarantee: none (a heuristic): a local optimum of the
-// simulated makespan for this aggregator order and rotation at best,
-// never predicted slower than the flat tree (tested). Lower bound
-// (split_reduce_lower_bound, valid in this model for every reduce in which
-// each element is combined along a tree): max over non-root u of L_u +
-// (count * element_bytes + envelope_bytes) / U_u — u must send a copy of
-// each of its elements over its own up link, whose flows start L_u after
-// their post and carry at most U_u together (tested on random networks).
+// Sizing: the number of pieces (1, 2, 4, ...) and then the pieces' element
+// counts, by simulating the plan (coordinate descent; split_reduce.cpp)
+// until no move helps or the work budget is spent.
+// Guarantee: none (a heuristic): a local optimum of the simulated makespan
+// for this aggregator order and rotation at best, never predicted slower
+// than the flat tree (tested). Lower bound (split_reduce_lower_bound, valid
+// in this model for every reduce that combines each element along a tree):
+// max over non-root u of L_u + (count * element_bytes + envelope_bytes) / U_u.
 //
 // Complexity: one simulation handles M = (n-1) k messages in O(M) events,
 // each a progressive filling over the active flows and the 2n links:

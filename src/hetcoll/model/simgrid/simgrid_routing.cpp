@@ -1,3 +1,4 @@
+// Longer than 800 lines: the hierarchical routing and the graph it runs on share this file's zone helpers; kept together.
 // SimGrid's routing on the imported network (simgrid_network.h), and the
 // graph its routes run on.
 //

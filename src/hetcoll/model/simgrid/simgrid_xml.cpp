@@ -1,3 +1,4 @@
+// Longer than 800 lines: one importer class (SimgridImporter) whose three steps share its zone, netpoint and link tables; kept whole.
 // SimGrid platform import: see simgrid_xml.h for what is supported.
 //
 // The importer works in three steps: (1) walk the XML tree once, creating

@@ -19,7 +19,7 @@
 // seeded so the result is the same on every run. Returns the best tree by
 // the lexicographic order above. Guarantee: none (heuristic), never worse
 // than its best start tree. Time: O(rounds x moves x m x depth) in the worst
-// case; about 10 ms for 65-node Tiers platforms (docs/RESULTS.md).
+// case.
 // Start trees with routed edges (Alg. 4) are skipped.
 #pragma once
 

@@ -39,7 +39,7 @@
 // Time: O(trees x n x candidates x targets x max-flow) for the search (when
 // asked for), then
 // per generated tree an O(n m) arborescence; each exact round one certified
-// LP solve (docs/RESULTS.md: 0.2-2 s on 50-node platforms, density 0.12).
+// LP solve.
 #pragma once
 
 #include <string>
@@ -67,11 +67,9 @@ struct MultiTreePacking {
 
 struct PackingOptions {
   // Start the column generation from the trees of the ForestColl-style
-  // search (the rows it would otherwise find itself). Off by default:
-  // measured on 200 Tiers platforms the generation alone gives as many
-  // trees (7.8 / 8.6 on average at 30 / 65 nodes, against 7.7 / 8.6) in a
-  // fraction of the time (21 ms against 165 ms mean at 65 nodes; 0.25 s
-  // against 5.3 s on a complete 64-node graph); docs/RESULTS.md.
+  // search (the rows it would otherwise find itself). Off by default: on
+  // Tiers platforms the generation alone gives about as many trees in a
+  // fraction of the time.
   bool search_first = false;
 };
 

@@ -430,7 +430,7 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
     }
     if (solution.rounds >= kMaxExactRounds) {
       // Never seen: exact rounds that keep finding cuts. The full flow
-      // program is bounded (about 5 s for 50 nodes, density 0.12).
+      // program is bounded.
       lp::Model full;
       auto columns = build_model(full, platform, source, slice_times, solution.targets);
       lp::Solution exact = lp::solve(full);

@@ -40,9 +40,7 @@
 // the platform. The full flow program (build_ssb_model) is kept to
 // cross-check on small platforms, and as the fallback after 10 exact rounds
 // that keep finding cuts (never seen); its certificate is then checked
-// against it. Measured (docs/RESULTS.md): 0.03-0.07 s on dense random
-// 50-node platforms (3-22 s before the floating phase), 0.27 s on the
-// complete 64-node route graph of the MPI comparison (4032 edges).
+// against it.
 #pragma once
 
 #include <string>

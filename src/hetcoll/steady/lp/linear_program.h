@@ -39,7 +39,7 @@
 //
 // Complexity: the floating solve is Clp's simplex; the exact re-solve is a
 // sparse rational LU of the m' x m' tight part of the basis, fast on the
-// network-like matrices of the steady-state LPs (measured in docs/RESULTS.md);
+// network-like matrices of the steady-state LPs;
 // the exact check is one pass over the nonzeros.
 #pragma once
 

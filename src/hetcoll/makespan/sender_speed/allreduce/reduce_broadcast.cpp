@@ -1,3 +1,14 @@
+// Proof of the root-exchange lemma (reduce_broadcast.h states it):
+//
+// Proof: in an optimal reduce into r' (length R), r sends once, during
+// [x, x + t(r)], to some q. Exchange the roles of r and r': r' performs
+// r's receives and its send (now lasting t(r')), r performs r''s receives
+// as the root. If t(r') > t(r), delay every transfer starting at or after
+// x + t(r) by d = t(r') - t(r): order on every processor and causality are
+// kept (the modified send ends at x + t(r') and whatever followed it moved
+// by d), each processor but r still sends once. Length <= R + max(0, d).
+//
+
 #include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// All-reduce as a reduce followed by a broadcast — Liu, Kuo, Wang 2009
-// sec. 5.2, Thm 3 — and what is proven about such compositions.
+// All-reduce as a reduce followed by a broadcast — Liu, Kuo, Wang, "An
+// approximation algorithm and dynamic programming for reduction in
+// heterogeneous environments", 2009, sec. 5.2, Thm 3 — and what is proven about such compositions.
 //
 // Model. An all-reduce plan here is a *composition*: a reduce of every
 // processor's value into a root r (each other processor sends once), then a
@@ -18,13 +19,7 @@
 //
 // Lemma (root exchange). For any processors r, r':
 //   OPT_red(r) <= OPT_red(r') + max(0, t(r') - t(r)).
-// Proof: in an optimal reduce into r' (length R), r sends once, during
-// [x, x + t(r)], to some q. Exchange the roles of r and r': r' performs
-// r's receives and its send (now lasting t(r')), r performs r''s receives
-// as the root. If t(r') > t(r), delay every transfer starting at or after
-// x + t(r) by d = t(r') - t(r): order on every processor and causality are
-// kept (the modified send ends at x + t(r') and whatever followed it moved
-// by d), each processor but r still sends once. Length <= R + max(0, d).
+// (Proof: reduce_broadcast.cpp.)
 //
 // Lower bound on OPT (allreduce_composition_lower_bound). Given LB_red, a
 // proven bound on OPT_red(r) for the plan's root r, and LB_bc, a proven

@@ -1,5 +1,6 @@
-// Approximation scheme for broadcast — Khuller, Kim, Woeginger 2003 (Khuller, Kim, Woeginger),
-// sec. 3, Lemmas 1-3, Theorems 2-3.
+// Approximation scheme for broadcast — Khuller, Kim, Woeginger, "Approximation
+// schemes for broadcasting in heterogeneous networks", 2003, sec. 3, Lemmas
+// 1-3, Theorems 2-3.
 //
 // Problem: sender-speed cluster, a source holding one message at time 0;
 // every receiver must get it; minimise the last receive time. NP-hard.
@@ -14,37 +15,13 @@
 //    holds one distinct time is not rounded at all). Classes whose rounded
 //    time exceeds the largest slack can never send in time: they are merged
 //    into one "leaf-only" class;
-//  * sending points: a fast processor p that finishes its FNF sends at a(p)
-//    can deliver to slow processors at a(p) + m t(p), m = 1, 2, ...; the
-//    |S| earliest points <= D are kept, sorted;
-//  * tree table: for every vector m of class counts, B(m) = the least
-//    broadcast time (rounded) of a tree made of exactly those slow
-//    processors, by the recursion over count vectors
-//      B(m)     = min over classes c in m of H_c(m - e_c)
-//      H_c(0)   = 0
-//      H_c(m')  = r_c + min over trees a <= m', a != 0, of max(B(a), H_c(m' - a))
-//    (a root of class c sends its first subtree a at r_c, then acts as a
-//    fresh root at r_c for the rest) — no labelled tree is enumerated;
-//  * feasibility DP of sec. 3 over (j, n_1..n_k), collapsed to one number
-//    per count vector: J(n) = the fewest first sending points that carry
-//    trees covering exactly n; J(n) = min over trees m <= n with
-//    B(m) <= D - x_{J(n-m)+1} of J(n-m) + 1. Exact for the paper's DP
-//    because the deadlines D - x_j do not increase with j (exchange
-//    argument: a tree can always move to an earlier free point).
-//    The guess is feasible when the FNF part ends by D and J(s) <= #points.
-//
-// Reading taken where Khuller, Kim, Woeginger 2003 is ambiguous:
-//  * the DP must test the deadline D = (1+eps')(1+3eps') T, not T: Lemma 2
-//    only shows an F-first schedule within (1+3eps') T, and Theorem 2's
-//    rounding adds the (1+eps'); testing T itself would not make Theorem 2
-//    follow. With D, Theorem 2 reads: OPT <= T => the guess is feasible.
-//  * "X_j = floor((T - c_j) / t_j)" counts slots from the completion time
-//    c_j; we count them after p's FNF sends inside F (its earlier slots are
-//    taken), which is what Lemma 2's schedule uses.
-//  * a sending point may carry no tree (the paper's DP needs it too, or a
-//    point could not be skipped).
-//  * the source always sends with its true time; if t(source) > eps' T
-//    (F empty) it is the only fast sender and every other processor is slow.
+//  * sending points: the fast processors' free slots after their FNF sends;
+//  * tree table: B(m), the least rounded broadcast time of a tree made of
+//    exactly the slow processors counted by m, by a recursion over count
+//    vectors; a feasibility DP over the sending points (sec. 3) decides
+//    whether trees covering every slow processor fit by the deadline
+//    D = (1+eps')(1+3eps') T. ptas.cpp: the recursions, why the collapsed DP
+//    is exact, and the readings taken where the paper is ambiguous.
 //
 // Guarantee (source a fastest processor): makespan <= (1+eps)(1+eps')(1+3eps')
 // x optimal (Theorem 3). The plan is the same tree re-timed with the true

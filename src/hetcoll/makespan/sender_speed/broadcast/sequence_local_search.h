@@ -12,10 +12,9 @@
 // Guarantee: the result is never longer than the start (so FNF's
 // guarantees hold: <= 2 x optimal, Liu 2002 Thm 4.7; <= 1.5 from a fastest
 // source; for reduce, SNF's <= 2 x optimal, Liu, Kuo, Wang 2009 Thm 2); no
-// other. It only feeds the searches a better first incumbent: on issue 13's
-// all-distinct instances FNF and SNF are often 1-4% above what the swaps
-// reach, and the searches' bisection passes start from that gap
-// (docs/RESULTS.md).
+// other. It only feeds the searches a better first incumbent (on
+// all-distinct times FNF and SNF are often above what the swaps reach, and
+// the searches' bisection passes start from that gap).
 // Complexity: O(n log n) per evaluation (a heap), at most
 // `max_evaluations` of them; O(n) memory.
 // Reference: pairwise interchange is the classical neighbourhood of

@@ -1,3 +1,32 @@
+// The rules and bounds in detail (bottom_up_search.h states the contract):
+//
+//  * Order: some optimal tree is heap-ordered (Observation 1 of Liu, Kuo,
+//    Wang 2009; mcp_tree.h): children at least as slow as their parent. A
+//    heap-ordered tree can be merged slowest sender first (children before
+//    parents), so the senders merge in that fixed order and the search only
+//    chooses the two subtrees of each merge.
+//  * Pairs: with the values sorted, merging y with its predecessor x (the
+//    largest other value <= y) is never worse than with a smaller x': the
+//    two results differ only in keeping x' instead of x, and a state whose
+//    sorted values are each <= another's ends no later (replay the other's
+//    merges on the matching values). Among equal values the last one of the
+//    run is taken (its predecessor is an equal value, which removes the most).
+//    So a node branches on the distinct values y other than the smallest,
+//    smallest first.
+//  * Bounds at a state with values v (m + 1 of them) and the m fastest
+//    senders left, against the deadline D (below):
+//     - leaf average: for the k largest values S, the paths above them form
+//       a full binary tree on k leaves after contracting unary nodes, with
+//       k - 1 distinct senders left at its branch nodes, so the makespan is
+//       at least (sum_S v + G_k) / k, G_k = the least sum over such a tree
+//       of t_u x (S-leaves below u), computed as in leaf_average_bound.h
+//       for the k - 1 fastest times and k leaves;
+//     - Kraft: a value v at depth d of the final tree has d distinct
+//       senders left above it, so v + (the d fastest times) must stay below
+//       D; with d_v the largest such depth, a binary tree needs
+//       sum 2^-d_v >= sum 2^-depth = 1.
+//    Both bounds are computed with the tolerance in the search's favour.
+
 #include "hetcoll/makespan/sender_speed/reduce/bottom_up_search.h"
 
 #include <algorithm>
@@ -78,7 +107,7 @@ class Searcher {
  private:
   // One pass against the incumbent, which improves as the search goes (no
   // bisection targets: on all-distinct times a plain pass both improves the
-  // incumbent and finishes sooner; docs/RESULTS.md).
+  // incumbent and finishes sooner).
   void run_passes() {
     if (lower_bound_ >= best_ - tolerance_) {  // the incumbent is optimal
       lower_bound_ = std::max(lower_bound_, best_);

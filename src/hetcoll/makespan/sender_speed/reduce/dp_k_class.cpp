@@ -22,7 +22,7 @@ double KClassDp::work_estimate(const std::vector<int>& counts) {
 }
 
 namespace {
-// Calibrated with bench_exact (docs/RESULTS.md, 2 cores): one split
+// Calibrated with bench_exact: one split
 // evaluation (its binary search included).
 constexpr double kSecondsPerSplit = 2e-8;
 // Table indices are 64-bit and the table one vector.

@@ -1,3 +1,44 @@
+// The lemma5 DP in detail (dp_two_class.h states the contract):
+//
+//  * lemma5: Lemma 4 plus the three cases of Figs. 13-15 on the diagonal
+//    point A = (a, a + 1) of column f_l = a and its buddy B = (f - 1 - a,
+//    s - a - 1):
+//      case 1, S(A) <= S(B) + 1 (2a + 1 <= s): points below A in column a
+//        are dominated (their buddies B' satisfy T(B') >= T(B) by Lemma 4
+//        and T(B') >= T(A) by Lemmas 4 and 5, the latter needing
+//        F(B) >= F(A), true since we only visit f_l <= f_r);
+//      case 2, S(A) > S(B) + 1 and T(A) <= T(B): points below A dominated;
+//      case 3, S(A) > S(B) + 1 and T(A) > T(B): from this column a3 on,
+//        region 1 (f_l >= a3, s_l >= a3 + 1: T >= T(A) by Lemmas 4, 5) and
+//        region 2 (buddy in region 1's image: s_l <= s - a3 - 1) are
+//        dominated; only the rectangle s - a3 <= s_l <= a3 remains.
+//    When T(A) >= T(B) in cases 1-2 the crossover is A itself and the
+//    column costs one reference. Columns whose diagonal point lies above s
+//    (f_l >= s, the Fig. 16 situation) are searched in full. Before a
+//    binary search, the ends of the range are compared with the best value
+//    (the rectangle elimination of Fig. 12): the column is skipped when
+//    T(a, lo) or T(b, s - hi) already reaches it, and the loop stops when
+//    that happens at lo = 0 (Lemma 5 at s = 0: no later column can do
+//    better).
+//    Reading taken: the OCR text lost Figs. 13-16; the regions above are
+//    the ones whose dominance the Lemma 4/5 arguments of sec. 5.3.4 prove,
+//    and the tests check this DP against the naive one cell by cell.
+//
+// The capacity DP in detail (dp_two_class.h states the contract):
+//
+// (-1 if even s = 0 does not fit). By (2), S(f; D) = max over f_l + f_r =
+// f - 1 of S(f_l; D - t_f) + S(f_r; D - t_f) (a max-plus self-convolution),
+// S(0; D) = 2^floor(D / t_s) - 1, and S(f; .) only changes at the lattice
+// points a t_f + b t_s where critical paths end — with a <= f_max, since a
+// path holds at most f_max fast senders (a lattice on a alone would hold
+// ~6e8 points for t_s / t_f = 3e8). T(f, s) = the least lattice D with
+// S(f; D) >= s. Cost O(#lattice points x f_max^2 / 4), independent of
+// s_max: the whole 1001 x 1001 table in milliseconds. Before building,
+// estimate() predicts the lattice size, the work and the memory, and the
+// planner refuses (status refused, SNF's plan) what exceeds the time limit
+// or kDpMaxBytes; while building it stops at the time limit.
+//
+
 #include "hetcoll/makespan/sender_speed/reduce/dp_two_class.h"
 
 #include <algorithm>
@@ -135,7 +176,7 @@ TwoClassTable two_class_table(double t_fast, double t_slow, int max_f, int max_s
 
 namespace {
 
-// Calibrated with bench_exact (docs/RESULTS.md, 2 cores): one pair
+// Calibrated with bench_exact: one pair
 // evaluation of the capacity DP, one lattice point built and sorted.
 constexpr double kSecondsPerPair = 1.5e-9;
 constexpr double kSecondsPerLatticePoint = 6e-8;

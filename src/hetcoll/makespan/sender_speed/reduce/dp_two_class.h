@@ -1,5 +1,6 @@
-// Exact reduce for two classes of senders by dynamic programming — Liu, Kuo, Wang 2009
-// secs. 5.3.2-5.3.4: eqs. (2)-(4), Lemma 4, Lemma 5, Theorem 5, Figs. 12-16,
+// Exact reduce for two classes of senders by dynamic programming — Liu,
+// Kuo, Wang, "An approximation algorithm and dynamic programming for
+// reduction in heterogeneous environments", 2009, secs. 5.3.2-5.3.4: eqs. (2)-(4), Lemma 4, Lemma 5, Theorem 5, Figs. 12-16,
 // and the reference counts of Tables 2-4.
 //
 // Notation: T(f, s) = the optimal reduce time with f fast senders (time
@@ -21,46 +22,20 @@
 //  * lemma4: for each f_l <= f_r, a binary search along s for the crossover
 //    of T(f_l, .) (non-decreasing) and T(f_r, s - .) (non-increasing), eq. (4);
 //  * lemma5: Lemma 4 plus the three cases of Figs. 13-15 on the diagonal
-//    point A = (a, a + 1) of column f_l = a and its buddy B = (f - 1 - a,
-//    s - a - 1):
-//      case 1, S(A) <= S(B) + 1 (2a + 1 <= s): points below A in column a
-//        are dominated (their buddies B' satisfy T(B') >= T(B) by Lemma 4
-//        and T(B') >= T(A) by Lemmas 4 and 5, the latter needing
-//        F(B) >= F(A), true since we only visit f_l <= f_r);
-//      case 2, S(A) > S(B) + 1 and T(A) <= T(B): points below A dominated;
-//      case 3, S(A) > S(B) + 1 and T(A) > T(B): from this column a3 on,
-//        region 1 (f_l >= a3, s_l >= a3 + 1: T >= T(A) by Lemmas 4, 5) and
-//        region 2 (buddy in region 1's image: s_l <= s - a3 - 1) are
-//        dominated; only the rectangle s - a3 <= s_l <= a3 remains.
-//    When T(A) >= T(B) in cases 1-2 the crossover is A itself and the
-//    column costs one reference. Columns whose diagonal point lies above s
-//    (f_l >= s, the Fig. 16 situation) are searched in full. Before a
-//    binary search, the ends of the range are compared with the best value
-//    (the rectangle elimination of Fig. 12): the column is skipped when
-//    T(a, lo) or T(b, s - hi) already reaches it, and the loop stops when
-//    that happens at lo = 0 (Lemma 5 at s = 0: no later column can do
-//    better).
-//    Reading taken: the OCR text lost Figs. 13-16; the regions above are
-//    the ones whose dominance the Lemma 4/5 arguments of sec. 5.3.4 prove,
-//    and the tests check this DP against the naive one cell by cell.
+//    point of each column, which prune dominated regions (dp_two_class.cpp:
+//    the cases, their proofs and the reading taken of the lost figures).
 // References: one per buddy pair (two table entries) whose values are
 // compared, plus one per single entry compared with the best value. The
-// paper counts "pairs of table entries"; see docs/RESULTS.md for how our
-// counts compare with Tables 2-4.
+// paper counts "pairs of table entries" (its Tables 2-4).
 //
 // A fourth method, ours (not in the seed): T by *capacity*. For a deadline
 // D, S(f; D) = the most slow senders that fit with exactly f fast ones
-// (-1 if even s = 0 does not fit). By (2), S(f; D) = max over f_l + f_r =
-// f - 1 of S(f_l; D - t_f) + S(f_r; D - t_f) (a max-plus self-convolution),
-// S(0; D) = 2^floor(D / t_s) - 1, and S(f; .) only changes at the lattice
-// points a t_f + b t_s where critical paths end — with a <= f_max, since a
-// path holds at most f_max fast senders (a lattice on a alone would hold
-// ~6e8 points for t_s / t_f = 3e8). T(f, s) = the least lattice D with
-// S(f; D) >= s. Cost O(#lattice points x f_max^2 / 4), independent of
-// s_max: the whole 1001 x 1001 table in milliseconds. Before building,
-// estimate() predicts the lattice size, the work and the memory, and the
-// planner refuses (status refused, SNF's plan) what exceeds the time limit
-// or kDpMaxBytes; while building it stops at the time limit.
+// (-1 if even s = 0 does not fit), a max-plus self-convolution over f
+// evaluated on the lattice points a t_f + b t_s where critical paths end
+// (dp_two_class.cpp); T(f, s) = the least lattice D with S(f; D) >= s.
+// Cost O(#lattice points x f_max^2 / 4), independent of s_max. estimate()
+// predicts the lattice size, work and memory; the planner refuses (status
+// refused, SNF's plan) what exceeds the time limit or kDpMaxBytes.
 //
 // Complexity: naive O(f^2 s^2); lemma4/lemma5 O(f^2 s log s) (Thm 5).
 // Guarantee: exact (any ratio t_s / t_f; SNF is already optimal for >= 2).
@@ -105,7 +80,7 @@ struct DpWorkEstimate {
   double table_entries = 0;  // lattice deadlines (two-class) or count vectors (k-class)
   double operations = 0;     // pair / split evaluations, and the set-up
   double bytes = 0;
-  double seconds = 0;        // operations x a calibrated cost (docs/RESULTS.md)
+  double seconds = 0;        // operations x a calibrated cost
   std::string describe() const;
 };
 

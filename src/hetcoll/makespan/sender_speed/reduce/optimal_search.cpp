@@ -1,3 +1,44 @@
+// The search in detail (optimal_search.h states the contract):
+//
+//  * slots: reversed time starts at 0 with one open slot (the destination's
+//    last receive). Slots are taken in time order; a slot at time r either
+//    gets a sender of class c, which ends at r + t_c and opens two slots at
+//    r + t_c (its predecessors, Lemma 1), or is closed for good;
+//  * Corollary 1 (= Observation 1): a slot opened by a class-c sender only
+//    takes classes at least as slow as c — a sender's predecessors are at
+//    least as slow. Applied exactly, this also covers the seed's rule for
+//    simultaneous senders;
+//  * identical processors are interchangeable: we branch on classes, and
+//    identical slots (same time, same parent class) take non-decreasing
+//    options (classes fastest first, then "close"), so no two branches
+//    build the same tree;
+//  * SNF is the first incumbent (its EP schedule; with mostly distinct
+//    times and <= 64 senders, SNF's order improved by pairwise interchanges,
+//    broadcast/sequence_local_search.h, at most 4000 EP evaluations, not
+//    under a time limit below 0.1 s), and the visiting order
+//    is the one SNF's tree follows: fastest classes nearest the destination
+//    (SNF sends the slowest first, so in reversed time they come last);
+//  * bound: with D = incumbent - tolerance, for each class threshold i the
+//    senders of class >= i must fit in the positions that can still start
+//    by D - t_i; a slot at r whose subtree is made of senders no faster
+//    than class m has at most 2^(floor((D - t_i - r) / t_m) + 1) - 1 such
+//    positions. (The bounds.h reduce bound is the case of one slot at 0,
+//    i = the slowest sender and m = the fastest.) Prune when a threshold
+//    cannot be met;
+//  * memoisation: the future depends only on the remaining class counts
+//    and the open slots (time, parent class, multiplicity); a state whose
+//    subtree was exhausted is recorded and never searched again (a smaller
+//    incumbent only makes it harder).
+//  * passes: with a proven lower bound L (plan_reduce_optimal: the larger
+//    of the bounds.h reduce bound and the leaf-average bound of
+//    leaf_average_bound.h, both on the senders' own times) and
+//    the incumbent B, while B - L > 1% of B a bisection pass looks for a
+//    tree shorter than T = L + 0.15 (B - L) (the deadline D above is T) and
+//    stops at the first: either B drops below T or, the pass failing, no
+//    tree is shorter than T, so L rises to T — the gap shrinks by at least
+//    15% per pass (a low target fails in far fewer nodes than the midpoint). Then one plain pass against the incumbent finishes. The memo
+//    records the target a state failed for; it prunes only lower ones.
+
 #include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
 
 #include <algorithm>
@@ -47,8 +88,7 @@ constexpr int kFreshGroup = -1;
 constexpr double kPlainGap = 0.01;
 // Bisection targets lie this fraction of the way from the proven bound to
 // the incumbent: low targets fail (raising the bound) in far fewer nodes
-// than the midpoint (all-distinct times, n = 40, 2M nodes: median gap 17%
-// against 24% with 1/2; docs/RESULTS.md).
+// than the midpoint.
 constexpr double kBisectionStep = 0.15;
 // The local-search incumbent (plan_reduce_optimal): at most this many
 // senders and evaluations, not under a time limit shorter than this.
@@ -57,12 +97,9 @@ constexpr std::size_t kLocalSearchEvaluations = 4000;
 constexpr double kLocalSearchMinSeconds = 0.1;
 // Mostly distinct times (classes at least two thirds of the senders) and
 // at most this many senders: plan_reduce_optimal searches bottom up
-// (bottom_up_search.h; n = 25, all-distinct times: every instance proven
-// within 2 s, where this search proved none in 5 s). With about two
-// senders per class this search's class symmetry wins as often as not
-// (n = 30, 12-15 classes, 2 s: each finished 2 of 6 the other did not);
-// from 18 classes of 29 senders on the bottom-up one was never worse
-// (12 instances; docs/RESULTS.md).
+// (bottom_up_search.h), which proves all-distinct instances this search
+// does not. With about two senders per class this search's class symmetry
+// wins as often as not; with fewer the bottom-up one is not worse.
 constexpr std::size_t kBottomUpMaxSenders = 256;
 
 class Searcher {

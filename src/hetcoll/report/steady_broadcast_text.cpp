@@ -1,0 +1,144 @@
+#include "hetcoll/report/steady_broadcast_text.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/rational.h"
+
+namespace hetcoll {
+
+namespace {
+
+// An exact number as text: the fraction when it is short enough to read.
+std::string readable_exact(const Rational& value, const std::string& json_request) {
+  std::string exact = to_string(value);
+  if (exact.size() <= 24) return fmt::format("{} = {:.6g}", exact, to_double(value));
+  return fmt::format("{:.6g} (exact fraction of {} characters in {})", to_double(value), exact.size(), json_request);
+}
+
+}  // namespace
+
+std::string steady_broadcast_summary(const Platform& platform, const SteadyBroadcastResult& result,
+                                     const SteadyBroadcastTextOptions& options) {
+  const SsbSolution& solution = result.optimum;
+  const MultiTreePacking& packing = result.packing;
+  const PeriodicPlan& schedule = result.schedule;
+  const std::string& failure = result.failure;
+  std::string text;
+  text += fmt::format("pipelined broadcast from {}: multi-tree optimum (SSB LP, one-port)\n", platform.id(result.source));
+  text += fmt::format("throughput: {} slices per time unit (period {:.6g} per slice)\n",
+                      readable_exact(solution.throughput, options.json_request), 1 / solution.throughput_value());
+  text += fmt::format("proof: dual certificate with {} cut rows, checked exactly; every target receives TP by "
+                      "max-flow under the edge rates: {}\n",
+                      solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
+  text += fmt::format("LP: {} rows x {} columns, {} floating rounds of cut generation then {} exact solve{}, {}, "
+                      "{:.3f} s\n",
+                      solution.lp_rows, solution.lp_columns, solution.floating_rounds, solution.rounds,
+                      solution.rounds == 1 ? "" : "s", solution.lp_method, solution.seconds);
+  std::string period = to_string(schedule.period);
+  text += fmt::format("multi-tree schedule: {} trees, weights sum to {:.6g} = {} of the LP bound ({}); "
+                      "one period of {} time units in {} one-port matchings, built in {:.3f} s\n",
+                      packing.trees.size(), to_double(packing.total_weight),
+                      sgn(solution.throughput)
+                          ? fmt::format("{:.{}f}%", 100 * to_double(packing.total_weight / solution.throughput),
+                                        packing.reaches_optimum ? 4 : 10)
+                          : "100%",
+                      packing.reaches_optimum ? "exactly the optimum" : "SHORT of the optimum",
+                      period.size() > 300  ? fmt::format("an integer of {} digits", period.size())
+                      : period.size() > 15 ? fmt::format("{:.6g} (an integer of {} digits)",
+                                                         to_double(schedule.period), period.size())
+                                           : period,
+                      schedule.slots.size(), packing.seconds);
+  if (options.brief) return text;
+  std::vector<const WeightedBroadcastTree*> by_weight;
+  for (const auto& tree : packing.trees) by_weight.push_back(&tree);
+  std::stable_sort(by_weight.begin(), by_weight.end(),
+                   [](const auto* a, const auto* b) { return a->weight > b->weight; });
+  std::string weights;
+  for (size_t i = 0; i < by_weight.size() && i < 8; ++i) {
+    weights += fmt::format("{}{:.4g}", i ? ", " : "", to_double(by_weight[i]->weight));
+  }
+  if (by_weight.size() > 8) weights += fmt::format(", ... ({} more)", by_weight.size() - 8);
+  text += fmt::format("tree weights (slices per time unit, heaviest first): {}\n", weights);
+  // Port utilisation: the fraction of time each port is busy at the optimum
+  // (rates x slice times); the LP's one-port rows cap it at 100%.
+  struct PortUse {
+    ProcessorIndex node;
+    const char* direction;
+    double busy;
+  };
+  std::vector<double> sending(static_cast<size_t>(platform.size()), 0.0), receiving(sending);
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    double busy = to_double(solution.edge_rates[e]) * result.slice_times[e];
+    sending[static_cast<size_t>(platform.edges()[e].from)] += busy;
+    receiving[static_cast<size_t>(platform.edges()[e].to)] += busy;
+  }
+  std::vector<PortUse> ports;
+  for (ProcessorIndex v = 0; v < platform.size(); ++v) {
+    if (platform.node(v).ports == PortModel::unlimited) continue;
+    ports.push_back({v, "send", sending[static_cast<size_t>(v)]});
+    ports.push_back({v, "receive", receiving[static_cast<size_t>(v)]});
+  }
+  std::stable_sort(ports.begin(), ports.end(), [](const PortUse& a, const PortUse& b) { return a.busy > b.busy; });
+  size_t saturated = static_cast<size_t>(
+      std::count_if(ports.begin(), ports.end(), [](const PortUse& p) { return p.busy > 1 - 1e-9; }));
+  text += fmt::format("busiest ports ({} saturated, busy 100% of the time):", saturated);
+  for (size_t i = 0; i < ports.size() && i < 6; ++i) {
+    text += fmt::format("{} {} {} {:.1f}%", i ? "," : "", platform.id(ports[i].node), ports[i].direction,
+                        100 * ports[i].busy);
+  }
+  text += "\n";
+  if (!options.detail) {
+    text += fmt::format("(every tree's edges and every edge's rate: {}, or {})\n", options.detail_request,
+                        options.json_request);
+    return text;
+  }
+  for (size_t i = 0; i < packing.trees.size(); ++i) {
+    text += fmt::format("  tree {}: weight {:.6g}:", i, to_double(packing.trees[i].weight));
+    for (const auto& edge : packing.trees[i].tree.edges) {
+      text += " " + platform.id(edge.from) + "->" + platform.id(edge.to);
+    }
+    text += "\n";
+  }
+  text += "slices per time unit on each used edge:\n";
+  for (size_t e = 0; e < platform.edges().size(); ++e) {
+    if (sgn(solution.edge_rates[e]) == 0) continue;
+    const auto& edge = platform.edges()[e];
+    text += fmt::format("  {} -> {}: {:.6g}\n", platform.id(edge.from), platform.id(edge.to),
+                        to_double(solution.edge_rates[e]));
+  }
+  return text;
+}
+
+std::string latency_aware_choice_text(const LatencyAwareChoice& choice) {
+  const auto& single = *choice.single_tree.makespan;
+  const auto& multi = choice.multi_tree;
+  std::string text = fmt::format("message of {:.6g} bytes, predicted makespans (start-up + steady state):\n",
+                                 choice.message_size);
+  text += fmt::format("  one tree ({}): {:.6g} (slices of {:.6g} bytes x {}, period {:.6g}, first slice {:.6g})\n",
+                      choice.single_tree.heuristic, single.makespan, single.slice_size, single.slices, single.period,
+                      single.first_slice);
+  if (multi.rounds.trees_used == 1) {
+    text += fmt::format("  multi-tree packing, its heaviest tree alone (fewer slices than it takes to use "
+                        "two trees well): {:.6g} (slices of {:.6g} bytes x {}, period {:.6g})\n",
+                        multi.makespan, multi.slice_size, multi.slices,
+                        multi.rounds.round_length / multi.rounds.slices_per_round);
+  } else {
+    text += fmt::format("  multi-tree: {:.6g} (slices of {:.6g} bytes x {}, rounds of {} slices over {} of the "
+                        "{} trees, each round {:.6g}, depth {} rounds, {:.6g} slices per time unit)\n",
+                        multi.makespan, multi.slice_size, multi.slices, multi.rounds.slices_per_round,
+                        multi.rounds.trees_used, choice.packing.trees.size(), multi.rounds.round_length,
+                        multi.rounds.depth, multi.rounds.throughput());
+  }
+  double gain = choice.single_tree.makespan->makespan / multi.makespan;
+  text += choice.multi_tree_chosen
+              ? fmt::format("choice: {}, {:.3g}x faster than the {} tree\n", choice.chosen_name(), gain,
+                            choice.single_tree.heuristic)
+              : fmt::format("choice: {}; the multi-tree schedule's start-up costs more than its "
+                            "throughput gains ({:.3g}x the one tree's makespan)\n",
+                            choice.chosen_name(), 1 / gain);
+  return text;
+}
+
+}  // namespace hetcoll
