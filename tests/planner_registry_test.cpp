@@ -41,7 +41,7 @@ Platform nic_cluster(std::mt19937_64& rng, int hosts) {
   for (int h = 0; h < hosts; ++h) {
     l[static_cast<std::size_t>(h)] = latency(rng);
     b[static_cast<std::size_t>(h)] = bandwidth(rng);
-    nodes.push_back(PlatformNode::host("h" + std::to_string(h)));
+    nodes.push_back(PlatformNode::host(fmt::format("h{}", h)));
   }
   std::vector<PlatformEdge> edges;
   for (int u = 0; u < hosts; ++u) {

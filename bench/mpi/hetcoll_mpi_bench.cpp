@@ -42,10 +42,8 @@
 //    RuntimeOptions::eager_pacing; auto: broadcasts paced, reduces not)
 //   (--envelope-bytes B: bcast/reduce/allreduce plans made for the message
 //    + B bytes, what the network carries (SMPI: about 16); default 0)
-//   (--size-classes: bcast/reduce/allreduce plans made, as hetcoll::mpi::Runtime
-//    and the PMPI library make them, for the representative size of the
-//    message's power-of-two size class, not the exact size; the prediction
-//    is still for the exact size)
+//   (--size-classes: accepted and ignored: hetcoll::mpi::Runtime and the PMPI
+//    library plan for the exact message size, as this program always does)
 //   (--predict-only: make and predict the plans without running them; the
 //    measured time is printed as nan)
 //   (split-reduce: the reduce cut into pieces reduced at aggregators and
@@ -107,7 +105,7 @@ struct Options {
   std::string plan_model = "sender-speed";
   bool header = false;
   std::string rank_map;
-  bool size_classes = false;  // plan for the size class's representative size, as the Runtime does
+  bool size_classes = false;  // accepted for old scripts: the Runtime now plans for the exact size, as this does
   bool predict_only = false;
 };
 
@@ -474,11 +472,9 @@ int run(Options options) {
           mpi::ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
-      // A plan for this very size (on a graph the costs depend on it; the
-      // Runtime itself plans once per power-of-two size class).
-      double plan_bytes = options.size_classes
-                              ? runtime->planned_message_bytes(runtime->size_class(static_cast<std::size_t>(bytes)))
-                              : bytes;
+      // A plan for this very size (on a graph the costs depend on it), as
+      // the Runtime makes it (it caches plans per exact message size).
+      const double plan_bytes = bytes;
       auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
                                        plan_bytes + options.envelope_bytes, options.algorithm, planning.model);
       // The graph model's makespan is its own prediction. A sender-speed

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/model/platform_io.h"
@@ -397,8 +398,7 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       // model's), not the sender-speed view's.
       const auto& prepared = runtime.plan_for(Operation::broadcast, 2, 64);
       auto graph_plan = plan_for_ranks(load_platform_file(platform_dir + "/small_platform.xml"),
-                                       runtime.processor_of_rank(), Operation::broadcast, 2,
-                                       runtime.planned_message_bytes(runtime.size_class(64)), "",
+                                       runtime.processor_of_rank(), Operation::broadcast, 2, 64, "",
                                        PlanModel::platform_graph);
       report("graph plans on small_platform.xml: the graph planner's plan", prepared.predicted_makespan() == graph_plan.makespan &&
                  graph_plan.model == PlanModel::platform_graph,
@@ -435,6 +435,43 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
         refused = std::string(error.what()).find("broadcasts and reduces only") != std::string::npos;
       }
       report("eager plans on small_platform.xml: an all-reduce is refused on every rank", refused);
+      // The default mapping: rank r plays the r-th host of the file (not
+      // the link named "r"), and plans are made for each call's exact size.
+      Runtime by_order(seven, platform_dir + "/small_platform.xml");
+      const auto loaded = load_platform_file(platform_dir + "/small_platform.xml");
+      std::vector<std::string> played;
+      for (auto p : by_order.processor_of_rank()) played.push_back(loaded.graph().id(p));
+      report("small_platform.xml by default: rank r plays the r-th host",
+             played == std::vector<std::string>{"Tremblay", "Jupiter", "Fafard", "Ginette", "Bourassa", "Jacquelin",
+                                                "Boivin"},
+             fmt::format("ranks play {}", fmt::join(played, ",")));
+      check_reductions(by_order, seven, {all[0], all[5]}, "default mapping on small_platform.xml", {1, 1000, 200000},
+                       true);
+      bool exact = true;
+      std::string why;
+      for (std::size_t bytes : {std::size_t{4}, std::size_t{1000}, std::size_t{1001}, std::size_t{800000}}) {
+        const double predicted = by_order.plan_for(Operation::allreduce, -1, bytes, 4).predicted_makespan();
+        const double expected = plan_for_ranks(loaded, by_order.processor_of_rank(), Operation::allreduce, -1,
+                                               static_cast<double>(bytes), "", PlanModel::sender_speed)
+                                    .makespan;
+        if (predicted != expected) {
+          exact = false;
+          why += fmt::format("{} bytes: the cached plan predicts {}, the plan for the size {}; ", bytes, predicted,
+                             expected);
+        }
+      }
+      const double small = by_order.plan_for(Operation::allreduce, -1, 4, 4).predicted_makespan();
+      const double large = by_order.plan_for(Operation::allreduce, -1, 800000, 4).predicted_makespan();
+      report("small_platform.xml: each all-reduce runs the plan made for its exact size", exact, why);
+      report("small_platform.xml: the 4-byte plan is not reused for 800 kB", large > 10 * small,
+             fmt::format("predicted {} s for 4 bytes, {} s for 800 kB", small, large));
+      // The key holds the datatype size too: 1000 bytes of 4-byte and of
+      // 8-byte elements are two plans; the same call again is none.
+      const auto before = by_order.cached_plans();
+      by_order.plan_for(Operation::allreduce, -1, 1000, 8);
+      by_order.plan_for(Operation::allreduce, -1, 1000, 8);
+      report("small_platform.xml: plans are cached per datatype size", by_order.cached_plans() == before + 1,
+             fmt::format("{} plans before, {} after", before, by_order.cached_plans()));
       report_comm = MPI_COMM_WORLD;
       MPI_Comm_free(&seven);
     }
@@ -977,6 +1014,21 @@ void suite_mismatch(const std::string& platform_dir, const std::string& work_dir
     MPI_Barrier(MPI_COMM_WORLD);
     ExecutablePlan::from_files(MPI_COMM_WORLD, world_rank == 5 ? path + ".missing" : path, platform_path(platform_dir));
   });
+  // A rank map naming a link of small_platform.xml ("145": SimGrid's
+  // link ids are numbers, none an index of its 7 hosts) is refused, naming it.
+  {
+    MPI_Comm seven;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank < 7 ? 0 : MPI_UNDEFINED, world_rank, &seven);
+    if (seven != MPI_COMM_NULL) {
+      report_comm = seven;
+      expect_mismatch_everywhere("a rank map naming a link", "\"145\" is a network link, not a host", [&] {
+        Runtime runtime(seven, platform_dir + "/small_platform.xml",
+                        RankMapping::parse("Tremblay,Jupiter,Fafard,145,Bourassa,Jacquelin,Boivin"));
+      });
+      report_comm = MPI_COMM_WORLD;
+      MPI_Comm_free(&seven);
+    }
+  }
   expect_mismatch_everywhere("platform with fewer processors than ranks (Runtime)", "ranks but the platform only", [&] {
     std::string path = work_dir + "/four.json";
     if (world_rank == 0) std::ofstream(path) << R"({"model": "cluster", "processors": [{"id": "a", "t": 1}, {"id": "b", "t": 2}, {"id": "c", "t": 1}, {"id": "d", "t": 3}]})";

@@ -158,6 +158,71 @@ TEST(RankMappingTest, ResolvesEachKind) {
   EXPECT_TRUE(RankMapping::parse("  ").kind() == RankMapping::Kind::by_order);
 }
 
+// The InputError's message of `resolve`, or "" when it resolves.
+std::string mapping_error(const RankMapping& mapping, const LoadedPlatform& platform, int ranks,
+                          const std::vector<std::string>& names = {}) {
+  try {
+    (void)mapping.resolve_on_platform(platform, ranks, names, "src");
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+// On a platform ranks play hosts only. SimGrid's small_platform.xml has 7
+// hosts and links named "0".."9", "145", ...: rank r plays the r-th host,
+// "0" is host 0 (an index of a host), a link's id is refused with its kind.
+TEST(RankMappingTest, PlaysHostsOfASimGridFile) {
+  const auto platform = load_platform_file(std::string(HETCOLL_SOURCE_DIR) + "/examples/small_platform.xml");
+  const auto& graph = platform.graph();
+  ASSERT_TRUE(graph.find("0") && graph.node(*graph.find("0")).kind == NodeKind::link);
+  auto names = [&](const std::vector<ProcessorIndex>& processors) {
+    std::vector<std::string> ids;
+    for (auto p : processors) ids.push_back(graph.id(p));
+    return ids;
+  };
+  const std::vector<std::string> hosts{"Tremblay", "Jupiter", "Fafard", "Ginette", "Bourassa", "Jacquelin", "Boivin"};
+  EXPECT_EQ(names(RankMapping::by_order().resolve_on_platform(platform, 7, {}, "src")), hosts);
+  EXPECT_EQ(names(RankMapping::by_order().resolve_on_platform(platform, 3, {}, "src")),
+            (std::vector<std::string>{"Tremblay", "Jupiter", "Fafard"}));
+  EXPECT_EQ(names(RankMapping::parse("Boivin,0,Fafard").resolve_on_platform(platform, 3, {}, "src")),
+            (std::vector<std::string>{"Boivin", "Tremblay", "Fafard"}));
+  EXPECT_EQ(names(RankMapping::by_processor_name().resolve_on_platform(platform, 2, {"Ginette", "Jupiter"}, "src")),
+            (std::vector<std::string>{"Ginette", "Jupiter"}));
+  // "145" is a link (and no index of the 7 hosts).
+  EXPECT_EQ(mapping_error(RankMapping::parse("Tremblay,145"), platform, 2),
+            "src: rank mapping entry 1 (\"145\"): \"145\" is a network link, not a host; ranks play hosts only "
+            "(give host names, or indices of hosts in the file's order 0..6)");
+  EXPECT_NE(mapping_error(RankMapping::by_processor_name(), platform, 2, {"Tremblay", "145"}).find("is a network link"),
+            std::string::npos);
+  EXPECT_NE(mapping_error(RankMapping::parse("Tremblay,nowhere"), platform, 2).find("no such host"), std::string::npos);
+  EXPECT_NE(mapping_error(RankMapping::by_order(), platform, 8).find("8 ranks but the platform only 7 hosts"),
+            std::string::npos);
+  EXPECT_NE(mapping_error(RankMapping::parse("Jupiter,1"), platform, 2).find("both play host Jupiter"),
+            std::string::npos);
+}
+
+// A JSON graph whose routers come between its hosts: rank r plays the r-th
+// host, an index counts hosts, a router's id is refused.
+TEST(RankMappingTest, PlaysHostsOfAGraphWithRouters) {
+  const auto platform = parse_platform_json(R"({"model": "graph", "nodes": [
+      {"id": "a"}, {"id": "sw", "router": true}, {"id": "b"}, {"id": "c"}],
+      "edges": [{"from": "a", "to": "sw", "cost": 1}, {"from": "sw", "to": "a", "cost": 1},
+                {"from": "b", "to": "sw", "cost": 1}, {"from": "sw", "to": "b", "cost": 1},
+                {"from": "c", "to": "sw", "cost": 1}, {"from": "sw", "to": "c", "cost": 1}]})",
+                                            "routers.json");
+  const auto& graph = platform.graph();
+  EXPECT_EQ(RankMapping::by_order().resolve_on_platform(platform, 3, {}, "src"),
+            (std::vector<ProcessorIndex>{*graph.find("a"), *graph.find("b"), *graph.find("c")}));
+  EXPECT_EQ(RankMapping::parse("2,0").resolve_on_platform(platform, 2, {}, "src"),
+            (std::vector<ProcessorIndex>{*graph.find("c"), *graph.find("a")}));
+  EXPECT_NE(mapping_error(RankMapping::parse("a,sw"), platform, 2).find("\"sw\" is a router, not a host"),
+            std::string::npos);
+  EXPECT_NE(mapping_error(RankMapping::by_order(), platform, 4).find("4 ranks but the platform only 3 hosts"),
+            std::string::npos);
+}
+
+
 TEST(ExecutableStructure, ReplayWithSenderTimesIsThePlansMakespan) {
   // Every registered broadcast and reduce planner on random clusters: the
   // runtime's one-at-a-time order with cost t(sender) finishes exactly when

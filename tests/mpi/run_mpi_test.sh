@@ -53,11 +53,13 @@ case "$suite" in
     library="$4"
     failed=0
     fail() { echo "FAIL: $*"; failed=1; }
-    run() {  # run NAME PROGRAM [env assignments...]
-      local name="$1" program="$2"
+    ranks=8
+    run() {  # run NAME PROGRAM [env assignments...]  (on $ranks ranks)
+      local name="$1" program="$2" start=$(date +%s)
       shift 2
-      env "$@" timeout 200 mpirun -np 8 "$program" >"$work/$name.out" 2>"$work/$name.err" ||
+      env "$@" timeout 200 mpirun -np "$ranks" "$program" >"$work/$name.out" 2>"$work/$name.err" ||
         { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
+      echo "($name: $(( $(date +%s) - start )) s)" >&2
     }
     platform="HETCOLL_PLATFORM=$platforms/liu-kuo-wang-sec6.1.json"
     run plain "$programs/plain_collectives"
@@ -94,17 +96,27 @@ case "$suite" in
         fail "cpi: $call did not run a hetcoll plan"
     done
     echo "MPICH cpi example: $preloaded_pi (same without the library)"
-    run no_platform "$work/cpi" "LD_PRELOAD=$library" HETCOLL_VERBOSE=1
-    grep -q "MPI_Reduce falls back to the MPI library's: HETCOLL_PLATFORM is not set" "$work/no_platform.err" ||
-      fail "no fallback message without HETCOLL_PLATFORM"
-    [ "$(grep -c "MPI_Reduce falls back" "$work/no_platform.err")" -eq 1 ] || fail "the fallback message is not said exactly once"
+    # Without HETCOLL_PLATFORM (and without HETCOLL_VERBOSE): one message,
+    # at the first call (cpi's MPI_Bcast), from one rank; HETCOLL_QUIET=1
+    # silences it.
+    run no_platform "$work/cpi" "LD_PRELOAD=$library"
+    grep -q "^hetcoll_pmpi: MPI_Bcast falls back to the MPI library's: HETCOLL_PLATFORM is not set" "$work/no_platform.err" ||
+      { fail "no fallback message without HETCOLL_PLATFORM"; cat "$work/no_platform.err"; }
+    [ "$(grep -c "hetcoll_pmpi" "$work/no_platform.err")" -eq 1 ] ||
+      { fail "without HETCOLL_PLATFORM, not exactly one message"; cat "$work/no_platform.err"; }
+    run quiet "$work/cpi" "LD_PRELOAD=$library" HETCOLL_QUIET=1
+    ! grep -q "hetcoll_pmpi" "$work/quiet.err" || { fail "HETCOLL_QUIET=1 did not silence the notice"; cat "$work/quiet.err"; }
+    [ "$(grep "pi is approximately" "$work/quiet.out")" = "$plain_pi" ] || fail "quiet: cpi's result differs"
+    echo "fallback notice without a platform: $(grep -m1 "hetcoll_pmpi" "$work/no_platform.err"); none with HETCOLL_QUIET=1"
     printf '{"model": "cluster", "processors": [{"id": "a", "t": 1}, {"id": "b", "t": 2}, {"id": "c", "t": 1}, {"id": "d", "t": 3}]}' >"$work/four.json"
-    run too_small "$work/cpi" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/four.json" HETCOLL_VERBOSE=1
+    run too_small "$work/cpi" "LD_PRELOAD=$library" "HETCOLL_PLATFORM=$work/four.json"
     grep -q "falls back to the MPI library's: .*8 ranks but the platform only 4 processors" "$work/too_small.err" ||
       fail "no fallback message for a platform smaller than the job"
     for variant in no_platform too_small; do
       [ "$(grep "pi is approximately" "$work/$variant.out")" = "$plain_pi" ] || fail "$variant: cpi's result differs"
     done
+    [ "$(grep -c "hetcoll_pmpi" "$work/too_small.err")" -eq 1 ] ||
+      { fail "a platform smaller than the job: not exactly one message"; cat "$work/too_small.err"; }
     echo "fallbacks: $(grep -m1 -o "falls back.*" "$work/too_small.err")"
     # HETCOLL_PLAN_MODEL=eager on a platform graph (8 hosts, 50 us, 12.5
     # MB/s between any two): MPI_Bcast and MPI_Reduce run eager plans (paced
@@ -138,6 +150,11 @@ PY
       fail "eager: plain_collectives' broadcasts differ from the MPI library's"
     grep -q "MPI_Bcast on a communicator of 8 ranks.*split broadcast" "$work/eager_plain.err" ||
       fail "eager: no broadcast of plain_collectives ran split"
+    # The eager model refuses all-reduces: said once for MPI_Allreduce
+    # (many sizes, operations and communicators), by one rank.
+    [ "$(grep -c "MPI_Allreduce falls back to the MPI library's" "$work/eager_plain.err")" -eq 1 ] ||
+      { fail "eager: the all-reduce fallback is not said exactly once"; grep "falls back" "$work/eager_plain.err" | head; }
+    echo "eager all-reduce: $(grep -m1 -o "MPI_Allreduce falls back.*" "$work/eager_plain.err")"
     echo "split broadcast: $(grep -m1 -o "MPI_Bcast on.*split broadcast.*" "$work/eager_plain.err")"
     # HETCOLL_SPLIT_REDUCE=1 on the same graph: commutative reduces run split
     # (split_reduce.h) where the NIC fluid model predicts it faster, with the
@@ -151,6 +168,74 @@ PY
     grep -q "MPI_Reduce on a communicator of 8 ranks.*split reduce" "$work/split_reduce.err" ||
       fail "split reduce: no reduce of plain_collectives ran split"
     echo "split reduce: $(grep -m1 -o "MPI_Reduce on.*split reduce.*" "$work/split_reduce.err")"
+    exit $failed
+    ;;
+  pmpi-mapping)
+    # The PMPI library on SimGrid's small_platform.xml, whose links are
+    # named "0", "1", ...: the default mapping, host names and indices, a
+    # rank map naming a link; Open MPI, 7 ranks.
+    programs="$binary"
+    library="$4"
+    failed=0
+    fail() { echo "FAIL: $*"; failed=1; }
+    run() {  # run NAME PROGRAM [env assignments...]  (on $ranks ranks)
+      local name="$1" program="$2" start=$(date +%s)
+      shift 2
+      env "$@" timeout 200 mpirun -np "$ranks" "$program" >"$work/$name.out" 2>"$work/$name.err" ||
+        { fail "$name: exit status $?"; tail -5 "$work/$name.err"; }
+      echo "($name: $(( $(date +%s) - start )) s)" >&2
+    }
+    mpicc -O2 /usr/share/doc/mpich/examples/cpi.c -o "$work/cpi" -lm || { fail "cpi.c does not build (mpich-doc)"; exit 1; }
+    # SimGrid's small_platform.xml (7 hosts; links named "0", "1", ...):
+    # rank r plays the r-th host, so every call runs a hetcoll plan, with
+    # the MPI library's results, and nothing falls back (no notice at all).
+    ranks=7
+    run cpi7 "$work/cpi"
+    plain_pi=$(grep "pi is approximately" "$work/cpi7.out")
+    small="HETCOLL_PLATFORM=$platforms/small_platform.xml"
+    run plain7 "$programs/plain_collectives"
+    run small_platform "$programs/plain_collectives" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 HETCOLL_TIMEOUT=60
+    diff -q "$work/plain7.out" "$work/small_platform.out" >/dev/null ||
+      { fail "small_platform.xml: results differ from the MPI library's"; diff "$work/plain7.out" "$work/small_platform.out" | head -10; }
+    for call in MPI_Bcast MPI_Reduce MPI_Allreduce; do
+      grep -q "hetcoll_pmpi: $call on a communicator of 7 ranks.*hetcoll plan" "$work/small_platform.err" ||
+        fail "small_platform.xml: no hetcoll plan for $call on the world"
+    done
+    grep -q "hetcoll_pmpi: MPI_Reduce on a communicator of 3 ranks.*hetcoll plan" "$work/small_platform.err" ||
+      fail "small_platform.xml: the sub-communicator was not planned"
+    ! grep -q "falls back" "$work/small_platform.err" ||
+      { fail "small_platform.xml: calls fell back"; grep "falls back" "$work/small_platform.err"; }
+    # A plan is made for its call's size: the broadcasts of 1 and 100,000
+    # ints from rank 0 (4 and 400,000 bytes) predict differently.
+    predicted() {
+      grep -o "MPI_Bcast on a communicator of 7 ranks, root 0 ($1 bytes, elements of 4 bytes): hetcoll plan \"[^\"]*\", predicted makespan [0-9.e+-]*" \
+        "$work/small_platform.err" | head -1 | sed 's/.*predicted makespan //'
+    }
+    small_prediction=$(predicted 4)
+    large_prediction=$(predicted 400000)
+    awk -v s="$small_prediction" -v l="$large_prediction" 'BEGIN { exit !(s > 0 && l > 2 * s) }' ||
+      fail "small_platform.xml: broadcasts of 4 and 400000 bytes predicted '$small_prediction' and '$large_prediction'"
+    echo "small_platform.xml: $(grep -c "hetcoll plan" "$work/small_platform.err") plans, results identical, no fallback;" \
+      "broadcast from rank 0 predicted $small_prediction s (4 bytes), $large_prediction s (400,000 bytes)"
+    # A rank map naming a link: refused with one message naming it, then
+    # the MPI library's calls (same result).
+    run link_map "$work/cpi" "LD_PRELOAD=$library" "$small" "HETCOLL_RANK_MAP=Tremblay,Jupiter,Fafard,145,Bourassa,Jacquelin,Boivin"
+    grep -q "falls back to the MPI library's: .*\"145\" is a network link, not a host" "$work/link_map.err" ||
+      { fail "a rank map naming a link: no message"; cat "$work/link_map.err"; }
+    [ "$(grep -c "hetcoll_pmpi" "$work/link_map.err")" -eq 1 ] ||
+      { fail "a rank map naming a link: not exactly one message"; cat "$work/link_map.err"; }
+    [ "$(grep "pi is approximately" "$work/link_map.out")" = "$plain_pi" ] ||
+      fail "link_map: cpi's result differs"
+    echo "rank map naming a link: $(grep -m1 -o "falls back.*" "$work/link_map.err")"
+    # Host names and host indices both map (indices count hosts, not the
+    # links named "0".."6").
+    run name_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 \
+      "HETCOLL_RANK_MAP=Boivin,Jacquelin,Bourassa,Ginette,Fafard,Jupiter,Tremblay"
+    run index_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 "HETCOLL_RANK_MAP=6,5,4,3,2,1,0"
+    for variant in name_map index_map; do
+      grep -q "MPI_Reduce on a communicator of 7 ranks.*hetcoll plan" "$work/$variant.err" && ! grep -q "falls back" "$work/$variant.err" ||
+        { fail "$variant: no hetcoll plan"; cat "$work/$variant.err"; }
+    done
     exit $failed
     ;;
   emulate)

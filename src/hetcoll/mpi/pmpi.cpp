@@ -9,9 +9,11 @@
 // Environment (read once, at the first intercepted call):
 //   HETCOLL_PLATFORM    platform file (cluster or graph JSON, SimGrid XML).
 //                       Unset: every call goes to the MPI library.
-//   HETCOLL_RANK_MAP    processors played by MPI_COMM_WORLD's ranks, by id
-//                       or index ("xeon0,athlon0,..."); "hostname" maps by
-//                       MPI_Get_processor_name; unset: rank r plays processor r.
+//   HETCOLL_RANK_MAP    hosts played by MPI_COMM_WORLD's ranks, by host name
+//                       or index among the hosts ("xeon0,athlon0,..."; a
+//                       router's or link's id is refused); "hostname" maps
+//                       by MPI_Get_processor_name; unset: rank r plays the
+//                       r-th host of the file (rank_mapping.h).
 //   HETCOLL_ALGORITHM_BCAST / _REDUCE / _ALLREDUCE   registry names
 //                       (hetcoll algorithms); unset: auto.
 //   HETCOLL_PLAN_MODEL  "graph": on a platform graph, plan with the graph
@@ -35,18 +37,27 @@
 //   HETCOLL_TIMEOUT     seconds a rank waits in one call before aborting
 //                       the job with a message (0 / unset: no limit).
 //   HETCOLL_VERBOSE=1   rank 0 of each communicator says, once per plan,
-//                       which plan it runs, and once per reason, why a call
-//                       falls back to the MPI library.
+//                       which plan it runs and its prediction.
+//   HETCOLL_QUIET=1     say nothing of fallbacks. By default, when a call
+//                       falls back to the MPI library, rank 0 says so on
+//                       stderr ("hetcoll_pmpi: MPI_Reduce falls back to the
+//                       MPI library's: <why>"), once per (collective,
+//                       reason); a communicator that cannot be planned at
+//                       all (no or unreadable HETCOLL_PLATFORM, a mapping
+//                       error) is one message at its first call. Said by
+//                       MPI_COMM_WORLD's rank 0 (so a job says each once);
+//                       communicators without it are not heard.
 //
 // What runs where. A communicator gets a hetcoll::mpi::Runtime at its first
 // intercepted collective (collective; cached as a communicator attribute,
 // freed with the communicator): its ranks are translated to
 // MPI_COMM_WORLD's, hence to the platform's processors, so sub-communicators
-// plan on their own processors. Each (operation, root, size class) is planned
-// once and cached (runtime.h). The MPI library's own call is used — and all
-// ranks of the communicator agree on it, so no rank is left waiting — for:
+// plan on their own processors. Each (operation, root, message size,
+// datatype size) is planned once and cached (runtime.h). The MPI library's
+// own call is used — and all ranks of the communicator agree on it, so no
+// rank is left waiting — for:
 // no HETCOLL_PLATFORM, a platform that cannot be read or does not fit the
-// job (fewer processors than ranks, an unknown id in HETCOLL_RANK_MAP),
+// job (fewer hosts than ranks, an id in HETCOLL_RANK_MAP that is no host),
 // intercommunicators, communicators of one rank, a count of zero, and any
 // plan that cannot be prepared. Results equal the MPI library's for
 // integer and logical operations and for every non-commutative operation;
@@ -84,6 +95,7 @@ struct Settings {
   std::string platform_path;
   std::string rank_map;
   bool verbose = false;
+  bool quiet = false;
   hetcoll::mpi::RuntimeOptions runtime;
   hetcoll::mpi::PlanningOptions planning;
   // The platform, read once per process; or why it could not be.
@@ -106,6 +118,7 @@ Settings& settings() {
     values.platform_path = text("HETCOLL_PLATFORM");
     values.rank_map = text("HETCOLL_RANK_MAP");
     values.verbose = text("HETCOLL_VERBOSE") == "1";
+    values.quiet = text("HETCOLL_QUIET") == "1";
     values.planning.broadcast_algorithm = text("HETCOLL_ALGORITHM_BCAST");
     values.planning.reduce_algorithm = text("HETCOLL_ALGORITHM_REDUCE");
     values.planning.allreduce_algorithm = text("HETCOLL_ALGORITHM_ALLREDUCE");
@@ -128,22 +141,41 @@ Settings& settings() {
   return values;
 }
 
-// Rank 0 of `comm` prints each distinct message once per process.
-void say_once(MPI_Comm comm, const std::string& message) {
-  if (!settings().verbose) return;
+// Prints "hetcoll_pmpi: <message>" on stderr once per process per `key`.
+void print_once(const std::string& key, const std::string& message) {
   static std::set<std::string> said;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank != 0 || !said.insert(message).second) return;
+  if (!said.insert(key).second) return;
   std::fprintf(stderr, "hetcoll_pmpi: %s\n", message.c_str());
   std::fflush(stderr);
+}
+
+int rank_in(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+// HETCOLL_VERBOSE: rank 0 of `comm` says each distinct message once.
+void say_verbose(MPI_Comm comm, const std::string& message) {
+  if (!settings().verbose || rank_in(comm) != 0) return;
+  print_once(message, message);
+}
+
+// Whether this process says fallbacks: MPI_COMM_WORLD's rank 0, so that a
+// job says each once (every communicator's reasons are alike on its ranks).
+bool says_fallbacks() { return !settings().quiet && rank_in(MPI_COMM_WORLD) == 0; }
+
+// A call that falls back to the MPI library, said once per (collective, reason).
+void say_fallback(const char* call, const std::string& reason) {
+  if (!says_fallbacks()) return;
+  print_once(fmt::format("{}\n{}", call, reason), fmt::format("{} falls back to the MPI library's: {}", call, reason));
 }
 
 // What a communicator has: a runtime, or the reason it falls back.
 struct CommunicatorState {
   std::unique_ptr<Runtime> runtime;
   std::string fallback_reason;
-  std::set<std::tuple<Operation, int, int>> failed_plans;
+  std::set<Runtime::PlanKey> failed_plans;
 };
 
 int state_keyval = MPI_KEYVAL_INVALID;
@@ -171,17 +203,16 @@ std::string resolve_world(Settings& s) {
   try {
     if (!s.platform) throw hetcoll::InputError(s.platform_error);
     const auto& platform = *s.platform;
-    auto find = [&](std::string_view text) {
-      return platform.is_cluster() ? platform.cluster().find(text) : platform.graph().find(text);
-    };
-    hetcoll::ProcessorIndex count = platform.is_cluster() ? platform.cluster().size() : platform.graph().size();
     std::vector<std::string> names;
     auto mapping = hetcoll::mpi::RankMapping::parse(s.rank_map);
     if (s.rank_map == "hostname") {
       mapping = hetcoll::mpi::RankMapping::by_processor_name();
       names = hetcoll::mpi::gather_processor_names(MPI_COMM_WORLD, s.runtime.timeout_seconds);
     }
-    s.world_processors = mapping.resolve(world_size, count, find, names, "HETCOLL_RANK_MAP");
+    s.world_processors = mapping.resolve_on_platform(
+        platform, world_size, names,
+        s.rank_map.empty() ? fmt::format("{} (rank r plays its r-th host)", platform.source_name)
+                           : fmt::format("HETCOLL_RANK_MAP on {}", platform.source_name));
   } catch (const std::exception& error) {
     s.world_error = error.what();
   }
@@ -203,7 +234,7 @@ CommunicatorState* state_of(MPI_Comm comm) {
   MPI_Comm_test_inter(comm, &is_inter);
   MPI_Comm_size(comm, &size);
   if (s.platform_path.empty()) {
-    state->fallback_reason = "HETCOLL_PLATFORM is not set";
+    state->fallback_reason = "HETCOLL_PLATFORM is not set (no platform: every collective goes to the MPI library)";
   } else if (is_inter) {
     state->fallback_reason = "intercommunicators are not planned";
   } else if (size < 2) {
@@ -224,8 +255,11 @@ CommunicatorState* state_of(MPI_Comm comm) {
       MPI_Group_translate_ranks(group, size, ranks.data(), world_group, world_ranks.data());
       MPI_Group_free(&group);
       MPI_Group_free(&world_group);
+      // The hosts' ids: a SimGrid file's links may be named "0", "1", ...
+      const auto& platform = *s.platform;
       for (int world_rank : world_ranks) {
-        ids.push_back(std::to_string(s.world_processors[static_cast<size_t>(world_rank)]));
+        auto p = s.world_processors[static_cast<size_t>(world_rank)];
+        ids.push_back(platform.is_cluster() ? platform.cluster().id(p) : platform.graph().id(p));
       }
     }
     try {
@@ -236,7 +270,9 @@ CommunicatorState* state_of(MPI_Comm comm) {
       state->runtime = std::make_unique<Runtime>(comm, load, hetcoll::mpi::RankMapping::explicit_list(ids), s.runtime,
                                                  s.planning);
     } catch (const std::exception& error) {
-      state->fallback_reason = error.what();
+      state->fallback_reason = fmt::format("the platform cannot be used on this communicator, every collective on it "
+                                           "goes to the MPI library: {}",
+                                           error.what());
     }
   }
   auto* raw = state.release();
@@ -256,31 +292,38 @@ const char* mpi_name(Operation operation) {
 // The plan to run, or nullptr to fall back (every rank of `comm` decides alike).
 const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation operation, int root, int count,
                                                     MPI_Datatype datatype) {
-  if (count <= 0) return nullptr;
+  if (count <= 0) return nullptr;  // nothing to send: the MPI library's call, unannounced
   auto* state = state_of(comm);
   if (!state->runtime) {
-    say_once(comm, fmt::format("{} falls back to the MPI library's: {}", mpi_name(operation), state->fallback_reason));
+    // One message for the communicator, at its first call (whichever).
+    if (says_fallbacks()) {
+      print_once(state->fallback_reason,
+                 fmt::format("{} falls back to the MPI library's: {}", mpi_name(operation), state->fallback_reason));
+    }
     return nullptr;
   }
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
   auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(type_size);
-  auto key = std::make_tuple(operation, root, state->runtime->size_class(bytes));
+  auto& runtime = *state->runtime;
+  auto key = runtime.plan_key(operation, root, bytes, type_size);
   if (state->failed_plans.count(key)) return nullptr;
   try {
-    const auto& plan = state->runtime->plan_for(operation, root, bytes);
+    const auto& plan = runtime.plan_for(operation, root, bytes, type_size);
     int size = 0;
     MPI_Comm_size(comm, &size);
-    say_once(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, size class {}): hetcoll plan \"{}\", "
-                               "predicted makespan {:g} (platform {})",
-                               mpi_name(operation), size,
-                               operation == Operation::allreduce ? "" : fmt::format(", root {}", root), bytes,
-                               std::get<2>(key), plan.algorithm(), plan.predicted_makespan(),
-                               state->runtime->platform_name()));
+    say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): hetcoll plan "
+                                  "\"{}\", predicted makespan {:g} {}(platform {})",
+                                  mpi_name(operation), size,
+                                  operation == Operation::allreduce ? "" : fmt::format(", root {}", root), bytes,
+                                  type_size, plan.algorithm(), plan.predicted_makespan(),
+                                  runtime.size_dependent() ? "for this size "
+                                                           : "for any size (the platform's times are per message) ",
+                                  runtime.platform_name()));
     return &plan;
   } catch (const std::exception& error) {
     state->failed_plans.insert(key);
-    say_once(comm, fmt::format("{} falls back to the MPI library's: {}", mpi_name(operation), error.what()));
+    say_fallback(mpi_name(operation), error.what());
     return nullptr;
   }
 }
@@ -297,7 +340,7 @@ const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int r
   if (split) {
     int size = 0;
     MPI_Comm_size(comm, &size);
-    say_once(comm, fmt::format("MPI_Bcast on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
+    say_verbose(comm, fmt::format("MPI_Bcast on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
                                "\"{}\", predicted makespan {:g} (platform {})",
                                size, root, count, type_size, split->plan().description, split->plan().makespan,
                                state->runtime->platform_name()));
@@ -321,7 +364,7 @@ const hetcoll::mpi::ExecutableSplitReduce* split_reduce_or_none(MPI_Comm comm, i
   if (split) {
     int size = 0;
     MPI_Comm_size(comm, &size);
-    say_once(comm, fmt::format("MPI_Reduce on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
+    say_verbose(comm, fmt::format("MPI_Reduce on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
                                "\"{}\", predicted {:g} s (platform {})",
                                size, root, count, type_size, split->plan().description, split->plan().predicted_seconds,
                                state->runtime->platform_name()));

@@ -10,6 +10,15 @@
 // A communicator may be smaller than the platform (the processors not
 // played take no part); it may never be larger, and no processor is played
 // twice.
+//
+// On a platform (resolve_on_platform) only hosts can be played: the nodes
+// that are neither routers nor links (Platform::participants(), in the
+// file's order; every processor of a sender-speed cluster). "Processor r"
+// and "index i" then count hosts only: rank r plays the r-th host of the
+// file, never a router or a link, whatever the ids of the network
+// elements are (SimGrid's small_platform.xml has links named "0", "1", ...).
+// An entry is a host's id first, else a decimal index of a host; an id
+// that names a router or a link is refused, naming the id and its kind.
 #pragma once
 
 #include <functional>
@@ -19,6 +28,7 @@
 #include <vector>
 
 #include "hetcoll/core/ids.h"
+#include "hetcoll/model/platform_io.h"
 
 namespace hetcoll::mpi {
 
@@ -46,6 +56,15 @@ class RankMapping {
                                       const std::function<std::optional<ProcessorIndex>(std::string_view)>& find,
                                       const std::vector<std::string>& processor_names,
                                       std::string_view source_name) const;
+
+  // The platform node (a host: see the header comment) of each of
+  // `rank_count` ranks. `processor_names` as for resolve. Throws InputError
+  // naming `source_name`, the rank and the entry when the mapping does not
+  // fit: more ranks than hosts, an entry that is no host (a router or a
+  // link: named with its kind), a host played twice.
+  std::vector<ProcessorIndex> resolve_on_platform(const LoadedPlatform& platform, int rank_count,
+                                                  const std::vector<std::string>& processor_names,
+                                                  std::string_view source_name) const;
 
  private:
   Kind kind_ = Kind::by_order;

@@ -1,6 +1,5 @@
 #include "hetcoll/mpi/runtime.h"
 
-#include <bit>
 #include <cmath>
 #include <functional>
 
@@ -216,22 +215,11 @@ void Runtime::initialise(const std::string& read_error, const RankMapping& mappi
   std::string local_error = read_error;
   if (local_error.empty()) {
     try {
-      ProcessorIndex count = platform_.is_cluster() ? platform_.cluster().size() : platform_.graph().size();
-      auto find = [&](std::string_view text) -> std::optional<ProcessorIndex> {
-        return platform_.is_cluster() ? platform_.cluster().find(text) : platform_.graph().find(text);
-      };
-      processor_of_rank_ = mapping.resolve(communicator_->size(), count, find, names, platform_.source_name);
-      if (!platform_.is_cluster()) {
-        for (size_t rank = 0; rank < processor_of_rank_.size(); ++rank) {
-          if (platform_.graph().node(processor_of_rank_[rank]).router) {
-            throw InputError(fmt::format("{}: rank {} is mapped to router {}, which takes no part in collectives",
-                                         platform_.source_name, rank, platform_.graph().id(processor_of_rank_[rank])));
-          }
-        }
-        size_dependent_ = !platform_.graph().has_fixed_costs();
-      }
+      // Ranks play hosts only (rank_mapping.h): never a router or a link.
+      processor_of_rank_ = mapping.resolve_on_platform(platform_, communicator_->size(), names, platform_.source_name);
+      if (!platform_.is_cluster()) size_dependent_ = !platform_.graph().has_fixed_costs();
       // Planning for the communicator must work before any call relies on it.
-      (void)rank_cluster(planned_message_bytes(size_class(8)));
+      (void)rank_cluster(8);
     } catch (const std::exception& error) {
       local_error = error.what();
     }
@@ -239,26 +227,21 @@ void Runtime::initialise(const std::string& read_error, const RankMapping& mappi
   agree_on_outcome(comm, local_error, "hetcoll::mpi::Runtime", options_.timeout_seconds);
 }
 
-int Runtime::size_class(std::size_t message_bytes) const {
-  if (!size_dependent_) return 0;
-  return static_cast<int>(std::bit_width(message_bytes));
-}
-
-double Runtime::planned_message_bytes(int size_class) const {
-  if (size_class <= 0) return 1;
-  // [2^(k-1), 2^k): the geometric middle.
-  return std::ldexp(std::sqrt(2.0), size_class - 1);
+Runtime::PlanKey Runtime::plan_key(Operation operation, int root, std::size_t message_bytes, int type_size) const {
+  if (!size_dependent_) return {operation, root, 0, 0};
+  return {operation, root, message_bytes, type_size};
 }
 
 Cluster Runtime::rank_cluster(double message_bytes) const {
   return restrict_to_processors(platform_, processor_of_rank_, message_bytes);
 }
 
-const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size_t message_bytes) {
-  int size_class_of_message = size_class(message_bytes);
-  auto key = std::make_tuple(operation, root, size_class_of_message);
-  auto found = plans_.find(key);
-  if (found != plans_.end()) return *found->second;
+const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size_t message_bytes, int type_size) {
+  const PlanKey key = plan_key(operation, root, message_bytes, type_size);
+  if (auto found = plans_.find(key); found != plans_.end()) {
+    plans_by_use_.splice(plans_by_use_.begin(), plans_by_use_, found->second.use);
+    return *found->second.plan;
+  }
 
   MakespanPlan plan;
   std::vector<std::string> ids;
@@ -273,8 +256,7 @@ const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size
                                    : operation == Operation::reduce  ? planning_.reduce_algorithm
                                                                      : planning_.allreduce_algorithm;
     plan = plan_for_ranks(platform_, processor_of_rank_, operation, root,
-                          planned_message_bytes(size_class_of_message) + planning_.envelope_bytes, algorithm,
-                          planning_.model);
+                          static_cast<double>(message_bytes) + planning_.envelope_bytes, algorithm, planning_.model);
   } catch (const std::exception& error) {
     local_error = error.what();
   }
@@ -282,7 +264,16 @@ const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size
                    options_.timeout_seconds);
   auto prepared = std::make_unique<ExecutablePlan>(ExecutablePlan::prepare(
       communicator_, plan, ids, RankMapping::by_order(), options_, platform_.source_name));
-  return *plans_.emplace(key, std::move(prepared)).first->second;
+  // Every rank makes the same calls, so every rank evicts the same plan.
+  if (plans_.size() >= kPlanCacheEntries) {
+    plans_.erase(plans_by_use_.back());
+    plans_by_use_.pop_back();
+  }
+  plans_by_use_.push_front(key);
+  auto& entry = plans_[key];
+  entry.plan = std::move(prepared);
+  entry.use = plans_by_use_.begin();
+  return *entry.plan;
 }
 
 NicNetwork Runtime::rank_nic_network() const {
@@ -323,7 +314,8 @@ int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
   if (const auto* split = commutative ? split_reduce_for(root, count, type_size) : nullptr) {
     return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
   }
-  const auto& plan = plan_for(Operation::reduce, root, static_cast<size_t>(count) * static_cast<size_t>(type_size));
+  const auto& plan =
+      plan_for(Operation::reduce, root, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
   return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user(), plan);
 }
 
@@ -361,14 +353,16 @@ int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
   if (const auto* split = split_for(root, count, type_size)) {
     return mpi::bcast(buffer, count, datatype, root, communicator_->user(), *split);
   }
-  const auto& plan = plan_for(Operation::broadcast, root, static_cast<size_t>(count) * static_cast<size_t>(type_size));
+  const auto& plan =
+      plan_for(Operation::broadcast, root, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
   return mpi::bcast(buffer, count, datatype, root, communicator_->user(), plan);
 }
 
 int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
-  const auto& plan = plan_for(Operation::allreduce, -1, static_cast<size_t>(count) * static_cast<size_t>(type_size));
+  const auto& plan =
+      plan_for(Operation::allreduce, -1, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
   return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user(), plan);
 }
 

@@ -1,5 +1,5 @@
 // hetcoll::mpi::Runtime: plans computed in-process from a platform file, one
-// per (operation, root, message-size class), cached, and run with the
+// per (operation, root, message size, datatype size), cached, and run with the
 // collectives of collectives.h. What the PMPI library (pmpi.cpp) uses, and
 // the shortest way for a program to swap its collectives:
 //
@@ -7,8 +7,9 @@
 //     hetcoll_runtime.reduce(send, recv, n, MPI_INT, MPI_MAX, /*root=*/0);       // was MPI_Reduce
 //
 // The platform: a sender-speed cluster (JSON), a platform graph (JSON) or a
-// SimGrid XML file. Ranks play processors by the rank mapping (by order by
-// default); a communicator may use a subset of the platform's processors.
+// SimGrid XML file. Ranks play hosts by the rank mapping (rank_mapping.h:
+// rank r plays the r-th host of the file by default, never a router or a
+// link); a communicator may use a subset of the platform's hosts.
 // Plans (PlanningOptions::model): by default the registry's algorithm for
 // the operation (default "auto": FNF / SNF, then a bounded exact search;
 // makespan/sender_speed/auto_select.h) on the sender-speed view of the communicator's
@@ -20,11 +21,12 @@
 // rank sends to all its children at once; eager_reduce.h: a rank receives
 // from all its children at once and sends once; for small messages
 // under eager MPI sends) on the platform the same way. Either way the plan's transfers are between
-// ranks: which links a message crosses is the network's business. On a cluster the
-// message size does not change the plan (one time per message), so there is
-// one size class; on a graph with latency and bandwidth the times depend on
-// the size, and each power-of-two range of sizes [2^(k-1), 2^k) bytes is
-// planned once, for its geometric middle. Every rank computes the same plan
+// ranks: which links a message crosses is the network's business. On a cluster
+// (or a graph of fixed costs) the message size does not change the plan (one
+// time per message), so one plan per (operation, root) serves every size; on
+// a graph with latency and bandwidth the times depend on the size, and each
+// (operation, root, message bytes, datatype size) is planned for its exact
+// size (see kPlanCacheEntries for why). Every rank computes the same plan
 // (the planners are deterministic: node budgets, not time budgets) and the
 // first use of a class checks that with ExecutablePlan::prepare.
 //
@@ -33,7 +35,9 @@
 // (two small collectives).
 #pragma once
 
+#include <compare>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -105,9 +109,34 @@ class Runtime {
   Runtime(MPI_Comm comm, const std::function<LoadedPlatform()>& load, const RankMapping& mapping = {},
           const RuntimeOptions& options = {}, const PlanningOptions& planning = {});
 
-  // The plan for an operation, root rank and message size (bytes); prepared
-  // on first use (collective) and cached.
-  const ExecutablePlan& plan_for(Operation operation, int root, std::size_t message_bytes);
+  // The plan for an operation, root rank, message size (bytes) and datatype
+  // size (bytes); prepared on first use (collective) and cached under
+  // plan_key.
+  const ExecutablePlan& plan_for(Operation operation, int root, std::size_t message_bytes, int type_size = 1);
+  // What a plan is cached under: on a platform whose times depend on the
+  // message size, the exact message bytes and datatype size (the plan is
+  // made for exactly that message: its prediction is the call's); else 0 and
+  // 0 (one plan serves every size).
+  struct PlanKey {
+    Operation operation = Operation::broadcast;
+    int root = -1;
+    std::size_t message_bytes = 0;
+    int type_size = 0;
+    auto operator<=>(const PlanKey&) const = default;
+  };
+  PlanKey plan_key(Operation operation, int root, std::size_t message_bytes, int type_size) const;
+  // The cache of whole-message plans keeps this many, least recently used
+  // evicted first. Why exact sizes and not size classes: a plan made for a
+  // class's middle is up to the class's width off the call's size, and its
+  // prediction with it (power-of-two classes: a factor of 1.4), while the
+  // chooser compares candidates' predictions for the call itself; programs
+  // use few distinct sizes (a solver's vector, a few buffer sizes), so
+  // exact keys cost few plans, and the bound caps the memory of one that
+  // uses many. A miss costs one planning and the prepare's two small
+  // collectives; every rank evicts alike (same calls, same order).
+  static constexpr std::size_t kPlanCacheEntries = 256;
+  // How many whole-message plans are cached now.
+  std::size_t cached_plans() const { return plans_.size(); }
 
   // PlanningOptions::split_broadcasts: the split broadcast of `count`
   // elements of `type_size` bytes from `root` when the eager model predicts
@@ -136,9 +165,9 @@ class Runtime {
   int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
   int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
 
-  // The size class of a message and the size its plan is made for.
-  int size_class(std::size_t message_bytes) const;
-  double planned_message_bytes(int size_class) const;
+  // Whether the platform's times depend on the message size (a graph with
+  // latency and bandwidth).
+  bool size_dependent() const { return size_dependent_; }
   // The sender-speed cluster of the communicator's ranks (processor i =
   // rank i, named by the platform ids) for a message size.
   Cluster rank_cluster(double message_bytes) const;
@@ -157,7 +186,12 @@ class Runtime {
   PlanningOptions planning_;
   std::vector<ProcessorIndex> processor_of_rank_;
   bool size_dependent_ = false;  // a graph with latency/bandwidth
-  std::map<std::tuple<Operation, int, int>, std::unique_ptr<ExecutablePlan>> plans_;
+  struct CachedPlan {
+    std::unique_ptr<ExecutablePlan> plan;
+    std::list<PlanKey>::iterator use;  // its place in plans_by_use_
+  };
+  std::map<PlanKey, CachedPlan> plans_;
+  std::list<PlanKey> plans_by_use_;  // most recently used first
   // (root, count, type size) -> the split broadcast, or null: not split.
   std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitBroadcast>> splits_;
   // (root, count, type size) -> the split reduce, or null: not split.

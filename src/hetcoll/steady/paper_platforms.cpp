@@ -2,13 +2,15 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace hetcoll {
 
 Platform legrand_marchal_robert_figure6_platform() {
   std::vector<PlatformNode> nodes;
   for (int i = 0; i < 3; ++i) {
     PlatformNode node;
-    node.id = "P" + std::to_string(i);
+    node.id = fmt::format("P{}", i);
     node.speed = i == 0 ? 2.0 : 1.0;
     nodes.push_back(node);
   }

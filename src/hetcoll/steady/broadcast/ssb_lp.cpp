@@ -36,7 +36,7 @@ SsbColumns build_model(lp::Model& model, const Platform& platform, ProcessorInde
   const auto m = platform.edges().size();
   SsbColumns columns;
   columns.throughput = model.add_column(1, "TP");
-  for (size_t e = 0; e < m; ++e) columns.rate.push_back(model.add_column(0, "n" + edge_key(e)));
+  for (size_t e = 0; e < m; ++e) columns.rate.push_back(model.add_column(0, fmt::format("n{}", e)));
   std::vector<Rational> time(m);
   for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
   for (ProcessorIndex u = 0; u < platform.size(); ++u) {
@@ -212,7 +212,7 @@ CutModel build_port_model(const Platform& platform, const std::vector<double>& s
   CutModel built;
   const auto m = platform.edges().size();
   built.throughput = built.model.add_column(1, "TP");
-  for (size_t e = 0; e < m; ++e) built.rate.push_back(built.model.add_column(0, "n" + edge_key(e)));
+  for (size_t e = 0; e < m; ++e) built.rate.push_back(built.model.add_column(0, fmt::format("n{}", e)));
   std::vector<Rational> time(m);
   for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
   add_port_rows(built.model, platform, time, built.rate);
