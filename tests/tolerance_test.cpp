@@ -162,8 +162,15 @@ TEST(ToleranceRule, TheoremClaimsSayWhenTheyHoldOnlyUpToTheTolerance) {
   EXPECT_TRUE(chain.holds);
   EXPECT_FALSE(chain.exact);
   EXPECT_FALSE(chain.caveat().empty());
-  // Issue 7's example: 2.000000001 is outside the tolerance of 1.
+  // Issue 7's example: 2.000000001 is outside the tolerance of 1 (a
+  // multiple is accepted within 1e-9 of the faster time, not of the slower).
   EXPECT_FALSE(is_divisibility_chain({1, 2.000000001}, tau).holds);
+  // 3e10 + 1 is not "a multiple of 3" because 1 is below a billionth of
+  // 3e10 (issue 24: relative to the slower time, 1e20 is near a multiple of
+  // anything); the slack is a billionth of 3.
+  EXPECT_FALSE(is_divisibility_chain({3, 3e10 + 1}, tau).holds);
+  EXPECT_TRUE(is_divisibility_chain({3, 3e10}, tau).exact);
+  EXPECT_FALSE(is_power_of_two_cluster({1, 1099511627776.0 + 100}, tau).holds);  // 2^40 + 100
   // Decimal doubles: 0.3 is not exactly 3 x 0.1.
   chain = is_divisibility_chain({0.1, 0.3}, 1e-10);
   EXPECT_TRUE(chain.holds);
@@ -175,8 +182,7 @@ TEST(ToleranceRule, TheoremClaimsSayWhenTheyHoldOnlyUpToTheTolerance) {
   MakespanPlan plan = plan_broadcast_fnf(Cluster::from_times({1, 2, 2, 4, 4, 4}), 0);
   EXPECT_TRUE(plan.optimal);
   EXPECT_EQ(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
-  // (4 + 1e-9 would be a class of its own: 4.000000001 - 4 is 1.00000008e-9
-  // in doubles, just above tau = 1e-9.)
+  // (Classes tie within 1e-9 of the times compared: 4 + 5e-10 joins 4.)
   plan = plan_broadcast_fnf(Cluster::from_times({1, 2 + 5e-10, 2, 4, 4, 4 + 5e-10}), 0);
   EXPECT_NE(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
   plan = plan_reduce_snf(Cluster::from_times({1, 1, 2, 2 + 5e-10, 1}), 0);

@@ -54,9 +54,14 @@ inline double time_tolerance(double fastest_time, double slowest_time) {
   return kRelativeTimeTolerance * time_scale(fastest_time, slowest_time);
 }
 
-// The largest difference between `a` and `b` that is still a tie.
+// The largest difference between `a` and `b` that is still a tie. An
+// infinite value (an empty incumbent, an unreachable node) is compared
+// exactly: a relative tolerance of an infinity would make every finite value
+// its tie.
 inline double tie_tolerance(double a, double b, double tolerance) {
-  return std::fmax(tolerance, kRelativeTimeTolerance * std::fmax(std::fabs(a), std::fabs(b)));
+  const double larger = std::fmax(std::fabs(a), std::fabs(b));
+  if (!std::isfinite(larger)) return tolerance;
+  return std::fmax(tolerance, kRelativeTimeTolerance * larger);
 }
 
 // a <= b up to the rule.

@@ -69,8 +69,8 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
   const double largest = largest_accepted_time(static_cast<double>(times_.size()));
   for (size_t p = 0; p < times_.size(); ++p) {
     if (times_[p] > largest) {
-      throw InputError(fmt::format("{}: processors[{}].t: {} is too large for {} processors: plans add up to 4 x {}^2 "
-                                   "times, beyond the largest double (1.8e308); give times at most {:.3g} (rescale "
+      throw InputError(fmt::format("{}: processors[{}].t: {} is too large for {} processors: a plan's sum of up to 4 x "
+                                   "{}^2 such times overflows a double (1.8e308); give times at most {:.3g} (rescale "
                                    "them, e.g. to another unit)",
                                    source_name, p, times_[p], times_.size(), times_.size(), largest));
     }

@@ -51,21 +51,22 @@ void require_positive(std::optional<double> value, std::string_view source, Fiel
 }
 
 // Costs and latencies at most `largest` (core/ids.h, largest_accepted_time),
-// and no positive value below the smallest accepted time (a subnormal cost,
-// or a bandwidth that makes one).
+// and no positive value below `smallest` (the smallest accepted time for a
+// cost or latency; the smallest normal double for a bandwidth, whose small
+// values make large costs, checked with the message size in edge_costs).
 template <typename FieldName>
-void require_in_range(std::optional<double> value, double largest, std::string_view source, FieldName&& field_name,
-                      ProcessorIndex nodes) {
+void require_in_range(std::optional<double> value, double largest, double smallest, std::string_view source,
+                      FieldName&& field_name, ProcessorIndex nodes, std::string_view where) {
   if (!value || *value == 0) return;
   if (*value > largest) {
     throw InputError(fmt::format("{}: {}: {} is too large for {} nodes: plans add up to 4 x {}^2 costs, beyond the "
-                                 "largest double (1.8e308); give at most {:.3g} (rescale, e.g. to another unit)",
-                                 source, field_name(), *value, nodes, nodes, largest));
+                                 "largest double (1.8e308); give at most {:.3g} (rescale, e.g. to another unit){}",
+                                 source, field_name(), *value, nodes, nodes, largest, where));
   }
-  if (*value < kSmallestTransmissionTime) {
+  if (*value < smallest) {
     throw InputError(fmt::format("{}: {}: {} is too small: values below {:.2g} (subnormal, or with a subnormal "
-                                 "tolerance) lose precision; rescale them, e.g. to nanoseconds",
-                                 source, field_name(), *value, kSmallestTransmissionTime));
+                                 "tolerance) lose precision; rescale them, e.g. to another unit{}",
+                                 source, field_name(), *value, smallest, where));
   }
 }
 
@@ -110,10 +111,15 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
     require_positive(edge.cost, source_name, [&] { return fmt::format("edges[{}].cost", e); }, true);
     require_positive(edge.latency, source_name, [&] { return fmt::format("edges[{}].latency", e); }, true);
     require_positive(edge.bandwidth, source_name, [&] { return fmt::format("edges[{}].bandwidth", e); });
-    require_in_range(edge.cost, largest, source_name, [&] { return fmt::format("edges[{}].cost", e); }, n);
-    require_in_range(edge.latency, largest, source_name, [&] { return fmt::format("edges[{}].latency", e); }, n);
-    require_in_range(edge.bandwidth, std::numeric_limits<double>::max(), source_name,
-                     [&] { return fmt::format("edges[{}].bandwidth", e); }, n);
+    // The edge's ends, named: a SimGrid file has no edge list to count in.
+    const std::string where = fmt::format(" (the edge from \"{}\" to \"{}\")", nodes_[static_cast<size_t>(edge.from)].id,
+                                          nodes_[static_cast<size_t>(edge.to)].id);
+    require_in_range(edge.cost, largest, kSmallestTransmissionTime, source_name,
+                     [&] { return fmt::format("edges[{}].cost", e); }, n, where);
+    require_in_range(edge.latency, largest, kSmallestTransmissionTime, source_name,
+                     [&] { return fmt::format("edges[{}].latency", e); }, n, where);
+    require_in_range(edge.bandwidth, std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
+                     source_name, [&] { return fmt::format("edges[{}].bandwidth", e); }, n, where);
     if (!edge.cost && !edge.bandwidth) {
       throw InputError(fmt::format("{}: edges[{}]: needs \"cost\", or \"bandwidth\" (and \"latency\")",
                                    source_name, e));
