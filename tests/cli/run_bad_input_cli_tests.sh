@@ -86,7 +86,7 @@ check "json route crossing a node twice" 2 "$hetcoll" broadcast --platform "$wor
 expect_in "json route named" "$work/err" 'loop_route.json: routes[0].path[2]: the route crosses "A" twice (also path[0])'
 check "simgrid bypassRoute crossing a link twice" 2 "$hetcoll" broadcast --platform "$work/bypass_twice.xml" --source A \
   --message-size 1e6
-expect_in "bypassRoute named" "$work/err" 'bypass_twice.xml:10'
+expect_in "bypassRoute named" "$work/err" 'bypass_twice.xml: line 10'
 expect_in "bypassRoute link named" "$work/err" 'the route crosses link "l1" twice'
 
 # --- numbers beyond the double range ------------------------------------

@@ -164,7 +164,7 @@ std::vector<double> Platform::edge_costs(std::optional<double> message_size) con
     const double cost = costs.back();
     if (!edge.cost && (!(cost <= largest) || (cost != 0 && cost < kSmallestTransmissionTime))) {
       throw InputError("message_size",
-                       fmt::format("{} bytes over the edge from \"{}\" to \"{}\" (latency {}, bandwidth {}) take {}: "
+                       fmt::format("{:g} bytes over the edge from \"{}\" to \"{}\" (latency {}, bandwidth {}) take {}: "
                                    "{}; give a message size or bandwidths within range",
                                    *message_size, nodes_[static_cast<size_t>(edge.from)].id,
                                    nodes_[static_cast<size_t>(edge.to)].id, edge.latency.value_or(0.0),
