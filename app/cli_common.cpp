@@ -91,13 +91,43 @@ std::vector<ProcessorIndex> resolve_processor_list(const Cluster& cluster, const
   return result;
 }
 
+CLI::Validator whole_number_in(long long smallest, long long largest) {
+  return CLI::Validator(
+      [smallest, largest](std::string& text) -> std::string {
+        long long value = 0;
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        auto [stop, error] = std::from_chars(begin, end, value);
+        if (error != std::errc() || stop != end || value < smallest || value > largest) {
+          return fmt::format("must be a whole number from {} to {}, got \"{}\"", smallest, largest, text);
+        }
+        return std::string();
+      },
+      fmt::format("INT in [{} - {}]", smallest, largest));
+}
+
+CLI::Validator positive_finite_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double value = 0;
+        const char* begin = text.data();
+        const char* end = begin + text.size();
+        auto [stop, error] = std::from_chars(begin, end, value);
+        if (error != std::errc() || stop != end || !std::isfinite(value) || !(value > 0)) {
+          return fmt::format("must be a positive finite number, got \"{}\"", text);
+        }
+        return std::string();
+      },
+      "POSITIVE");
+}
+
 void add_platform_options(CLI::App* command, PlatformOptions& options) {
   command->add_option("--platform", options.platform_file,
                       "Platform file: JSON (model cluster or graph) or SimGrid XML (.xml)");
   command->add_option("--times", options.times, "Inline cluster: transmission times T,T,... (processors p0, p1, ...)");
   command->add_option("--message-size", options.message_size,
                       "Message size in bytes, turning latency/bandwidth edges into costs")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
 }
 
 void add_output_options(CLI::App* command, OutputOptions& options) {
@@ -289,24 +319,31 @@ void write_picture(const std::string& path, const std::string& svg, const char* 
     return;
   }
   check_picture_path(path, option);
-  const std::string svg_path = path + ".tmp.svg";
-  write_file(svg_path, svg, option);
-  const std::string command =
-      fmt::format("{} -f {} -b white -o {} {} 2>&1", shell_quote(find_svg_converter()),
-                  format == PictureFormat::png ? "png" : "pdf", shell_quote(path), shell_quote(svg_path));
-  std::string output;
-  int status = -1;
-  if (FILE* pipe = popen(command.c_str(), "r")) {
-    char buffer[256];
-    while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
-    status = pclose(pipe);
-  }
-  std::error_code ignored;
-  std::filesystem::remove(svg_path, ignored);
-  if (status != 0) {
-    throw InputError(fmt::format("{}: rsvg-convert could not write \"{}\": {}", option, path,
-                                 output.empty() ? "it failed" : output));
-  }
+  // rsvg-convert writes a temporary file next to `path`, renamed when it
+  // succeeded (core/files.h): a failed or killed run leaves no partial picture.
+  replace_file_with(
+      path,
+      [&](const std::string& temporary) {
+        const std::string svg_path = temporary + ".svg";
+        write_file(svg_path, svg, option);
+        const std::string command =
+            fmt::format("{} -f {} -b white -o {} {} 2>&1", shell_quote(find_svg_converter()),
+                        format == PictureFormat::png ? "png" : "pdf", shell_quote(temporary), shell_quote(svg_path));
+        std::string output;
+        int status = -1;
+        if (FILE* pipe = popen(command.c_str(), "r")) {
+          char buffer[256];
+          while (fgets(buffer, sizeof buffer, pipe)) output += buffer;
+          status = pclose(pipe);
+        }
+        std::error_code ignored;
+        std::filesystem::remove(svg_path, ignored);
+        if (status != 0) {
+          throw InputError(fmt::format("{}: rsvg-convert could not write \"{}\": {}", option, path,
+                                       output.empty() ? "it failed" : output));
+        }
+      },
+      option);
 }
 
 void set_invocation_name(const std::string& argv0) {

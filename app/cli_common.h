@@ -16,6 +16,13 @@
 
 namespace hetcoll::cli {
 
+// Checks on an option's text, before CLI11 converts it (so "-5" is not
+// wrapped into a huge unsigned number, and "nan" is not a positive number):
+// the message names the value, e.g. `--simulate: must be a whole number from
+// 1 to 10000000, got "-5"`.
+CLI::Validator whole_number_in(long long smallest, long long largest);
+CLI::Validator positive_finite_number();
+
 struct PlatformOptions {
   std::string platform_file;
   std::string times;

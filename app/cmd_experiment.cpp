@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 
@@ -106,14 +107,16 @@ void add_experiment_command(CLI::App& app, int& result) {
   });
   experiment->add_flag("--quick", options->quick, "A small version that runs in seconds");
   experiment->add_option("--out", options->out, "Directory for the CSV and SVG files (default: results)");
-  experiment->add_option("--seed", options->seed, "Random seed (default 1)");
+  experiment->add_option("--seed", options->seed, "Random seed (default 1)")
+      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
   experiment->add_option("--time-limit", options->time_limit, "Per-instance time limit in seconds");
   experiment->add_option("--sizes", options->sizes,
                          "Problem sizes to run, comma-separated (search-distinct: processor counts n, e.g. 40; "
                          "default: the experiment's own)");
   experiment->add_option("--threads", options->threads,
                          "search-distinct: threads of the exact broadcast search (default 1, serial; 0 = one per "
-                         "hardware thread); the reduce search is serial");
+                         "hardware thread); the reduce search is serial")
+      ->check(whole_number_in(0, kMaxSearchThreads));
   experiment->add_option("--operation", options->operation,
                          "search-distinct: the searches to run, broadcast, reduce or both comma-separated (default "
                          "both)");

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -80,14 +81,14 @@ void add_generate_grid(CLI::App* generate, int& result) {
   grid->add_option("--levels", options->grid.levels, "2 (sites and a WAN) or 3 (sites, regions, a WAN); default 2")
       ->check(CLI::IsMember({2, 3}));
   grid->add_option("--sites", options->grid.sites, "Sites (two levels) or sites per region (three levels); default 4")
-      ->check(CLI::PositiveNumber);
-  grid->add_option("--regions", options->grid.regions, "Regions (three levels; default 2)")->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
+  grid->add_option("--regions", options->grid.regions, "Regions (three levels; default 2)")->check(positive_finite_number());
   grid->add_option("--hosts-per-site", options->hosts_per_site, "Hosts per site, N or MIN-MAX (default 4-64)");
   grid->add_option("--hosts", options->total_hosts,
                    "Total hosts: add sites until there are this many (overrides --sites and --regions)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
   grid->add_option("--lan-cost", options->grid.lan_cost, "Time of one message between two hosts of a site (default 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
   grid->add_option("--wan-ratio", options->grid.wan_ratio,
                    "Time between two sites (regions) over the time inside a site (default 10)")
       ->check(CLI::Range(1.0, 1e6));
@@ -98,7 +99,8 @@ void add_generate_grid(CLI::App* generate, int& result) {
                    "Spread of host link costs: each is [1 - jitter, 1] x its site's (default 0.5)")
       ->check(CLI::Range(0.0, 0.99));
   grid->add_flag("--speeds", options->grid.speeds, "Give hosts a compute speed in [1, 4] (reductions cost time)");
-  grid->add_option("--seed", options->grid.seed, "Random seed (default 1)");
+  grid->add_option("--seed", options->grid.seed, "Random seed (default 1)")
+      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
   grid->add_option("--out", options->out, "Write to this file instead of stdout");
   grid->callback([&result, options] {
     GridGeneratorOptions chosen = options->grid;
@@ -138,7 +140,8 @@ void add_generate_command(CLI::App& app, int& result) {
   cluster->add_option("--min-time", options->cluster.min_time, "Fastest time (default 1)");
   cluster->add_option("--max-time", options->cluster.max_time, "Slowest time (default 4)");
   cluster->add_option("--class-times", options->class_times, "Explicit class times T,T,... (overrides)");
-  cluster->add_option("--seed", options->cluster.seed, "Random seed (default 1)");
+  cluster->add_option("--seed", options->cluster.seed, "Random seed (default 1)")
+      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
   cluster->add_option("--out", options->out, "Write to this file instead of stdout");
   cluster->callback([&result, options] {
     if (!options->class_times.empty()) {
@@ -155,7 +158,8 @@ void add_generate_command(CLI::App& app, int& result) {
   random->add_option("--density", random_options->density,
                      "Probability of a link between two nodes (default 0.1; the paper uses 0.04..0.20)");
   random->add_option("--latency", random_options->latency, "Latency of every link, seconds (default 0)");
-  random->add_option("--seed", random_options->seed, "Random seed (default 1)");
+  random->add_option("--seed", random_options->seed, "Random seed (default 1)")
+      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
   random->add_option("--out", options->out, "Write to this file instead of stdout");
   add_link_draw_options(random, random_options->links);
   random->callback([&result, options, random_options] {
@@ -186,7 +190,8 @@ void add_generate_command(CLI::App& app, int& result) {
   tiers->add_option("--wan-latency", t.wan_latency, "Latency of WAN links and MAN-WAN links, seconds (default 0)");
   tiers->add_option("--man-latency", t.man_latency, "Latency of MAN links and LAN-MAN links, seconds (default 0)");
   tiers->add_option("--lan-latency", t.lan_latency, "Latency of LAN links, seconds (default 0)");
-  tiers->add_option("--seed", t.seed, "Random seed (default 1)");
+  tiers->add_option("--seed", t.seed, "Random seed (default 1)")
+      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
   tiers->add_option("--out", options->out, "Write to this file instead of stdout");
   add_link_draw_options(tiers, t.links);
   tiers->callback([&result, options, tiers_options, tiers] {

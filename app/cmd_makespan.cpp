@@ -147,9 +147,8 @@ void write_graph_outputs(const MakespanPlan& plan, const GraphNetwork& network, 
                          const OutputOptions& output) {
   const Platform& platform = network.platform();
   if (!output.out_file.empty()) {
-    std::ofstream file(output.out_file);
-    if (!file) throw InputError(fmt::format("--out: cannot write \"{}\"", output.out_file));
-    write_plan_json(file, plan, platform, {report.valid, true});
+    write_file_with(output.out_file,
+                    [&](std::ostream& out) { write_plan_json(out, plan, platform, {report.valid, true}); }, "--out");
   }
   if (!output.gantt_file.empty()) write_picture(output.gantt_file, gantt_picture(plan, network), "--gantt");
   if (!output.dot_file.empty()) {
@@ -361,10 +360,10 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   }
   if (operation == Operation::broadcast || operation == Operation::multicast) {
     command->add_option("--eps", options.eps, "With --algo ptas: the precision epsilon (default 0.5)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_finite_number());
     command->add_option("--eps-prime", options.eps_prime,
                         "With --algo ptas: the fast/slow split epsilon' (default: --eps)")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_finite_number());
   }
   if (operation != Operation::multicast) {
     command->add_option("--auto-budget", options.auto_budget,
@@ -374,7 +373,7 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                                     "depends on the machine and its load; --node-limit N instead searches exactly "
                                     "N nodes (the same plan everywhere; a stop there exits 4)",
                                     kAutoBudgetGreedyFactor, kAutoBudgetFloorSeconds * 1e3))
-        ->check(CLI::PositiveNumber);
+        ->check(positive_finite_number());
   }
   add_limit_options(command, options.limits);
   if (operation == Operation::broadcast || operation == Operation::multicast) {
@@ -384,7 +383,8 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                                     "splits each pass into subproblems solved in parallel (same optimum; which "
                                     "optimal plan, the node count and, under a limit, the plan and bound may vary "
                                     "from run to run); 0 = one per hardware thread (at most {})",
-                                    kMaxSearchThreads));
+                                    kMaxSearchThreads))
+        ->check(whole_number_in(0, kMaxSearchThreads));
   }
   add_output_options(command, options.output);
   command->callback([&result, operation, &options, keep_alive] { result = run_makespan(operation, options); });

@@ -161,7 +161,7 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   command->add_option("--times", options.platform.times, "Inline cluster T,T,...: the complete graph c(i,j) = t(i)");
   command->add_option("--message-size", options.platform.message_size,
                       "Message size in bytes, turning latency/bandwidth edges into costs")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
   if (personal) {
     command->add_option("--participants", options.participants,
                         "Hosts that take part (ids or indices); every other node only forwards (a router)");
@@ -184,8 +184,11 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   command->add_flag("--exact-solver", options.exact_solver,
                     "Solve with QSopt_ex (exact rational simplex) instead of Clp + exact basis re-solve");
   command->add_option("--simulate", options.simulate,
-                      "Also simulate K operations with start-up and clean-up; print the measured throughput");
-  command->add_option("--slots", options.slots, "How many slots of the period to print (default 12)");
+                      "Also simulate K operations (1 to 1000000000) with start-up and clean-up; print the measured "
+                      "throughput")
+      ->check(whole_number_in(1, 1000000000));
+  command->add_option("--slots", options.slots, "How many slots of the period to print (0 to 1000000, default 12)")
+      ->check(whole_number_in(0, 1000000));
   command->add_flag("--json", options.json, "Print the plan as JSON on stdout (docs/FORMATS.md)");
   command->add_option("--out", options.out_file, "Write the plan JSON to this file (for validate and simulate)");
   command->add_flag("--quiet", options.quiet, "Print only the summary, not the slots and trees");

@@ -187,11 +187,11 @@ void add_tree_command(CLI::App& app, int& result) {
                    "(sends overlap; each costs the node's send_overhead)");
   tree->add_option("--slice-size", options->slice_size,
                    "Slice size in bytes: turns latency/bandwidth edges into slice times")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
   tree->add_option("--message-size", options->platform.message_size,
                    "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
                    "minimises it when --slice-size is not given")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_finite_number());
   tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
   tree->add_option("--out", options->out, "Write the plan JSON to this file");
   tree->add_option("--schedule-out", options->schedule_out,

@@ -49,9 +49,21 @@ int main(int argc, char** argv) {
   // The SMPI build (smpicxx, run by smpirun) has only this command.
   add_calibrate_command(app, result);
 
+  remove_partial_output_on_signals();  // no half-written --out or picture (core/files.h)
+  // --help, --version and the bare usage print to stdout too: a failed
+  // write (/dev/full, a closed pipe) is exit code 2, not success.
+  const auto flushed = [](int code) {
+    try {
+      check_stream(std::cout, "standard output");
+    } catch (const InputError& e) {
+      std::cerr << "hetcoll: " << e.what() << "\n";
+      return static_cast<int>(ExitCode::bad_input);
+    }
+    return code;
+  };
   if (argc <= 1) {  // `hetcoll` alone: the usage, not an error
     std::cout << app.help();
-    return static_cast<int>(ExitCode::success);
+    return flushed(static_cast<int>(ExitCode::success));
   }
   try {
     app.parse(argc, argv);
@@ -59,11 +71,11 @@ int main(int argc, char** argv) {
     // pipe) must not pass for success.
     check_stream(std::cout, "standard output");
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return flushed(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return flushed(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return flushed(app.exit(e));
   } catch (const CLI::ParseError& e) {
     report_parse_error(app, e, std::vector<std::string>(argv + 1, argv + argc));
     return static_cast<int>(ExitCode::bad_input);

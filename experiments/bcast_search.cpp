@@ -253,7 +253,7 @@ ExperimentResult run_bcast_search(const ExperimentOptions& options) {
         ours.add(best, std::chrono::duration<double>(Clock::now() - started).count());
         memo_hits += static_cast<double>(best.memo_hits);
         const double fnf = last_completion(fnf_transfers(cluster, source, receivers));
-        if (best.complete() && fnf <= best.makespan + cluster.tolerance()) ++fnf_optimal;
+        if (best.complete() && time_leq(fnf, best.makespan, cluster.tolerance())) ++fnf_optimal;
         fnf_gap += 100.0 * (fnf / best.makespan - 1.0);
         if (generic_this_row) {
           SearchLimits generic_limits;
@@ -261,7 +261,7 @@ ExperimentResult run_bcast_search(const ExperimentOptions& options) {
           started = Clock::now();
           BroadcastSearchResult other = generic_bnb_broadcast(cluster, source, receivers, generic_limits);
           generic.add(other, std::chrono::duration<double>(Clock::now() - started).count());
-          if (other.complete() && best.complete() && std::fabs(other.makespan - best.makespan) > cluster.tolerance()) agree = false;
+          if (other.complete() && best.complete() && !time_equal(other.makespan, best.makespan, cluster.tolerance())) agree = false;
           if (!other.complete()) generic_this_row = false;  // too slow from here on
         }
       }

@@ -123,7 +123,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
       // Cross-check with the independent generic branch-and-bound (Liu 2002 sec. 5).
       BroadcastSearchResult generic = generic_bnb_broadcast(cluster, 0, receivers, search_limits);
       const double generic_optimum = generic.transfers.empty() ? fnf_makespan : generic.makespan;
-      if (generic.complete() && std::fabs(generic_optimum - optimum) > cluster.tolerance()) ++disagreements;
+      if (generic.complete() && !time_equal(generic_optimum, optimum, cluster.tolerance())) ++disagreements;
       fnf.add(fnf_makespan / optimum, fnf_seconds);
       for (size_t e = 0; e < epsilons.size(); ++e) {
         PtasParameters parameters;

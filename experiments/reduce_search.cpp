@@ -149,14 +149,14 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
         snf_gap += 100.0 * (snf.makespan / best.makespan - 1.0);
         if (run_generic) {
           MakespanPlan other = timed("generic-bnb", generic);
-          if (other.optimal && best.optimal && std::fabs(other.makespan - best.makespan) > cluster.tolerance()) agree = false;
+          if (other.optimal && best.optimal && !time_equal(other.makespan, best.makespan, cluster.tolerance())) agree = false;
         }
         if (run_dp) {
           MakespanPlan other = timed("dp", dp);
           if (other.limit_reached()) {
             run_dp = false;  // refused or stopped: skip the DP from here on
             dp = Measure{};
-          } else if (best.optimal && std::fabs(other.makespan - best.makespan) > cluster.tolerance()) {
+          } else if (best.optimal && !time_equal(other.makespan, best.makespan, cluster.tolerance())) {
             agree = false;
           }
         }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -101,6 +102,60 @@ TEST(PlatformJsonErrors, KindsPortsAndRoutes) {
                {"routes[1]: a route from \"A\" to \"B\" is already given"});
   expect_error(with_routes(R"([{"from": "A", "to": "B", "path": ["A", "R", "B"], "via": 1}])"),
                {"routes[0].via: unknown field"});
+}
+
+// A route crosses each node (and so each edge) once: issue 24's
+// [A,B,A,B,A,B,C] was read, then failed the planner's own verification.
+TEST(PlatformJsonErrors, RoutesCrossingANodeTwiceAreRefused) {
+  const std::string nodes = R"({"id": "A"}, {"id": "B"}, {"id": "C"})";
+  const std::string edges = R"({"from": "A", "to": "B", "cost": 1}, {"from": "B", "to": "A", "cost": 1},
+                               {"from": "B", "to": "C", "cost": 1}, {"from": "C", "to": "B", "cost": 1})";
+  auto with_routes = [&](const std::string& routes) {
+    return R"({"model": "graph", "nodes": [)" + nodes + R"(], "edges": [)" + edges + R"(], "routes": )" + routes + "}";
+  };
+  expect_error(with_routes(R"([{"from": "A", "to": "C", "path": ["A", "B", "A", "B", "A", "B", "C"]}])"),
+               {"routes[0].path[2]: the route crosses \"A\" twice (also path[0])"});
+  expect_error(with_routes(R"([{"from": "A", "to": "C", "path": ["A", "B", "C", "B", "C"]}])"),
+               {"routes[0].path[3]: the route crosses \"B\" twice (also path[1])"});
+  EXPECT_NO_THROW(parse_platform_json(with_routes(R"([{"from": "A", "to": "C", "path": ["A", "B", "C"]}])"), "ok.json"));
+}
+
+// Costs whose sums a planner forms would overflow a double: refused at
+// input, naming the value (issue 24: 1e308 + 1e308 was "cannot be reached").
+TEST(PlatformJsonErrors, CostsBeyondTheDoubleRangeAreRefused) {
+  const std::string nodes = R"({"id": "A"}, {"id": "B"}, {"id": "C"})";
+  expect_error(graph(nodes, R"({"from": "A", "to": "B", "cost": 1e308}, {"from": "B", "to": "C", "cost": 1e308})"),
+               {"edges[0].cost: 1e+308 is too large for 3 nodes", "largest double"});
+  expect_error(graph(nodes, R"({"from": "A", "to": "B", "cost": 1}, {"from": "B", "to": "C", "latency": 1e307,
+                                "bandwidth": 1})"),
+               {"edges[1].latency: 1e+307 is too large"});
+  // Subnormal costs lose precision, as on clusters.
+  expect_error(graph(nodes, R"({"from": "A", "to": "B", "cost": 1e-310})"), {"edges[0].cost: 1e-310 is too small"});
+  EXPECT_NO_THROW(parse_platform_json(graph(nodes, R"({"from": "A", "to": "B", "cost": 0})"), "wire.json"));
+}
+
+// A message size that makes a latency/bandwidth edge overflow (or is not a
+// number) is an InputError naming the parameter and the edge.
+TEST(PlatformJsonErrors, MessageSizesOutOfRangeNameTheParameter) {
+  const LoadedPlatform loaded = parse_platform_json(
+      graph(R"({"id": "A"}, {"id": "B"})", R"({"from": "A", "to": "B", "latency": 0, "bandwidth": 1e-300})"), "p.json");
+  const Platform& platform = loaded.graph();
+  for (double size : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(), -1.0, 0.0}) {
+    try {
+      platform.edge_costs(size);
+      ADD_FAILURE() << "no error for message size " << size;
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.parameter(), "message_size") << error.what();
+    }
+  }
+  try {
+    platform.edge_costs(1e10);
+    ADD_FAILURE() << "no error for 1e10 bytes over 1e-300 B/s";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.parameter(), "message_size");
+    EXPECT_NE(std::string(error.what()).find("from \"A\" to \"B\""), std::string::npos) << error.what();
+  }
+  EXPECT_NO_THROW(platform.edge_costs(1.0));
 }
 
 TEST(PlatformJsonErrors, EdgesNamingUnknownNodes) {

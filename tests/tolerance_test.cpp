@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -141,10 +142,12 @@ TEST(ToleranceRule, ExtremeRatiosKeepEveryClaimTrue) {
 }
 
 TEST(ToleranceRule, TheRuleItself) {
-  // Relative to the time scale max(t_min, 1e-4 t_max).
+  // The floor tau = 1e-9 t_min; above it, 1e-9 of the larger value compared.
   EXPECT_DOUBLE_EQ(Cluster::from_times({2, 3}).tolerance(), 2e-9);
   EXPECT_DOUBLE_EQ(Cluster::from_times({2e-6, 3e-6}).tolerance(), 2e-15);
-  EXPECT_DOUBLE_EQ(Cluster::from_times({1e-9, 1}).tolerance(), 1e-13);
+  EXPECT_DOUBLE_EQ(Cluster::from_times({1e-9, 1}).tolerance(), 1e-18);
+  EXPECT_TRUE(time_equal(1e20, 1e20 + 1e10, 1e-18));    // 1e-10 of the values
+  EXPECT_FALSE(time_equal(1e20, 1e20 + 1e12, 1e-18));   // 1e-8 of the values
   EXPECT_EQ(Cluster::from_times({1, 1 + 1e-10, 2}).distinct_times().size(), 2u);
   EXPECT_EQ(Cluster::from_times({1, 1 + 1e-8, 2}).distinct_times().size(), 3u);
 }
@@ -159,8 +162,15 @@ TEST(ToleranceRule, TheoremClaimsSayWhenTheyHoldOnlyUpToTheTolerance) {
   EXPECT_TRUE(chain.holds);
   EXPECT_FALSE(chain.exact);
   EXPECT_FALSE(chain.caveat().empty());
-  // Issue 7's example: 2.000000001 is outside the tolerance of 1.
+  // Issue 7's example: 2.000000001 is outside the tolerance of 1 (a
+  // multiple is accepted within 1e-9 of the faster time, not of the slower).
   EXPECT_FALSE(is_divisibility_chain({1, 2.000000001}, tau).holds);
+  // 3e10 + 1 is not "a multiple of 3" because 1 is below a billionth of
+  // 3e10 (issue 24: relative to the slower time, 1e20 is near a multiple of
+  // anything); the slack is a billionth of 3.
+  EXPECT_FALSE(is_divisibility_chain({3, 3e10 + 1}, tau).holds);
+  EXPECT_TRUE(is_divisibility_chain({3, 3e10}, tau).exact);
+  EXPECT_FALSE(is_power_of_two_cluster({1, 1099511627776.0 + 100}, tau).holds);  // 2^40 + 100
   // Decimal doubles: 0.3 is not exactly 3 x 0.1.
   chain = is_divisibility_chain({0.1, 0.3}, 1e-10);
   EXPECT_TRUE(chain.holds);
@@ -172,12 +182,73 @@ TEST(ToleranceRule, TheoremClaimsSayWhenTheyHoldOnlyUpToTheTolerance) {
   MakespanPlan plan = plan_broadcast_fnf(Cluster::from_times({1, 2, 2, 4, 4, 4}), 0);
   EXPECT_TRUE(plan.optimal);
   EXPECT_EQ(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
-  // (4 + 1e-9 would be a class of its own: 4.000000001 - 4 is 1.00000008e-9
-  // in doubles, just above tau = 1e-9.)
+  // (Classes tie within 1e-9 of the times compared: 4 + 5e-10 joins 4.)
   plan = plan_broadcast_fnf(Cluster::from_times({1, 2 + 5e-10, 2, 4, 4, 4 + 5e-10}), 0);
   EXPECT_NE(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
   plan = plan_reduce_snf(Cluster::from_times({1, 1, 2, 2 + 5e-10, 1}), 0);
   EXPECT_NE(plan.optimality_proof.find("up to the tolerance"), std::string::npos) << plan.optimality_proof;
+}
+
+}  // namespace
+}  // namespace hetcoll
+
+namespace hetcoll {
+namespace {
+
+// Issue 24: with the old rule (1e-9 x max(t_min, 1e-4 t_max)), the times
+// 1e-20, 1e20, 1, 3 gave tau = 1e7, so 1e-20, 1 and 3 were "equal" and the
+// planner claimed a false optimum. Two values 1e19 apart (or any two values
+// more than 1e-9 of the larger apart) are never equal, whatever else the
+// instance holds.
+TEST(ToleranceRule, ValuesFarApartAreNeverEqual) {
+  const Cluster extreme = Cluster::from_times({1e-20, 1e20, 1, 3});
+  const double tau = extreme.tolerance();
+  EXPECT_FALSE(time_equal(1, 1e19, tau));
+  EXPECT_FALSE(time_equal(1e-20, 1, tau));
+  EXPECT_FALSE(time_equal(1, 3, tau));
+  EXPECT_FALSE(time_equal(1e-20, 3e-20, tau));
+  EXPECT_FALSE(time_leq(3, 1, tau));
+  EXPECT_TRUE(time_less(1, 3, tau));
+  EXPECT_TRUE(time_equal(1e20, 1e20 * (1 + 1e-12), tau));  // rounding noise of large sums still ties
+  EXPECT_EQ(extreme.distinct_times().size(), 4u);
+  for (double huge : {1e10, 1e20, 1e300}) {
+    for (double small : {1e-300, 1e-20, 1.0}) {
+      EXPECT_FALSE(time_equal(small, small * 1e19, time_tolerance(small, huge))) << small << " " << huge;
+    }
+  }
+}
+
+// Every broadcast algorithm on the extreme times: a valid plan in which no
+// processor sends before it has received, and an optimal claim only when
+// the makespan is the brute-force optimum.
+TEST(ToleranceRule, ExtremeTimesGetTrueClaimsOnly) {
+  for (const std::vector<double>& times : std::vector<std::vector<double>>{
+           {1e-20, 1e20, 1, 3}, {1e-20, 1, 3}, {1e20, 1e-20, 3, 1}, {1e-20, 1e20, 1, 3, 1e-20, 2}}) {
+    const Cluster cluster = Cluster::from_times(times);
+    for (const auto& algorithm : makespan_algorithms()) {
+      if (algorithm.model != CommunicationModel::sender_speed || algorithm.operation != Operation::broadcast) continue;
+      MakespanRequest request;
+      request.operation = Operation::broadcast;
+      request.root = 0;
+      const MakespanPlan plan = plan_makespan(cluster, request, algorithm.name);
+      const std::string context = fmt::format("{} times {}: ", algorithm.name, fmt::join(times, ","));
+      ASSERT_TRUE(verify(cluster, plan).valid) << context << verify(cluster, plan).summary();
+      std::vector<double> received(times.size(), std::numeric_limits<double>::infinity());
+      received[0] = 0;
+      for (const auto& t : plan.transfers) received[static_cast<size_t>(t.to)] = std::min(received[static_cast<size_t>(t.to)], t.end);
+      for (const auto& t : plan.transfers) {
+        EXPECT_GE(t.start, received[static_cast<size_t>(t.from)])
+            << context << "p" << t.from << " sends at " << t.start << " before it receives";
+      }
+      const double optimum = testing::broadcast_by_sequences(cluster, 0);
+      EXPECT_GE(plan.makespan, optimum * (1 - 1e-12)) << context;
+      EXPECT_LE(plan.lower_bound, optimum * (1 + 1e-12)) << context << "a lower bound above the optimum";
+      if (plan.optimal) {
+        EXPECT_NEAR(plan.makespan, optimum, 1e-9 * optimum) << context << "a false optimal claim: "
+                                                            << plan.optimality_proof;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ expect_in "missing makespan named" "$work/err" "makespan: missing"
 check "directory as platform" 2 "$hetcoll" broadcast --platform "$source_dir/examples"
 expect_in "directory named" "$work/err" "is a directory"
 check "eps 0" 2 "$hetcoll" broadcast --times 1,2,3 --algo ptas --eps 0
-expect_in "eps 0 message" "$work/err" "--eps: must be greater than 0"
+expect_in "eps 0 message" "$work/err" '--eps: must be a positive finite number, got "0"'
 check "class-times blame" 2 "$hetcoll" generate cluster --class-times 1,-1
 expect_in "class-times named" "$work/err" "--class-times"
 echo '{"model": "graph", "model": "cluster", "processors": [{"id": "a", "t": 1}]}' >"$work/twice.json"

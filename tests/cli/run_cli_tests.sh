@@ -125,7 +125,7 @@ expect_in "threads proven" "$work/out" '"optimal": true'
 check "threads for fnf refused" 2 "$hetcoll" broadcast --times 1,2,3 --algo fnf --threads 2
 expect_in "threads refusal names the option" "$work/err" "--threads: only the exact search"
 check "too many threads" 2 "$hetcoll" broadcast --times 1,2,3 --algo optimal --threads 5000
-expect_in "threads limit names the option" "$work/err" "--threads: at most 1024"
+expect_in "threads limit names the option" "$work/err" '--threads: must be a whole number from 0 to 1024, got "5000"'
 check "threads only for search-distinct" 2 "$hetcoll" experiment bcast-search --threads 2 --out "$work/exp"
 check "search-distinct threads" 0 "$hetcoll" experiment search-distinct --quick --sizes 10 --threads 2 \
   --operation broadcast --out "$work/exp"

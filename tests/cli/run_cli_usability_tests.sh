@@ -134,7 +134,7 @@ expect_in "order flag" "$work/err" "hetcoll: --order: "
 check "eps prime" 2 "$hetcoll" broadcast --times 1,2,3 --algo ptas --eps-prime 1e-9
 expect_in "eps-prime flag" "$work/err" "hetcoll: --eps-prime: must be at least"
 check "negative number" 2 "$hetcoll" broadcast --times 1,2,3 --algo ptas --eps-prime -1
-expect_in "negative number in words" "$work/err" "--eps-prime: must be a number, not negative, got -1"
+expect_in "negative number in words" "$work/err" '--eps-prime: must be a positive finite number, got "-1"'
 check "generator classes" 2 "$hetcoll" generate cluster --classes 0
 expect_in "classes flag" "$work/err" "hetcoll: --classes: must be between 1"
 

@@ -65,11 +65,15 @@ Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_
     }
     id_slots_[slot] = static_cast<ProcessorIndex>(p);
   }
-  // Every schedule time is a sum of at most n transmission times.
-  if (!std::isfinite(std::accumulate(times_.begin(), times_.end(), 0.0))) {
-    throw InputError(fmt::format("{}: the transmission times are too large: their sum overflows a double "
-                                 "(rescale them, e.g. to milliseconds)",
-                                 source_name));
+  // Every sum a planner forms stays finite (core/ids.h, largest_accepted_time).
+  const double largest = largest_accepted_time(static_cast<double>(times_.size()));
+  for (size_t p = 0; p < times_.size(); ++p) {
+    if (times_[p] > largest) {
+      throw InputError(fmt::format("{}: processors[{}].t: {} is too large for {} processors: a plan's sum of up to 4 x "
+                                   "{}^2 such times overflows a double (1.8e308); give times at most {:.3g} (rescale "
+                                   "them, e.g. to another unit)",
+                                   source_name, p, times_[p], times_.size(), times_.size(), largest));
+    }
   }
   auto fastest = std::min_element(times_.begin(), times_.end());
   fastest_time_ = *fastest;

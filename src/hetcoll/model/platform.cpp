@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/cluster.h"
 
 namespace hetcoll {
 
@@ -49,6 +50,26 @@ void require_positive(std::optional<double> value, std::string_view source, Fiel
   }
 }
 
+// Costs and latencies at most `largest` (core/ids.h, largest_accepted_time),
+// and no positive value below `smallest` (the smallest accepted time for a
+// cost or latency; the smallest normal double for a bandwidth, whose small
+// values make large costs, checked with the message size in edge_costs).
+template <typename FieldName>
+void require_in_range(std::optional<double> value, double largest, double smallest, std::string_view source,
+                      FieldName&& field_name, ProcessorIndex nodes, std::string_view where) {
+  if (!value || *value == 0) return;
+  if (*value > largest) {
+    throw InputError(fmt::format("{}: {}: {} is too large for {} nodes: plans add up to 4 x {}^2 costs, beyond the "
+                                 "largest double (1.8e308); give at most {:.3g} (rescale, e.g. to another unit){}",
+                                 source, field_name(), *value, nodes, nodes, largest, where));
+  }
+  if (*value < smallest) {
+    throw InputError(fmt::format("{}: {}: {} is too small: values below {:.2g} (subnormal, or with a subnormal "
+                                 "tolerance) lose precision; rescale them, e.g. to another unit{}",
+                                 source, field_name(), *value, smallest, where));
+  }
+}
+
 std::uint64_t pair_key(ProcessorIndex from, ProcessorIndex to) {
   return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
 }
@@ -77,6 +98,7 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
   out_.assign(nodes_.size(), {});
   in_.assign(nodes_.size(), {});
   const auto n = static_cast<ProcessorIndex>(nodes_.size());
+  const double largest = largest_accepted_time(static_cast<double>(n));
   for (size_t e = 0; e < edges_.size(); ++e) {
     const auto& edge = edges_[e];
     if (edge.from < 0 || edge.from >= n || edge.to < 0 || edge.to >= n) {
@@ -89,6 +111,15 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
     require_positive(edge.cost, source_name, [&] { return fmt::format("edges[{}].cost", e); }, true);
     require_positive(edge.latency, source_name, [&] { return fmt::format("edges[{}].latency", e); }, true);
     require_positive(edge.bandwidth, source_name, [&] { return fmt::format("edges[{}].bandwidth", e); });
+    // The edge's ends, named: a SimGrid file has no edge list to count in.
+    const std::string where = fmt::format(" (the edge from \"{}\" to \"{}\")", nodes_[static_cast<size_t>(edge.from)].id,
+                                          nodes_[static_cast<size_t>(edge.to)].id);
+    require_in_range(edge.cost, largest, kSmallestTransmissionTime, source_name,
+                     [&] { return fmt::format("edges[{}].cost", e); }, n, where);
+    require_in_range(edge.latency, largest, kSmallestTransmissionTime, source_name,
+                     [&] { return fmt::format("edges[{}].latency", e); }, n, where);
+    require_in_range(edge.bandwidth, std::numeric_limits<double>::max(), std::numeric_limits<double>::min(),
+                     source_name, [&] { return fmt::format("edges[{}].bandwidth", e); }, n, where);
     if (!edge.cost && !edge.bandwidth) {
       throw InputError(fmt::format("{}: edges[{}]: needs \"cost\", or \"bandwidth\" (and \"latency\")",
                                    source_name, e));
@@ -122,9 +153,30 @@ std::optional<ProcessorIndex> Platform::find(std::string_view id_or_index) const
 }
 
 std::vector<double> Platform::edge_costs(std::optional<double> message_size) const {
+  if (message_size && !(std::isfinite(*message_size) && *message_size > 0)) {
+    throw InputError("message_size", fmt::format("must be a positive finite number of bytes, got {}", *message_size));
+  }
   std::vector<double> costs;
   costs.reserve(edges_.size());
-  for (const auto& edge : edges_) costs.push_back(edge.message_time(message_size));
+  const double largest = largest_accepted_time(static_cast<double>(nodes_.size()));
+  for (const auto& edge : edges_) {
+    costs.push_back(edge.message_time(message_size));
+    const double cost = costs.back();
+    if (!edge.cost && (!(cost <= largest) || (cost != 0 && cost < kSmallestTransmissionTime))) {
+      throw InputError("message_size",
+                       fmt::format("{:g} bytes over the edge from \"{}\" to \"{}\" (latency {}, bandwidth {}) take {}: "
+                                   "{}; give a message size or bandwidths within range",
+                                   *message_size, nodes_[static_cast<size_t>(edge.from)].id,
+                                   nodes_[static_cast<size_t>(edge.to)].id, edge.latency.value_or(0.0),
+                                   *edge.bandwidth, cost,
+                                   cost < kSmallestTransmissionTime
+                                       ? fmt::format("below {:.2g}, where doubles lose precision",
+                                                     kSmallestTransmissionTime)
+                                       : fmt::format("beyond {:.3g}, the most {} nodes allow (plans add up to 4 x "
+                                                     "{}^2 costs; the largest double is 1.8e308)",
+                                                     largest, nodes_.size(), nodes_.size())));
+    }
+  }
   return costs;
 }
 

@@ -236,6 +236,19 @@ std::shared_ptr<RouteTable> parse_routes(const json& routes_json, const Platform
     if (path.front() != from || path.back() != to) {
       throw InputError(fmt::format("{}: {}path: must start at \"from\" and end at \"to\"", source, where));
     }
+    // A route crosses each node (so each edge) once: a loop would make a
+    // transfer occupy its own links twice.
+    {
+      std::unordered_map<ProcessorIndex, size_t> first_at;
+      for (size_t k = 0; k < path.size(); ++k) {
+        auto [seen, inserted] = first_at.emplace(path[k], k);
+        if (!inserted) {
+          throw InputError(fmt::format("{}: {}path[{}]: the route crosses \"{}\" twice (also path[{}]); a route "
+                                       "visits each node at most once",
+                                       source, where, k, graph.id(path[k]), seen->second));
+        }
+      }
+    }
     Route route;
     for (size_t k = 1; k < path.size(); ++k) {
       auto edge = first_edge(graph, path[k - 1], path[k]);

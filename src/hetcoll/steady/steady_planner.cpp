@@ -4,8 +4,12 @@
 #include <chrono>
 #include <map>
 #include <stdexcept>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/listed_once.h"
 #include "hetcoll/steady/flow_paths.h"
 #include "hetcoll/steady/periodic_schedule.h"
 #include "hetcoll/steady/reduce_lp.h"
@@ -14,6 +18,10 @@
 namespace hetcoll {
 
 namespace {
+
+// Columns of the per-type scatter LP above which the default formulation is
+// by source (a 2,000-node star's 8 million columns ran out of memory).
+constexpr double kMaxPerTypeColumns = 2e6;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -219,9 +227,32 @@ PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source
   check_period_max(options);
   if (source < 0 || source >= platform.size()) throw InputError("source: no such node");
   if (targets.empty()) targets = all_participants_but(platform, source);
-  auto plan = plan_personal(platform, SteadyOperation::scatter, {source}, std::move(targets),
-                            PersonalFormulation::per_type, options);
+  require_listed_once(targets, platform.size(), "targets", [&](ProcessorIndex p) { return platform.id(p); });
+  // The per-type LP has |T| x |E| columns: on a large platform (a 2,000-node
+  // star: 8 million) it exhausts memory, while the by-source LP (|E|
+  // columns) has the same optimum. The default switches, an explicit
+  // per-type request above the limit is refused.
+  const double per_type_columns = static_cast<double>(targets.size()) * static_cast<double>(platform.edges().size());
+  PersonalFormulation formulation = PersonalFormulation::per_type;
+  std::string switched;
+  if (per_type_columns > kMaxPerTypeColumns) {
+    if (options.formulation == PersonalFormulation::per_type) {
+      throw InputError("formulation", fmt::format("the per-type linear program would have {:.0f} columns ({} targets x "
+                                                  "{} edges), above the limit of {:.0f}; the by-source formulation "
+                                                  "has the same optimum with {} columns",
+                                                  per_type_columns, targets.size(), platform.edges().size(),
+                                                  kMaxPerTypeColumns, platform.edges().size()));
+    }
+    formulation = PersonalFormulation::by_source;
+    if (!options.formulation) {
+      switched = fmt::format("solved by source: the per-type linear program would have {:.0f} columns ({} targets x "
+                             "{} edges); the by-source one has the same optimum",
+                             per_type_columns, targets.size(), platform.edges().size());
+    }
+  }
+  auto plan = plan_personal(platform, SteadyOperation::scatter, {source}, std::move(targets), formulation, options);
   plan.root = source;
+  if (!switched.empty()) plan.notes.push_back(std::move(switched));
   return plan;
 }
 
@@ -230,6 +261,8 @@ PeriodicPlan plan_steady_gossip(const Platform& platform, std::vector<ProcessorI
   check_period_max(options);
   if (sources.empty()) sources = platform.participants();
   if (targets.empty()) targets = platform.participants();
+  require_listed_once(sources, platform.size(), "sources", [&](ProcessorIndex p) { return platform.id(p); });
+  require_listed_once(targets, platform.size(), "targets", [&](ProcessorIndex p) { return platform.id(p); });
   auto plan = plan_personal(platform, SteadyOperation::gossip, sources, std::move(targets),
                             PersonalFormulation::by_source, options);
   plan.sources = std::move(sources);
@@ -240,6 +273,7 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
                                 std::vector<ProcessorIndex> participants, const SteadyOptions& options) {
   check_period_max(options);
   if (participants.empty()) participants = platform.participants();
+  require_listed_once(participants, platform.size(), "participants", [&](ProcessorIndex p) { return platform.id(p); });
   const auto view = make_steady_platform(platform, options.message_size);
   const ReduceProblem problem{root, participants};
   const auto lp_result = solve_reduce_lp(view, problem, options.lp, options.reduce_method);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/listed_once.h"
 #include "hetcoll/makespan/graph/graph_bounds.h"
 #include "hetcoll/makespan/graph/graph_schedule.h"
 
@@ -150,7 +151,9 @@ MakespanPlan plan_on_graph(const GraphNetwork& network, const MakespanRequest& r
       std::vector<char> must_receive = all_participants(network);
       std::vector<ProcessorIndex> receivers = participants;
       if (request.operation == Operation::multicast) {
-        if (request.targets.empty()) throw InputError("multicast: the target list is empty");
+        if (request.targets.empty()) throw InputError("targets", "the multicast's target list is empty");
+        require_listed_once(request.targets, network.node_count(), "targets",
+                            [&](ProcessorIndex p) { return network.platform().id(p); });
         std::fill(must_receive.begin(), must_receive.end(), 0);
         for (auto t : request.targets) {
           if (t < 0 || t >= network.node_count()) throw InputError("multicast: a target is not a node of the platform");

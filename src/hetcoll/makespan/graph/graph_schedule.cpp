@@ -1,6 +1,7 @@
 #include "hetcoll/makespan/graph/graph_schedule.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -87,6 +88,15 @@ void BroadcastBuilder::send(std::size_t from, std::size_t to) {
 namespace {
 const std::vector<ProcessorIndex>& checked_members(const BroadcastTask& task, const char* planner) {
   if (task.members.size() > kMaxFlatMembers) {
+    if (std::string_view(planner) == "hierarchical") {
+      // One level of its split (a site, or a group of sites' gateways) is
+      // too large to plan flat: there is no larger planner to recommend.
+      throw InputError(fmt::format("hierarchical: one level of its split into sites holds {} participants, above the "
+                                   "limit of {} for planning a level (it keeps a route for every pair of a level); "
+                                   "the platform's sites are too large (add routers between groups of hosts, or "
+                                   "plan on the sender-speed view)",
+                                   task.members.size(), kMaxFlatMembers));
+    }
     throw InputError(fmt::format("{}: {} participants exceed its limit of {} (it keeps a route for every pair); the "
                                  "hierarchical planner handles large platforms",
                                  planner, task.members.size(), kMaxFlatMembers));

@@ -94,7 +94,7 @@ MakespanPlan choose(const Cluster& cluster, MakespanPlan greedy, MakespanPlan se
   const double greedy_makespan = greedy.makespan;
   const std::string greedy_name = greedy.algorithm;
   MakespanPlan best = std::move(greedy);
-  if (!searched.transfers.empty() && searched.makespan < best.makespan - cluster.tolerance()) {
+  if (!searched.transfers.empty() && time_less(searched.makespan, best.makespan, cluster.tolerance())) {
     best.transfers = std::move(searched.transfers);
     best.makespan = searched.makespan;
     best.algorithm = searched.algorithm;

@@ -1,10 +1,12 @@
 // The special cases in which the papers prove the greedy planners optimal.
 // Each function tests its hypothesis on a multiset of transmission times
-// with the tolerance tau of the instance (core/ids.h, Cluster::tolerance()) and
-// says whether it holds exactly on the doubles given or only up to tau
-// (e.g. 1 and 2.0000000005 as a divisibility chain, or 0.1 and 0.3, whose
-// doubles are not exactly 1 : 3). A claim resting on a hypothesis that
-// holds only up to tau says so in its proof text. O(n log n).
+// under the tolerance rule (core/ids.h) and says whether it holds exactly on
+// the doubles given or only up to the rule (e.g. 1 and 2.0000000005 as a
+// divisibility chain, or 0.1 and 0.3, whose doubles are not exactly 1 : 3).
+// A multiple is accepted within 1e-9 of the faster time (not of the slower:
+// relative to 1e20, every value is near a multiple of 3). A claim resting on
+// a hypothesis that holds only up to the rule says so in its proof text.
+// O(n log n).
 #pragma once
 
 #include <string>

@@ -990,6 +990,17 @@ class SimgridImporter {
         }
         path.push_back(link);
       }
+      // Each link at most once (sorted copy: routes may be long).
+      std::vector<ElementId> links(path.begin() + 1, path.end());
+      std::sort(links.begin(), links.end());
+      if (auto twice = std::adjacent_find(links.begin(), links.end()); twice != links.end()) {
+        const size_t second = static_cast<size_t>(std::find(std::find(path.begin() + 1, path.end(), *twice) + 1,
+                                                            path.end(), *twice) - path.begin()) - 1;
+        const pugi::xml_node& child = link_elements[backwards ? link_elements.size() - 1 - second : second];
+        fail(child, "id",
+             fmt::format("the route crosses link \"{}\" twice; a route crosses each link at most once",
+                         shown(child.attribute("id").value())));
+      }
       path.push_back(netpoint_at(backwards ? route.gateway_source : route.gateway_destination).element);
       return path;
     };
@@ -1202,6 +1213,11 @@ double parse_quantity(std::string_view text, std::string_view kind_name, std::st
   if (allow_zero ? result < 0 : result <= 0) {
     throw InputError(fmt::format("{}: \"{}\": must be {}", where, shown(trimmed),
                                  allow_zero ? "non-negative" : "positive"));
+  }
+  if (result != 0 && result < std::numeric_limits<double>::min()) {
+    throw InputError(fmt::format("{}: \"{}\" is too small: below {:.3g} doubles lose precision (subnormal); "
+                                 "give another unit",
+                                 where, shown(trimmed), std::numeric_limits<double>::min()));
   }
   return result;
 }

@@ -334,6 +334,31 @@ SsbSolution solve_ssb(const Platform& platform, ProcessorIndex source, const std
     if (v != source) solution.targets.push_back(v);
   }
   if (solution.targets.empty()) throw InputError("source: the platform has no other participant to broadcast to");
+  // A target reached from the source over edges of zero slice time gets any
+  // rate for free: the throughput would be unbounded.
+  {
+    std::vector<char> free_reach(static_cast<size_t>(platform.size()), 0);
+    std::vector<ProcessorIndex> queue{source};
+    free_reach[static_cast<size_t>(source)] = 1;
+    while (!queue.empty()) {
+      const ProcessorIndex v = queue.back();
+      queue.pop_back();
+      for (size_t e : platform.out_edges(v)) {
+        const ProcessorIndex w = platform.edges()[e].to;
+        if (slice_times[e] == 0 && !free_reach[static_cast<size_t>(w)]) {
+          free_reach[static_cast<size_t>(w)] = 1;
+          queue.push_back(w);
+        }
+      }
+    }
+    for (auto w : solution.targets) {
+      if (free_reach[static_cast<size_t>(w)]) {
+        throw InputError("platform", fmt::format("the slices from {} reach {} over edges of cost 0 only: the "
+                                                 "steady-state throughput would be unbounded",
+                                                 platform.id(source), platform.id(w)));
+      }
+    }
+  }
 
   // Row generation over cuts: start with every target's in-cut {w}, add the
   // minimum cuts of each target whose max-flow under n falls short of TP.

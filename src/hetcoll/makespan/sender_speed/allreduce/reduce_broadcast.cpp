@@ -89,7 +89,7 @@ MakespanPlan compose_allreduce(const Cluster& cluster, ProcessorIndex root, cons
   plan.stats.table_references = reduce.stats.table_references + broadcast.stats.table_references;
 
   const double tolerance = cluster.tolerance();
-  const bool root_is_fastest = cluster.transmission_time(root) <= cluster.fastest_time() + tolerance;
+  const bool root_is_fastest = time_leq(cluster.transmission_time(root), cluster.fastest_time(), tolerance);
   // A bound on the best broadcast from any source: the phase's own bound
   // when its source is fastest, else the closed form from a fastest one.
   const double fastest_broadcast_bound =

@@ -38,7 +38,7 @@ ClassProblem make_class_problem(const Cluster& cluster, ProcessorIndex source,
   for (ProcessorIndex p : sorted) {
     const double t = cluster.transmission_time(p);
     // Merge with the class whose smallest time is within the tolerance.
-    if (problem.class_time.empty() || t > problem.class_time.back() + problem.tolerance) {
+    if (problem.class_time.empty() || !time_leq(t, problem.class_time.back(), problem.tolerance)) {
       problem.class_time.push_back(t);
       problem.members.push_back({});
     }
@@ -49,10 +49,9 @@ ClassProblem make_class_problem(const Cluster& cluster, ProcessorIndex source,
     problem.counts.push_back(static_cast<int>(members.size()));
   }
   problem.source_is_fastest =
-      problem.class_time.empty() || problem.source_time <= problem.class_time.front() + problem.tolerance;
+      problem.class_time.empty() || time_leq(problem.source_time, problem.class_time.front(), problem.tolerance);
   problem.source_in_fastest_class =
-      !problem.class_time.empty() && problem.source_time >= problem.class_time.front() - problem.tolerance &&
-      problem.source_time <= problem.class_time.front() + problem.tolerance;
+      !problem.class_time.empty() && time_equal(problem.source_time, problem.class_time.front(), problem.tolerance);
   return problem;
 }
 

@@ -222,7 +222,7 @@ std::vector<Transfer> fnf_by_class(const Cluster& cluster, ProcessorIndex source
     for (std::size_t c = 0; c < k; ++c) {
       if (!pending.empty(c)) earliest = std::min(earliest, pending.front(c).finish);
     }
-    const double group_finish = earliest + tolerance;
+    const double group_finish = earliest + tie_tolerance(earliest, earliest, tolerance);
     for (std::size_t c = 0; c < k; ++c) group[c] = pending.leading(c, group_finish);
     for (std::size_t c = 0; c < k && served < receivers; ++c) {
       if (group[c] == 0) continue;
@@ -258,7 +258,7 @@ std::vector<Transfer> fnf_transfers_by_heap(const Cluster& cluster, ProcessorInd
   while (next_receiver < queue.size()) {
     group.clear();
     const double group_finish = senders.top().finish;
-    while (!senders.empty() && senders.top().finish <= group_finish + tolerance) {
+    while (!senders.empty() && senders.top().finish <= group_finish + tie_tolerance(group_finish, group_finish, tolerance)) {
       group.push_back(senders.top());
       senders.pop();
     }
@@ -304,7 +304,7 @@ std::optional<std::vector<Transfer>> by_class_over_list(const Cluster& cluster, 
 std::string fnf_optimality_over(const Cluster& cluster, ProcessorIndex source, const std::vector<double>& times) {
   if (cluster.size() <= 2) return "trivial: at most one message";
   const double tolerance = cluster.tolerance();
-  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + tolerance;
+  const bool source_is_fastest = time_leq(cluster.transmission_time(source), cluster.fastest_time(), tolerance);
   if (source_is_fastest) {
     if (auto two = has_at_most_two_classes(times, tolerance)) {
       return "Liu 2002 Thm 4.4: two classes of processors, source a fastest processor" + two.caveat();
@@ -363,7 +363,7 @@ MakespanPlan plan_broadcast_fnf(const Cluster& cluster, ProcessorIndex source) {
     plan.transfers = fnf_transfers_by_heap(cluster, source, receivers, 0.0);
   }
   plan.makespan = last_completion(plan.transfers);
-  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
+  const bool source_is_fastest = time_leq(cluster.transmission_time(source), cluster.fastest_time(), cluster.tolerance());
   plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
   // A theorem proves the optimum equals FNF's makespan; otherwise the
   // closed-form bound of bounds.h (which may still meet it).

@@ -60,7 +60,7 @@ class GenericSearch {
       if (next_[i] < next_[sender]) sender = i;
     }
     const double ready = next_[sender];
-    if (ready >= best_ - problem_.tolerance) return;  // the incumbent bound
+    if (!time_less(ready, best_, problem_.tolerance)) return;  // the incumbent bound
     const double saved_makespan = makespan_;
     for (int c = 0; c < problem_.classes(); ++c) {
       if (remaining_[static_cast<size_t>(c)] == 0) continue;
@@ -78,7 +78,7 @@ class GenericSearch {
       next_[sender] -= period_[sender];
       ++remaining_[static_cast<size_t>(c)];
       if (aborted_) return;
-      if (ready >= best_ - problem_.tolerance) return;
+      if (!time_less(ready, best_, problem_.tolerance)) return;
     }
   }
 
@@ -148,7 +148,7 @@ MakespanPlan plan_broadcast_generic_bnb(const Cluster& cluster, ProcessorIndex s
   plan.makespan = last_completion(plan.transfers);
   // The first leaf is the FNF sequence (classes fastest first), and FNF
   // is the fallback, so the plan is never worse than FNF.
-  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
+  const bool source_is_fastest = time_leq(cluster.transmission_time(source), cluster.fastest_time(), cluster.tolerance());
   plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
   settle_claims(plan, std::max(result.lower_bound, broadcast_lower_bound(cluster, source)), cluster.tolerance(),
                 result.complete() ? fmt::format("generic branch-and-bound over eq. 1 class sequences finished ({} nodes)",

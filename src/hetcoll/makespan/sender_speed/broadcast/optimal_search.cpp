@@ -50,7 +50,7 @@ std::vector<Transfer> no_delay_transfers(const Cluster& cluster, ProcessorIndex 
     tied.clear();
     tied.push_back(holders.top());
     holders.pop();
-    while (!holders.empty() && holders.top().finish <= tied.front().finish + tolerance) {
+    while (!holders.empty() && holders.top().finish <= tied.front().finish + tie_tolerance(tied.front().finish, tied.front().finish, tolerance)) {
       tied.push_back(holders.top());
       holders.pop();
     }
@@ -84,7 +84,7 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
   plan.stats = result.stats;
   plan.status = result.status;
   // Never worse than FNF (its first incumbent): FNF's guarantee always holds.
-  const bool source_is_fastest = cluster.transmission_time(source) <= cluster.fastest_time() + cluster.tolerance();
+  const bool source_is_fastest = time_leq(cluster.transmission_time(source), cluster.fastest_time(), cluster.tolerance());
   plan.guarantee = Guarantee::at_most(source_is_fastest ? 1.5 : 2.0);
   const double proven = std::max(result.lower_bound, broadcast_lower_bound(cluster, source));
   settle_claims(plan, proven, cluster.tolerance(),

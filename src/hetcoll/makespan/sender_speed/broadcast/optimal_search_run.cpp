@@ -187,7 +187,7 @@ BroadcastSearchResult optimal_broadcast(const Cluster& cluster, ProcessorIndex s
     improve_sequence_by_swaps(cluster, source, sequence, options.local_search_evaluations);
     std::vector<Transfer> improved = no_delay_transfers(cluster, source, sequence);
     const double makespan = last_completion(improved);
-    if (makespan < best - problem.tolerance) {
+    if (time_less(makespan, best, problem.tolerance)) {
       best = makespan;
       best_transfers = std::move(improved);
     }

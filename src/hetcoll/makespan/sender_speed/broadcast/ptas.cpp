@@ -122,7 +122,7 @@ Instance make_instance(const Cluster& cluster, ProcessorIndex source, const std:
 }
 
 bool source_is_fastest(const Instance& instance) {
-  return instance.cluster.transmission_time(instance.source) <= instance.fastest + instance.tolerance();
+  return time_leq(instance.cluster.transmission_time(instance.source), instance.fastest, instance.tolerance());
 }
 
 PtasWorkEstimate estimate(const Instance& instance, bool tighten, double stop_above_seconds = kInfinity) {
@@ -352,7 +352,7 @@ MakespanPlan plan_broadcast_ptas(const Cluster& cluster, ProcessorIndex source,
       "makespan {:g}{}; true makespan {:g}",
       feasible_guess, tried, feasible_deadline, rounded_makespan,
       parameters.tighten_deadline ? " (least deadline the guess's tables meet)" : "", scheme_makespan));
-  if (scheme_makespan > feasible_deadline + instance.tolerance()) {
+  if (!time_leq(scheme_makespan, feasible_deadline, instance.tolerance())) {
     plan.notes.push_back("internal inconsistency: the re-timed tree exceeds its rounded deadline");
   }
   if (largest_infeasible > 0 && fastest_source) {

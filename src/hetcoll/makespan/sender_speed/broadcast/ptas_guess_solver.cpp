@@ -124,7 +124,7 @@ bool GuessSolver::build_tree_table() {
         } else {
           value = fresh_[c][index - tree_stride_[c]];
         }
-        if (value < best - instance_.tolerance()) {  // ties: the first class
+        if (time_less(value, best, instance_.tolerance())) {  // ties: the first class
           best = value;
           root = static_cast<int>(c);
         }
@@ -152,7 +152,7 @@ bool GuessSolver::build_tree_table() {
           if (!fits(tree.packed, packed)) continue;
           double rest = fresh_[c][index - tree.tree_index];
           double value = std::max(tree.time, rest);
-          if (value < best - instance_.tolerance()) {  // ties: the first tree
+          if (time_less(value, best, instance_.tolerance())) {  // ties: the first tree
             best = value;
             choice = tree.tree_index;
           }

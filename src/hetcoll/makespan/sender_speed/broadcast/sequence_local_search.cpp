@@ -39,7 +39,7 @@ double improve_order_by_swaps(std::vector<ProcessorIndex>& order,
         std::swap(order[i], order[j]);
         const double value = makespan(order);
         ++evaluations;
-        if (value < best - tolerance) {
+        if (time_less(value, best, tolerance)) {
           best = value;
           improved = true;
           break;

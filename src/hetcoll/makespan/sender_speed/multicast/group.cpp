@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/listed_once.h"
 #include "hetcoll/makespan/bounds.h"
 #include "hetcoll/makespan/sender_speed/multicast/multicast.h"
 #include "hetcoll/makespan/sender_speed/multicast/multicast_internal.h"
@@ -25,6 +26,7 @@ MulticastGroup make_multicast_group(const Cluster& cluster, ProcessorIndex sourc
   group.source = source;
   std::vector<char> member(static_cast<size_t>(cluster.size()), 0);
   member[static_cast<size_t>(source)] = 1;
+  require_listed_once(targets, cluster.size(), "targets", [&](ProcessorIndex p) { return cluster.id(p); });
   for (ProcessorIndex target : targets) {
     if (target < 0 || target >= cluster.size()) throw InputError("targets", "names a processor outside the cluster");
     if (!member[static_cast<size_t>(target)]) {
@@ -62,10 +64,10 @@ bool source_fastest_for_helpers(const Cluster& cluster, const MulticastGroup& gr
   const double source_time = cluster.transmission_time(group.source);
   const double tolerance = cluster.tolerance();
   for (ProcessorIndex target : group.targets) {
-    if (cluster.transmission_time(target) < source_time - tolerance) return false;
+    if (time_less(cluster.transmission_time(target), source_time, tolerance)) return false;
   }
   for (int k = 0; k < max_k; ++k) {
-    if (cluster.transmission_time(group.candidates[static_cast<size_t>(k)]) < source_time - tolerance) return false;
+    if (time_less(cluster.transmission_time(group.candidates[static_cast<size_t>(k)]), source_time, tolerance)) return false;
   }
   return true;
 }
@@ -99,7 +101,7 @@ void BestHelperRun::offer(const Cluster& cluster, const MulticastGroup& group, c
                           int k) {
   auto pruned = prune_idle_helpers(cluster, group.source, run, group.targets);
   const double run_makespan = last_completion(pruned);
-  if (run_makespan < makespan - cluster.tolerance()) {
+  if (time_less(run_makespan, makespan, cluster.tolerance())) {
     makespan = run_makespan;
     transfers = std::move(pruned);
     helpers = k;

@@ -183,7 +183,8 @@ constexpr double kSecondsPerLatticePoint = 6e-8;
 
 // Every T(f, s) <= a complete tree of depth ceil(log2(f + s + 1)) of slow nodes.
 double lattice_horizon(double t_fast, double t_slow, int max_f, int max_s) {
-  return ceil_log2(static_cast<std::int64_t>(max_f) + max_s + 1) * t_slow + time_tolerance(t_fast, t_slow);
+  const double horizon = ceil_log2(static_cast<std::int64_t>(max_f) + max_s + 1) * t_slow;
+  return horizon + tie_tolerance(horizon, horizon, time_tolerance(t_fast, t_slow));
 }
 
 }  // namespace
@@ -225,7 +226,7 @@ TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int 
   std::sort(deadlines_.begin(), deadlines_.end());
   std::vector<double> merged;
   for (double d : deadlines_) {
-    if (merged.empty() || d > merged.back() + tolerance) merged.push_back(d);
+    if (merged.empty() || !time_leq(d, merged.back(), tolerance)) merged.push_back(d);
   }
   deadlines_ = std::move(merged);
 
@@ -242,11 +243,14 @@ TwoClassCapacity::TwoClassCapacity(double t_fast, double t_slow, int max_f, int 
     const double deadline = deadlines_[d];
     auto& row = rows_[d];
     // S(0; D): a complete tree of slow senders of depth floor(D / t_s).
-    const auto depth = static_cast<std::int64_t>(std::floor((deadline + tolerance) / t_slow));
+    // Up to the tolerance rule (relative to the deadline: the rounding noise
+    // of a * t_f + b * t_s is relative to it, not to the fastest time).
+    const auto depth =
+        static_cast<std::int64_t>(std::floor((deadline + tie_tolerance(deadline, deadline, tolerance)) / t_slow));
     row[0] = static_cast<std::int32_t>(depth >= 31 ? cap : std::min<std::int64_t>(cap, (std::int64_t{1} << depth) - 1));
     // The fast root takes t_f: subtrees must fit by D - t_f (the lattice point at or below it).
     const double rest = deadline - t_fast;
-    auto it = std::upper_bound(deadlines_.begin(), deadlines_.end(), rest + tolerance);
+    auto it = std::upper_bound(deadlines_.begin(), deadlines_.end(), rest + tie_tolerance(deadline, rest, tolerance));
     const std::int64_t source = (it == deadlines_.begin()) ? -1 : (it - deadlines_.begin()) - 1;
     if (source == previous_source && d > 0) {
       std::copy(rows_[d - 1].begin() + 1, rows_[d - 1].end(), row.begin() + 1);

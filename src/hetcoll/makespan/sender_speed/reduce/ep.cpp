@@ -73,7 +73,7 @@ std::vector<double> ep_start_times(const Cluster& cluster, const std::vector<Pro
     const double earliest = active.top().completion;
     double group_end = earliest;
     group.clear();
-    while (!active.empty() && active.top().completion <= earliest + tolerance) {
+    while (!active.empty() && active.top().completion <= earliest + tie_tolerance(earliest, earliest, tolerance)) {
       group_end = std::max(group_end, active.top().completion);
       group.push_back(active.top().send);
       active.pop();
@@ -242,7 +242,7 @@ std::vector<Transfer> ep_by_class(const Cluster& cluster, ProcessorIndex root,
     double group_end = earliest;
     for (std::size_t c = 0; c < k; ++c) {
       const std::size_t started = std::min(next, classes.end[c]);
-      while (active[c] < started && transfers[active[c]].end <= earliest + tolerance) {
+      while (active[c] < started && transfers[active[c]].end <= earliest + tie_tolerance(earliest, earliest, tolerance)) {
         group_end = std::max(group_end, transfers[active[c]].end);
         completed_tokens.push_back(static_cast<std::int32_t>(active[c]));
         ++active[c];

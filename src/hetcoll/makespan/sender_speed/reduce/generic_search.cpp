@@ -115,7 +115,7 @@ MakespanPlan plan_reduce_generic_bnb(const Cluster& cluster, ProcessorIndex root
     std::vector<ProcessorIndex> found;
     std::vector<size_t> next(classes.members.size(), 0);
     for (int c : result.class_sequence) found.push_back(classes.members[static_cast<size_t>(c)][next[static_cast<size_t>(c)]++]);
-    if (ep_makespan(cluster, found) <= ep_makespan(cluster, order) + cluster.tolerance()) order = std::move(found);
+    if (time_leq(ep_makespan(cluster, found), ep_makespan(cluster, order), cluster.tolerance())) order = std::move(found);
   }
   MakespanPlan plan = reduce_plan_from_order(cluster, root, order, "generic-bnb");
   plan.stats.nodes = result.nodes;

@@ -38,7 +38,7 @@ SenderClasses sender_classes(const Cluster& cluster, ProcessorIndex root) {
   double class_fastest = 0;
   for (auto p : senders) {
     const double t = cluster.transmission_time(p);
-    if (classes.times.empty() || t > class_fastest + tolerance) {
+    if (classes.times.empty() || !time_leq(t, class_fastest, tolerance)) {
       classes.times.push_back(t);
       classes.members.emplace_back();
       class_fastest = t;

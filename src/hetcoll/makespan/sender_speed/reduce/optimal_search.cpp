@@ -415,7 +415,7 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
     order = ep_order_from_mcp_tree(result.tree, classes);
   }
   MakespanPlan plan = reduce_plan_from_order(cluster, root, order, "optimal");
-  if (result.improved && plan.makespan > result.best + cluster.tolerance()) {
+  if (result.improved && !time_leq(plan.makespan, result.best, cluster.tolerance())) {
     throw std::logic_error(fmt::format("reduce search: EP of the best tree takes {} > its length {}", plan.makespan,
                                        result.best));
   }
