@@ -159,9 +159,8 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   command->add_option("--platform", options.platform.platform_file,
                       "Platform: graph JSON, SimGrid XML (.xml), or a cluster JSON (its complete graph)");
   command->add_option("--times", options.platform.times, "Inline cluster T,T,...: the complete graph c(i,j) = t(i)");
-  command->add_option("--message-size", options.platform.message_size,
-                      "Message size in bytes, turning latency/bandwidth edges into costs")
-      ->check(CLI::PositiveNumber);
+  add_byte_size_option(command, "--message-size", options.platform.message_size,
+                       "Message size in bytes, turning latency/bandwidth edges into costs");
   if (personal) {
     command->add_option("--participants", options.participants,
                         "Hosts that take part (ids or indices); every other node only forwards (a router)");
@@ -200,7 +199,8 @@ void add_steady_commands(CLI::App& app, int& result) {
   }
   if (!steady) steady = app.add_subcommand("steady");
   steady->description(
-      "Steady state: the best throughput of a long series of operations on a platform graph (bidirectional "
+      "Steady state (scatter, gossip, reduce, broadcast): the best throughput of a long series of operations on a "
+      "platform graph (bidirectional "
       "one-port), a periodic schedule that reaches it, and its proof (Legrand, Marchal, Robert 2003; Beaumont, "
       "Marchal, Robert 2004 for broadcast)");
   steady->require_subcommand(1);

@@ -185,13 +185,11 @@ void add_tree_command(CLI::App& app, int& result) {
   tree->add_option("--model", options->model,
                    "one-port (default: a node sends one slice and receives one at a time) or multi-port "
                    "(sends overlap; each costs the node's send_overhead)");
-  tree->add_option("--slice-size", options->slice_size,
-                   "Slice size in bytes: turns latency/bandwidth edges into slice times")
-      ->check(CLI::PositiveNumber);
-  tree->add_option("--message-size", options->platform.message_size,
-                   "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
-                   "minimises it when --slice-size is not given")
-      ->check(CLI::PositiveNumber);
+  add_byte_size_option(tree, "--slice-size", options->slice_size,
+                       "Slice size in bytes: turns latency/bandwidth edges into slice times");
+  add_byte_size_option(tree, "--message-size", options->platform.message_size,
+                       "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
+                       "minimises it when --slice-size is not given");
   tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
   tree->add_option("--out", options->out, "Write the plan JSON to this file");
   tree->add_option("--schedule-out", options->schedule_out,

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/units.h"
 #include "hetcoll/core/wording.h"
 
 namespace hetcoll {
@@ -197,7 +198,7 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
                               others ? fmt::format(" ({} routers and links)", others) : std::string(),
                               is_reduce ? "root" : "source", platform.id(plan.root));
   const std::string size =
-      network.message_size() ? fmt::format(", {}-byte messages", *network.message_size()) : std::string();
+      network.message_size() ? fmt::format(", {} messages", byte_size_text(*network.message_size())) : std::string();
   if (plan.model == PlanModel::eager && is_reduce) {
     labels.model = "eager model: platform routes; each node sends once, after its children's messages have "
                    "arrived; its link receives one message at a time (size / bandwidth, at the end of each "
