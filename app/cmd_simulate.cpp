@@ -15,6 +15,7 @@
 #include "hetcoll/sim/makespan_simulation.h"
 #if HETCOLL_WITH_LP
 #include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/report/periodic_plan_text.h"
 #include "hetcoll/sim/periodic_simulator.h"
 #endif
 
@@ -42,17 +43,18 @@ int simulate_periodic(const SimulateOptions& options, const std::string& text) {
   if (options.json) {
     std::cout << simulation_result_json(result) << "\n";
   } else {
-    std::cout << fmt::format("{}: steady-state {} plan, throughput {} ({:.6g}) per time unit, period {}\n",
-                             options.plan_file, to_string(plan.operation), to_string(plan.throughput),
-                             to_double(plan.throughput), plan.period.get_str());
+    std::cout << fmt::format("{}: steady-state {} plan, throughput {}, period {}\n", options.plan_file,
+                             to_string(plan.operation), periodic_rate_text(plan.throughput, platform),
+                             period_text(plan.period, platform));
     if (result.finished) {
-      std::cout << fmt::format(
-          "  {} operations completed at time {:.6g} ({} periods): {:.6g} per time unit = {:.4f} x the plan's "
-          "throughput\n  start-up: the first operation completed at {:.6g}\n",
-          result.completed, to_double(result.makespan), result.periods, to_double(result.measured_throughput),
-          result.ratio, to_double(result.first_completion));
+      std::cout << fmt::format("  {} ({} periods)\n", periodic_simulation_text(result, platform), result.periods);
       if (auto caveat = short_run_caveat(plan, simulation.operations)) {
-        std::cout << "  note: " << *caveat << "; plan with --period-max T for a practical period\n";
+        std::cout << "  note: " << *caveat
+                  << (plan.exact_period || plan.period_limit
+                          ? "; give more --operations"
+                          : "; a plan made with --period-max T (or the text default of hetcoll steady) has a "
+                            "practical period")
+                  << "\n";
       }
     } else {
       std::cout << fmt::format("  STALLED: {} of {} operations completed after {} periods\n", result.completed,

@@ -114,6 +114,8 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
   document["operations_per_period"] = integer_json(plan.operations_per_period);
   document["split_messages"] = plan.split_messages;
   if (plan.period_limit) document["period_limit"] = integer_json(*plan.period_limit);
+  if (plan.exact_period) document["exact_period"] = integer_json(*plan.exact_period);
+  if (plan.loss_bound) document["loss_bound"] = rational_json(*plan.loss_bound);
   if (options.valid) document["valid"] = *options.valid;
 
   json slots = json::array();
@@ -341,6 +343,8 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
       plan.split_messages = it->get<bool>();
     }
     if (auto it = document.find("period_limit"); it != document.end()) plan.period_limit = reader.integer(*it, "period_limit");
+    if (auto it = document.find("exact_period"); it != document.end()) plan.exact_period = reader.integer(*it, "exact_period");
+    if (auto it = document.find("loss_bound"); it != document.end()) plan.loss_bound = reader.rational(*it, "loss_bound");
 
     const auto& slots = reader.require(document, "slots", "");
     if (!slots.is_array()) reader.fail("slots", "must be an array");
