@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/units.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/sim/makespan_simulation.h"
 #if HETCOLL_WITH_LP
@@ -88,6 +89,7 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   MakespanPlan plan;
   MakespanSimulation result;
   std::string model_note;
+  std::string unit;  // the platform's time unit, "" when it declares none
   SimulationOptions simulation;
   simulation.operations = static_cast<std::size_t>(options.operations);
   if (loaded.is_cluster()) {
@@ -96,12 +98,14 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
     check_size(plan, options.operations);
     result = simulate(loaded.cluster(), plan, simulation);
     model_note = "sender-speed model (each message lasts its sender's time t)";
+    unit = loaded.cluster().time_unit();
   } else {
     const Platform& platform = loaded.graph();
     plan = parse_plan_json(text, platform, options.plan_file);
     refuse_eager(plan, options.plan_file);
     check_size(plan, options.operations);
     GraphNetwork network(platform, graph_message_size(options.platform, platform, plan.message_size));
+    unit = platform.time_unit();
     result = simulate(network, plan, simulation);
     model_note = plan.model == PlanModel::platform_graph
                      ? "platform graph (routes, exclusive links, bidirectional one-port)"
@@ -122,16 +126,16 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   std::cout << fmt::format("simulated {} plan {} ({} messages) on {}\n", to_string(plan.operation), options.plan_file,
                            plan.transfers.size(), loaded.source_name);
   std::cout << fmt::format("  model        {}\n", model_note);
-  if (!std::isnan(plan.makespan)) std::cout << fmt::format("  planned      {:.6g}\n", plan.makespan);
-  std::cout << fmt::format("  simulated    {:.6g}{}\n", result.operation_completion.front(),
+  if (!std::isnan(plan.makespan)) std::cout << fmt::format("  planned      {}\n", time_text(plan.makespan, unit));
+  std::cout << fmt::format("  simulated    {}{}\n", time_text(result.operation_completion.front(), unit),
                            std::isnan(plan.makespan) ? ""
                            : std::fabs(result.operation_completion.front() - plan.makespan) <=
                                    1e-9 * std::max(1.0, std::fabs(plan.makespan))
                                ? "   (as planned)"
                                : fmt::format("   ({:.4f} x planned)", result.operation_completion.front() / plan.makespan));
   if (k > 1) {
-    std::cout << fmt::format("  {} operations back to back: {:.6g} in all, {:.6g} per operation ({:.4f} x one alone)\n",
-                             k, result.makespan, result.makespan / static_cast<double>(k),
+    std::cout << fmt::format("  {} operations back to back: {} in all, {} per operation ({:.4f} x one alone)\n",
+                             k, time_text(result.makespan, unit), time_text(result.makespan / static_cast<double>(k), unit),
                              result.makespan / static_cast<double>(k) / result.operation_completion.front());
   }
   return 0;

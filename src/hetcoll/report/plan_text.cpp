@@ -55,8 +55,9 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
     if (plan.targets.size() > 12) targets += fmt::format(", ... ({} in all)", plan.targets.size());
     line("targets", targets);
   }
-  line("makespan", format_time(plan.makespan, unit));
-  std::string bound = format_time(plan.lower_bound, unit);
+  // With their unit; "time units" when the platform declares none.
+  line("makespan", time_text(plan.makespan, unit));
+  std::string bound = time_text(plan.lower_bound, unit);
   if (plan.lower_bound > 0) bound += fmt::format("   (makespan / bound = {:.4f})", plan.makespan / plan.lower_bound);
   line("lower bound", bound);
   line("guarantee", plan.guarantee.text);
