@@ -112,8 +112,8 @@ std::string periodic_plan_summary(const PeriodicPlan& plan, const Platform& plat
     text += fmt::format("  throughput   {} ({} of the optimum, with a practical period)\n",
                         periodic_rate_text(plan.throughput, platform, exact),
                         percent(to_double(plan.throughput / plan.throughput_bound)));
-    text += fmt::format("  optimal      no — the optimum, {} per {}, is {}\n", number(plan.throughput_bound, exact),
-                        unit, proof);
+    text += fmt::format("  optimal      no — the optimum, {}, is {}\n",
+                        periodic_rate_text(plan.throughput_bound, platform, exact), proof);
   } else {
     text += fmt::format("  throughput   {}\n", periodic_rate_text(plan.throughput, platform, exact));
     if (plan.optimal()) text += fmt::format("  optimal      yes — {}\n", proof);

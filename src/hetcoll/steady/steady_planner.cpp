@@ -169,7 +169,7 @@ PeriodicPlan personal_plan(const SteadyPlatform& platform, const PersonalProblem
     }
     per_period = whole_number(tp * Rational(exact));
     plan.throughput = tp;
-    if (fixed) plan.period_limit = *fixed;
+    if (options.period_max) plan.period_limit = *options.period_max;
   }
   plan.operations_per_period = per_period;
 
@@ -299,7 +299,7 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
     for (const auto& tree : trees) counts.push_back(whole_number(tree.weight * Rational(exact)));
     plan.operations_per_period = whole_number(lp_result.throughput * Rational(exact));
     plan.throughput = lp_result.throughput;
-    if (fixed) plan.period_limit = *fixed;
+    if (options.period_max) plan.period_limit = *options.period_max;
   }
 
   // Keep the trees that still serve operations; items per (edge, type, tree).
