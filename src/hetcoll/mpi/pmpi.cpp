@@ -317,7 +317,7 @@ const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation op
                                   "\"{}\", predicted makespan {} {}(platform {})",
                                   mpi_name(operation), size,
                                   operation == Operation::allreduce ? "" : fmt::format(", root {}", root), bytes,
-                                  type_size, plan.algorithm(), time_text(plan.predicted_makespan(), runtime.time_unit()),
+                                  type_size, plan.algorithm(), hetcoll::time_text(plan.predicted_makespan(), runtime.time_unit()),
                                   runtime.size_dependent() ? "for this size "
                                                            : "for any size (the platform's times are per message) ",
                                   runtime.platform_name()));
@@ -344,7 +344,7 @@ const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int r
     say_verbose(comm, fmt::format("MPI_Bcast on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
                                "\"{}\", predicted makespan {} (platform {})",
                                size, root, count, type_size, split->plan().description,
-                               time_text(split->plan().makespan, state->runtime->time_unit()),
+                               hetcoll::time_text(split->plan().makespan, state->runtime->time_unit()),
                                state->runtime->platform_name()));
   }
   return split;
