@@ -158,7 +158,8 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
       if (options.exact && options.period_max.empty()) {
         advice = "; without --exact the period is a practical one";
       } else if (plan.operations_per_period < 100'000'000) {
-        advice = fmt::format("; --simulate {} runs 10 periods", BigInteger(10 * plan.operations_per_period).get_str());
+        advice = fmt::format("; simulate at least {} operations (10 periods)",
+                             BigInteger(10 * plan.operations_per_period).get_str());
       }
       std::cout << "  note         " << *caveat << advice << "\n";
     }

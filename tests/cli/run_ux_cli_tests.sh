@@ -77,7 +77,7 @@ check "period-max and a short simulation" 0 "$hetcoll" steady scatter --platform
   --period-max 20 --simulate 300 --quiet
 expect_in "short run caveat" "$work/out" "less than 10 periods' worth"
 expect_not_in "no --period-max suggested when given" "$work/out" "--period-max T"
-expect_in "suggests more operations" "$work/out" "--simulate 510 runs 10 periods"
+expect_in "suggests more operations" "$work/out" "simulate at least 510 operations (10 periods)"
 check "exact and a short simulation" 0 "$hetcoll" steady scatter --platform "$small" --message-size 1MB \
   --exact --simulate 100 --quiet
 expect_in "suggests dropping --exact" "$work/out" "without --exact the period is a practical one"
