@@ -190,7 +190,16 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
                        {"matchings", plan.stats.matchings},
                        {"trees", plan.trees.size()}};
   if (!plan.stats.lp_fallback_reason.empty()) document["stats"]["lp_fallback_reason"] = plan.stats.lp_fallback_reason;
-  if (!plan.notes.empty()) document["notes"] = plan.notes;
+  std::vector<std::string> notes = plan.notes;
+  if (plan.exact_period && plan.loss_bound) {
+    // The rounded period, as a note too (as before the fields above existed).
+    notes.insert(notes.begin(), "fixed period " + plan.period_limit.value_or(plan.period).get_str() + " instead of " +
+                                    plan.exact_period->get_str() + " (Legrand, Marchal, Robert 2003 Prop. 4): throughput " +
+                                    to_string(plan.throughput) + " instead of " + to_string(plan.throughput_bound) +
+                                    ", lost " + to_string(plan.throughput_bound - plan.throughput) + " <= " +
+                                    to_string(*plan.loss_bound));
+  }
+  if (!notes.empty()) document["notes"] = notes;
   for (const auto& [key, text] : options.extra_fields) document[key] = json::parse(text);
   out << document.dump() << "\n";
 }
