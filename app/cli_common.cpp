@@ -19,6 +19,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
+#include "hetcoll/core/units.h"
 #include "hetcoll/hetcoll.h"
 
 namespace hetcoll::cli {
@@ -125,9 +126,29 @@ void add_platform_options(CLI::App* command, PlatformOptions& options) {
   command->add_option("--platform", options.platform_file,
                       "Platform file: JSON (model cluster or graph) or SimGrid XML (.xml)");
   command->add_option("--times", options.times, "Inline cluster: transmission times T,T,... (processors p0, p1, ...)");
-  command->add_option("--message-size", options.message_size,
-                      "Message size in bytes, turning latency/bandwidth edges into costs")
-      ->check(positive_finite_number());
+  add_byte_size_option(command, "--message-size", options.message_size,
+                       "Message size in bytes, turning latency/bandwidth edges into costs");
+}
+
+CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, std::optional<double>& value,
+                                  const std::string& description) {
+  CLI::Validator bytes(
+      [](std::string& text) -> std::string {
+        const auto size = parse_byte_size(text);
+        if (!text.empty() && text.front() == '-') return fmt::format("must be greater than 0, got {}", text);
+        if (!size) {
+          return fmt::format("\"{}\" is not a size in bytes (write e.g. 1e6, 1MB = 10^6 bytes, 4KiB = 4096 bytes)",
+                             text);
+        }
+        if (!(*size > 0) || !std::isfinite(*size)) {
+          return fmt::format("must be a positive finite number of bytes, got \"{}\"", text);
+        }
+        text = fmt::format("{:.17g}", *size);
+        return {};
+      },
+      "BYTES");
+  return command->add_option(name, value, description + " (units: B, kB/KB = 1000, MB, GB, KiB = 1024, MiB, GiB)")
+      ->transform(bytes);
 }
 
 void add_output_options(CLI::App* command, OutputOptions& options) {

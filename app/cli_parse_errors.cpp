@@ -78,6 +78,17 @@ std::string did_you_mean(std::string_view typed, const std::vector<std::string>&
   return nearest.empty() ? "" : fmt::format("; did you mean {}?", nearest);
 }
 
+// A word that is no command here but names one a level further down
+// ("hetcoll scatter" -> "hetcoll steady scatter"): that command's full path.
+std::string nested_command(const CLI::App& command, const std::string& path, const std::string& word) {
+  for (const CLI::App* sub : command.get_subcommands([](const CLI::App*) { return true; })) {
+    for (const CLI::App* nested : sub->get_subcommands([](const CLI::App*) { return true; })) {
+      if (nested->check_name(word)) return fmt::format("{} {} {}", path, sub->get_name(), nested->get_name());
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string nearest_name(std::string_view typed, const std::vector<std::string>& known) {
@@ -98,8 +109,11 @@ void report_parse_error(const CLI::App& app, const CLI::ParseError& error, const
   const std::string help_hint = fmt::format("Run `{} --help` for the {}.", position.path,
                                             !position.unknown_word.empty() ? "commands" : "options");
   if (!position.unknown_word.empty()) {
+    const std::string nested = nested_command(*position.command, position.path, position.unknown_word);
     std::cerr << fmt::format("{}: unknown command \"{}\"{}\n{}\n", position.path, position.unknown_word,
-                             did_you_mean(position.unknown_word, command_names(*position.command)), help_hint);
+                             nested.empty() ? did_you_mean(position.unknown_word, command_names(*position.command))
+                                            : fmt::format("; did you mean `{}`?", nested),
+                             help_hint);
     return;
   }
   // Options the command does not know ("--sorce"): name each, with the nearest known one.

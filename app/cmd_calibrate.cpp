@@ -186,8 +186,8 @@ void add_calibrate_command(CLI::App& app, int& result) {
   calibrate->add_option("--repetitions", options->repetitions,
                         "Measured round trips per pair, size and direction; the median is kept (default 5; one "
                         "warm-up round trip more is not counted)");
-  calibrate->add_option("--message-size", options->message_size,
-                        "Message size in bytes for the sender-speed cluster's times (default: S1)");
+  add_byte_size_option(calibrate, "--message-size", options->message_size,
+                       "Message size in bytes for the sender-speed cluster's times (default: S1)");
   calibrate->add_option("--out", options->out, "Write the sender-speed cluster (JSON, one t per rank) to this file");
   calibrate->add_option("--graph", options->graph,
                         "Write the platform graph (JSON: per-pair latency and bandwidth) to this file");

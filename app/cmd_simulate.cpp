@@ -11,10 +11,12 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/units.h"
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/sim/makespan_simulation.h"
 #if HETCOLL_WITH_LP
 #include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/report/periodic_plan_text.h"
 #include "hetcoll/sim/periodic_simulator.h"
 #endif
 
@@ -42,17 +44,18 @@ int simulate_periodic(const SimulateOptions& options, const std::string& text) {
   if (options.json) {
     std::cout << simulation_result_json(result) << "\n";
   } else {
-    std::cout << fmt::format("{}: steady-state {} plan, throughput {} ({:.6g}) per time unit, period {}\n",
-                             options.plan_file, to_string(plan.operation), to_string(plan.throughput),
-                             to_double(plan.throughput), plan.period.get_str());
+    std::cout << fmt::format("{}: steady-state {} plan, throughput {}, period {}\n", options.plan_file,
+                             to_string(plan.operation), periodic_rate_text(plan.throughput, platform),
+                             period_text(plan.period, platform));
     if (result.finished) {
-      std::cout << fmt::format(
-          "  {} operations completed at time {:.6g} ({} periods): {:.6g} per time unit = {:.4f} x the plan's "
-          "throughput\n  start-up: the first operation completed at {:.6g}\n",
-          result.completed, to_double(result.makespan), result.periods, to_double(result.measured_throughput),
-          result.ratio, to_double(result.first_completion));
+      std::cout << fmt::format("  {} ({} periods)\n", periodic_simulation_text(result, platform), result.periods);
       if (auto caveat = short_run_caveat(plan, simulation.operations)) {
-        std::cout << "  note: " << *caveat << "; plan with --period-max T for a practical period\n";
+        std::cout << "  note: " << *caveat
+                  << (plan.exact_period || plan.period_limit
+                          ? "; give more --operations"
+                          : "; a plan made with --period-max T (or the text default of hetcoll steady) has a "
+                            "practical period")
+                  << "\n";
       }
     } else {
       std::cout << fmt::format("  STALLED: {} of {} operations completed after {} periods\n", result.completed,
@@ -86,6 +89,7 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   MakespanPlan plan;
   MakespanSimulation result;
   std::string model_note;
+  std::string unit;  // the platform's time unit, "" when it declares none
   SimulationOptions simulation;
   simulation.operations = static_cast<std::size_t>(options.operations);
   if (loaded.is_cluster()) {
@@ -94,12 +98,14 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
     check_size(plan, options.operations);
     result = simulate(loaded.cluster(), plan, simulation);
     model_note = "sender-speed model (each message lasts its sender's time t)";
+    unit = loaded.cluster().time_unit();
   } else {
     const Platform& platform = loaded.graph();
     plan = parse_plan_json(text, platform, options.plan_file);
     refuse_eager(plan, options.plan_file);
     check_size(plan, options.operations);
     GraphNetwork network(platform, graph_message_size(options.platform, platform, plan.message_size));
+    unit = platform.time_unit();
     result = simulate(network, plan, simulation);
     model_note = plan.model == PlanModel::platform_graph
                      ? "platform graph (routes, exclusive links, bidirectional one-port)"
@@ -120,16 +126,16 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   std::cout << fmt::format("simulated {} plan {} ({} messages) on {}\n", to_string(plan.operation), options.plan_file,
                            plan.transfers.size(), loaded.source_name);
   std::cout << fmt::format("  model        {}\n", model_note);
-  if (!std::isnan(plan.makespan)) std::cout << fmt::format("  planned      {:.6g}\n", plan.makespan);
-  std::cout << fmt::format("  simulated    {:.6g}{}\n", result.operation_completion.front(),
+  if (!std::isnan(plan.makespan)) std::cout << fmt::format("  planned      {}\n", time_text(plan.makespan, unit));
+  std::cout << fmt::format("  simulated    {}{}\n", time_text(result.operation_completion.front(), unit),
                            std::isnan(plan.makespan) ? ""
                            : std::fabs(result.operation_completion.front() - plan.makespan) <=
                                    1e-9 * std::max(1.0, std::fabs(plan.makespan))
                                ? "   (as planned)"
                                : fmt::format("   ({:.4f} x planned)", result.operation_completion.front() / plan.makespan));
   if (k > 1) {
-    std::cout << fmt::format("  {} operations back to back: {:.6g} in all, {:.6g} per operation ({:.4f} x one alone)\n",
-                             k, result.makespan, result.makespan / static_cast<double>(k),
+    std::cout << fmt::format("  {} operations back to back: {} in all, {} per operation ({:.4f} x one alone)\n",
+                             k, time_text(result.makespan, unit), time_text(result.makespan / static_cast<double>(k), unit),
                              result.makespan / static_cast<double>(k) / result.operation_completion.front());
   }
   return 0;

@@ -29,6 +29,7 @@ struct SteadyCommandOptions {
   std::string participants;  // every operation: the others become routers; reduce: also the order
   std::string formulation;
   std::string period_max;
+  bool exact = false;
   bool whole_messages = false;
   std::string simplex;  // empty: dual (reduce: tree pricing)
   bool exact_solver = false;
@@ -40,6 +41,10 @@ struct SteadyCommandOptions {
   bool quiet = false;
   std::string out_file;
 };
+
+// The practical period's loss bound: at most 1% of the optimal throughput
+// (Legrand, Marchal, Robert 2003 Prop. 4).
+constexpr double kPracticalLoss = 0.01;
 
 SteadyOptions planner_options(const SteadyCommandOptions& options) {
   SteadyOptions result;
@@ -60,6 +65,9 @@ SteadyOptions planner_options(const SteadyCommandOptions& options) {
       throw InputError(fmt::format("--period-max: \"{}\" is not a whole number >= 1", options.period_max));
     }
     result.period_max = value.get_num();
+  } else if (!options.exact && !options.json) {
+    // Text output: a practical period by default, the exact plan with --exact or --json.
+    result.practical_loss = kPracticalLoss;
   }
   if (options.simplex == "primal") {
     result.lp.algorithm = lp::SimplexAlgorithm::primal;
@@ -139,18 +147,24 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
     write_periodic_plan_json(std::cout, plan, platform, json_options);
     return 0;
   }
-  std::cout << periodic_plan_summary(plan, platform, report);
+  PeriodicTextOptions text_options;
+  text_options.exact = options.exact;
+  std::cout << periodic_plan_summary(plan, platform, report, text_options);
   if (simulation) {
-    std::cout << fmt::format("  simulated    {} operations in {:.6g} time units: {:.6g} per time unit = {:.4f} x the "
-                             "throughput (start-up: first done at {:.6g})\n",
-                             simulation->completed, to_double(simulation->makespan),
-                             to_double(simulation->measured_throughput), simulation->ratio,
-                             to_double(simulation->first_completion));
+    std::cout << "  simulated    " << periodic_simulation_text(*simulation, platform) << "\n";
     if (auto caveat = short_run_caveat(plan, options.simulate)) {
-      std::cout << "  note         " << *caveat << "; --period-max T gives a practical period\n";
+      // Suggest only what was not asked for already.
+      std::string advice;
+      if (options.exact && options.period_max.empty()) {
+        advice = "; without --exact the period is a practical one";
+      } else if (plan.operations_per_period < 100'000'000) {
+        advice = fmt::format("; simulate at least {} operations (10 periods)",
+                             BigInteger(10 * plan.operations_per_period).get_str());
+      }
+      std::cout << "  note         " << *caveat << advice << "\n";
     }
   }
-  if (!options.quiet) std::cout << "\n" << periodic_plan_schedule_text(plan, platform, options.slots);
+  if (!options.quiet) std::cout << "\n" << periodic_plan_schedule_text(plan, platform, options.slots, 6, text_options);
   if (!options.out_file.empty()) std::cout << fmt::format("plan written to {}\n", options.out_file);
   return 0;
 }
@@ -159,9 +173,8 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   command->add_option("--platform", options.platform.platform_file,
                       "Platform: graph JSON, SimGrid XML (.xml), or a cluster JSON (its complete graph)");
   command->add_option("--times", options.platform.times, "Inline cluster T,T,...: the complete graph c(i,j) = t(i)");
-  command->add_option("--message-size", options.platform.message_size,
-                      "Message size in bytes, turning latency/bandwidth edges into costs")
-      ->check(positive_finite_number());
+  add_byte_size_option(command, "--message-size", options.platform.message_size,
+                       "Message size in bytes, turning latency/bandwidth edges into costs");
   if (personal) {
     command->add_option("--participants", options.participants,
                         "Hosts that take part (ids or indices); every other node only forwards (a router)");
@@ -171,7 +184,12 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   }
   command->add_option("--period-max", options.period_max,
                       "Fixed period T (Prop. 4): round the paths/trees down to a period of T time units when the "
-                      "exact period is longer; the throughput lost is printed (at most trees / T)");
+                      "exact period is longer; the throughput lost is printed (at most trees / T). Default: text "
+                      "output picks T so that the loss is at most 1% of the optimum; --exact and --json keep the "
+                      "exact period");
+  command->add_flag("--exact", options.exact,
+                    "Print the exact plan: the exact period (however long) and exact rationals in the text, the "
+                    "optimal throughput itself (--json always gives the exact plan unless --period-max)");
   command->add_flag("--whole-messages", options.whole_messages,
                     "Never split a message across slots: the period is multiplied until every count is whole "
                     "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");
@@ -203,7 +221,8 @@ void add_steady_commands(CLI::App& app, int& result) {
   }
   if (!steady) steady = app.add_subcommand("steady");
   steady->description(
-      "Steady state: the best throughput of a long series of operations on a platform graph (bidirectional "
+      "Steady state (scatter, gossip, reduce, broadcast): the best throughput of a long series of operations on a "
+      "platform graph (bidirectional "
       "one-port), a periodic schedule that reaches it, and its proof (Legrand, Marchal, Robert 2003; Beaumont, "
       "Marchal, Robert 2004 for broadcast)");
   steady->require_subcommand(1);

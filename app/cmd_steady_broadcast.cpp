@@ -73,13 +73,11 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
   broadcast->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
   broadcast->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph)");
   broadcast->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
-  broadcast->add_option("--slice-size", options->slice_size,
-                        "Slice size in bytes (needed when edges give latency/bandwidth)")
-      ->check(positive_finite_number());
-  broadcast->add_option("--message-size", options->message_size,
-                        "Whole message in bytes (latency/bandwidth platforms): predicts the makespan of one tree and "
-                        "of the multi-tree schedule dealt out in rounds, chooses the slice size and the faster one")
-      ->check(positive_finite_number());
+  add_byte_size_option(broadcast, "--slice-size", options->slice_size,
+                       "Slice size in bytes (needed when edges give latency/bandwidth)");
+  add_byte_size_option(broadcast, "--message-size", options->message_size,
+                       "Whole message in bytes (latency/bandwidth platforms): predicts the makespan of one tree and "
+                       "of the multi-tree schedule dealt out in rounds, chooses the slice size and the faster one");
   broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
   broadcast->add_option("--out", options->out, "Write the JSON to this file");
   broadcast->add_option("--schedule-out", options->schedule_out,

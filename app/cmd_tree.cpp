@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "hetcoll/core/units.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
@@ -50,23 +51,25 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
                            plan.heuristic, port_model_name(plan.model));
   if (plan.slice_size) {
     std::cout << fmt::format(
-        "slice size: {:.6g} bytes{}\n", *plan.slice_size,
+        "slice size: {}{}\n", byte_size_text(*plan.slice_size),
         plan.slice_size_within_one_percent
             ? " (the links have no latency, so the predicted makespan only falls with smaller slices; chose the "
               "fewest slices within 1% of the finest slicing's makespan)"
         : plan.slice_size_chosen ? " (chosen to minimise the predicted makespan)"
                                  : "");
   }
-  std::cout << fmt::format("period: {:.6g} per slice, throughput {:.6g} slices per time unit (bottleneck {})\n",
-                           evaluation.period, evaluation.throughput, platform.id(evaluation.bottleneck));
+  const std::string& unit = platform.time_unit();
+  std::cout << fmt::format("period: {} per slice, throughput {:.6g} slices per {} (bottleneck {})\n",
+                           time_text(evaluation.period, unit), evaluation.throughput, time_unit_name(unit, false),
+                           platform.id(evaluation.bottleneck));
   if (plan.optimal_throughput) {
     if (plan.model == BroadcastModel::one_port) {
-      std::cout << fmt::format("multi-tree optimum (SSB LP): {:.6g}; this tree reaches {:.1f}% of it\n",
-                               *plan.optimal_throughput, 100 * evaluation.throughput / *plan.optimal_throughput);
+      std::cout << fmt::format("multi-tree optimum (SSB LP): {:.6g} slices per {}; this tree reaches {:.1f}% of it\n",
+                               *plan.optimal_throughput, time_unit_name(unit, false), 100 * evaluation.throughput / *plan.optimal_throughput);
     } else {
-      std::cout << fmt::format("one-port multi-tree optimum (SSB LP): {:.6g}; this multi-port tree reaches {:.1f}% "
-                               "of it (the LP is one-port: not a bound for the multi-port model)\n",
-                               *plan.optimal_throughput, 100 * evaluation.throughput / *plan.optimal_throughput);
+      std::cout << fmt::format("one-port multi-tree optimum (SSB LP): {:.6g} slices per {}; this multi-port tree "
+                               "reaches {:.1f}% of it (the LP is one-port: not a bound for the multi-port model)\n",
+                               *plan.optimal_throughput, time_unit_name(unit, false), 100 * evaluation.throughput / *plan.optimal_throughput);
     }
   }
   if (plan.search_finished) {
@@ -78,8 +81,9 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
   }
   if (plan.makespan) {
     const auto& m = *plan.makespan;
-    std::cout << fmt::format("message {:.6g} bytes in {} slices: first slice {:.6g}, predicted makespan {:.6g}\n",
-                             *plan.message_size, m.slices, m.first_slice, m.makespan);
+    std::cout << fmt::format("message of {} in {} slices: first slice {}, predicted makespan {}\n",
+                             byte_size_text(*plan.message_size), m.slices, time_text(m.first_slice, unit),
+                             time_text(m.makespan, unit));
   }
   std::cout << (plan.valid ? "valid: spans every participant, period re-checked\n" : "INVALID:\n" + plan.violations);
   if (quiet) return;
@@ -185,13 +189,11 @@ void add_tree_command(CLI::App& app, int& result) {
   tree->add_option("--model", options->model,
                    "one-port (default: a node sends one slice and receives one at a time) or multi-port "
                    "(sends overlap; each costs the node's send_overhead)");
-  tree->add_option("--slice-size", options->slice_size,
-                   "Slice size in bytes: turns latency/bandwidth edges into slice times")
-      ->check(positive_finite_number());
-  tree->add_option("--message-size", options->platform.message_size,
-                   "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
-                   "minimises it when --slice-size is not given")
-      ->check(positive_finite_number());
+  add_byte_size_option(tree, "--slice-size", options->slice_size,
+                       "Slice size in bytes: turns latency/bandwidth edges into slice times");
+  add_byte_size_option(tree, "--message-size", options->platform.message_size,
+                       "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
+                       "minimises it when --slice-size is not given");
   tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
   tree->add_option("--out", options->out, "Write the plan JSON to this file");
   tree->add_option("--schedule-out", options->schedule_out,

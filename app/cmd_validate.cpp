@@ -15,6 +15,7 @@
 #include "hetcoll/verify/verify.h"
 #if HETCOLL_WITH_LP
 #include "hetcoll/plan/periodic_plan_json.h"
+#include "hetcoll/report/periodic_plan_text.h"
 #include "hetcoll/verify/verify_periodic.h"
 #endif
 
@@ -35,11 +36,12 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
     for (size_t i = 0; i < report.violations.size(); ++i) std::cout << (i ? ", " : "") << json_quote(report.violations[i]);
     std::cout << "]}\n";
   } else if (report.valid) {
-    std::cout << fmt::format("{}: valid steady-state {} plan, throughput {} per time unit, period {}, {} slots{}\n",
-                             plan_file, to_string(plan.operation), to_string(plan.throughput), plan.period.get_str(),
+    std::cout << fmt::format("{}: valid steady-state {} plan, throughput {}, period {}, {} slots{}\n",
+                             plan_file, to_string(plan.operation), periodic_rate_text(plan.throughput, platform),
+                             period_text(plan.period, platform),
                              plan.slots.size(),
                              report.certificate_checked
-                                 ? fmt::format("; bound {} proven by its certificate", to_string(plan.throughput_bound))
+                                 ? fmt::format("; bound {:.6g} proven by its certificate", to_double(plan.throughput_bound))
                                  : std::string("; no certificate"));
   } else {
     std::cout << fmt::format("{}: INVALID steady-state {} plan, {}:\n{}", plan_file, to_string(plan.operation),

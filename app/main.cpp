@@ -20,8 +20,11 @@ int main(int argc, char** argv) {
   using namespace hetcoll;
   using namespace hetcoll::cli;
   CLI::App app{
-      "hetcoll — plan, prove and check collective communications (broadcast, multicast, reduce, all-reduce) "
-      "on heterogeneous clusters.\nEvery plan is verified against the communication model before it is printed.\n"
+      "hetcoll — plan, prove and check collective communications on heterogeneous clusters.\n"
+      "One operation, fastest (makespan): broadcast, multicast, reduce, allreduce.\n"
+      "A long series, best throughput (steady state): steady scatter, steady gossip, steady reduce, steady "
+      "broadcast; tree: a pipelined broadcast along one tree.\n"
+      "Every plan is verified against the communication model before it is printed.\n"
       "Exit codes: 0 success; 2 bad input (or a file that cannot be written); 3 no solution exists; 4 a limit "
       "stopped the run or it refused to start (the best plan is still printed); 5 validate: the plan is invalid; "
       "1 internal error.",

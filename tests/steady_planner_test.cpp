@@ -424,3 +424,48 @@ TEST(SteadySimgrid, PlatformsWithRoutersAndLinksAreForwarders) {
 
 }  // namespace
 }  // namespace hetcoll
+
+namespace hetcoll {
+namespace {
+
+// The practical period (Prop. 4 with T chosen): on SimGrid's small platform
+// the exact period is astronomically long; the practical one is a round
+// number of seconds whose loss bound is at most the fraction asked for, the
+// loss itself stays within that bound, and the plan is verified. A platform
+// whose exact period is already short keeps its exact, optimal plan.
+TEST(SteadyPlanners, PracticalPeriodLosesAtMostTheFractionAskedFor) {
+  const auto loaded = load_platform_file(testing::source_path("examples/small_platform.xml"));
+  const Platform& platform = loaded.graph();
+  SteadyOptions options;
+  options.message_size = 1e6;
+  options.practical_loss = 0.01;
+  const auto source = platform.participants().front();
+  for (const auto& plan : {plan_steady_scatter(platform, source, {}, options),
+                           plan_steady_gossip(platform, {}, {}, options),
+                           plan_steady_reduce(platform, source, {}, options)}) {
+    SCOPED_TRACE(to_string(plan.operation));
+    expect_valid(platform, plan);
+    ASSERT_TRUE(plan.exact_period.has_value());
+    ASSERT_TRUE(plan.loss_bound.has_value());
+    EXPECT_GT(*plan.exact_period, plan.period);
+    EXPECT_EQ(plan.period_limit, plan.period);
+    // A round period: 1, 2 or 5 times a power of ten.
+    std::string digits = plan.period.get_str();
+    EXPECT_TRUE(digits[0] == '1' || digits[0] == '2' || digits[0] == '5') << digits;
+    EXPECT_EQ(digits.find_first_not_of('0', 1), std::string::npos) << digits;
+    const Rational lost = plan.throughput_bound - plan.throughput;
+    EXPECT_GE(lost, 0);
+    EXPECT_LE(lost, *plan.loss_bound);
+    EXPECT_LE(*plan.loss_bound, Rational(1, 100) * plan.throughput_bound);
+    // The shortest such period: the step below (T / 2 or T / 2.5) would allow more.
+    EXPECT_GT(*plan.loss_bound * Rational(5, 2), Rational(1, 100) * plan.throughput_bound);
+  }
+  // Legrand, Marchal, Robert 2003 Fig. 6: the exact period is short, kept.
+  const auto fig6 = plan_steady_reduce(legrand_marchal_robert_figure6_platform(), 0, {}, options);
+  EXPECT_TRUE(fig6.optimal());
+  EXPECT_FALSE(fig6.exact_period.has_value());
+  EXPECT_FALSE(fig6.period_limit.has_value());
+}
+
+}  // namespace
+}  // namespace hetcoll

@@ -12,7 +12,7 @@ scatter="$source_dir/examples/steady/scatter.json"
 # --- reduce: Legrand, Marchal, Robert 2003 Fig. 6, TP = 1 ----------------
 check "reduce fig6" 0 "$hetcoll" steady reduce --platform "$fig6" --root P0 --out "$work/fig6.json"
 expect_in "reduce fig6 throughput" "$work/out" "throughput   1 operation"
-expect_in "reduce fig6 proven" "$work/out" "proven by a dual certificate (checked exactly)"
+expect_in "reduce fig6 proven" "$work/out" "proven by the LP's dual certificate (checked exactly)"
 check "reduce fig6 json" 0 "$hetcoll" steady reduce --platform "$fig6" --root P0 --json
 cp "$work/out" "$work/fig6_stdout.json"
 expect_true "reduce json fields" "$work/fig6_stdout.json" \
@@ -32,7 +32,7 @@ expect_in "tampered plan named invalid" "$work/out" "INVALID"
 
 # --- scatter and gossip --------------------------------------------------
 check "scatter" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --simulate 500
-expect_in "scatter throughput" "$work/out" "throughput   1/2"
+expect_in "scatter throughput" "$work/out" "throughput   0.5 operations per time unit"
 expect_in "scatter simulated" "$work/out" "simulated    500 operations"
 check "scatter whole messages" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --whole-messages --json
 expect_true "whole counts" "$work/out" \
@@ -48,7 +48,7 @@ expect_true "period limit recorded" "$work/out" "d['period'] == 20 and d['valid'
 # --- a SimGrid platform: links and routers forward ---------------------
 check "simgrid scatter" 0 "$hetcoll" steady scatter --platform "$source_dir/examples/small_platform.xml" \
   --message-size 1e6 --simulate 100 --quiet
-expect_in "simgrid scatter proven" "$work/out" "proven by a dual certificate (checked exactly)"
+expect_in "simgrid scatter proven" "$work/out" "proven by the LP's dual certificate (checked exactly)"
 expect_in "short run caveat" "$work/out" "less than 10 periods' worth"
 check "simgrid reduce fixed period" 0 "$hetcoll" steady reduce --platform "$source_dir/examples/small_platform.xml" \
   --message-size 1e6 --participants Tremblay,Jupiter,Fafard --period-max 100 --simulate 200000 --json

@@ -129,7 +129,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   MPI_Op_commutative(op, &commutative);
   if (!commutative) {
     throw MismatchError(fmt::format("{}: needs a commutative operation (segments are combined in arrival order); "
-                                    "the whole-vector reduce of collectives.h handles non-commutative ones",
+                                    "the whole-vector reduce handles non-commutative ones",
                                     call));
   }
   if (count == 0) return MPI_SUCCESS;

@@ -80,6 +80,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/units.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/program_executor.h"
@@ -320,10 +321,10 @@ const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation op
     int size = 0;
     MPI_Comm_size(comm, &size);
     say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): hetcoll plan "
-                                  "\"{}\", predicted makespan {:g} {}(platform {})",
+                                  "\"{}\", predicted makespan {} {}(platform {})",
                                   mpi_name(operation), size,
                                   operation == Operation::allreduce ? "" : fmt::format(", root {}", root), bytes,
-                                  type_size, plan.algorithm(), plan.predicted_makespan(),
+                                  type_size, plan.algorithm(), hetcoll::time_text(plan.predicted_makespan(), runtime.time_unit()),
                                   runtime.size_dependent() ? "for this size "
                                                            : "for any size (the platform's times are per message) ",
                                   runtime.platform_name()));
@@ -382,8 +383,9 @@ const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int r
     int size = 0;
     MPI_Comm_size(comm, &size);
     say_verbose(comm, fmt::format("MPI_Bcast on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
-                               "\"{}\", predicted makespan {:g} (platform {})",
-                               size, root, count, type_size, split->plan().description, split->plan().makespan,
+                               "\"{}\", predicted makespan {} (platform {})",
+                               size, root, count, type_size, split->plan().description,
+                               hetcoll::time_text(split->plan().makespan, state->runtime->time_unit()),
                                state->runtime->platform_name()));
   }
   return split;

@@ -203,6 +203,11 @@ class Runtime {
   MPI_Comm private_communicator() const { return communicator_->get(); }
   const RuntimeOptions& options() const { return options_; }
   const std::string& platform_name() const { return platform_.source_name; }
+  // The unit of the platform's times ("s" for latency/bandwidth graphs;
+  // empty when the file declares none): predicted makespans are in it.
+  const std::string& time_unit() const {
+    return platform_.is_cluster() ? platform_.cluster().time_unit() : platform_.graph().time_unit();
+  }
 
  private:
   void initialise(const std::string& local_error, const RankMapping& mapping);

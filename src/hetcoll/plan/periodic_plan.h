@@ -165,6 +165,12 @@ struct PeriodicPlan {
   BigInteger operations_per_period;  // throughput x period
   bool split_messages = true;
   std::optional<BigInteger> period_limit;  // --period-max, when it applied (Prop. 4)
+  // When a fixed period applied and was shorter than the exact one: the
+  // exact period (reaching throughput_bound) and Prop. 4's bound on the
+  // throughput lost (trees / period; scatter/gossip: the most paths of one
+  // pair / period). Unset otherwise.
+  std::optional<BigInteger> exact_period;
+  std::optional<Rational> loss_bound;
 
   std::vector<Slot> slots;
   std::vector<Flow> flows;

@@ -114,6 +114,8 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
   document["operations_per_period"] = integer_json(plan.operations_per_period);
   document["split_messages"] = plan.split_messages;
   if (plan.period_limit) document["period_limit"] = integer_json(*plan.period_limit);
+  if (plan.exact_period) document["exact_period"] = integer_json(*plan.exact_period);
+  if (plan.loss_bound) document["loss_bound"] = rational_json(*plan.loss_bound);
   if (options.valid) document["valid"] = *options.valid;
 
   json slots = json::array();
@@ -188,7 +190,16 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
                        {"matchings", plan.stats.matchings},
                        {"trees", plan.trees.size()}};
   if (!plan.stats.lp_fallback_reason.empty()) document["stats"]["lp_fallback_reason"] = plan.stats.lp_fallback_reason;
-  if (!plan.notes.empty()) document["notes"] = plan.notes;
+  std::vector<std::string> notes = plan.notes;
+  if (plan.exact_period && plan.loss_bound) {
+    // The rounded period, as a note too (as before the fields above existed).
+    notes.insert(notes.begin(), "fixed period " + plan.period_limit.value_or(plan.period).get_str() + " instead of " +
+                                    plan.exact_period->get_str() + " (Legrand, Marchal, Robert 2003 Prop. 4): throughput " +
+                                    to_string(plan.throughput) + " instead of " + to_string(plan.throughput_bound) +
+                                    ", lost " + to_string(plan.throughput_bound - plan.throughput) + " <= " +
+                                    to_string(*plan.loss_bound));
+  }
+  if (!notes.empty()) document["notes"] = notes;
   for (const auto& [key, text] : options.extra_fields) document[key] = json::parse(text);
   out << document.dump() << "\n";
 }
@@ -341,6 +352,8 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
       plan.split_messages = it->get<bool>();
     }
     if (auto it = document.find("period_limit"); it != document.end()) plan.period_limit = reader.integer(*it, "period_limit");
+    if (auto it = document.find("exact_period"); it != document.end()) plan.exact_period = reader.integer(*it, "exact_period");
+    if (auto it = document.find("loss_bound"); it != document.end()) plan.loss_bound = reader.rational(*it, "loss_bound");
 
     const auto& slots = reader.require(document, "slots", "");
     if (!slots.is_array()) reader.fail("slots", "must be an array");

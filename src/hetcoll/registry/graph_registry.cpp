@@ -53,9 +53,10 @@ std::vector<GraphPlanner> build_planners() {
   std::vector<GraphPlanner> algorithms;
   {
     Guarantee guarantee = heuristic();
-    guarantee.text = "optimal when the exact search finishes (up to 10 participants), else heuristic";
+    guarantee.text = fmt::format("optimal when the exact search finishes (up to {} participants), else heuristic",
+                                 kAutoExactMembers);
     auto algorithm = entry("auto", guarantee, "budgeted exact search (n <= 10), else O(n^2 log n) per site",
-                           "selector over the graph planners (makespan/graph/auto_graph.h)",
+                           "selector over the graph planners",
                            "the best of hierarchical, ECEF and look-ahead; up to 10 participants, the exact search "
                            "(fixed node budget) started from it",
                            {});
@@ -65,13 +66,29 @@ std::vector<GraphPlanner> build_planners() {
     algorithm.row.guarantee.stronger.push_back({Guarantee::Kind::exact, 1,
                                        "the budgeted exact search finishes (at most 10 participants); every "
                                        "operation but all-reduce",
-                                       "makespan/graph/exact_search.h"});
+                                       "hetcoll's exact search over transfer orders"});
     algorithm.row.run_on_graph = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
       SearchLimits limits = request.limits;
-      return plan_on_graph(network, request, {"auto", guarantee},
-                           [limits](const GraphNetwork& n, const BroadcastTask& task) {
-                             return broadcast_auto(n, task, limits);
-                           });
+      MakespanPlan plan = plan_on_graph(network, request, {"auto", guarantee},
+                                        [limits](const GraphNetwork& n, const BroadcastTask& task) {
+                                          return broadcast_auto(n, task, limits);
+                                        });
+      // The guarantee of this run, not the policy: its size decides.
+      const std::size_t members = request.operation == Operation::multicast ? request.targets.size() + 1
+                                                                            : network.participants().size();
+      if (plan.optimal) {
+        plan.guarantee.text = "optimal (the exact search finished)";
+      } else if (members > kAutoExactMembers) {
+        plan.guarantee.text = fmt::format("heuristic, no proven ratio ({} participants; the exact search takes at "
+                                          "most {})",
+                                          members, kAutoExactMembers);
+      } else if (request.operation == Operation::allreduce) {
+        plan.guarantee.text = "heuristic, no proven ratio (an all-reduce's two phases are planned one after the "
+                              "other; the exact search is not exact for the whole)";
+      } else {
+        plan.guarantee.text = "heuristic, no proven ratio (the exact search did not finish)";
+      }
+      return plan;
     };
     algorithms.push_back(std::move(algorithm));
   }
@@ -92,7 +109,7 @@ std::vector<GraphPlanner> build_planners() {
     Guarantee guarantee = Guarantee::exact();
     guarantee.text = "exact (when the search finishes; else the best plan found)";
     auto algorithm = entry("optimal", guarantee, "exponential; O(k^2) per node, k <= 16 participants",
-                           "branch and bound over transfer orders (makespan/graph/exact_search.h)",
+                           "branch and bound over transfer orders (hetcoll)",
                            "exact search for small graphs (<= 16 participants; --time-limit, --node-limit)", {});
     algorithm.row.capabilities.exact_search = true;
     algorithm.row.capabilities.limits = true;

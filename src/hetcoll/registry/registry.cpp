@@ -109,7 +109,7 @@ void add_broadcast(std::vector<MakespanAlgorithm>& algorithms) {
       "optimal", Operation::broadcast, CommunicationModel::sender_speed,
       exact_search(2.0, "exact (when the search finishes; else best so far, never worse than FNF)"),
       "exponential worst case; O(k + holders) per node plus an O(slot times x holders) bound",
-      "Liu 2002 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of optimal_search.h",
+      "Liu 2002 sec. 5, eq. 1, Thms 4.1-4.3 (Table 1); exchange rule of hetcoll's exact search",
       "branch-and-bound over slot groups of receiver classes: exchange rule, relaxation/fluid/partial bounds, "
       "target passes, memo, FNF incumbent (time and node limits)",
       false,
@@ -267,9 +267,9 @@ void add_auto(std::vector<MakespanAlgorithm>& algorithms) {
   algorithms.push_back({
       "auto", Operation::broadcast, CommunicationModel::sender_speed,
       {Kind::ratio, 2.0, false, Kind::ratio, 2.0,
-       {{Kind::exact, 1, "the bounded search finishes (or a theorem proves FNF optimal)", "makespan/sender_speed/auto_select.h"}},
+       {{Kind::exact, 1, "the bounded search finishes (or a theorem proves FNF optimal)", "hetcoll's auto selector"}},
        "optimal when the search finishes, else FNF's"},
-      "O(n log n) + a bounded search", "selector over Liu 2002 (makespan/sender_speed/auto_select.h)",
+      "O(n log n) + a bounded search", "selector over Liu 2002",
       "FNF; if not provably optimal, the exact search within a time budget (about 10 x FNF's time, at least 5 ms)", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_broadcast_auto(cluster, root_or_first(request), request.limits, request.auto_budget);
@@ -277,9 +277,9 @@ void add_auto(std::vector<MakespanAlgorithm>& algorithms) {
   algorithms.push_back({
       "auto", Operation::reduce, CommunicationModel::sender_speed,
       {Kind::ratio, 2.0, false, Kind::ratio, 2.0,
-       {{Kind::exact, 1, "the bounded search finishes (or a theorem proves SNF optimal)", "makespan/sender_speed/auto_select.h"}},
+       {{Kind::exact, 1, "the bounded search finishes (or a theorem proves SNF optimal)", "hetcoll's auto selector"}},
        "optimal when the search finishes, else <= 2 x"},
-      "O(n log n) + a bounded search", "selector over Liu, Kuo, Wang 2009 (makespan/sender_speed/auto_select.h)",
+      "O(n log n) + a bounded search", "selector over Liu, Kuo, Wang 2009",
       "SNF; if not provably optimal, the exact search within a time budget (about 10 x SNF's time, at least 5 ms)", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_reduce_auto(cluster, root_or_first(request), request.limits, request.auto_budget);
@@ -288,10 +288,10 @@ void add_auto(std::vector<MakespanAlgorithm>& algorithms) {
       "auto", Operation::allreduce, CommunicationModel::sender_speed,
       {Kind::ratio, 6.0, false, Kind::ratio, 6.0,
        {{Kind::ratio, 3.5, "root a fastest processor (the default)", "Liu, Kuo, Wang 2009 Thm 3"},
-        {Kind::ratio, 2.0, "root a fastest processor, both phases proven optimal", "makespan/sender_speed/allreduce/reduce_broadcast.h"}},
+        {Kind::ratio, 2.0, "root a fastest processor, both phases proven optimal", "hetcoll's reduce-then-broadcast composition bound"}},
        "<= 3.5 x optimal (fastest root); <= 2 x when both phases are exact; among reduce-then-broadcast schedules"},
       "O(n log n) + a bounded search",
-      "selector over Liu, Kuo, Wang 2009 and Liu 2002 (makespan/sender_speed/auto_select.h)",
+      "selector over Liu, Kuo, Wang 2009 and Liu 2002",
       "reduce into a fastest processor, then broadcast from it, each phase chosen as auto", true,
       [](const Cluster& cluster, const MakespanRequest& request) {
         return plan_allreduce_auto(cluster, request.root, request.limits, request.auto_budget);

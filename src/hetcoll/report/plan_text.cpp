@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "hetcoll/core/units.h"
 #include "hetcoll/core/wording.h"
 
 namespace hetcoll {
@@ -54,8 +55,9 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
     if (plan.targets.size() > 12) targets += fmt::format(", ... ({} in all)", plan.targets.size());
     line("targets", targets);
   }
-  line("makespan", format_time(plan.makespan, unit));
-  std::string bound = format_time(plan.lower_bound, unit);
+  // With their unit; "time units" when the platform declares none.
+  line("makespan", time_text(plan.makespan, unit));
+  std::string bound = time_text(plan.lower_bound, unit);
   if (plan.lower_bound > 0) bound += fmt::format("   (makespan / bound = {:.4f})", plan.makespan / plan.lower_bound);
   line("lower bound", bound);
   line("guarantee", plan.guarantee.text);
@@ -197,7 +199,7 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
                               others ? fmt::format(" ({} routers and links)", others) : std::string(),
                               is_reduce ? "root" : "source", platform.id(plan.root));
   const std::string size =
-      network.message_size() ? fmt::format(", {}-byte messages", *network.message_size()) : std::string();
+      network.message_size() ? fmt::format(", {} messages", byte_size_text(*network.message_size())) : std::string();
   if (plan.model == PlanModel::eager && is_reduce) {
     labels.model = "eager model: platform routes; each node sends once, after its children's messages have "
                    "arrived; its link receives one message at a time (size / bandwidth, at the end of each "

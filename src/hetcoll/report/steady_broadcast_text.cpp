@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/rational.h"
+#include "hetcoll/core/units.h"
 
 namespace hetcoll {
 
@@ -26,9 +27,11 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
   const PeriodicPlan& schedule = result.schedule;
   const std::string& failure = result.failure;
   std::string text;
+  const std::string per_unit = time_unit_name(platform.time_unit(), false);
   text += fmt::format("pipelined broadcast from {}: multi-tree optimum (SSB LP, one-port)\n", platform.id(result.source));
-  text += fmt::format("throughput: {} slices per time unit (period {:.6g} per slice)\n",
-                      readable_exact(solution.throughput, options.json_request), 1 / solution.throughput_value());
+  text += fmt::format("throughput: {} slices per {} (period {} per slice)\n",
+                      readable_exact(solution.throughput, options.json_request), per_unit,
+                      time_text(1 / solution.throughput_value(), platform.time_unit()));
   text += fmt::format("proof: dual certificate with {} cut rows, checked exactly; every target receives TP by "
                       "max-flow under the edge rates: {}\n",
                       solution.targets_in_lp, failure.empty() ? "valid" : "INVALID: " + failure);
@@ -38,7 +41,7 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
                       solution.rounds == 1 ? "" : "s", solution.lp_method, solution.seconds);
   std::string period = to_string(schedule.period);
   text += fmt::format("multi-tree schedule: {} trees, weights sum to {:.6g} = {} of the LP bound ({}); "
-                      "one period of {} time units in {} one-port matchings, built in {:.3f} s\n",
+                      "one period of {} {} in {} one-port matchings, built in {:.3f} s\n",
                       packing.trees.size(), to_double(packing.total_weight),
                       sgn(solution.throughput)
                           ? fmt::format("{:.{}f}%", 100 * to_double(packing.total_weight / solution.throughput),
@@ -49,7 +52,7 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
                       : period.size() > 15 ? fmt::format("{:.6g} (an integer of {} digits)",
                                                          to_double(schedule.period), period.size())
                                            : period,
-                      schedule.slots.size(), packing.seconds);
+                      time_unit_name(platform.time_unit(), schedule.period != 1), schedule.slots.size(), packing.seconds);
   if (options.brief) return text;
   std::vector<const WeightedBroadcastTree*> by_weight;
   for (const auto& tree : packing.trees) by_weight.push_back(&tree);
@@ -60,7 +63,7 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
     weights += fmt::format("{}{:.4g}", i ? ", " : "", to_double(by_weight[i]->weight));
   }
   if (by_weight.size() > 8) weights += fmt::format(", ... ({} more)", by_weight.size() - 8);
-  text += fmt::format("tree weights (slices per time unit, heaviest first): {}\n", weights);
+  text += fmt::format("tree weights (slices per {}, heaviest first): {}\n", per_unit, weights);
   // Port utilisation: the fraction of time each port is busy at the optimum
   // (rates x slice times); the LP's one-port rows cap it at 100%.
   struct PortUse {
@@ -101,7 +104,7 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
     }
     text += "\n";
   }
-  text += "slices per time unit on each used edge:\n";
+  text += fmt::format("slices per {} on each used edge:\n", per_unit);
   for (size_t e = 0; e < platform.edges().size(); ++e) {
     if (sgn(solution.edge_rates[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
@@ -114,19 +117,20 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
 std::string latency_aware_choice_text(const LatencyAwareChoice& choice) {
   const auto& single = *choice.single_tree.makespan;
   const auto& multi = choice.multi_tree;
-  std::string text = fmt::format("message of {:.6g} bytes, predicted makespans (start-up + steady state):\n",
-                                 choice.message_size);
-  text += fmt::format("  one tree ({}): {:.6g} (slices of {:.6g} bytes x {}, period {:.6g}, first slice {:.6g})\n",
+  // Message sizes apply to latency/bandwidth edges: times are in seconds.
+  std::string text = fmt::format("message of {}, predicted makespans (start-up + steady state):\n",
+                                 byte_size_text(choice.message_size));
+  text += fmt::format("  one tree ({}): {:.6g} s (slices of {:.6g} bytes x {}, period {:.6g} s, first slice {:.6g} s)\n",
                       choice.single_tree.heuristic, single.makespan, single.slice_size, single.slices, single.period,
                       single.first_slice);
   if (multi.rounds.trees_used == 1) {
     text += fmt::format("  multi-tree packing, its heaviest tree alone (fewer slices than it takes to use "
-                        "two trees well): {:.6g} (slices of {:.6g} bytes x {}, period {:.6g})\n",
+                        "two trees well): {:.6g} s (slices of {:.6g} bytes x {}, period {:.6g} s)\n",
                         multi.makespan, multi.slice_size, multi.slices,
                         multi.rounds.round_length / multi.rounds.slices_per_round);
   } else {
-    text += fmt::format("  multi-tree: {:.6g} (slices of {:.6g} bytes x {}, rounds of {} slices over {} of the "
-                        "{} trees, each round {:.6g}, depth {} rounds, {:.6g} slices per time unit)\n",
+    text += fmt::format("  multi-tree: {:.6g} s (slices of {:.6g} bytes x {}, rounds of {} slices over {} of the "
+                        "{} trees, each round {:.6g} s, depth {} rounds, {:.6g} slices per s)\n",
                         multi.makespan, multi.slice_size, multi.slices, multi.rounds.slices_per_round,
                         multi.rounds.trees_used, choice.packing.trees.size(), multi.rounds.round_length,
                         multi.rounds.depth, multi.rounds.throughput());

@@ -31,6 +31,28 @@ void check_period_max(const SteadyOptions& options) {
   if (options.period_max && *options.period_max < 1) {
     throw InputError("period_max: must be a whole number >= 1, got " + options.period_max->get_str());
   }
+  if (options.practical_loss && !(*options.practical_loss > 0 && *options.practical_loss < 1)) {
+    throw InputError("practical_loss: must be in (0, 1), got " + std::to_string(*options.practical_loss));
+  }
+}
+
+// The fixed period to use, if any: period_max, else the practical one — the
+// smallest of 1, 2, 5, 10, 20, 50, ... with bound_count / T <= loss x TP.
+std::optional<BigInteger> fixed_period(const SteadyOptions& options, const Rational& throughput,
+                                       std::size_t bound_count) {
+  if (options.period_max) return options.period_max;
+  if (!options.practical_loss || throughput <= 0) return std::nullopt;
+  // loss as a rational with a 10^6 denominator (the fraction asked for, to 6 digits).
+  const Rational loss = Rational(BigInteger(static_cast<long>(*options.practical_loss * 1e6 + 0.5))) / Rational(1000000);
+  const BigInteger needed = ceil_of(Rational(BigInteger(static_cast<unsigned long>(bound_count))) / (loss * throughput));
+  BigInteger decade = 1;
+  while (true) {
+    for (int step : {1, 2, 5}) {
+      const BigInteger period = decade * step;
+      if (period >= needed) return period;
+    }
+    decade *= 10;
+  }
 }
 
 void copy_stats(PeriodicPlan& plan, const LpRunStats& stats) {
@@ -51,13 +73,6 @@ BigInteger exact_period(const Rational& throughput, const std::vector<Rational>&
   std::vector<Rational> values = weights;
   values.push_back(throughput);
   return lcm_of_denominators(values);
-}
-
-std::string period_note(const BigInteger& period_max, const BigInteger& exact, const Rational& bound,
-                        const Rational& achieved, const Rational& loss_bound) {
-  return "fixed period " + period_max.get_str() + " instead of " + exact.get_str() +
-         " (Legrand, Marchal, Robert 2003 Prop. 4): throughput " + to_string(achieved) + " instead of " +
-         to_string(bound) + ", lost " + to_string(bound - achieved) + " <= " + to_string(loss_bound);
 }
 
 // Step 4 and the bookkeeping shared by every operation: slots from the
@@ -118,12 +133,13 @@ PeriodicPlan personal_plan(const SteadyPlatform& platform, const PersonalProblem
     for (const auto& path : paths) weights.push_back(path.weight);
   }
   const BigInteger exact = exact_period(tp, weights);
+  const auto fixed = fixed_period(options, tp, most_paths);
 
   // Per-period count of each path.
   std::map<std::pair<ProcessorIndex, ProcessorIndex>, std::vector<BigInteger>> count_of;
   BigInteger per_period;
-  if (options.period_max && exact > *options.period_max) {
-    const BigInteger& period = *options.period_max;
+  if (fixed && exact > *fixed) {
+    const BigInteger& period = *fixed;
     BigInteger smallest = -1;
     for (const auto& pair : pairs) {
       auto& counts = count_of[pair];
@@ -150,10 +166,10 @@ PeriodicPlan personal_plan(const SteadyPlatform& platform, const PersonalProblem
     }
     plan.period = period;
     plan.period_limit = period;
+    plan.exact_period = exact;
+    plan.loss_bound = Rational(BigInteger(static_cast<unsigned long>(most_paths))) / Rational(period);
     per_period = smallest;
     plan.throughput = Rational(smallest) / Rational(period);
-    plan.notes.push_back(period_note(period, exact, tp, plan.throughput,
-                                     Rational(BigInteger(static_cast<unsigned long>(most_paths))) / Rational(period)));
   } else {
     plan.period = exact;
     for (const auto& pair : pairs) {
@@ -293,9 +309,10 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
   std::vector<Rational> weights;
   for (const auto& tree : trees) weights.push_back(tree.weight);
   const BigInteger exact = exact_period(lp_result.throughput, weights);
+  const auto fixed = fixed_period(options, lp_result.throughput, trees.size());
   std::vector<BigInteger> counts;
-  if (options.period_max && exact > *options.period_max) {
-    const BigInteger& period = *options.period_max;
+  if (fixed && exact > *fixed) {
+    const BigInteger& period = *fixed;
     BigInteger total = 0;
     for (const auto& tree : trees) {
       counts.push_back(floor_of(tree.weight * Rational(period)));
@@ -307,10 +324,10 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
     }
     plan.period = period;
     plan.period_limit = period;
+    plan.exact_period = exact;
+    plan.loss_bound = Rational(BigInteger(static_cast<unsigned long>(trees.size()))) / Rational(period);
     plan.operations_per_period = total;
     plan.throughput = Rational(total) / Rational(period);
-    plan.notes.push_back(period_note(period, exact, lp_result.throughput, plan.throughput,
-                                     Rational(BigInteger(static_cast<unsigned long>(trees.size()))) / Rational(period)));
   } else {
     plan.period = exact;
     for (const auto& tree : trees) counts.push_back(whole_number(tree.weight * Rational(exact)));

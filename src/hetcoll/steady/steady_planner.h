@@ -15,7 +15,10 @@
 //     pairs are then trimmed to the smallest pair total, so every target
 //     still receives the same number per period. Throughput lost: at most
 //     (number of trees) / T_max for reduce, (largest number of paths of one
-//     pair) / T_max for scatter/gossip (the same argument, pair by pair);
+//     pair) / T_max for scatter/gossip (the same argument, pair by pair).
+//     With `practical_loss` e instead, T_max is chosen: the smallest of
+//     1, 2, 5, 10, 20, 50, ... whose loss bound is at most e x TP (the
+//     exact period is kept when it is not longer);
 //  4. the one-port slots by weighted bipartite edge colouring
 //     (periodic_schedule.h), with messages split across slots or, with
 //     `split_messages` false, a period scaled to whole messages (Fig. 4).
@@ -51,6 +54,10 @@ struct SteadyOptions {
   // by_source for gossip (it scales).
   std::optional<PersonalFormulation> formulation;
   std::optional<BigInteger> period_max;  // Prop. 4; must be >= 1
+  // A practical period (ignored when period_max is set): Prop. 4's period
+  // chosen so that its loss bound is at most this fraction of the optimal
+  // throughput, e.g. 0.01; must be in (0, 1).
+  std::optional<double> practical_loss;
   bool split_messages = true;
   std::optional<double> message_size;  // bytes, for latency/bandwidth edges
   lp::SolveOptions lp;

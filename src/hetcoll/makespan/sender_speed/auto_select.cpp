@@ -82,9 +82,12 @@ MakespanPlan choose(const Cluster& cluster, MakespanPlan greedy, MakespanPlan se
   const std::uint64_t nodes = searched.stats.nodes;
   if (searched.optimal) {
     searched.notes.insert(searched.notes.begin(),
-                          fmt::format("auto: {} is not proven optimal here, so the exact {} search ran and "
-                                      "finished ({} nodes)",
-                                      greedy.algorithm, search_name, nodes));
+                          nodes == 0 ? fmt::format("auto: {}'s own bounds did not prove it optimal; the exact {} "
+                                                   "search's bounds did, without branching",
+                                                   greedy.algorithm, search_name)
+                                     : fmt::format("auto: {}'s own bounds did not prove it optimal, so the exact {} "
+                                                   "search ran and finished ({} nodes)",
+                                                   greedy.algorithm, search_name, nodes));
     return searched;
   }
   const bool own_budget = (budget.own_nodes && searched.status == SearchStatus::node_limit) ||

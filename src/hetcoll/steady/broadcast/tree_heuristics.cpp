@@ -51,7 +51,7 @@ const std::vector<TreeHeuristic>& tree_heuristics() {
        "delete the edges carrying the fewest slices in the SSB LP", true, lp_prune_tree},
       {"lp-grow", "LP-Grow-Tree", "Beaumont, Marchal, Robert 2004, Alg. 7",
        "Prim-like growth along the edges carrying the most slices in the SSB LP", true, lp_grow_tree},
-      {"improve", "ours", "hetcoll (local_improvement.h)",
+      {"improve", "ours", "hetcoll (local improvement)",
        "re-hang subtrees to lower the sorted node periods, from every other heuristic's tree, with random kicks",
        false, best_single_tree},
   };

@@ -46,7 +46,7 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
   PipelinedTreePlan plan;
   plan.heuristic = request.heuristic;
   const auto* heuristic = find_tree_heuristic(request.heuristic);
-  plan.heuristic_reference = heuristic ? heuristic->reference : "hetcoll (optimal_tree_search.h)";
+  plan.heuristic_reference = heuristic ? heuristic->reference : "hetcoll (exact tree search)";
   plan.model = request.model;
   plan.source = request.source;
   plan.message_size = request.message_size;

@@ -99,18 +99,26 @@ MakespanPlan compose_allreduce(const Cluster& cluster, ProcessorIndex root, cons
   plan.guarantee = std::isfinite(factor) ? Guarantee::at_most(factor) : Guarantee::none();
   plan.guarantee.text += " among reduce-then-broadcast schedules";
   settle_claims(plan, bound, tolerance,
-                "optimal among reduce-then-broadcast schedules (any root): the composition lower bound of "
-                "makespan/sender_speed/allreduce/reduce_broadcast.h meets the makespan");
-  plan.notes.push_back(fmt::format("reduce phase by {}: {}; broadcast phase by {}: {}", reduce.algorithm,
-                                   reduce.optimal ? "proven optimal" : reduce.guarantee.text, broadcast.algorithm,
-                                   broadcast.optimal ? "proven optimal" : broadcast.guarantee.text));
+                "optimal among reduce-then-broadcast schedules (any root): the composition lower bound (the "
+                "best reduce-phase bound plus the best broadcast-phase bound over the roots) meets the makespan");
+  if (!plan.optimal && reduce.optimal && broadcast.optimal) {
+    // Each phase optimal does not make the whole optimal: say both, in one note.
+    plan.notes.push_back(fmt::format(
+        "each phase is proven optimal for root {} (reduce {:g} by {}, broadcast {:g} by {}), but not the whole: "
+        "the composition lower bound over every root is {:g}",
+        cluster.id(root), reduce.makespan, reduce.algorithm, broadcast.makespan, broadcast.algorithm, bound));
+  } else {
+    plan.notes.push_back(fmt::format("reduce phase by {}: {}; broadcast phase by {}: {}", reduce.algorithm,
+                                     reduce.optimal ? "proven optimal" : reduce.guarantee.text, broadcast.algorithm,
+                                     broadcast.optimal ? "proven optimal" : broadcast.guarantee.text));
+  }
   plan.notes.push_back(fmt::format(
       "claims hold among reduce-then-broadcast schedules; any all-reduce schedule takes at least {:g} (t_max + "
       "t_min (ceil(log2 n) - 1))",
       allreduce_any_schedule_lower_bound(cluster)));
   if (!root_is_fastest) {
-    plan.notes.push_back("the root is not a fastest processor: the broadcast factor counts twice "
-                         "(makespan/sender_speed/allreduce/reduce_broadcast.h)");
+    plan.notes.push_back("the root is not a fastest processor: the broadcast phase's factor counts twice in the "
+                         "guarantee");
   }
   return plan;
 }

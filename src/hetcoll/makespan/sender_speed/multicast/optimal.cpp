@@ -69,7 +69,7 @@ MakespanPlan plan_multicast_exact(const Cluster& cluster, ProcessorIndex source,
     // OPT = min over k of OPT_k (Khuller, Kim, Woeginger 2003 sec. 4), and
     // each finished run proves its OPT_k >= its bound.
     settle_claims(plan, std::max(proven, plan.lower_bound), cluster.tolerance(),
-                  fmt::format("optimal broadcast search (optimal_search.h, Liu 2002 sec. 5) for every k <= {} fastest "
+                  fmt::format("optimal broadcast search (Liu 2002 sec. 5) for every k <= {} fastest "
                               "helpers (Khuller, Kim, Woeginger 2003 sec. 4)",
                               k_max));
   } else {
