@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/rational.h"
+#include "hetcoll/model/element_names.h"
 
 namespace hetcoll {
 
@@ -77,15 +78,18 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
   std::vector<PortUse> ports;
   for (ProcessorIndex v = 0; v < platform.size(); ++v) {
     if (platform.node(v).ports == PortModel::unlimited) continue;
-    ports.push_back({v, "send", sending[static_cast<size_t>(v)]});
-    ports.push_back({v, "receive", receiving[static_cast<size_t>(v)]});
+    // A link's traffic enters and leaves it at once (the edges leaving a
+    // link are free wires): one entry, the link's own.
+    if (platform.node(v).kind != NodeKind::link) ports.push_back({v, "sends", sending[static_cast<size_t>(v)]});
+    ports.push_back({v, platform.node(v).kind == NodeKind::link ? "" : "receives", receiving[static_cast<size_t>(v)]});
   }
   std::stable_sort(ports.begin(), ports.end(), [](const PortUse& a, const PortUse& b) { return a.busy > b.busy; });
   size_t saturated = static_cast<size_t>(
       std::count_if(ports.begin(), ports.end(), [](const PortUse& p) { return p.busy > 1 - 1e-9; }));
   text += fmt::format("busiest ports ({} saturated, busy 100% of the time):", saturated);
   for (size_t i = 0; i < ports.size() && i < 6; ++i) {
-    text += fmt::format("{} {} {} {:.1f}%", i ? "," : "", platform.id(ports[i].node), ports[i].direction,
+    const std::string direction = *ports[i].direction ? std::string(" ") + ports[i].direction : std::string();
+    text += fmt::format("{} {}{} {:.1f}%", i ? "," : "", describe_element(platform, ports[i].node), direction,
                         100 * ports[i].busy);
   }
   text += "\n";

@@ -54,12 +54,14 @@ text {{ font-family: {2}; fill: #222222; }}
 }
 
 void GanttWriter::draw_header() {
-  const std::string headline = options_.title.empty()
-                                   ? svg::plan_headline(plan_, valid(plan_.root) ? subject_.id(plan_.root) : "?",
-                                                        subject_.headline_population)
-                                   : options_.title;
-  emit("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline));
-  emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_, subject_.time_unit)));
+  for (std::size_t i = 0; i < title_lines_.size(); ++i) {
+    emit("<text class=\"title\" x=\"12\" y=\"{}\">{}</text>\n", 26 + 20.0 * static_cast<double>(i),
+         xml_escape(title_lines_[i]));
+  }
+  for (std::size_t i = 0; i < evidence_lines_.size(); ++i) {
+    emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_ + 16.0 * static_cast<double>(i),
+         xml_escape(evidence_lines_[i]));
+  }
   for (std::size_t i = 0; i < notes_.size(); ++i) {
     emit("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", notes_top_ + 12 + 16.0 * static_cast<double>(i),
          xml_escape(notes_[i]));
@@ -74,7 +76,8 @@ void GanttWriter::draw_header() {
     } else if (item.kind == LegendItem::in_flight) {
       emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}" fill-opacity="0.3"/>)svg", x, y + 2, style.colour);
     } else if (item.kind == LegendItem::forward) {
-      emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="#BBBBBB" stroke="#777777" stroke-width="1"/>)svg", x, y + 2);
+      emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}" fill-opacity="0.55" stroke="{}" stroke-width="1"/>)svg", x,
+           y + 2, style.colour, style.arrow);
     } else {
       emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}"/>)svg", x, y + 2, style.colour);
     }
