@@ -92,12 +92,10 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
     return labels.crossings[static_cast<std::size_t>(a)] > labels.crossings[static_cast<std::size_t>(b)];
   });
   constexpr std::size_t kNetworkRows = 12;
+  subject.network_nodes_crossed = shared.size();
   if (shared.size() > kNetworkRows) {
-    const std::size_t most = labels.crossings[static_cast<std::size_t>(shared[kNetworkRows])];
-    subject.notes.push_back(fmt::format(
-        "{} more one-port links and routers on the routes have no row (the {} busiest are drawn; the others carry {} "
-        "message{} or fewer; every route is in the bars' tooltips).",
-        shared.size() - kNetworkRows, kNetworkRows, most, most == 1 ? "" : "s"));
+    subject.network_nodes_left_out = shared.size() - kNetworkRows;
+    subject.most_crossings_left_out = labels.crossings[static_cast<std::size_t>(shared[kNetworkRows])];
     shared.resize(kNetworkRows);
   }
   std::sort(shared.begin(), shared.end());

@@ -190,9 +190,45 @@ void GanttWriter::draw_summary() {
       }
     }
   }
+  // Per row, when each of its participants is done: holds the message
+  // (broadcast, multicast, all-reduce's result) or has sent its part
+  // (reduce). Drawn as a progress line over the shares.
+  std::vector<std::vector<double>> done(rows_.size());
+  {
+    const bool reduce = plan_.operation == Operation::reduce;
+    std::vector<double> done_at(static_cast<std::size_t>(subject_.node_count), -1);
+    for (const auto& transfer : plan_.transfers) {
+      if (!valid(transfer.from) || !valid(transfer.to)) continue;
+      if (!reduce && transfer.payload == Payload::partial_reduction) continue;
+      const auto p = static_cast<std::size_t>(reduce ? transfer.from : transfer.to);
+      done_at[p] = done_at[p] < 0 ? transfer.end : std::min(done_at[p], transfer.end);
+    }
+    for (std::size_t p = 0; p < done_at.size(); ++p) {
+      const int row = group_of_[p];
+      if (row < 0 || done_at[p] < 0 || static_cast<ProcessorIndex>(p) == plan_.root) continue;
+      done[static_cast<std::size_t>(row)].push_back(done_at[p]);
+    }
+    for (auto& times : done) std::sort(times.begin(), times.end());
+  }
   for (std::size_t row = 0; row < rows_.size(); ++row) {
     const double top = row_top(static_cast<int>(row)) + 2;
     const double half = (row_height_ - 4) / 2;
+    if (!done[row].empty() && rows_[row].processors > 1) {
+      const double count = static_cast<double>(rows_[row].processors);
+      std::string path = fmt::format("M{:.1f},{:.1f}", plot_left_, top + 2 * half);
+      for (std::size_t k = 0; k < done[row].size(); ++k) {
+        if (k + 1 < done[row].size() && done[row][k + 1] == done[row][k]) continue;
+        const double x = x_of_clamped(done[row][k]);
+        const double y = top + 2 * half * (1 - static_cast<double>(k + 1) / count);
+        path += fmt::format(" H{:.1f} V{:.1f}", x, y);
+      }
+      path += fmt::format(" H{:.1f}", plot_right_);
+      emit(R"svg(<path d="{}" fill="none" stroke="#222222" stroke-width="1.3" stroke-opacity="0.85"><title>{}</title></path>)svg"
+           "\n",
+           path,
+           xml_escape(fmt::format("{} of {} done by {}", done[row].size(), rows_[row].processors,
+                                  format_number(done[row].back()))));
+    }
     emit(R"svg(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#BBBBBB" stroke-width="0.6"/>)svg"
          "\n",
          plot_left_, top + half, plot_right_);

@@ -113,7 +113,11 @@ struct GanttSubject {
   // site name (participants of one site share a row).
   std::function<double(ProcessorIndex)> group_time;
   std::function<std::string(ProcessorIndex)> group_name;
-  std::vector<std::string> notes;  // said under the title (e.g. rows left out)
+  // Graphs: the one-port links and routers the messages cross, and how many
+  // of them get no row (the least busy; the most messages one of them carries).
+  std::size_t network_nodes_crossed = 0;
+  std::size_t network_nodes_left_out = 0;
+  std::size_t most_crossings_left_out = 0;
 };
 
 class GanttWriter {
@@ -217,6 +221,7 @@ class GanttWriter {
   // half, solid) and receiving (lower half, hatched) in each of about 2-pixel
   // time bins, per payload, drawn as step areas.
   void draw_summary();
+  std::string done_words() const;  // "receive the message", "send their part"
 
   // Pixel span [left, right] of a message's bars (draw_bars draws them so):
   // bars wide enough lose a pixel at each end, so that back-to-back messages

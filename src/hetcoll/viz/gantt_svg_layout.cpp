@@ -226,20 +226,30 @@ std::string GanttWriter::row_id_label(ProcessorIndex p) const {
   return label;
 }
 
+std::string GanttWriter::done_words() const {
+  switch (plan_.operation) {
+    case Operation::reduce: return "send their part";
+    case Operation::allreduce: return "receive the result";
+    default: return "receive the message";
+  }
+}
+
 void GanttWriter::build_notes() {
   const auto n = subject_.rows.size();
   if (summary_ && subject_.group_time) {
     notes_.push_back(fmt::format(
         "{} processors: one row per class of equal transmission time; above its middle line the share of the "
-        "class sending (solid), below it the share receiving (hatched); half a row = all of them.",
-        n));
+        "class sending (solid), below it the share receiving (hatched); half a row = all of them. The black line "
+        "rises from the bottom to the top of the row as the class's processors {}.",
+        n, done_words()));
   } else if (summary_) {
     ProcessorIndex participants = 0;
     for (const auto& row : rows_) participants += row.processors;
     notes_.push_back(fmt::format(
         "{} participants: one row per site; above its middle line the share of the site's participants sending "
-        "(solid), below it the share receiving (hatched); half a row = all of them.",
-        participants));
+        "(solid), below it the share receiving (hatched); half a row = all of them. The black line rises from the "
+        "bottom to the top of the row as the site's participants {}.",
+        participants, done_words()));
   } else if (static_cast<std::size_t>(shown_rows_) < n) {
     notes_.push_back(fmt::format(
         "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
@@ -256,7 +266,17 @@ void GanttWriter::build_notes() {
     notes_.push_back(fmt::format("{} of the {} messages of these rows are drawn (limit {}); the later ones are left out.",
                                  drawn_.size(), transfers_on_rows_, options_.max_transfers));
   }
-  for (const auto& note : subject_.notes) notes_.push_back(note);
+  if (summary_ && subject_.network_nodes_crossed > 0) {
+    notes_.push_back(fmt::format("The {} one-port links and routers the messages cross have no row in this summary.",
+                                 subject_.network_nodes_crossed));
+  } else if (subject_.network_nodes_left_out > 0) {
+    const std::size_t most = subject_.most_crossings_left_out;
+    notes_.push_back(fmt::format(
+        "{} more one-port links and routers on the routes have no row: the {} busiest are drawn, the others carry {} "
+        "message{} or fewer (every route is in the bars' tooltips).",
+        subject_.network_nodes_left_out, subject_.network_nodes_crossed - subject_.network_nodes_left_out, most,
+        most == 1 ? "" : "s"));
+  }
   if (invalid_transfers_ > 0) {
     notes_.push_back(fmt::format("{} message{} naming {} outside the {} {} not drawn.", invalid_transfers_,
                                  invalid_transfers_ == 1 ? "" : "s", subject_.nodes_word, subject_.container_word,
