@@ -84,7 +84,7 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
   }
   std::cout << (plan.valid ? "valid: spans every participant, period re-checked\n" : "INVALID:\n" + plan.violations);
   if (quiet) return;
-  std::cout << "tree (each host under the host it receives from; the links and routers its slices cross):\n"
+  std::cout << "tree (each host under the host that sends to it, with the links, routers or hosts its slices cross on the way):\n"
             << broadcast_tree_hosts_text(platform, plan.tree);
 }
 

@@ -19,76 +19,72 @@ struct HostEdge {
 
 std::string broadcast_tree_hosts_text(const Platform& platform, const BroadcastTree& tree) {
   const auto n = static_cast<std::size_t>(platform.size());
-  // The tree as platform edges: each node's outgoing edges, deduplicated.
-  std::vector<std::vector<std::size_t>> out(n);
-  auto add = [&](std::size_t e) {
-    auto& list = out[static_cast<std::size_t>(platform.edges()[e].from)];
-    if (std::find(list.begin(), list.end(), e) == list.end()) list.push_back(e);
-  };
-  for (const auto& edge : tree.edges) {
-    if (!edge.route.empty()) {
-      for (auto e : edge.route) add(e);
-      continue;
-    }
+  // Each tree edge as platform edges (its route, or the direct edge).
+  auto edges_of = [&](const RoutedTreeEdge& edge) {
+    if (!edge.route.empty()) return edge.route;
     for (auto e : platform.out_edges(edge.from)) {
-      if (platform.edges()[e].to == edge.to) {
-        add(e);
-        break;
-      }
+      if (platform.edges()[e].to == edge.to) return std::vector<std::size_t>{e};
     }
-  }
-  // From a host, the hosts its slices reach through network elements only.
-  auto host_children = [&](ProcessorIndex host) {
-    std::vector<HostEdge> children;
+    return std::vector<std::size_t>{};
+  };
+  std::vector<std::vector<std::size_t>> out(n);  // tree edges leaving each node
+  for (std::size_t i = 0; i < tree.edges.size(); ++i) out[static_cast<std::size_t>(tree.edges[i].from)].push_back(i);
+  // The host tree: from each host, the tree edges through network elements
+  // (links, routers) up to the next hosts; a host is placed under the first
+  // host that reaches it (breadth first from the source).
+  std::vector<std::vector<HostEdge>> children(n);
+  std::vector<char> placed(n, 0);
+  placed[static_cast<std::size_t>(tree.source)] = 1;
+  std::vector<ProcessorIndex> queue{tree.source};
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const ProcessorIndex host = queue[head];
     std::vector<char> seen(n, 0);
-    std::vector<std::pair<std::size_t, std::vector<std::size_t>>> stack;  // (edge, route so far)
-    for (auto it = out[static_cast<std::size_t>(host)].rbegin(); it != out[static_cast<std::size_t>(host)].rend(); ++it) {
-      stack.push_back({*it, {*it}});
-    }
+    std::vector<std::pair<std::size_t, std::vector<std::size_t>>> stack;  // (tree edge, route so far)
+    const auto& first = out[static_cast<std::size_t>(host)];
+    for (auto it = first.rbegin(); it != first.rend(); ++it) stack.push_back({*it, edges_of(tree.edges[*it])});
     while (!stack.empty()) {
-      auto [e, route] = std::move(stack.back());
+      auto [index, route] = std::move(stack.back());
       stack.pop_back();
-      const ProcessorIndex to = platform.edges()[e].to;
+      const ProcessorIndex to = tree.edges[index].to;
       if (seen[static_cast<std::size_t>(to)]) continue;
       seen[static_cast<std::size_t>(to)] = 1;
       if (!platform.node(to).router) {
-        children.push_back({to, std::move(route)});
+        if (placed[static_cast<std::size_t>(to)]) continue;
+        placed[static_cast<std::size_t>(to)] = 1;
+        children[static_cast<std::size_t>(host)].push_back({to, std::move(route)});
+        queue.push_back(to);
         continue;
       }
       const auto& next = out[static_cast<std::size_t>(to)];
       for (auto it = next.rbegin(); it != next.rend(); ++it) {
         auto longer = route;
-        longer.push_back(*it);
+        const auto more = edges_of(tree.edges[*it]);
+        longer.insert(longer.end(), more.begin(), more.end());
         stack.push_back({*it, std::move(longer)});
       }
     }
-    return children;
-  };
+  }
   std::string text = platform.id(tree.source) + " — source\n";
-  std::vector<char> listed(n, 0);
-  listed[static_cast<std::size_t>(tree.source)] = 1;
   // Depth first, with the prefix of each level ("│   " or "    ").
   struct Frame {
-    std::vector<HostEdge> children;
+    ProcessorIndex host;
     std::size_t next = 0;
     std::string prefix;
   };
-  std::vector<Frame> frames;
-  frames.push_back({host_children(tree.source), 0, ""});
+  std::vector<Frame> frames{{tree.source, 0, ""}};
   while (!frames.empty()) {
     Frame& frame = frames.back();
-    if (frame.next == frame.children.size()) {
+    const auto& list = children[static_cast<std::size_t>(frame.host)];
+    if (frame.next == list.size()) {
       frames.pop_back();
       continue;
     }
-    const HostEdge child = frame.children[frame.next++];
-    if (listed[static_cast<std::size_t>(child.host)]) continue;
-    listed[static_cast<std::size_t>(child.host)] = 1;
-    const bool last = frame.next == frame.children.size();
+    const HostEdge& child = list[frame.next++];
+    const bool last = frame.next == list.size();
     text += frame.prefix + (last ? "└── " : "├── ") + platform.id(child.host) +
             route_via_text(platform, child.route, /*figures=*/true) + "\n";
-    const std::string prefix = frame.prefix + (last ? "    " : "│   ");
-    frames.push_back({host_children(child.host), 0, prefix});
+    std::string prefix = frame.prefix + (last ? "    " : "│   ");
+    frames.push_back({child.host, 0, std::move(prefix)});
   }
   return text;
 }
