@@ -75,7 +75,7 @@ check "g5k hierarchical" 0 "$hetcoll" broadcast --platform "$g5k" --message-size
 expect_in "g5k: nine zones" "$work/out" "hierarchical: 9 sites as the platform names them (AS_bordeaux, AS_grenoble, AS_lille, AS_lyon, ...)"
 expect_no_match "g5k: no groups" "$work/out" "group"
 check "two sites hierarchical" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --algo hierarchical --quiet
-expect_in "two sites: two" "$work/out" "hierarchical: 2 sites as the platform names them (a, b)"
+expect_in "two sites: two" "$work/out" "hierarchical: 2 sites as the platform names them (site-a, site-b)"
 check "two sites platform written" 0 "$hetcoll" generate grid --sites 2 --hosts-per-site 2 --seed 1 --out "$work/grid.json"
 check "sites found by cost" 0 "$hetcoll" broadcast --platform "$work/grid.json" --algo hierarchical --quiet
 expect_in "sites found by cost said so" "$work/out" "found by link cost"
