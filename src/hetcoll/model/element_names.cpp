@@ -54,6 +54,11 @@ std::string element_kind_name(const Platform& platform, ProcessorIndex v) {
   return std::string(to_string(node.kind));
 }
 
+std::string element_label(const Platform& platform, ProcessorIndex v) {
+  const PlatformNode& node = platform.node(v);
+  return node.kind == NodeKind::host ? node.id : fmt::format("{} {}", to_string(node.kind), node.id);
+}
+
 std::string link_figures(const Platform& platform, ProcessorIndex link) {
   for (auto e : platform.in_edges(link)) {
     const PlatformEdge& edge = platform.edges()[e];

@@ -22,6 +22,10 @@ std::string element_kind_name(const Platform& platform, ProcessorIndex v);
 // "link L (cost 2 ms)" for one with a fixed cost.
 std::string describe_element(const Platform& platform, ProcessorIndex v);
 
+// A node's id with its kind when it is not a host: "Tremblay", "link 3",
+// "router R" (short: no figures).
+std::string element_label(const Platform& platform, ProcessorIndex v);
+
 // A link's bandwidth and latency, "10.3 MB/s, 6.93 ms" (from the edges
 // entering it), a fixed cost "cost 2 ms", or "" when it has none.
 std::string link_figures(const Platform& platform, ProcessorIndex link);

@@ -6,6 +6,7 @@
 
 #include "hetcoll/core/rational.h"
 #include "hetcoll/model/element_names.h"
+#include "hetcoll/report/broadcast_tree_text.h"
 
 namespace hetcoll {
 
@@ -99,17 +100,20 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
     return text;
   }
   for (size_t i = 0; i < packing.trees.size(); ++i) {
-    text += fmt::format("  tree {}: weight {:.6g}:", i, to_double(packing.trees[i].weight));
-    for (const auto& edge : packing.trees[i].tree.edges) {
-      text += " " + platform.id(edge.from) + "->" + platform.id(edge.to);
+    text += fmt::format("  tree {}: weight {:.6g} (each host under the host that sends to it):\n", i,
+                        to_double(packing.trees[i].weight));
+    const std::string hosts = broadcast_tree_hosts_text(platform, packing.trees[i].tree);
+    for (std::size_t start = 0; start < hosts.size();) {
+      const std::size_t end = hosts.find('\n', start);
+      text += "    " + hosts.substr(start, end - start + 1);
+      start = end + 1;
     }
-    text += "\n";
   }
   text += "slices per time unit on each used edge:\n";
   for (size_t e = 0; e < platform.edges().size(); ++e) {
     if (sgn(solution.edge_rates[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
-    text += fmt::format("  {} -> {}: {:.6g}\n", platform.id(edge.from), platform.id(edge.to),
+    text += fmt::format("  {} -> {}: {:.6g}\n", element_label(platform, edge.from), element_label(platform, edge.to),
                         to_double(solution.edge_rates[e]));
   }
   return text;
