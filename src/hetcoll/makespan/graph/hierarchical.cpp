@@ -166,8 +166,8 @@ EngineResult broadcast_hierarchical(const GraphNetwork& network, const Broadcast
     return HierarchicalPlanner(network, task).run();
   } catch (const NotSelfContained&) {
     EngineResult flat = broadcast_lookahead(network, task);
-    flat.notes.push_back("hierarchical: a group's members cannot reach each other without relaying through "
-                         "another group, so the plan is flat (look-ahead)");
+    flat.notes.push_back("hierarchical: the hosts of a site cannot reach each other without relaying through "
+                         "another site, so the plan is flat (look-ahead)");
     return flat;
   }
 }
