@@ -93,6 +93,7 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
   });
   constexpr std::size_t kNetworkRows = 12;
   subject.network_nodes_crossed = shared.size();
+  subject.unlimited_nodes_crossed = plan.model == PlanModel::eager ? 0 : labels.unlimited_crossed;
   if (shared.size() > kNetworkRows) {
     subject.network_nodes_left_out = shared.size() - kNetworkRows;
     subject.most_crossings_left_out = labels.crossings[static_cast<std::size_t>(shared[kNetworkRows])];

@@ -118,6 +118,7 @@ struct GanttSubject {
   std::size_t network_nodes_crossed = 0;
   std::size_t network_nodes_left_out = 0;
   std::size_t most_crossings_left_out = 0;
+  std::size_t unlimited_nodes_crossed = 0;  // routers and FATPIPE links: no row, they never make messages wait
 };
 
 class GanttWriter {

@@ -266,6 +266,11 @@ void GanttWriter::build_notes() {
     notes_.push_back(fmt::format("{} of the {} messages of these rows are drawn (limit {}); the later ones are left out.",
                                  drawn_.size(), transfers_on_rows_, options_.max_transfers));
   }
+  if (subject_.unlimited_nodes_crossed > 0 && !summary_) {
+    notes_.push_back(fmt::format("The {} routers and links of unlimited ports (SimGrid routers, FATPIPE links) the "
+                                 "routes cross have no row: they never make a message wait.",
+                                 subject_.unlimited_nodes_crossed));
+  }
   if (summary_ && subject_.network_nodes_crossed > 0) {
     notes_.push_back(fmt::format("The {} one-port links and routers the messages cross have no row in this summary.",
                                  subject_.network_nodes_crossed));

@@ -46,6 +46,7 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
   }
   RouteFinder finder = network.route_finder();
   labels.crossings.assign(static_cast<std::size_t>(platform.size()), 0);
+  std::vector<char> unlimited_seen(static_cast<std::size_t>(platform.size()), 0);
   labels.transfer_class.assign(plan.transfers.size(), 0);
   labels.crossed.resize(plan.transfers.size());
   labels.route_text.resize(plan.transfers.size());
@@ -66,6 +67,9 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
       if (network.one_port(inner) && !network.is_participant(inner)) {
         labels.crossed[i].push_back(inner);
         ++labels.crossings[static_cast<std::size_t>(inner)];
+      } else if (!network.one_port(inner) && !unlimited_seen[static_cast<std::size_t>(inner)]) {
+        unlimited_seen[static_cast<std::size_t>(inner)] = 1;
+        ++labels.unlimited_crossed;
       }
     }
     labels.transfer_class[i] = classes > 1 ? slot(link_class) : 0;
