@@ -12,7 +12,14 @@
 // ranks. The median over repetitions is reported (after one warm-up).
 //
 // Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast|split-allreduce
-//          [--implementation hetcoll|builtin] [--label NAME] [--algorithm A]
+//          [--implementation hetcoll|builtin|program|runtime] [--label NAME] [--algorithm A]
+//   (runtime: hetcoll::mpi::Runtime with its defaults, what the PMPI library
+//    runs with only HETCOLL_PLATFORM set: the chooser's pick per size,
+//    registry/program_chooser.h; the algorithm column names it)
+//   (program: the plan lowered to a communication program, plan/plan_program.h,
+//    run by mpi/program_executor.h and predicted by the flow model,
+//    sim/program_simulation.h; --algorithm hetcoll-graph (default) or
+//    hetcoll-sender-speed says which plan)
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best
@@ -73,7 +80,12 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/makespan/split/split_allreduce.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
+#include "hetcoll/model/flow_network.h"
 #include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/program_executor.h"
+#include "hetcoll/plan/plan_program.h"
+#include "hetcoll/registry/program_chooser.h"
+#include "hetcoll/sim/program_simulation.h"
 #include "hetcoll/mpi/split_allreduce.h"
 #include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
@@ -256,7 +268,17 @@ int run(Options options) {
   planning.envelope_bytes = options.envelope_bytes;
   std::unique_ptr<mpi::Runtime> runtime;
   bool use_hetcoll = options.implementation == "hetcoll";
-  if (use_hetcoll) {
+  const bool use_program = options.implementation == "program";
+  // runtime: what the PMPI library runs with only HETCOLL_PLATFORM set
+  // (hetcoll::mpi::Runtime with its defaults: the chooser decides).
+  const bool use_runtime = options.implementation == "runtime";
+  if (use_runtime) planning = mpi::PlanningOptions{};
+  // builtin: the MPI library's algorithm (forced by smpirun's --cfg), its
+  // prediction by the flow model when it is one of makespan/mpi_algorithms/
+  // (--label names it as SMPI does).
+  const bool predict_builtin = options.implementation == "builtin" && !platform.is_cluster() &&
+                               chooser_applies(platform);
+  if (use_hetcoll || use_program || use_runtime || predict_builtin) {
     runtime = std::make_unique<mpi::Runtime>(MPI_COMM_WORLD, platform, rank_mapping(options, platform),
                                              runtime_options, planning);
   }
@@ -292,7 +314,45 @@ int run(Options options) {
     std::unique_ptr<mpi::ExecutableSplitReduce> split;
     std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
     std::unique_ptr<mpi::ExecutableSplitAllreduce> split_allreduce;
-    if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
+    std::unique_ptr<CommProgram> program;
+    if (predict_builtin) {
+      CallShape call;
+      call.operation = operation;
+      call.root = options.root;
+      call.count = static_cast<std::size_t>(count);
+      call.element_bytes = static_cast<std::size_t>(type_size);
+      try {
+        const auto builtin = candidate_program(platform, runtime->processor_of_rank(), call, "mpi:" + options.label);
+        const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
+        sim::FlowModelOptions flow_options;
+        flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : 16;
+        predicted = sim::predict_program(builtin, network, static_cast<std::size_t>(type_size), flow_options).makespan;
+      } catch (const InputError&) {
+        predicted = std::nan("");  // not modelled (or refused for this call)
+      }
+    } else if (use_runtime) {
+      int commutative = 1;
+      MPI_Op_commutative(op, &commutative);
+      const auto* chosen = runtime->chosen_for(operation, operation == Operation::allreduce ? -1 : options.root, count,
+                                               type_size, commutative != 0);
+      predicted = chosen ? chosen->predicted_seconds : std::nan("");
+      algorithm = chosen ? chosen->name : "no choice (cluster or fixed costs)";
+    } else if (use_program) {
+      // A communication program (plan/comm_program.h) run by the program
+      // executor and predicted by the flow model (sim/program_simulation.h).
+      if (platform.is_cluster()) throw InputError("--implementation program needs a platform graph");
+      int root = operation == Operation::allreduce ? -1 : options.root;
+      const auto model = options.algorithm == "hetcoll-sender-speed" ? PlanModel::sender_speed : PlanModel::platform_graph;
+      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
+                                       bytes + options.envelope_bytes, "", model);
+      program = std::make_unique<CommProgram>(program_of_plan(exact, size, static_cast<std::size_t>(count)));
+      check_program(*program, static_cast<std::size_t>(count));
+      const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
+      sim::FlowModelOptions flow_options;
+      flow_options.envelope_bytes = options.envelope_bytes;
+      predicted = sim::predict_program(*program, network, static_cast<std::size_t>(type_size), flow_options).makespan;
+      algorithm = program->name;
+    } else if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");
       // Planned on rank 0 and sent to the others: the LP solvers are shared
@@ -497,7 +557,20 @@ int run(Options options) {
       }
     }
     auto run_once = [&] {
-      if (!use_hetcoll) {
+      if (use_runtime) {
+        if (operation == Operation::reduce) runtime->reduce(send.data(), receive.data(), count, datatype, op, options.root);
+        else if (operation == Operation::allreduce) runtime->allreduce(send.data(), receive.data(), count, datatype, op);
+        else runtime->bcast(send.data(), count, datatype, options.root);
+      } else if (program) {
+        MPI_Comm comm = MPI_COMM_WORLD;
+        if (operation == Operation::reduce) {
+          mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, *program, comm, comm, runtime_options);
+        } else if (operation == Operation::allreduce) {
+          mpi::allreduce(send.data(), receive.data(), count, datatype, op, *program, comm, comm, runtime_options);
+        } else {
+          mpi::bcast(send.data(), count, datatype, options.root, *program, comm, comm, runtime_options);
+        }
+      } else if (!use_hetcoll) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);

@@ -8,7 +8,7 @@
 // mismatches are errors on every rank.
 //
 // Usage: mpi_runtime_test SUITE PLATFORM_DIR WORK_DIR
-//   SUITE: results | pipeline | split | mismatch | timeout-transfer | timeout-prepare
+//   SUITE: results | pipeline | split | programs | mismatch | timeout-transfer | timeout-prepare
 // Prints "PASS name" / "FAIL name: why" (rank 0) and exits 0 only when every
 // check passed on every rank.
 #include <algorithm>
@@ -29,7 +29,11 @@
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
+#include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/mpi/runtime.h"
+#include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
+#include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/mpi/split_allreduce.h"
 #include "hetcoll/mpi/split_broadcast.h"
 #include "support/eager_support.h"
@@ -388,6 +392,7 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       report_comm = seven;
       PlanningOptions planning;
       planning.model = PlanModel::platform_graph;
+      planning.choose = false;  // the graph planners' plans, not the chooser's pick
       auto hosts = RankMapping::explicit_list(
           std::vector<std::string>{"Tremblay", "Jupiter", "Fafard", "Ginette", "Bourassa", "Jacquelin", "Boivin"});
       Runtime runtime(seven, platform_dir + "/small_platform.xml", hosts, {}, planning);
@@ -407,6 +412,7 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       // every root; a reduce is refused on every rank.
       PlanningOptions eager_planning;
       eager_planning.model = PlanModel::eager;
+      eager_planning.choose = false;
       Runtime eager(seven, platform_dir + "/small_platform.xml", hosts, {}, eager_planning);
       check_broadcasts(eager, seven, {all[0], all[5]}, "eager plans on small_platform.xml");
       report("eager plans on small_platform.xml: paced standard sends",
@@ -1079,6 +1085,138 @@ void suite_timeout_victim(const std::string& platform_dir, bool prepared) {
   std::fflush(stdout);
 }
 
+
+// Every program the chooser can pick (registry/program_chooser.h: MPI
+// libraries' algorithms and hetcoll's plans lowered to programs), run by the
+// program executor (program_executor.h), gives MPI_Bcast's, MPI_Reduce's and
+// MPI_Allreduce's results: commutative operations, predefined and derived
+// datatypes (with holes), MPI_IN_PLACE, several counts and roots; and the
+// Runtime's default (the chooser) on the same platform and on a
+// sub-communicator.
+void suite_programs() {
+  Datatypes types;
+  auto all = cases(types);
+  std::vector<Case> commutative;
+  for (const auto& c : all) {
+    // sum/int, sum/double, gcd/int, the strided type: predefined and user
+    // operations, a derived datatype with holes.
+    if (c.name == "sum/int" || c.name == "sum/double" || c.name == "gcd/int" || c.extent == kStridedExtentInts * sizeof(int)) {
+      commutative.push_back(c);
+    }
+  }
+  // A NIC cluster of the world's ranks: hosts of three speeds.
+  std::string xml = R"(<?xml version='1.0'?><!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Full">)";
+  for (int i = 0; i < world_size; ++i) xml += fmt::format(R"(<host id="h{}" speed="1Gf"/>)", i);
+  for (int i = 0; i < world_size; ++i) {
+    xml += fmt::format(R"(<link id="h{}_up" bandwidth="{}MBps" latency="20us"/><link id="h{}_down" bandwidth="100MBps" latency="0us"/>)",
+                       i, i % 3 == 0 ? 100 : i % 3 == 1 ? 25 : 10, i);
+  }
+  for (int i = 0; i < world_size; ++i) {
+    for (int j = 0; j < world_size; ++j) {
+      if (i != j) xml += fmt::format(R"(<route src="h{}" dst="h{}" symmetrical="NO"><link_ctn id="h{}_up"/><link_ctn id="h{}_down"/></route>)", i, j, i, j);
+    }
+  }
+  xml += "</zone></platform>";
+  const LoadedPlatform platform{parse_simgrid_xml(xml, "programs.xml"), "programs.xml"};
+  const auto members = platform.graph().participants();
+  MPI_Comm private_comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &private_comm);
+  const std::vector<int> counts = {1, 1000, 20000};
+  for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
+    std::vector<std::string> names;
+    for (const auto& algorithm : mpi_algorithms()) {
+      if (algorithm.operation == operation) names.push_back(fmt::format("mpi:{}", algorithm.name));
+    }
+    names.emplace_back("hetcoll:graph");
+    names.emplace_back("hetcoll:sender-speed");
+    if (operation != Operation::allreduce) names.emplace_back("hetcoll:eager");
+    for (const auto& name : names) {
+      bool ok = true;
+      std::string why;
+      int ran = 0;
+      for (const auto& c : commutative) {
+        if (operation == Operation::broadcast && c.op != MPI_SUM && c.extent != kStridedExtentInts * sizeof(int)) continue;
+        for (int count : counts) {
+          for (int root : {0, world_size - 1}) {
+            CallShape call;
+            call.operation = operation;
+            call.root = root;
+            call.count = static_cast<std::size_t>(count);
+            int type_size = 0;
+            MPI_Type_size(c.datatype, &type_size);
+            call.element_bytes = static_cast<std::size_t>(type_size);
+            std::unique_ptr<CommProgram> program;
+            try {
+              program = std::make_unique<CommProgram>(candidate_program(platform, members, call, name));
+            } catch (const InputError&) {
+              continue;  // not a candidate for this call (the chooser refuses it too)
+            }
+            ++ran;
+            std::vector<unsigned char> mine, ours, theirs;
+            c.fill(mine, count, world_rank, count + root);
+            const bool holes = c.extent == kStridedExtentInts * sizeof(int);
+            auto garbage = [&](std::vector<unsigned char>& buffer) {
+              c.fill(buffer, count, -1, 0);
+              if (holes) {
+                auto* data = reinterpret_cast<int*>(buffer.data());
+                for (int i = 1; i < count * kStridedExtentInts; i += 2) data[i] = -7;
+              }
+            };
+            if (operation == Operation::broadcast) {
+              ours = mine;
+              theirs = mine;
+              bcast(ours.data(), count, c.datatype, root, *program, private_comm, MPI_COMM_WORLD, {});
+              MPI_Bcast(theirs.data(), count, c.datatype, root, MPI_COMM_WORLD);
+              if (ours != theirs) { ok = false; why = fmt::format("{} count {} root {}", c.name, count, root); }
+            } else if (operation == Operation::reduce) {
+              garbage(ours);
+              theirs.assign(mine.size(), 0);
+              reduce(mine.data(), ours.data(), count, c.datatype, c.op, root, *program, private_comm, MPI_COMM_WORLD, {});
+              MPI_Reduce(mine.data(), theirs.data(), count, c.datatype, c.op, root, MPI_COMM_WORLD);
+              if (world_rank == root && !c.equal(theirs, ours, count)) { ok = false; why = fmt::format("{} count {} root {}", c.name, count, root); }
+              ours = mine;  // MPI_IN_PLACE at the root
+              reduce(world_rank == root ? MPI_IN_PLACE : mine.data(), ours.data(), count, c.datatype, c.op, root,
+                     *program, private_comm, MPI_COMM_WORLD, {});
+              if (world_rank == root && !c.equal(theirs, ours, count)) { ok = false; why = fmt::format("{} in place count {} root {}", c.name, count, root); }
+            } else {
+              if (root != 0) continue;
+              garbage(ours);
+              theirs.assign(mine.size(), 0);
+              allreduce(mine.data(), ours.data(), count, c.datatype, c.op, *program, private_comm, MPI_COMM_WORLD, {});
+              MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
+              if (!c.equal(theirs, ours, count)) { ok = false; why = fmt::format("{} count {}", c.name, count); }
+              ours = mine;
+              allreduce(MPI_IN_PLACE, ours.data(), count, c.datatype, c.op, *program, private_comm, MPI_COMM_WORLD, {});
+              if (!c.equal(theirs, ours, count)) { ok = false; why = fmt::format("{} in place count {}", c.name, count); }
+            }
+          }
+        }
+      }
+      report(fmt::format("program {} ({}): {} calls equal MPI's", name, to_string(operation), ran), ok && ran > 0,
+             ran > 0 ? why : "never a candidate");
+    }
+  }
+  MPI_Comm_free(&private_comm);
+  // The Runtime's default: the chooser's pick per call, on the world and on
+  // a sub-communicator (odd and even ranks, each on its own hosts).
+  {
+    Runtime runtime(MPI_COMM_WORLD, [&] { return platform; });
+    check_reductions(runtime, MPI_COMM_WORLD, commutative, "chooser", {1, 64, 4096, 20000}, false);
+    check_broadcasts(runtime, MPI_COMM_WORLD, {commutative[0], commutative[3]}, "chooser");
+    report("chooser: decisions cached per call", runtime.chosen_for(Operation::broadcast, 0, 4096, 4, true) != nullptr);
+  }
+  {
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &half);
+    std::vector<std::string> ids;
+    for (int r = world_rank % 2; r < world_size; r += 2) ids.push_back(fmt::format("h{}", r));
+    Runtime runtime(half, [&] { return platform; }, RankMapping::explicit_list(ids));
+    check_reductions(runtime, half, {commutative[0], commutative[2]}, "chooser on a sub-communicator", {1, 5000}, true);
+    MPI_Comm_free(&half);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -1106,6 +1244,7 @@ int main(int argc, char** argv) {
       suite_split_allreduce();
     }
     else if (suite == "split") suite_split_reduce();
+    else if (suite == "programs") suite_programs();
     else if (suite == "mismatch") suite_mismatch(platform_dir, work_dir);
     else if (suite == "timeout-transfer") suite_timeout_victim(platform_dir, true);
     else if (suite == "timeout-prepare") suite_timeout_victim(platform_dir, false);

@@ -198,24 +198,24 @@ PY
     diff -q "$work/plain7.out" "$work/small_platform.out" >/dev/null ||
       { fail "small_platform.xml: results differ from the MPI library's"; diff "$work/plain7.out" "$work/small_platform.out" | head -10; }
     for call in MPI_Bcast MPI_Reduce MPI_Allreduce; do
-      grep -q "hetcoll_pmpi: $call on a communicator of 7 ranks.*hetcoll plan" "$work/small_platform.err" ||
-        fail "small_platform.xml: no hetcoll plan for $call on the world"
+      grep -q "hetcoll_pmpi: $call on a communicator of 7 ranks.*: runs " "$work/small_platform.err" ||
+        fail "small_platform.xml: no decision for $call on the world"
     done
-    grep -q "hetcoll_pmpi: MPI_Reduce on a communicator of 3 ranks.*hetcoll plan" "$work/small_platform.err" ||
+    grep -q "hetcoll_pmpi: MPI_Reduce on a communicator of 3 ranks.*: runs " "$work/small_platform.err" ||
       fail "small_platform.xml: the sub-communicator was not planned"
     ! grep -q "falls back" "$work/small_platform.err" ||
       { fail "small_platform.xml: calls fell back"; grep "falls back" "$work/small_platform.err"; }
     # A plan is made for its call's size: the broadcasts of 1 and 100,000
     # ints from rank 0 (4 and 400,000 bytes) predict differently.
     predicted() {
-      grep -o "MPI_Bcast on a communicator of 7 ranks, root 0 ($1 bytes, elements of 4 bytes): hetcoll plan \"[^\"]*\", predicted makespan [0-9.e+-]*" \
-        "$work/small_platform.err" | head -1 | sed 's/.*predicted makespan //'
+      grep -o "MPI_Bcast on a communicator of 7 ranks, root 0 ($1 bytes, elements of 4 bytes): runs [^,]*, predicted [0-9.e+-]*" \
+        "$work/small_platform.err" | head -1 | sed 's/.*predicted //'
     }
     small_prediction=$(predicted 4)
     large_prediction=$(predicted 400000)
     awk -v s="$small_prediction" -v l="$large_prediction" 'BEGIN { exit !(s > 0 && l > 2 * s) }' ||
       fail "small_platform.xml: broadcasts of 4 and 400000 bytes predicted '$small_prediction' and '$large_prediction'"
-    echo "small_platform.xml: $(grep -c "hetcoll plan" "$work/small_platform.err") plans, results identical, no fallback;" \
+    echo "small_platform.xml: $(grep -c ": runs " "$work/small_platform.err") decisions, results identical, no fallback;" \
       "broadcast from rank 0 predicted $small_prediction s (4 bytes), $large_prediction s (400,000 bytes)"
     # A rank map naming a link: refused with one message naming it, then
     # the MPI library's calls (same result).
@@ -233,7 +233,7 @@ PY
       "HETCOLL_RANK_MAP=Boivin,Jacquelin,Bourassa,Ginette,Fafard,Jupiter,Tremblay"
     run index_map "$work/cpi" "LD_PRELOAD=$library" "$small" HETCOLL_VERBOSE=1 "HETCOLL_RANK_MAP=6,5,4,3,2,1,0"
     for variant in name_map index_map; do
-      grep -q "MPI_Reduce on a communicator of 7 ranks.*hetcoll plan" "$work/$variant.err" && ! grep -q "falls back" "$work/$variant.err" ||
+      grep -q "MPI_Reduce on a communicator of 7 ranks.*: runs " "$work/$variant.err" && ! grep -q "falls back" "$work/$variant.err" ||
         { fail "$variant: no hetcoll plan"; cat "$work/$variant.err"; }
     done
     exit $failed

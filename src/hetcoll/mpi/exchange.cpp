@@ -54,11 +54,16 @@ void Exchange::check(int code, std::string_view call) const {
 
 MPI_Request Exchange::start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
                                  bool more_sends_follow) const {
+  return start_send_as(buffer, count, datatype, peer, tag,
+                       send_mode_ == RuntimeOptions::SendMode::synchronous ||
+                           (send_mode_ == RuntimeOptions::SendMode::one_port && more_sends_follow));
+}
+
+MPI_Request Exchange::start_send_as(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
+                                    bool synchronous) const {
   MPI_Request request = MPI_REQUEST_NULL;
   // MPI-2 bindings take non-const buffers on some implementations.
   void* data = const_cast<void*>(buffer);
-  bool synchronous = send_mode_ == RuntimeOptions::SendMode::synchronous ||
-                     (send_mode_ == RuntimeOptions::SendMode::one_port && more_sends_follow);
   int code = synchronous ? MPI_Issend(data, count, datatype, peer, static_cast<int>(tag), comm_, &request)
                                 : MPI_Isend(data, count, datatype, peer, static_cast<int>(tag), comm_, &request);
   check(code, fmt::format("sending to rank {}", peer));

@@ -25,6 +25,7 @@ enum class MessageTag : int {
   segment_list = 13,  // non-commutative reduce: which rank ranges follow
   pipeline_slice = 14,
   split_chunk = 15,  // split broadcast: a chunk of a piece (split_broadcast.h)
+  program = 16,      // a communication program's messages (program_executor.h)
 };
 
 // Waits until MPI_Wtime() reaches `instant` (simulated time under SMPI):
@@ -41,6 +42,10 @@ class Exchange {
   // (RuntimeOptions::SendMode::one_port makes this one synchronous).
   MPI_Request start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
                          bool more_sends_follow) const;
+  // The same, synchronous (MPI_Issend) or standard (MPI_Isend) as asked,
+  // whatever the send mode.
+  MPI_Request start_send_as(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
+                            bool synchronous) const;
   MPI_Request start_receive(void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
   // Waits for a send to complete.
   void wait_send(MPI_Request& request, int peer) const;

@@ -82,6 +82,7 @@
 
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/mpi/runtime.h"
 
 namespace {
@@ -124,6 +125,12 @@ Settings& settings() {
     values.planning.allreduce_algorithm = text("HETCOLL_ALGORITHM_ALLREDUCE");
     values.planning.split_broadcasts = text("HETCOLL_SPLIT_BCAST") != "0";
     values.planning.split_reduces = text("HETCOLL_SPLIT_REDUCE") == "1";
+    // Any of the expert settings is an override: the chooser steps aside.
+    for (const char* name : {"HETCOLL_ALGORITHM_BCAST", "HETCOLL_ALGORITHM_REDUCE", "HETCOLL_ALGORITHM_ALLREDUCE",
+                             "HETCOLL_PLAN_MODEL", "HETCOLL_SPLIT_BCAST", "HETCOLL_SPLIT_REDUCE"}) {
+      if (!text(name).empty()) values.planning.choose = false;
+    }
+    if (text("HETCOLL_CHOOSE") == "0") values.planning.choose = false;
     if (auto timeout = text("HETCOLL_TIMEOUT"); !timeout.empty()) {
       values.runtime.timeout_seconds = std::strtod(timeout.c_str(), nullptr);
     }
@@ -328,6 +335,40 @@ const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation op
   }
 }
 
+// The chooser's decision (Runtime::chosen_for), or nullptr where it does
+// not apply (every rank of `comm` decides alike). A decision that fails is
+// the MPI library's call.
+const hetcoll::mpi::ChosenProgram* chosen_or_none(MPI_Comm comm, Operation operation, int root, int count,
+                                                  MPI_Datatype datatype, MPI_Op op) {
+  static const hetcoll::mpi::ChosenProgram library_default{"mpi:default", 0, 0, "", nullptr};
+  if (count <= 0) return nullptr;
+  auto* state = state_of(comm);
+  if (!state->runtime) return nullptr;
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  int commutative = 1;
+  if (op != MPI_OP_NULL) MPI_Op_commutative(op, &commutative);
+  try {
+    const auto* chosen = state->runtime->chosen_for(operation, root, count, type_size, commutative != 0);
+    if (chosen) {
+      int size = 0;
+      MPI_Comm_size(comm, &size);
+      say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): runs {}, "
+                                    "predicted {:.4g} s ({}; platform {})",
+                                    mpi_name(operation), size,
+                                    operation == Operation::allreduce ? "" : fmt::format(", root {}", root),
+                                    static_cast<long long>(count) * type_size, type_size,
+                                    chosen->name == "mpi:default" ? "the MPI library's own call (mpi:default)"
+                                                                  : chosen->name,
+                                    chosen->predicted_seconds, chosen->reason, state->runtime->platform_name()));
+    }
+    return chosen;
+  } catch (const std::exception& error) {
+    say_fallback(mpi_name(operation), error.what());
+    return &library_default;
+  }
+}
+
 // The split broadcast to run (Runtime::split_for), or nullptr for the
 // whole-message path (every rank of `comm` decides alike).
 const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int root, int count, MPI_Datatype datatype) {
@@ -377,6 +418,12 @@ const hetcoll::mpi::ExecutableSplitReduce* split_reduce_or_none(MPI_Comm comm, i
 extern "C" {
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (const auto* chosen = chosen_or_none(comm, Operation::broadcast, root, count, datatype, MPI_OP_NULL)) {
+    if (!chosen->program) return PMPI_Bcast(buffer, count, datatype, root, comm);
+    const auto& runtime = *state_of(comm)->runtime;
+    return hetcoll::mpi::bcast(buffer, count, datatype, root, *chosen->program, runtime.private_communicator(), comm,
+                               runtime.options());
+  }
   if (const auto* split = split_or_none(comm, root, count, datatype)) {
     return hetcoll::mpi::bcast(buffer, count, datatype, root, comm, *split);
   }
@@ -387,6 +434,12 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
+  if (const auto* chosen = chosen_or_none(comm, Operation::reduce, root, count, datatype, op)) {
+    if (!chosen->program) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    const auto& runtime = *state_of(comm)->runtime;
+    return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen->program,
+                                runtime.private_communicator(), comm, runtime.options());
+  }
   if (const auto* split = split_reduce_or_none(comm, root, count, datatype, op)) {
     return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
   }
@@ -396,6 +449,12 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (const auto* chosen = chosen_or_none(comm, Operation::allreduce, -1, count, datatype, op)) {
+    if (!chosen->program) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    const auto& runtime = *state_of(comm)->runtime;
+    return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program,
+                                   runtime.private_communicator(), comm, runtime.options());
+  }
   const auto* plan = plan_or_fallback(comm, Operation::allreduce, -1, count, datatype);
   if (!plan) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, comm, *plan);

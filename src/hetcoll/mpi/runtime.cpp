@@ -15,82 +15,12 @@
 #include "hetcoll/model/participants.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/program_executor.h"
+#include "hetcoll/registry/program_chooser.h"
 
 namespace hetcoll::mpi {
 
-MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, ProcessorIndex root,
-                              const std::string& algorithm) {
-  MakespanRequest request;
-  request.operation = operation;
-  request.root = root;
-  // A node budget, not auto's default time budget: every rank must plan alike.
-  request.auto_budget.nodes = kAutoSearchNodeBudget;
-  return plan_makespan(cluster, request, algorithm);
-}
-
-PlanModel parse_plan_model(std::string_view text, std::string_view parameter) {
-  if (auto model = plan_model_from_string(text); model && is_makespan_model(*model)) return *model;
-  throw InputError(fmt::format("{}: must be \"sender-speed\", \"graph\" or \"eager\", got \"{}\"", parameter, text));
-}
-
 namespace {
-
-// The graph planners (or, under PlanModel::eager, the eager broadcast and
-// reduce planners) on the platform itself, the ranks' processors as the
-// participants; the plan comes back on ranks (processor r = rank r), routes
-// left to the network.
-MakespanPlan plan_graph_for_ranks(const Platform& graph, const std::vector<ProcessorIndex>& processor_of_rank,
-                                  Operation operation, int root_rank, double message_bytes,
-                                  const std::string& algorithm, PlanModel model) {
-  std::vector<std::string> ids;
-  for (auto p : processor_of_rank) ids.push_back(graph.id(p));
-  const Platform participating = with_participants(graph, ids, "rank mapping");
-  std::optional<double> size;
-  if (!participating.has_fixed_costs()) size = message_bytes;
-  GraphNetwork network(participating, size);
-  MakespanRequest request;
-  request.operation = operation;
-  if (root_rank >= 0) request.root = processor_of_rank.at(static_cast<size_t>(root_rank));
-  MakespanPlan plan;
-  if (model == PlanModel::eager) {
-    if (operation != Operation::broadcast && operation != Operation::reduce) {
-      throw InputError(fmt::format("the eager model plans broadcasts and reduces only, not a {} (plan it with the "
-                                   "model \"graph\" or \"sender-speed\")",
-                                   to_string(operation)));
-    }
-    const auto heuristic = eager_heuristic_from_string(algorithm.empty() ? "auto" : algorithm);
-    if (!heuristic) {
-      throw InputError("algorithm", fmt::format("the eager model's planners are {}, got \"{}\"",
-                                                eager_heuristic_names(), algorithm));
-    }
-    const ProcessorIndex root = request.root == kNoProcessor ? network.participants().front() : request.root;
-    plan = operation == Operation::reduce ? plan_eager_reduce(network, root, *heuristic)
-                                          : plan_eager_broadcast(network, root, *heuristic);
-  } else {
-    plan = plan_graph_makespan(network, request, algorithm);
-  }
-  std::vector<ProcessorIndex> rank_of(static_cast<size_t>(graph.size()), kNoProcessor);
-  for (size_t r = 0; r < processor_of_rank.size(); ++r) {
-    rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<ProcessorIndex>(r);
-  }
-  auto to_rank = [&](ProcessorIndex node) {
-    auto rank = node == kNoProcessor ? kNoProcessor : rank_of[static_cast<size_t>(node)];
-    if (rank == kNoProcessor) {
-      throw InputError(fmt::format("graph plan: {} takes part, which no rank plays",
-                                   node == kNoProcessor ? std::string("no processor") : graph.id(node)));
-    }
-    return rank;
-  };
-  plan.root = to_rank(plan.root);
-  for (auto& transfer : plan.transfers) {
-    transfer.from = to_rank(transfer.from);
-    transfer.to = to_rank(transfer.to);
-    transfer.route.clear();  // the network routes each MPI message
-  }
-  for (auto& target : plan.targets) target = to_rank(target);
-  for (auto& helper : plan.helpers) helper = to_rank(helper);
-  return plan;
-}
 
 
 // Whether a split plan runs for `key` (root, count, type size), decided
@@ -133,54 +63,6 @@ void check_root(int root, std::size_t ranks) {
 }
 
 }  // namespace
-
-MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
-                            Operation operation, int root_rank, double message_bytes, const std::string& algorithm,
-                            PlanModel model) {
-  if (model == PlanModel::platform_graph || model == PlanModel::eager) {
-    if (platform.is_cluster()) {
-      throw InputError(fmt::format("{}: planning {} needs a platform graph (JSON graph or SimGrid XML); "
-                                   "this is a sender-speed cluster",
-                                   platform.source_name,
-                                   model == PlanModel::eager ? "in the eager model" : "on the graph"));
-    }
-    return plan_graph_for_ranks(platform.graph(), processor_of_rank, operation, root_rank, message_bytes, algorithm,
-                                model);
-  }
-  return plan_for_cluster(restrict_to_processors(platform, processor_of_rank, message_bytes), operation,
-                          root_rank < 0 ? kNoProcessor : root_rank, algorithm);
-}
-
-Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
-                               double message_bytes) {
-  if (platform.is_cluster()) {
-    const auto& cluster = platform.cluster();
-    std::vector<std::string> ids;
-    std::vector<double> times;
-    for (auto p : processors) {
-      ids.push_back(cluster.id(p));
-      times.push_back(cluster.transmission_time(p));
-    }
-    return Cluster(std::move(ids), std::move(times), platform.source_name);
-  }
-  // The graph's own routes between the mapped hosts (the others forward):
-  // the sender-speed view of the participants, then in rank order.
-  const auto& graph = platform.graph();
-  std::vector<std::string> ids;
-  for (auto p : processors) ids.push_back(graph.id(p));
-  auto participating = with_participants(graph, ids, "rank mapping");
-  std::optional<double> size;
-  if (!participating.has_fixed_costs()) size = message_bytes;
-  auto view = cluster_from_platform(participating, size, platform.source_name);  // participants in index order
-  std::vector<std::string> rank_ids;
-  std::vector<double> times;
-  for (auto p : processors) {
-    auto index = view.find(graph.id(p));
-    rank_ids.push_back(graph.id(p));
-    times.push_back(view.transmission_time(*index));
-  }
-  return Cluster(std::move(rank_ids), std::move(times), platform.source_name);
-}
 
 Runtime::Runtime(MPI_Comm comm, const std::string& platform_path, const RankMapping& mapping,
                  const RuntimeOptions& options, const PlanningOptions& planning)
@@ -306,11 +188,80 @@ const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int 
       });
 }
 
+const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int count, int type_size, bool commutative) {
+  if (!planning_.choose || !chooser_applies(platform_) || count <= 0 || type_size <= 0) return nullptr;
+  const ChoiceKey key{operation, operation == Operation::allreduce ? -1 : root, count, type_size, commutative};
+  if (auto found = choices_.find(key); found != choices_.end()) return &found->second;
+  if (choices_.size() >= kPlanCacheEntries) choices_.erase(choices_.begin());  // every rank alike
+  CallShape call;
+  call.operation = operation;
+  call.root = root;
+  call.count = static_cast<std::size_t>(count);
+  call.element_bytes = static_cast<std::size_t>(type_size);
+  call.commutative = commutative;
+  ChooserOptions options;
+  options.margin = planning_.choose_margin;
+#ifdef HETCOLL_SMPI
+  options.library = MpiLibrary::smpi;
+#else
+  options.library = MpiLibrary::unknown;
+#endif
+  // SMPI's messages take about 16 bytes more than their data on the network
+  // (1 to 64 int broadcasts on the 8-host NIC cluster: predictions 3 % short
+  // without them, within 1 % with them); real MPI headers are of that size.
+  options.flow.envelope_bytes = planning_.envelope_bytes > 0 ? planning_.envelope_bytes : 16;
+  MPI_Comm comm = communicator_->get();
+  // Rank 0 predicts every candidate (the planners are deterministic, but
+  // there is no need for every rank to repeat the work) and sends the
+  // decision; every rank then builds the chosen program.
+  ChosenProgram chosen;
+  std::string local_error;
+  std::vector<char> decision;
+  if (communicator_->rank() == 0) {
+    try {
+      const auto choice = choose_program(platform_, processor_of_rank_, call, options);
+      const std::string text = fmt::format("{}\n{:.17g}\n{:.17g}\n{}", choice.chosen, choice.chosen_seconds,
+                                           choice.default_seconds, choice.reason);
+      decision.assign(text.begin(), text.end());
+    } catch (const std::exception& error) {
+      local_error = error.what();
+    }
+  }
+  agree_on_outcome(comm, local_error, "hetcoll::mpi: choosing what runs", options_.timeout_seconds);
+  int length = static_cast<int>(decision.size());
+  MPI_Request request;
+  PMPI_Ibcast(&length, 1, MPI_INT, 0, comm, &request);
+  wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
+  decision.resize(static_cast<std::size_t>(length));
+  PMPI_Ibcast(decision.data(), length, MPI_CHAR, 0, comm, &request);
+  wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
+  const std::string text(decision.begin(), decision.end());
+  const auto first = text.find('\n'), second = text.find('\n', first + 1), third = text.find('\n', second + 1);
+  chosen.name = text.substr(0, first);
+  chosen.predicted_seconds = std::strtod(text.c_str() + first + 1, nullptr);
+  chosen.default_seconds = std::strtod(text.c_str() + second + 1, nullptr);
+  chosen.reason = text.substr(third + 1);
+  if (chosen.name != "mpi:default") {
+    try {
+      chosen.program = std::make_unique<CommProgram>(candidate_program(platform_, processor_of_rank_, call, chosen.name));
+    } catch (const std::exception& error) {
+      local_error = error.what();
+    }
+    agree_on_outcome(comm, local_error, "hetcoll::mpi: building the chosen program", options_.timeout_seconds);
+  }
+  return &choices_.emplace(key, std::move(chosen)).first->second;
+}
+
 int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
   int commutative = 0;
   MPI_Op_commutative(op, &commutative);
+  if (const auto* chosen = chosen_for(Operation::reduce, root, count, type_size, commutative != 0)) {
+    if (!chosen->program) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user());
+    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen->program, communicator_->get(),
+                       communicator_->user(), options_);
+  }
   if (const auto* split = commutative ? split_reduce_for(root, count, type_size) : nullptr) {
     return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
   }
@@ -350,6 +301,11 @@ const ExecutableSplitBroadcast* Runtime::split_for(int root, int count, int type
 int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
+  if (const auto* chosen = chosen_for(Operation::broadcast, root, count, type_size, true)) {
+    if (!chosen->program) return PMPI_Bcast(buffer, count, datatype, root, communicator_->user());
+    return mpi::bcast(buffer, count, datatype, root, *chosen->program, communicator_->get(), communicator_->user(),
+                      options_);
+  }
   if (const auto* split = split_for(root, count, type_size)) {
     return mpi::bcast(buffer, count, datatype, root, communicator_->user(), *split);
   }
@@ -361,6 +317,13 @@ int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
 int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
+  int commutative = 0;
+  MPI_Op_commutative(op, &commutative);
+  if (const auto* chosen = chosen_for(Operation::allreduce, -1, count, type_size, commutative != 0)) {
+    if (!chosen->program) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user());
+    return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program, communicator_->get(),
+                          communicator_->user(), options_);
+  }
   const auto& plan =
       plan_for(Operation::allreduce, -1, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
   return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user(), plan);

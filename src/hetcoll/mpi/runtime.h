@@ -47,16 +47,14 @@
 #include <vector>
 
 #include "hetcoll/model/platform_io.h"
+#include "hetcoll/registry/plans_on_ranks.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/split_broadcast.h"
 #include "hetcoll/mpi/split_reduce.h"
+#include "hetcoll/plan/comm_program.h"
 #include <mpi.h>
 
 namespace hetcoll::mpi {
-
-// "sender-speed" / "graph" / "eager" (plan/plan.h's names); throws
-// InputError naming `parameter` otherwise.
-PlanModel parse_plan_model(std::string_view text, std::string_view parameter);
 
 struct PlanningOptions {
   // What the plans are made on (see the header comment): sender_speed,
@@ -95,6 +93,26 @@ struct PlanningOptions {
   // model does not describe networks with shared links (a WAN, a
   // backbone), where its prediction may mislead the choice.
   bool split_reduces = false;
+  // On a platform graph with latencies and bandwidths: every broadcast,
+  // reduce and all-reduce runs what the chooser (registry/program_chooser.h)
+  // predicts fastest among the MPI library's default, MPI libraries' own
+  // algorithms and hetcoll's plans, all timed by one flow model. The
+  // settings above (model, algorithms, splits) then apply only where the
+  // chooser does not (clusters, fixed-cost graphs). false: the settings
+  // above decide, as explicit overrides for experiments.
+  bool choose = true;
+  // The chooser's margin: the library's default runs unless a candidate is
+  // predicted faster by more than this fraction.
+  double choose_margin = 0.02;
+};
+
+// What the chooser decided for one call class, shared by every rank.
+struct ChosenProgram {
+  std::string name;                      // "mpi:default" = the MPI library's own call
+  double predicted_seconds = 0;          // the chosen candidate's prediction
+  double default_seconds = 0;            // the library default's (NaN when not modelled)
+  std::string reason;
+  std::unique_ptr<CommProgram> program;  // null: run the library's own call
 };
 
 class Runtime {
@@ -161,6 +179,13 @@ class Runtime {
   // fastest U.
   NicNetwork rank_nic_network() const;
 
+  // PlanningOptions::choose on a platform where the chooser applies: the
+  // chooser's decision for this call (collective on first use: rank 0
+  // predicts every candidate and tells the others which runs; cached per
+  // (operation, root, count, element size, commutativity), up to
+  // kPlanCacheEntries); else nullptr.
+  const ChosenProgram* chosen_for(Operation operation, int root, int count, int type_size, bool commutative);
+
   int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
   int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
   int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
@@ -174,6 +199,8 @@ class Runtime {
   // The platform processor each rank plays.
   const std::vector<ProcessorIndex>& processor_of_rank() const { return processor_of_rank_; }
   MPI_Comm communicator() const { return communicator_->user(); }
+  // The runtime's duplicate of it (its own messages go there).
+  MPI_Comm private_communicator() const { return communicator_->get(); }
   const RuntimeOptions& options() const { return options_; }
   const std::string& platform_name() const { return platform_.source_name; }
 
@@ -192,32 +219,19 @@ class Runtime {
   };
   std::map<PlanKey, CachedPlan> plans_;
   std::list<PlanKey> plans_by_use_;  // most recently used first
+  using ChoiceKey = std::tuple<Operation, int, int, int, bool>;
+  std::map<ChoiceKey, ChosenProgram> choices_;
   // (root, count, type size) -> the split broadcast, or null: not split.
   std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitBroadcast>> splits_;
   // (root, count, type size) -> the split reduce, or null: not split.
   std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitReduce>> split_reduces_;
 };
 
-// The plan the Runtime would run, computed without MPI (for tests, the
-// benchmark's predictions and `hetcoll` itself): `algorithm` empty = default.
-MakespanPlan plan_for_cluster(const Cluster& cluster, Operation operation, ProcessorIndex root,
-                              const std::string& algorithm);
-
-// The plan the Runtime would run on its ranks, computed without MPI:
-// processor r of the plan is rank r, which plays processor_of_rank[r] of
-// the platform. root_rank < 0: the algorithm's default (all-reduce). Under
-// PlanModel::platform_graph the platform must be a graph (InputError otherwise) and
-// the plan is made for exactly `message_bytes`; its makespan is the graph
-// model's prediction. PlanModel::eager: the same, broadcasts and reduces
-// (`algorithm` "auto", "flat" or empty), the eager model's prediction.
-MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
-                            Operation operation, int root_rank, double message_bytes, const std::string& algorithm,
-                            PlanModel model);
-
-// The sub-cluster of `processors` (in that order) of a platform for a
-// message size: the sender-speed view restricted to those processors
-// (t(p) = the slowest of p's routes to the others for a graph).
-Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
-                               double message_bytes);
+// plan_for_cluster, plan_for_ranks and restrict_to_processors (what the
+// Runtime plans, computed without MPI): registry/plans_on_ranks.h.
+using hetcoll::parse_plan_model;
+using hetcoll::plan_for_cluster;
+using hetcoll::plan_for_ranks;
+using hetcoll::restrict_to_processors;
 
 }  // namespace hetcoll::mpi

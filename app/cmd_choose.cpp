@@ -1,0 +1,96 @@
+// choose: what hetcoll's MPI drop-in runs for one call, and why — every
+// candidate (the MPI library's default, MPI libraries' own algorithms,
+// hetcoll's plans) predicted by one flow model (registry/program_chooser.h).
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "hetcoll/core/error.h"
+#include "hetcoll/registry/program_chooser.h"
+#include "hetcoll/report/program_choice_text.h"
+
+namespace hetcoll::cli {
+namespace {
+
+struct ChooseOptions {
+  PlatformOptions platform;
+  std::string operation = "bcast";
+  std::size_t count = 0;
+  std::size_t element_bytes = 4;
+  int root = 0;
+  int ranks = 0;  // 0: every host
+  double margin = 0.02;
+  bool non_commutative = false;
+  bool json = false;
+};
+
+int run_choose(const ChooseOptions& options) {
+  const LoadedPlatform loaded = load_platform(options.platform);
+  if (!chooser_applies(loaded)) {
+    throw InputError("platform", fmt::format("{}: choose needs a platform graph with latencies and bandwidths (a "
+                                             "SimGrid XML file, or a JSON graph with latency/bandwidth edges)",
+                                             loaded.source_name));
+  }
+  const auto hosts = loaded.graph().participants();
+  if (options.ranks > static_cast<int>(hosts.size())) {
+    throw InputError("ranks", fmt::format("{} ranks asked, the platform has {} hosts", options.ranks, hosts.size()));
+  }
+  // Rank r plays the r-th host of the file, as the MPI runtime maps them by default.
+  const std::vector<ProcessorIndex> members(hosts.begin(),
+                                            hosts.begin() + (options.ranks > 0 ? options.ranks : hosts.size()));
+  CallShape call;
+  call.operation = options.operation == "reduce" ? Operation::reduce
+                   : options.operation == "allreduce" ? Operation::allreduce
+                                                      : Operation::broadcast;
+  call.root = options.root;
+  call.count = options.count;
+  call.element_bytes = options.element_bytes;
+  call.commutative = !options.non_commutative;
+  ChooserOptions chooser;
+  chooser.margin = options.margin;
+  chooser.flow.envelope_bytes = 16;  // as the runtime under SMPI (mpi/runtime.cpp)
+  const auto choice = choose_program(loaded, members, call, chooser);
+  const int ranks = static_cast<int>(members.size());
+  if (options.json) {
+    std::cout << program_choice_json(choice, call, ranks) << "\n";
+  } else {
+    std::cout << program_choice_text(choice, call, ranks, loaded.source_name);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_choose_command(CLI::App& app, int& result) {
+  auto options = std::make_shared<ChooseOptions>();
+  auto* choose = app.add_subcommand(
+      "choose",
+      "What hetcoll's MPI library (libhetcoll_pmpi.so) runs for one MPI_Bcast, MPI_Reduce or MPI_Allreduce call on a "
+      "platform graph: every candidate — the MPI library's default, MPI libraries' own algorithms (as SimGrid SMPI "
+      "implements them), hetcoll's plans — predicted by one flow model (SimGrid's CM02 link sharing, SMPI's eager "
+      "and rendezvous sends), fastest first; '*' marks what runs. Ranks play the platform's hosts in file order.");
+  choose->add_option("--platform", options->platform.platform_file,
+                     "Platform graph with latencies and bandwidths: SimGrid XML (.xml) or JSON")
+      ->required();
+  choose->add_option("--operation", options->operation, "bcast, reduce or allreduce (default bcast)")
+      ->check(CLI::IsMember({"bcast", "broadcast", "reduce", "allreduce"}));
+  choose->add_option("--count", options->count, "Elements in the call (MPI's count)")->required();
+  choose->add_option("--element-bytes", options->element_bytes, "Bytes per element (default 4, an int)")
+      ->check(CLI::PositiveNumber);
+  choose->add_option("--root", options->root, "Root rank of bcast and reduce (default 0)")->check(CLI::NonNegativeNumber);
+  choose->add_option("--ranks", options->ranks, "Ranks in the communicator: the first N hosts (default: every host)")
+      ->check(CLI::PositiveNumber);
+  choose->add_option("--margin", options->margin,
+                     "The library's default runs unless a candidate is predicted faster by more than this fraction "
+                     "(default 0.02)")
+      ->check(CLI::Range(0.0, 1.0));
+  choose->add_flag("--non-commutative", options->non_commutative,
+                   "The reduction is not commutative (the library's default then runs)");
+  choose->add_flag("--json", options->json, "Print JSON instead of text");
+  choose->callback([options, &result] { result = run_choose(*options); });
+}
+
+}  // namespace hetcoll::cli

@@ -1,0 +1,186 @@
+#include "hetcoll/registry/program_chooser.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
+#include "hetcoll/model/flow_network.h"
+#include "hetcoll/plan/plan_program.h"
+#include "hetcoll/registry/plans_on_ranks.h"
+
+namespace hetcoll {
+namespace {
+
+constexpr std::string_view kMpiPrefix = "mpi:";
+constexpr std::string_view kDefault = "mpi:default";
+
+struct HetcollCandidate {
+  std::string_view name;
+  PlanModel model;
+};
+constexpr HetcollCandidate kHetcollCandidates[] = {
+    {"hetcoll:graph", PlanModel::platform_graph},
+    {"hetcoll:sender-speed", PlanModel::sender_speed},
+    {"hetcoll:eager", PlanModel::eager},
+};
+
+void check_call(const CallShape& call, std::size_t ranks) {
+  if (call.operation != Operation::broadcast && call.operation != Operation::reduce &&
+      call.operation != Operation::allreduce) {
+    throw InputError("operation", fmt::format("the chooser handles broadcast, reduce and allreduce, not {}",
+                                              to_string(call.operation)));
+  }
+  if (call.operation != Operation::allreduce && (call.root < 0 || static_cast<std::size_t>(call.root) >= ranks)) {
+    throw InputError("root", fmt::format("root {} is not a rank of the communicator of {} ranks", call.root, ranks));
+  }
+  if (call.element_bytes == 0) throw InputError("element_bytes", "must be at least 1");
+}
+
+std::string hetcoll_refusal(const CallShape& call, PlanModel model) {
+  if (model == PlanModel::eager && call.operation == Operation::allreduce) return "eager plans: broadcasts and reduces";
+  if (!call.commutative) return "combines in arrival order: commutative operations only";
+  if (call.count == 0) return "nothing to send";
+  return {};
+}
+
+}  // namespace
+
+bool chooser_applies(const LoadedPlatform& platform) {
+  return !platform.is_cluster() && !platform.graph().has_fixed_costs();
+}
+
+// Why `name` is not a candidate for `call`, or empty (an unknown name throws).
+std::string candidate_refusal(int ranks, const CallShape& call, const std::string& name) {
+  if (name.starts_with(kMpiPrefix)) {
+    const auto& algorithm = find_mpi_algorithm(call.operation, std::string_view(name).substr(kMpiPrefix.size()));
+    if (auto refusal = algorithm.refusal(ranks, call.count, call.element_bytes); !refusal.empty()) return refusal;
+    if (!call.commutative && call.operation != Operation::broadcast && name != kDefault) {
+      return "assumes a commutative operation";
+    }
+    return {};
+  }
+  for (const auto& candidate : kHetcollCandidates) {
+    if (name == candidate.name) return hetcoll_refusal(call, candidate.model);
+  }
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed, "
+                                            "hetcoll:eager)",
+                                            name));
+}
+
+CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                              const CallShape& call, const std::string& name) {
+  check_call(call, processor_of_rank.size());
+  const int ranks = static_cast<int>(processor_of_rank.size());
+  if (auto refusal = candidate_refusal(ranks, call, name); !refusal.empty()) {
+    throw InputError("algorithm", fmt::format("{}: {}", name, refusal));
+  }
+  if (name.starts_with(kMpiPrefix)) {
+    const auto& algorithm = find_mpi_algorithm(call.operation, std::string_view(name).substr(kMpiPrefix.size()));
+    return algorithm.generate(ranks, call.root, call.count, call.element_bytes);
+  }
+  for (const auto& candidate : kHetcollCandidates) {
+    if (name != candidate.name) continue;
+    const int root = call.operation == Operation::allreduce ? -1 : call.root;
+    const auto plan = plan_for_ranks(platform, processor_of_rank, call.operation, root,
+                                     static_cast<double>(call.count * call.element_bytes), "", candidate.model);
+    auto program = program_of_plan(plan, ranks, call.count);
+    program.name = name;
+    return program;
+  }
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed, "
+                                            "hetcoll:eager)",
+                                            name));
+}
+
+ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                             const CallShape& call, const ChooserOptions& options) {
+  if (!chooser_applies(platform)) {
+    throw InputError("platform", fmt::format("{}: the chooser needs a platform graph with latencies and bandwidths",
+                                             platform.source_name));
+  }
+  check_call(call, processor_of_rank.size());
+  const FlowNetwork network(platform.graph(), processor_of_rank);
+  const double infinity = std::numeric_limits<double>::infinity();
+  ProgramChoice choice;
+  auto consider = [&](const std::string& name) {
+    ProgramCandidate candidate;
+    candidate.name = name;
+    candidate.predicted_seconds = infinity;
+    candidate.refused = candidate_refusal(static_cast<int>(processor_of_rank.size()), call, name);
+    if (!candidate.refused.empty()) {
+      choice.candidates.push_back(std::move(candidate));
+      return;
+    }
+    try {
+      const auto program = candidate_program(platform, processor_of_rank, call, name);
+      check_program(program, call.count, name);
+      const auto timing = sim::predict_program(program, network, call.element_bytes, options.flow);
+      if (timing.completed()) {
+        candidate.predicted_seconds = timing.makespan;
+      } else {
+        candidate.refused = "the program does not complete in the model";
+      }
+    } catch (const InputError& error) {
+      candidate.refused = error.what();
+    }
+    choice.candidates.push_back(std::move(candidate));
+  };
+  for (const auto& algorithm : mpi_algorithms()) {
+    if (algorithm.operation != call.operation) continue;
+    if (algorithm.name == "default" && options.library != MpiLibrary::smpi) continue;
+    consider(fmt::format("{}{}", kMpiPrefix, algorithm.name));
+  }
+  for (const auto& candidate : kHetcollCandidates) consider(std::string(candidate.name));
+  std::stable_sort(choice.candidates.begin(), choice.candidates.end(),
+                   [](const ProgramCandidate& a, const ProgramCandidate& b) {
+                     return a.predicted_seconds < b.predicted_seconds;
+                   });
+
+  auto prediction_of = [&](std::string_view name) {
+    for (const auto& candidate : choice.candidates) {
+      if (candidate.name == name) return candidate.predicted_seconds;
+    }
+    return infinity;
+  };
+  const ProgramCandidate& best = choice.candidates.front();
+  choice.default_seconds = options.library == MpiLibrary::smpi ? prediction_of(kDefault) : std::nan("");
+  choice.chosen = std::string(kDefault);
+  choice.chosen_seconds = choice.default_seconds;
+  if (!call.commutative && call.operation != Operation::broadcast) {
+    choice.reason = "non-commutative operation: the library's own algorithm";
+    return choice;
+  }
+  if (options.library == MpiLibrary::smpi) {
+    if (best.predicted_seconds < choice.default_seconds / (1 + options.margin)) {
+      choice.chosen = best.name;
+      choice.chosen_seconds = best.predicted_seconds;
+      choice.reason = fmt::format("{} predicted {:.4g} s, the library's default {:.4g} s", best.name,
+                                  best.predicted_seconds, choice.default_seconds);
+    } else {
+      choice.reason = fmt::format("the library's default is within {:.0f} % of the fastest prediction ({})",
+                                  100 * options.margin, best.name);
+    }
+    return choice;
+  }
+  // The library's default is not modelled: replace it only by a hetcoll
+  // plan faster than every MPI algorithm.
+  double fastest_mpi = infinity;
+  for (const auto& candidate : choice.candidates) {
+    if (candidate.name.starts_with(kMpiPrefix)) fastest_mpi = std::min(fastest_mpi, candidate.predicted_seconds);
+  }
+  if (!best.name.starts_with(kMpiPrefix) && best.predicted_seconds < fastest_mpi / (1 + options.margin)) {
+    choice.chosen = best.name;
+    choice.chosen_seconds = best.predicted_seconds;
+    choice.reason = fmt::format("{} predicted {:.4g} s, every MPI algorithm {:.4g} s or more", best.name,
+                                best.predicted_seconds, fastest_mpi);
+  } else {
+    choice.reason = "no hetcoll plan is predicted faster than every MPI algorithm: the library's default";
+  }
+  return choice;
+}
+
+}  // namespace hetcoll

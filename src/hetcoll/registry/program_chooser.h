@@ -1,0 +1,96 @@
+// Choosing, for one collective call, what runs: the MPI library's own
+// default, one of MPI libraries' algorithms, or one of hetcoll's plans, by
+// one prediction. Every candidate is a communication program
+// (plan/comm_program.h), timed by the same flow model
+// (sim/program_simulation.h: SimGrid CM02 sharing, SMPI's eager and
+// rendezvous sends) on the platform the ranks play.
+//
+// Candidates for (operation, root, count, element size):
+//  * "mpi:NAME": every algorithm of makespan/mpi_algorithms/ that models
+//    the call (SMPI's names); "mpi:default" is what the library runs when
+//    nothing is forced, when the library's default selector is modelled
+//    (ChooserOptions::library);
+//  * "hetcoll:graph": the graph planners' default whole-message plan on the
+//    platform (registry/plans_on_ranks.h), "hetcoll:sender-speed" the
+//    sender-speed planners' on its sender-speed view, and "hetcoll:eager"
+//    (broadcasts and reduces) the eager model's tree, whose ranks send to
+//    all their children at once; each lowered to the program the runtime
+//    runs (plan/plan_program.h).
+// Rule: the library's default runs (PMPI_* unchanged) unless another
+// candidate is predicted faster by more than `margin` (a fraction); then the
+// fastest candidate runs. When the library's default is not modelled, a
+// candidate replaces it only when predicted faster than every MPI algorithm
+// by more than `margin` (the default is one of them, at best the fastest).
+// Reduces and all-reduces of non-commutative operations always run the
+// library's default (the candidates combine in arrival order).
+//
+// Complexity: one program and one prediction per candidate (about 20);
+// each prediction O(E · (F · R + F²)) (program_simulation.h).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hetcoll/core/ids.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/plan/comm_program.h"
+#include "hetcoll/plan/plan.h"
+#include "hetcoll/sim/program_simulation.h"
+
+namespace hetcoll {
+
+// One collective call, as every rank makes it.
+struct CallShape {
+  Operation operation = Operation::broadcast;  // broadcast, reduce or allreduce
+  int root = 0;                                // ignored for allreduce
+  std::size_t count = 0;                       // elements
+  std::size_t element_bytes = 1;
+  bool commutative = true;
+};
+
+// Whose default selector the chooser models (mpi:default).
+enum class MpiLibrary { smpi, unknown };
+
+struct ChooserOptions {
+  double margin = 0.02;
+  MpiLibrary library = MpiLibrary::smpi;
+  sim::FlowModelOptions flow;
+};
+
+struct ProgramCandidate {
+  std::string name;                // "mpi:binomial_tree", "hetcoll:graph"
+  double predicted_seconds = 0;    // +inf when refused
+  std::string refused;             // why it is not a candidate for this call; empty if it is
+};
+
+struct ProgramChoice {
+  // Every candidate considered, fastest first, refused ones last.
+  std::vector<ProgramCandidate> candidates;
+  // The one that runs: "mpi:default" means PMPI_* unchanged.
+  std::string chosen;
+  double chosen_seconds = 0;
+  // The library default's prediction (NaN when not modelled).
+  double default_seconds = 0;
+  std::string reason;  // one line, for verbose output
+  bool runs_library_default() const { return chosen == "mpi:default"; }
+};
+
+// Whether the chooser applies: a platform graph whose times depend on the
+// message size (latencies and bandwidths). Clusters and fixed-cost graphs
+// keep the sender-speed and graph planners' plans.
+bool chooser_applies(const LoadedPlatform& platform);
+
+// Every candidate for `call` on the ranks' processors, predicted; and the
+// choice. Throws InputError when the chooser does not apply or the call is
+// malformed (root out of range).
+ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                             const CallShape& call, const ChooserOptions& options = {});
+
+// The program of one candidate by name (what every rank builds once the
+// choice is known). Throws InputError for an unknown or refused name.
+CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                              const CallShape& call, const std::string& name);
+
+}  // namespace hetcoll

@@ -1,0 +1,67 @@
+#include "hetcoll/report/program_choice_text.h"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetcoll/plan/plan_json.h"
+
+namespace hetcoll {
+namespace {
+
+std::string call_heading(const CallShape& call, int ranks) {
+  return fmt::format("{} of {} element(s) of {} byte(s) on {} ranks{}", to_string(call.operation), call.count,
+                     call.element_bytes, ranks,
+                     call.operation == Operation::allreduce ? "" : fmt::format(", root {}", call.root));
+}
+
+std::string seconds_json(double seconds) {
+  return std::isfinite(seconds) ? fmt::format("{:.9g}", seconds) : "null";
+}
+
+}  // namespace
+
+std::string program_choice_text(const ProgramChoice& choice, const CallShape& call, int ranks,
+                                const std::string& platform_name) {
+  std::string text = fmt::format("{} ({}): predicted by the flow model (SimGrid CM02, SMPI's sends)\n",
+                                 call_heading(call, ranks), platform_name);
+  std::size_t width = 9;
+  for (const auto& candidate : choice.candidates) width = std::max(width, candidate.name.size());
+  const bool versus_default = std::isfinite(choice.default_seconds);
+  text += fmt::format("    {:<{}}  {:>13}{}\n", "candidate", width, "predicted",
+                      versus_default ? "  speed-up over mpi:default" : "");
+  for (const auto& candidate : choice.candidates) {
+    const bool chosen = candidate.name == choice.chosen;
+    if (candidate.refused.empty()) {
+      text += fmt::format("  {} {:<{}}  {:>11.4g} s{}\n", chosen ? "*" : " ", candidate.name, width,
+                          candidate.predicted_seconds,
+                          versus_default && candidate.predicted_seconds > 0
+                              ? fmt::format("  {:.2f}x", choice.default_seconds / candidate.predicted_seconds)
+                              : "");
+    } else {
+      text += fmt::format("    {:<{}}  not a candidate: {}\n", candidate.name, width, candidate.refused);
+    }
+  }
+  text += fmt::format("runs: {} ({})\n",
+                      choice.runs_library_default() ? "the MPI library's own call (mpi:default)" : choice.chosen,
+                      choice.reason);
+  return text;
+}
+
+std::string program_choice_json(const ProgramChoice& choice, const CallShape& call, int ranks) {
+  std::string candidates;
+  for (const auto& candidate : choice.candidates) {
+    candidates += fmt::format("{}{{\"name\": {}, \"predicted_seconds\": {}, \"refused\": {}}}",
+                              candidates.empty() ? "" : ", ", json_quote(candidate.name),
+                              candidate.refused.empty() ? seconds_json(candidate.predicted_seconds) : "null",
+                              json_quote(candidate.refused));
+  }
+  return fmt::format(
+      "{{\"operation\": \"{}\", \"root\": {}, \"count\": {}, \"element_bytes\": {}, \"ranks\": {}, \"chosen\": {}, "
+      "\"chosen_seconds\": {}, \"default_seconds\": {}, \"reason\": {}, \"candidates\": [{}]}}",
+      to_string(call.operation), call.operation == Operation::allreduce ? -1 : call.root, call.count,
+      call.element_bytes, ranks, json_quote(choice.chosen), seconds_json(choice.chosen_seconds),
+      seconds_json(choice.default_seconds), json_quote(choice.reason), candidates);
+}
+
+}  // namespace hetcoll

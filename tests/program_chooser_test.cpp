@@ -1,0 +1,136 @@
+// The chooser (registry/program_chooser.h): every candidate predicted by the
+// flow model, the library's default kept unless beaten by the margin, and
+// every program it can pick computes the collective (verify/verify_program.h).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "hetcoll/core/error.h"
+#include "hetcoll/model/flow_network.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
+#include "hetcoll/registry/program_chooser.h"
+#include "hetcoll/sim/program_simulation.h"
+#include "hetcoll/verify/verify_program.h"
+
+namespace hetcoll {
+namespace {
+
+// `hosts` hosts with their own up and down links (the NIC clusters of
+// scripts/nic-platform): host i sends at `up_mbps[i % up_mbps.size()]`.
+LoadedPlatform nic_cluster(int hosts, const std::vector<double>& up_mbps, double latency_us) {
+  std::string xml = R"(<?xml version='1.0'?><!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Full">)";
+  for (int i = 0; i < hosts; ++i) xml += fmt::format(R"(<host id="h{}" speed="1Gf"/>)", i);
+  for (int i = 0; i < hosts; ++i) {
+    xml += fmt::format(R"(<link id="h{}_up" bandwidth="{}MBps" latency="{}us"/>)", i,
+                       up_mbps[static_cast<std::size_t>(i) % up_mbps.size()], latency_us);
+    xml += fmt::format(R"(<link id="h{}_down" bandwidth="{}MBps" latency="0us"/>)", i, up_mbps[0]);
+  }
+  for (int i = 0; i < hosts; ++i) {
+    for (int j = 0; j < hosts; ++j) {
+      if (i != j) {
+        xml += fmt::format(R"(<route src="h{}" dst="h{}" symmetrical="NO"><link_ctn id="h{}_up"/>)"
+                           R"(<link_ctn id="h{}_down"/></route>)",
+                           i, j, i, j);
+      }
+    }
+  }
+  xml += "</zone></platform>";
+  return LoadedPlatform(parse_simgrid_xml(xml, "nic.xml"), "nic.xml");
+}
+
+std::vector<ProcessorIndex> hosts_of(const LoadedPlatform& platform) { return platform.graph().participants(); }
+
+CallShape call_of(Operation operation, std::size_t count, int root = 0) {
+  CallShape call;
+  call.operation = operation;
+  call.root = root;
+  call.count = count;
+  call.element_bytes = 4;
+  return call;
+}
+
+TEST(ProgramChooser, AppliesToLatencyBandwidthGraphsOnly) {
+  EXPECT_TRUE(chooser_applies(nic_cluster(4, {100}, 20)));
+  const LoadedPlatform cluster(Cluster({"a", "b"}, {1.0, 2.0}, "c.json"), "c.json");
+  EXPECT_FALSE(chooser_applies(cluster));
+  EXPECT_THROW(choose_program(cluster, {0, 1}, call_of(Operation::broadcast, 4)), InputError);
+}
+
+TEST(ProgramChooser, EveryCandidateIsPredictedAndTheRuleHolds) {
+  const auto platform = nic_cluster(8, {100, 100, 25, 12.5}, 20);
+  const auto members = hosts_of(platform);
+  for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
+    for (std::size_t count : {1u, 256u, 65536u, 1u << 20}) {
+      const auto choice = choose_program(platform, members, call_of(operation, count, 3));
+      SCOPED_TRACE(fmt::format("{} of {} elements: {}", to_string(operation), count, choice.reason));
+      ASSERT_GE(choice.candidates.size(), 3u);
+      for (std::size_t i = 1; i < choice.candidates.size(); ++i) {
+        EXPECT_LE(choice.candidates[i - 1].predicted_seconds, choice.candidates[i].predicted_seconds);
+      }
+      EXPECT_TRUE(std::isfinite(choice.default_seconds));
+      const double fastest = choice.candidates.front().predicted_seconds;
+      if (choice.runs_library_default()) {
+        EXPECT_LE(choice.default_seconds, fastest * 1.02 * (1 + 1e-12));
+      } else {
+        EXPECT_EQ(choice.chosen_seconds, fastest);
+        EXPECT_LT(choice.chosen_seconds * 1.02, choice.default_seconds);
+      }
+    }
+  }
+}
+
+TEST(ProgramChooser, EveryPickableProgramComputesItsCollective) {
+  const auto platform = nic_cluster(6, {100, 25}, 20);
+  const auto members = hosts_of(platform);
+  for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
+    for (std::size_t count : {1u, 1000u, 20000u}) {
+      const auto call = call_of(operation, count, 2);
+      const auto choice = choose_program(platform, members, call);
+      for (const auto& candidate : choice.candidates) {
+        if (!candidate.refused.empty()) continue;
+        const auto program = candidate_program(platform, members, call, candidate.name);
+        const auto report = verify_program(program, operation, call.root, count);
+        EXPECT_TRUE(report.valid) << candidate.name << " " << to_string(operation) << " " << count << ": "
+                                  << report.summary();
+      }
+    }
+  }
+}
+
+TEST(ProgramChooser, AHeterogeneousPlatformPicksAHetcollPlanForLargeBroadcasts) {
+  // One fast root and slow others: hetcoll's plan sends from the fast hosts
+  // first; the library's binomial tree waits on slow ones.
+  const auto platform = nic_cluster(8, {1000, 10, 10, 10, 1000, 10, 10, 10}, 20);
+  const auto choice = choose_program(platform, hosts_of(platform), call_of(Operation::broadcast, 1u << 18));
+  EXPECT_FALSE(choice.runs_library_default()) << choice.reason;
+  EXPECT_LT(choice.chosen_seconds * 1.02, choice.default_seconds);
+}
+
+TEST(ProgramChooser, NonCommutativeReducesKeepTheLibrarysDefault) {
+  const auto platform = nic_cluster(8, {100, 10}, 20);
+  auto call = call_of(Operation::reduce, 1u << 16);
+  call.commutative = false;
+  const auto choice = choose_program(platform, hosts_of(platform), call);
+  EXPECT_TRUE(choice.runs_library_default());
+}
+
+TEST(ProgramChooser, UnknownCandidatesAreRefusedByName) {
+  const auto platform = nic_cluster(4, {100}, 20);
+  try {
+    (void)candidate_program(platform, hosts_of(platform), call_of(Operation::broadcast, 4), "mpi:nonesuch");
+    FAIL() << "an unknown algorithm must be refused";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("binomial_tree"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW((void)candidate_program(platform, hosts_of(platform), call_of(Operation::broadcast, 4), "nonesuch"),
+               InputError);
+  EXPECT_THROW((void)choose_program(platform, hosts_of(platform), call_of(Operation::broadcast, 4, 7)), InputError);
+}
+
+}  // namespace
+}  // namespace hetcoll
