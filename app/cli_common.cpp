@@ -20,6 +20,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
 #include "hetcoll/core/units.h"
+#include "hetcoll/model/element_names.h"
 #include "hetcoll/hetcoll.h"
 
 namespace hetcoll::cli {
@@ -265,11 +266,7 @@ ProcessorIndex resolve_node(const Platform& platform, const std::string& name, c
     if (participants.empty()) throw InputError(fmt::format("{}: the platform has only routers", option));
     return participants.front();
   }
-  auto found = platform.find(name);
-  if (!found) {
-    throw InputError(fmt::format("{}: no node \"{}\" (give an id or an index 0..{})", option, name, platform.size() - 1));
-  }
-  return *found;
+  return resolve_host(platform, name, option);
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "hetcoll/plan/pipelined_plan_json.h"
 #include "hetcoll/plan/periodic_plan_json.h"
 #include "hetcoll/registry/registry.h"
+#include "hetcoll/report/broadcast_tree_text.h"
 #include "hetcoll/steady/broadcast/multi_tree.h"
 #include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/verify/verify_periodic.h"
@@ -87,16 +88,8 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
   }
   std::cout << (plan.valid ? "valid: spans every participant, period re-checked\n" : "INVALID:\n" + plan.violations);
   if (quiet) return;
-  std::cout << "tree edges:\n";
-  for (const auto& edge : plan.tree.edges) {
-    std::cout << "  " << platform.id(edge.from) << " -> " << platform.id(edge.to);
-    if (edge.route.size() > 1) {
-      std::cout << "  (routed: " << platform.id(edge.from);
-      for (auto e : edge.route) std::cout << " -> " << platform.id(platform.edges()[e].to);
-      std::cout << ")";
-    }
-    std::cout << "\n";
-  }
+  std::cout << "tree (each host under the host that sends to it, with the links, routers or hosts its slices cross on the way):\n"
+            << broadcast_tree_hosts_text(platform, plan.tree);
 }
 
 int run_tree(const TreeCommandOptions& options) {
@@ -199,7 +192,7 @@ void add_tree_command(CLI::App& app, int& result) {
   tree->add_option("--schedule-out", options->schedule_out,
                    "Write the tree's one-port periodic schedule (the steady-state plan JSON that hetcoll validate "
                    "and hetcoll simulate read); not for trees with routed edges");
-  tree->add_flag("--quiet", options->quiet, "Summary only, no tree edges");
+  tree->add_flag("--quiet", options->quiet, "Summary only, no tree");
   add_limit_options(tree, options->limits);
   tree->add_flag("--skip-lp", options->skip_lp,
                  "Do not solve the SSB linear program (no optimal_throughput / ratio; not for lp-prune, lp-grow)");

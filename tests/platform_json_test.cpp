@@ -241,5 +241,44 @@ TEST(PlatformUnits, GraphsInSecondsWhenEdgesGiveLatencyAndBandwidth) {
   EXPECT_EQ(cluster_from_platform(affine.graph(), 1000.0, "g.json").time_unit(), "s");
 }
 
+TEST(PlatformJsonUnits, QuantitiesWithUnitsAndSites) {
+  LoadedPlatform loaded = parse_platform_json(
+      R"({"model": "graph", "nodes": [{"id": "A", "site": "left", "speed": "2Gf", "send_overhead": "20us"},
+                                       {"id": "B", "site": "right", "speed": 3}],
+          "edges": [{"from": "A", "to": "B", "latency": "50us", "bandwidth": "1Gbps"},
+                    {"from": "B", "to": "A", "latency": 1e-3, "bandwidth": "125MBps"}]})",
+      "units.json");
+  const Platform& platform = loaded.graph();
+  EXPECT_EQ(platform.node(0).site, "left");
+  EXPECT_EQ(platform.node(1).site, "right");
+  EXPECT_DOUBLE_EQ(*platform.node(0).speed, 2e9);
+  EXPECT_DOUBLE_EQ(*platform.node(1).speed, 3);
+  EXPECT_DOUBLE_EQ(*platform.node(0).send_overhead, 20e-6);
+  EXPECT_DOUBLE_EQ(*platform.edges()[0].latency, 50e-6);
+  EXPECT_DOUBLE_EQ(*platform.edges()[0].bandwidth, 1.25e8);
+  EXPECT_DOUBLE_EQ(*platform.edges()[1].bandwidth, 1.25e8);
+  // Written back with the site (numbers in base units).
+  std::ostringstream written;
+  write_platform_json(written, platform);
+  const Platform again = parse_platform_json(written.str(), "again.json").graph();
+  EXPECT_EQ(again.node(0).site, "left");
+  EXPECT_DOUBLE_EQ(*again.edges()[0].latency, 50e-6);
+}
+
+TEST(PlatformJsonErrors, BadUnitsAndSites) {
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": "5 parsecs", "bandwidth": 1})"),
+               {"edges[0].latency"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 0, "bandwidth": "fast"})"),
+               {"edges[0].bandwidth"});
+  expect_error(graph(kTwoNodes, R"({"from": "A", "to": "B", "latency": 0, "bandwidth": true})"),
+               {"edges[0].bandwidth", "a number or a string with its unit"});
+  expect_error(graph(R"({"id": "A", "speed": "1GHz"}, {"id": "B"})", R"({"from": "A", "to": "B", "cost": 1})"),
+               {"nodes[0].speed"});
+  expect_error(graph(R"({"id": "A", "site": ""}, {"id": "B"})", R"({"from": "A", "to": "B", "cost": 1})"),
+               {"nodes[0].site", "non-empty string"});
+  expect_error(graph(R"({"id": "A", "site": 2}, {"id": "B"})", R"({"from": "A", "to": "B", "cost": 1})"),
+               {"nodes[0].site"});
+}
+
 }  // namespace
 }  // namespace hetcoll

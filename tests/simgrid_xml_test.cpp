@@ -14,6 +14,7 @@
 #include <string>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/model/element_names.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/model/shortest_paths.h"
 #include "hetcoll/model/simgrid/simgrid_xml.h"
@@ -904,6 +905,68 @@ TEST(SimgridXmlErrors, LoadPlatformFileNamesTheFile) {
     EXPECT_NE(message.find("bad_unit.xml: line"), std::string::npos) << message;
     EXPECT_NE(message.find("bandwidth: unknown unit"), std::string::npos) << message;
   }
+}
+
+TEST(SimgridXml, SitesAreTheZonesBelowTheRoot) {
+  // small_platform.xml: every host in the root zone, no site.
+  const Platform small = load_platform_file(small_platform_path()).graph();
+  for (auto v : small.participants()) EXPECT_EQ(small.node(v).site, "") << small.id(v);
+  // g5k.xml: nine site zones under AS_grid5000, their clusters inside them.
+  const Platform g5k = load_platform_file(testing::source_path("tests/data/simgrid/g5k.xml")).graph();
+  std::vector<std::string> sites;
+  for (auto v : g5k.participants()) {
+    const std::string& site = g5k.node(v).site;
+    if (std::find(sites.begin(), sites.end(), site) == sites.end()) sites.push_back(site);
+  }
+  EXPECT_EQ(sites.size(), 9u);
+  EXPECT_EQ(sites.front(), "AS_bordeaux");
+  EXPECT_EQ(g5k.node(*g5k.find("edel-1.grenoble.grid5000.fr")).site, "AS_grenoble");
+  // Hand-made: a host of the root zone has none, hosts of nested zones take
+  // the zone just below the root.
+  const Platform nested = parse_simgrid_xml(R"(<?xml version='1.0'?>
+<platform version="4.1">
+  <zone id="root" routing="Full">
+    <host id="top" speed="1Gf"/>
+    <zone id="east" routing="Full">
+      <zone id="rack" routing="Full"><host id="e1" speed="1Gf"/></zone>
+    </zone>
+    <cluster id="west" prefix="w" suffix="" radical="1-2" speed="1Gf" bw="125MBps" lat="50us"/>
+  </zone>
+</platform>)",
+                                            "nested.xml");
+  EXPECT_EQ(nested.node(*nested.find("top")).site, "");
+  EXPECT_EQ(nested.node(*nested.find("e1")).site, "east");
+  EXPECT_EQ(nested.node(*nested.find("w1")).site, "west");
+}
+
+TEST(ElementNames, LinksAndRoutersAreSaidAsSuch) {
+  const Platform small = load_platform_file(small_platform_path()).graph();
+  const ProcessorIndex link145 = *small.find("145");
+  EXPECT_EQ(describe_element(small, link145), "link 145 (2.58 MB/s, 410 µs)");
+  EXPECT_EQ(describe_element(small, *small.find("Tremblay")), "Tremblay");
+  EXPECT_EQ(network_elements_text(small), "24 links");
+  // SimGrid's route Ginette -> Jacquelin is the one link 145.
+  const auto route = small.declared_route(*small.find("Ginette"), *small.find("Jacquelin"));
+  ASSERT_TRUE(route);
+  EXPECT_EQ(route_via_text(small, *route), " via link 145");
+  EXPECT_EQ(route_via_text(small, *route, true), " via link 145 (2.58 MB/s, 410 µs)");
+  const auto longer = small.declared_route(*small.find("Tremblay"), *small.find("Ginette"));
+  ASSERT_TRUE(longer);
+  EXPECT_EQ(route_via_text(small, *longer, true), " via links 4, 3, 5 (narrowest: link 4, 10.1 MB/s)");
+  // Hosts first: a link's id is refused even where it is also a host's index.
+  EXPECT_EQ(resolve_host(small, "Boivin", "source"), *small.find("Boivin"));
+  try {
+    resolve_host(small, "0", "source");
+    ADD_FAILURE() << "a link taken as the source";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("source: \"0\" is link 0 (41.3 MB/s, 59.9 µs), not a host"),
+              std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(resolve_host(small, "7", "source"), InputError);  // index 7 is a link
+  EXPECT_THROW(resolve_host(small, "nobody", "source"), InputError);
+  EXPECT_EQ(format_bandwidth(1.25e9), "1.25 GB/s");
+  EXPECT_EQ(format_latency(35.083019e-3), "35.1 ms");
 }
 
 }  // namespace

@@ -1106,5 +1106,39 @@ TEST(VizExamples, Write) {
   write_line_plot_svg(path("plot-example.svg"), plot);
 }
 
+TEST(SvgSupport, IdShortenerKeepsTheDistinguishingPart) {
+  // Grid'5000 names: the shared domain goes first, then the domain of the
+  // host name; never a cut that leaves only the shared parts.
+  const svg::IdShortener g5k({"bordeplage-12.bordeaux.grid5000.fr", "bordeplage-3.bordeaux.grid5000.fr",
+                              "edel-7.grenoble.grid5000.fr"});
+  EXPECT_EQ(g5k("bordeplage-12.bordeaux.grid5000.fr", 24), "bordeplage-12.bordeaux…");
+  EXPECT_EQ(g5k("bordeplage-12.bordeaux.grid5000.fr", 16), "bordeplage-12…");
+  EXPECT_EQ(g5k("edel-7.grenoble.grid5000.fr", 8), "edel-7…");
+  // One cluster: the shared prefix goes too when nothing else fits, but
+  // its end stays at a separator, so the digits survive.
+  const svg::IdShortener cluster({"node-1.simgrid.org", "node-12.simgrid.org", "node-123.simgrid.org"});
+  EXPECT_EQ(cluster("node-12.simgrid.org", 10), "node-12…");
+  EXPECT_EQ(cluster("node-123.simgrid.org", 5), "…123");
+  EXPECT_EQ(cluster("node-1.simgrid.org", 40), "node-1.simgrid.org");
+  // Names that share nothing are cut in the middle, as before.
+  const svg::IdShortener plain({"alpha-long-name-one", "beta"});
+  EXPECT_EQ(plain("alpha-long-name-one", 9), svg::shorten_id("alpha-long-name-one", 9));
+}
+
+TEST(SvgSupport, WrapToWidthBreaksBetweenParts) {
+  const std::string text = "makespan 0.5 s · lower bound 0.4 s · guarantee none · proven optimal in the sender-speed view";
+  const auto one = svg::wrap_to_width(text, 10000, 12.5);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], text);
+  const auto lines = svg::wrap_to_width(text, 300, 12.5);
+  ASSERT_GE(lines.size(), 2u);
+  std::string joined;
+  for (const auto& line : lines) {
+    EXPECT_LE(svg::text_width(line, 12.5), 300) << line;
+    joined += (joined.empty() ? "" : " ") + line;
+  }
+  EXPECT_EQ(joined, text);
+}
+
 }  // namespace
 }  // namespace hetcoll

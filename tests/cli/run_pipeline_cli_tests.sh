@@ -91,7 +91,7 @@ expect_true "tree slice minimises" "$work/out" "'slice_size_rule' not in d"
 check "tree optimal small" 0 "$hetcoll" tree --times 1,2,3,4,5 --heuristic optimal --json --out "$work/tree.json"
 expect_true "tree optimal proven" "$work/tree.json" "d['optimal'] is True"
 check "tree human" 0 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic binomial
-expect_in "tree human routed" "$work/out" "routed:"
+expect_in "tree human routed" "$work/out" "man0.2 via hosts wan5, wan3"
 check "tree needs slice" 2 "$hetcoll" tree --platform "$work/tiers30.json"
 expect_in "tree slice named" "$work/err" "--slice-size"
 check "tree unknown heuristic" 2 "$hetcoll" tree --platform "$work/tiers30.json" --slice-size 1e6 --heuristic magic

@@ -117,7 +117,7 @@ PY
 check "unreachable target" 3 "$hetcoll" steady gossip --platform "$scatter"
 expect_in "unreachable named" "$work/err" "cannot be reached"
 check "router as target" 2 "$hetcoll" steady scatter --platform "$scatter" --source S --targets A
-expect_in "router named" "$work/err" "A is a network element"
+expect_in "router named" "$work/err" "\"A\" is router A, not a host"
 check "one participant" 2 "$hetcoll" steady reduce --platform "$fig6" --participants P0
 expect_in "two participants needed" "$work/err" "at least two participants"
 check "unknown node" 2 "$hetcoll" steady reduce --platform "$fig6" --root P9

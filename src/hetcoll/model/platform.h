@@ -10,7 +10,7 @@
 //
 // STABLE INTERFACE (planners, verify/, sim/, steady-state and pipeline code
 // build on it; it only grows compatibly):
-//   - PlatformNode: id, speed, send_overhead, router, kind, ports.
+//   - PlatformNode: id, speed, send_overhead, router, kind, ports, site.
 //   - PlatformEdge: from, to, cost (>= 0; 0 is a wire), latency, bandwidth.
 //   - Platform: nodes(), edges(), out_edges(), in_edges(), edge_costs(),
 //     participants(), find(), and the routing queries route(), routes_from(),
@@ -72,6 +72,11 @@ struct PlatformNode {
   bool router = false;
   NodeKind kind = NodeKind::host;
   PortModel ports = PortModel::one_port;
+  // The site a host belongs to, as the file names it: the SimGrid zone just
+  // below the root zone that holds it, or the JSON node's "site". Empty when
+  // the file declares none (pictures and the hierarchical planner then find
+  // sites by link cost).
+  std::string site;
 
   // A one-port host (a participant), with an optional compute speed.
   static PlatformNode host(std::string id, std::optional<double> speed = std::nullopt) {

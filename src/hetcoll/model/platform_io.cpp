@@ -97,6 +97,27 @@ std::optional<double> optional_number(const json& object, const char* key, std::
   return read_number(*it, source, fmt::format("{}{}", where, key));
 }
 
+// A number in the base unit, or a string with a SimGrid unit ("50us",
+// "1.25GBps", "10Gbps", "2Gf"): `kind` is "latency", "bandwidth" or "speed"
+// (parse_simgrid_quantity).
+std::optional<double> optional_quantity(const json& object, const char* key, const char* kind,
+                                        std::string_view source, std::string_view where) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return std::nullopt;
+  if (it->is_string()) {
+    return parse_simgrid_quantity(it->get<std::string>(), kind, fmt::format("{}: {}{}", source, where, key));
+  }
+  if (!it->is_number()) {
+    throw InputError(fmt::format("{}: {}{}: must be a number or a string with its unit (e.g. \"{}\"), got {}", source,
+                                 where, key,
+                                 std::string_view(kind) == "latency"     ? "50us"
+                                 : std::string_view(kind) == "bandwidth" ? "1.25GBps"
+                                                                         : "2Gf",
+                                 type_name(*it)));
+  }
+  return it->get<double>();
+}
+
 std::string read_id(const json& value, std::string_view source, std::string_view field) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_integer()) return std::to_string(value.get<long long>());
@@ -308,12 +329,12 @@ Platform parse_graph(const json& document, std::string_view source) {
     if (!node_json.is_object()) {
       throw InputError(fmt::format("{}: nodes[{}]: must be an object, got {}", source, v, type_name(node_json)));
     }
-    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "router", "kind", "ports", "description"}, source,
+    reject_unknown_keys(node_json, {"id", "speed", "send_overhead", "router", "kind", "ports", "site", "description"}, source,
                         where);
     PlatformNode node;
     node.id = read_id(require_field(node_json, "id", source, where), source, where + "id");
-    node.speed = optional_number(node_json, "speed", source, where);
-    node.send_overhead = optional_number(node_json, "send_overhead", source, where);
+    node.speed = optional_quantity(node_json, "speed", "speed", source, where);
+    node.send_overhead = optional_quantity(node_json, "send_overhead", "latency", source, where);
     std::optional<bool> router;
     if (auto found = node_json.find("router"); found != node_json.end()) {
       if (!found->is_boolean()) {
@@ -351,6 +372,13 @@ Platform parse_graph(const json& document, std::string_view source) {
                                      found->dump()));
       }
     }
+    if (auto found = node_json.find("site"); found != node_json.end()) {
+      if (!found->is_string() || found->get<std::string>().empty()) {
+        throw InputError(fmt::format("{}: {}site: must be a non-empty string (the site's name), got {}", source, where,
+                                     found->dump()));
+      }
+      node.site = found->get<std::string>();
+    }
     index_of.emplace(node.id, static_cast<ProcessorIndex>(v));
     nodes.push_back(std::move(node));
   }
@@ -374,8 +402,8 @@ Platform parse_graph(const json& document, std::string_view source) {
         (std::string_view(end) == "from" ? edge.from : edge.to) = found->second;
       }
       edge.cost = optional_number(edge_json, "cost", source, where);
-      edge.latency = optional_number(edge_json, "latency", source, where);
-      edge.bandwidth = optional_number(edge_json, "bandwidth", source, where);
+      edge.latency = optional_quantity(edge_json, "latency", "latency", source, where);
+      edge.bandwidth = optional_quantity(edge_json, "bandwidth", "bandwidth", source, where);
       if (edge.cost && (edge.latency || edge.bandwidth)) {
         throw InputError(fmt::format("{}: edges[{}]: give either \"cost\" or \"latency\"/\"bandwidth\", not both",
                                      source, e));
@@ -574,6 +602,7 @@ void write_platform_json(std::ostream& out, const Platform& platform) {
     if (node.router) object["router"] = true;
     if (node.kind != NodeKind::host) object["kind"] = std::string(to_string(node.kind));
     if (node.ports != PortModel::one_port) object["ports"] = std::string(to_string(node.ports));
+    if (!node.site.empty()) object["site"] = node.site;
     out << (v ? ",\n  " : "\n  ") << object.dump();
   }
   out << "\n ],\n \"edges\": [";

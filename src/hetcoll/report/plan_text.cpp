@@ -7,6 +7,7 @@
 
 #include "hetcoll/core/units.h"
 #include "hetcoll/core/wording.h"
+#include "hetcoll/model/element_names.h"
 
 namespace hetcoll {
 
@@ -182,21 +183,14 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
   labels.count = static_cast<std::size_t>(platform.size());
   labels.id = [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); };
   labels.node = [&platform](ProcessorIndex p) { return platform.id(p); };
-  labels.route = [&platform](const Transfer& t) {
-    if (t.route.size() < 2) return std::string();
-    std::string via;
-    for (std::size_t k = 0; k + 1 < t.route.size(); ++k) {
-      via += (k ? ", " : " via ") + platform.id(platform.edges()[t.route[k]].to);
-    }
-    return via;
-  };
+  labels.route = [&platform](const Transfer& t) { return route_via_text(platform, t.route, /*figures=*/true); };
   const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
   const std::size_t participants = network.participants().size();
   const std::size_t others = static_cast<std::size_t>(platform.size()) - participants;
   labels.unit = platform.time_unit();
   labels.root = platform.id(plan.root) + (labels.unit.empty() ? "" : " (times in " + labels.unit + ")");
   labels.header = fmt::format("{}{}, {} {}", count_of(participants, "participant"),
-                              others ? fmt::format(" ({} routers and links)", others) : std::string(),
+                              others ? fmt::format(" ({})", network_elements_text(platform)) : std::string(),
                               is_reduce ? "root" : "source", platform.id(plan.root));
   const std::string size =
       network.message_size() ? fmt::format(", {} messages", byte_size_text(*network.message_size())) : std::string();

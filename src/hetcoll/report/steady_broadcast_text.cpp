@@ -6,6 +6,8 @@
 
 #include "hetcoll/core/rational.h"
 #include "hetcoll/core/units.h"
+#include "hetcoll/model/element_names.h"
+#include "hetcoll/report/broadcast_tree_text.h"
 
 namespace hetcoll {
 
@@ -80,15 +82,18 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
   std::vector<PortUse> ports;
   for (ProcessorIndex v = 0; v < platform.size(); ++v) {
     if (platform.node(v).ports == PortModel::unlimited) continue;
-    ports.push_back({v, "send", sending[static_cast<size_t>(v)]});
-    ports.push_back({v, "receive", receiving[static_cast<size_t>(v)]});
+    // A link's traffic enters and leaves it at once (the edges leaving a
+    // link are free wires): one entry, the link's own.
+    if (platform.node(v).kind != NodeKind::link) ports.push_back({v, "sends", sending[static_cast<size_t>(v)]});
+    ports.push_back({v, platform.node(v).kind == NodeKind::link ? "" : "receives", receiving[static_cast<size_t>(v)]});
   }
   std::stable_sort(ports.begin(), ports.end(), [](const PortUse& a, const PortUse& b) { return a.busy > b.busy; });
   size_t saturated = static_cast<size_t>(
       std::count_if(ports.begin(), ports.end(), [](const PortUse& p) { return p.busy > 1 - 1e-9; }));
   text += fmt::format("busiest ports ({} saturated, busy 100% of the time):", saturated);
   for (size_t i = 0; i < ports.size() && i < 6; ++i) {
-    text += fmt::format("{} {} {} {:.1f}%", i ? "," : "", platform.id(ports[i].node), ports[i].direction,
+    const std::string direction = *ports[i].direction ? std::string(" ") + ports[i].direction : std::string();
+    text += fmt::format("{} {}{} {:.1f}%", i ? "," : "", describe_element(platform, ports[i].node), direction,
                         100 * ports[i].busy);
   }
   text += "\n";
@@ -98,17 +103,20 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
     return text;
   }
   for (size_t i = 0; i < packing.trees.size(); ++i) {
-    text += fmt::format("  tree {}: weight {:.6g}:", i, to_double(packing.trees[i].weight));
-    for (const auto& edge : packing.trees[i].tree.edges) {
-      text += " " + platform.id(edge.from) + "->" + platform.id(edge.to);
+    text += fmt::format("  tree {}: weight {:.6g} (each host under the host that sends to it):\n", i,
+                        to_double(packing.trees[i].weight));
+    const std::string hosts = broadcast_tree_hosts_text(platform, packing.trees[i].tree);
+    for (std::size_t start = 0; start < hosts.size();) {
+      const std::size_t end = hosts.find('\n', start);
+      text += "    " + hosts.substr(start, end - start + 1);
+      start = end + 1;
     }
-    text += "\n";
   }
   text += fmt::format("slices per {} on each used edge:\n", per_unit);
   for (size_t e = 0; e < platform.edges().size(); ++e) {
     if (sgn(solution.edge_rates[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
-    text += fmt::format("  {} -> {}: {:.6g}\n", platform.id(edge.from), platform.id(edge.to),
+    text += fmt::format("  {} -> {}: {:.6g}\n", element_label(platform, edge.from), element_label(platform, edge.to),
                         to_double(solution.edge_rates[e]));
   }
   return text;

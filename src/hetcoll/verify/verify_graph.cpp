@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/model/eager_model.h"
+#include "hetcoll/model/element_names.h"
 #include "hetcoll/verify/plan_checks_internal.h"
 #include "hetcoll/verify/verify.h"
 
@@ -70,7 +71,8 @@ class GraphChecker {
       return false;
     }
     if (!network_.is_participant(plan_.root)) {
-      violation("the plan's root/source {} is a router; routers hold no data of their own", name(plan_.root));
+      violation("the plan's root/source is {}, not a participating host; only hosts taking part hold data",
+                describe_element(platform_, plan_.root));
     }
     bool ok = true;
     for (auto target : plan_.targets) {
@@ -78,7 +80,8 @@ class GraphChecker {
         violation("targets: names a node outside the platform");
         ok = false;
       } else if (!network_.is_participant(target)) {
-        violation("targets: {} is a router; routers hold no data of their own", name(target));
+        violation("targets: {} is not a participating host; only hosts taking part hold data",
+                  describe_element(platform_, target));
       }
     }
     for (std::size_t i = 0; i < plan_.transfers.size(); ++i) {
@@ -99,8 +102,8 @@ class GraphChecker {
       if (t.from == t.to) violation("{}: a node sends to itself", describe(i));
       for (auto end : {t.from, t.to}) {
         if (!network_.is_participant(end)) {
-          violation("{}: {} is a router; routers forward inside routes but hold no data of their own", describe(i),
-                    name(end));
+          violation("{}: {} is not a participating host; links and routers forward inside routes but hold no data",
+                    describe(i), describe_element(platform_, end));
         }
       }
       if (!(t.start >= -tolerance_)) violation("{}: starts before time 0", describe(i));

@@ -77,20 +77,28 @@ std::string gantt_svg(const MakespanPlan& plan, const GraphNetwork& network, con
     subject.network_row.push_back(network_row ? 1 : 0);
   };
   for (auto v : network.participants()) add_row(v, false);
-  // Rows for the shared network nodes several messages cross, busiest first
-  // (at most 12): where the plan's messages wait for each other. Not for an
+  // Rows for the one-port network nodes (links, routers) the messages cross,
+  // busiest first (at most 12; a note counts the others): where the plan's
+  // messages hold the network and wait for each other. Not for an
   // eager plan: its messages hold a link only for their occupancy (a
   // broadcast at the start of each transfer, a reduce at its end) and never
   // wait for each other in the network, so bars over whole transfers there
   // would show conflicts that the model does not have.
   std::vector<ProcessorIndex> shared;
   for (ProcessorIndex v = 0; v < platform.size() && plan.model != PlanModel::eager; ++v) {
-    if (labels.crossings[static_cast<std::size_t>(v)] > 1) shared.push_back(v);
+    if (labels.crossings[static_cast<std::size_t>(v)] > 0) shared.push_back(v);
   }
   std::stable_sort(shared.begin(), shared.end(), [&](ProcessorIndex a, ProcessorIndex b) {
     return labels.crossings[static_cast<std::size_t>(a)] > labels.crossings[static_cast<std::size_t>(b)];
   });
-  if (shared.size() > 12) shared.resize(12);
+  constexpr std::size_t kNetworkRows = 12;
+  subject.network_nodes_crossed = shared.size();
+  subject.unlimited_nodes_crossed = plan.model == PlanModel::eager ? 0 : labels.unlimited_crossed;
+  if (shared.size() > kNetworkRows) {
+    subject.network_nodes_left_out = shared.size() - kNetworkRows;
+    subject.most_crossings_left_out = labels.crossings[static_cast<std::size_t>(shared[kNetworkRows])];
+    shared.resize(kNetworkRows);
+  }
   std::sort(shared.begin(), shared.end());
   for (auto v : shared) add_row(v, true);
   subject.id = [&platform](ProcessorIndex p) { return platform.id(p); };

@@ -191,8 +191,8 @@ void GanttWriter::draw_bar_label(double left, double bar_width, int row, const c
   if (bar_font_ < 7) return;
   std::string label;
   for (std::size_t length : {kMaxIdInBar, std::size_t{12}, std::size_t{8}, std::size_t{5}}) {
-    std::string id = svg::shorten_id(subject_.id(other), length);
-    if (from != kNoProcessor) id = svg::shorten_id(subject_.id(from), length) + "→" + id;
+    std::string id = shorten_(subject_.id(other), length);
+    if (from != kNoProcessor) id = shorten_(subject_.id(from), length) + "→" + id;
     if (const std::string with_arrow = std::string(arrow) + " " + id;
         *arrow && text_width(with_arrow, bar_font_) + 6 <= bar_width) {
       label = with_arrow;

@@ -54,12 +54,14 @@ text {{ font-family: {2}; fill: #222222; }}
 }
 
 void GanttWriter::draw_header() {
-  const std::string headline = options_.title.empty()
-                                   ? svg::plan_headline(plan_, valid(plan_.root) ? subject_.id(plan_.root) : "?",
-                                                        subject_.headline_population)
-                                   : options_.title;
-  emit("<text class=\"title\" x=\"12\" y=\"26\">{}</text>\n", xml_escape(headline));
-  emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_, xml_escape(svg::plan_evidence(plan_, subject_.time_unit)));
+  for (std::size_t i = 0; i < title_lines_.size(); ++i) {
+    emit("<text class=\"title\" x=\"12\" y=\"{}\">{}</text>\n", 26 + 20.0 * static_cast<double>(i),
+         xml_escape(title_lines_[i]));
+  }
+  for (std::size_t i = 0; i < evidence_lines_.size(); ++i) {
+    emit("<text class=\"evidence\" x=\"12\" y=\"{}\">{}</text>\n", evidence_baseline_ + 16.0 * static_cast<double>(i),
+         xml_escape(evidence_lines_[i]));
+  }
   for (std::size_t i = 0; i < notes_.size(); ++i) {
     emit("<text class=\"note\" x=\"12\" y=\"{}\">{}</text>\n", notes_top_ + 12 + 16.0 * static_cast<double>(i),
          xml_escape(notes_[i]));
@@ -74,7 +76,8 @@ void GanttWriter::draw_header() {
     } else if (item.kind == LegendItem::in_flight) {
       emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}" fill-opacity="0.3"/>)svg", x, y + 2, style.colour);
     } else if (item.kind == LegendItem::forward) {
-      emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="#BBBBBB" stroke="#777777" stroke-width="1"/>)svg", x, y + 2);
+      emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}" fill-opacity="0.55" stroke="{}" stroke-width="1"/>)svg", x,
+           y + 2, style.colour, style.arrow);
     } else {
       emit(R"svg(<rect x="{}" y="{}" width="22" height="12" fill="{}"/>)svg", x, y + 2, style.colour);
     }
@@ -187,9 +190,45 @@ void GanttWriter::draw_summary() {
       }
     }
   }
+  // Per row, when each of its participants is done: holds the message
+  // (broadcast, multicast, all-reduce's result) or has sent its part
+  // (reduce). Drawn as a progress line over the shares.
+  std::vector<std::vector<double>> done(rows_.size());
+  {
+    const bool reduce = plan_.operation == Operation::reduce;
+    std::vector<double> done_at(static_cast<std::size_t>(subject_.node_count), -1);
+    for (const auto& transfer : plan_.transfers) {
+      if (!valid(transfer.from) || !valid(transfer.to)) continue;
+      if (!reduce && transfer.payload == Payload::partial_reduction) continue;
+      const auto p = static_cast<std::size_t>(reduce ? transfer.from : transfer.to);
+      done_at[p] = done_at[p] < 0 ? transfer.end : std::min(done_at[p], transfer.end);
+    }
+    for (std::size_t p = 0; p < done_at.size(); ++p) {
+      const int row = group_of_[p];
+      if (row < 0 || done_at[p] < 0 || static_cast<ProcessorIndex>(p) == plan_.root) continue;
+      done[static_cast<std::size_t>(row)].push_back(done_at[p]);
+    }
+    for (auto& times : done) std::sort(times.begin(), times.end());
+  }
   for (std::size_t row = 0; row < rows_.size(); ++row) {
     const double top = row_top(static_cast<int>(row)) + 2;
     const double half = (row_height_ - 4) / 2;
+    if (!done[row].empty() && rows_[row].processors > 1) {
+      const double count = static_cast<double>(rows_[row].processors);
+      std::string path = fmt::format("M{:.1f},{:.1f}", plot_left_, top + 2 * half);
+      for (std::size_t k = 0; k < done[row].size(); ++k) {
+        if (k + 1 < done[row].size() && done[row][k + 1] == done[row][k]) continue;
+        const double x = x_of_clamped(done[row][k]);
+        const double y = top + 2 * half * (1 - static_cast<double>(k + 1) / count);
+        path += fmt::format(" H{:.1f} V{:.1f}", x, y);
+      }
+      path += fmt::format(" H{:.1f}", plot_right_);
+      emit(R"svg(<path d="{}" fill="none" stroke="#222222" stroke-width="1.3" stroke-opacity="0.85"><title>{}</title></path>)svg"
+           "\n",
+           path,
+           xml_escape(fmt::format("{} of {} done by {}", done[row].size(), rows_[row].processors,
+                                  format_number(done[row].back()))));
+    }
     emit(R"svg(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#BBBBBB" stroke-width="0.6"/>)svg"
          "\n",
          plot_left_, top + half, plot_right_);

@@ -113,16 +113,28 @@ struct GanttSubject {
   // site name (participants of one site share a row).
   std::function<double(ProcessorIndex)> group_time;
   std::function<std::string(ProcessorIndex)> group_name;
+  // Graphs: the one-port links and routers the messages cross, and how many
+  // of them get no row (the least busy; the most messages one of them carries).
+  std::size_t network_nodes_crossed = 0;
+  std::size_t network_nodes_left_out = 0;
+  std::size_t most_crossings_left_out = 0;
+  std::size_t unlimited_nodes_crossed = 0;  // routers and FATPIPE links: no row, they never make messages wait
 };
 
 class GanttWriter {
  public:
   GanttWriter(const MakespanPlan& plan, const GanttSubject& subject, const GanttOptions& options)
-      : plan_(plan), subject_(subject), options_(options) {}
+      : plan_(plan), subject_(subject), options_(options), shorten_(row_ids(subject)) {}
 
   std::string draw();
 
  private:
+  static std::vector<std::string> row_ids(const GanttSubject& subject) {
+    std::vector<std::string> ids;
+    for (auto p : subject.rows) ids.push_back(subject.id(p));
+    return ids;
+  }
+
   template <typename... Args>
   void emit(fmt::format_string<Args...> format, Args&&... args) {
     out_.add(format, std::forward<Args>(args)...);
@@ -210,6 +222,7 @@ class GanttWriter {
   // half, solid) and receiving (lower half, hatched) in each of about 2-pixel
   // time bins, per payload, drawn as step areas.
   void draw_summary();
+  std::string done_words() const;  // "receive the message", "send their part"
 
   // Pixel span [left, right] of a message's bars (draw_bars draws them so):
   // bars wide enough lose a pixel at each end, so that back-to-back messages
@@ -254,6 +267,7 @@ class GanttWriter {
   const MakespanPlan& plan_;
   const GanttSubject& subject_;
   const GanttOptions& options_;
+  svg::IdShortener shorten_;  // names drawn in the chart, distinguishing part kept
   svg::SvgText out_;
 
   struct RowLabels {
@@ -267,6 +281,7 @@ class GanttWriter {
   int shown_rows_ = 0;
   bool class_seen_[4] = {false, false, false, false};
   bool forward_seen_ = false;
+  const PayloadStyle* forward_style_ = nullptr;  // the first forwarding bar's colours
   std::vector<const Transfer*> drawn_;
   std::size_t transfers_on_rows_ = 0;
   std::size_t invalid_transfers_ = 0;
@@ -277,6 +292,7 @@ class GanttWriter {
   double row_height_ = 0, bar_height_ = 0, row_font_ = 0, bar_font_ = 0;
   double id_column_right_ = 0, time_column_left_ = 0;
   double plot_left_ = 0, plot_right_ = 0, plot_top_ = 0, plot_bottom_ = 0;
+  std::vector<std::string> title_lines_, evidence_lines_;
   double evidence_baseline_ = 0, notes_top_ = 0, legend_top_ = 0, legend_height_ = 0, marker_strip_top_ = 0;
   bool top_axis_ = false;
   svg::LinearTicks ticks_;

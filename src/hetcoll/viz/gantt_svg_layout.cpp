@@ -123,7 +123,10 @@ void GanttWriter::select_rows_and_transfers() {
   }
   for (const auto& transfer : plan_.transfers) {
     if (!valid(transfer.from) || !valid(transfer.to)) continue;
-    if (crosses_shown_row(&transfer)) forward_seen_ = true;
+    if (crosses_shown_row(&transfer)) {
+      if (!forward_seen_) forward_style_ = &style(&transfer);
+      forward_seen_ = true;
+    }
     if (row_of(transfer.from) < 0 && row_of(transfer.to) < 0 && !crosses_shown_row(&transfer)) continue;
     drawn_.push_back(&transfer);
   }
@@ -166,9 +169,23 @@ void GanttWriter::compute_layout() {
   build_notes();
   build_legend();
 
-  double y = 26;                 // title baseline
-  y += 20;                       // evidence line baseline
+  // Title, evidence and notes wrapped to the picture's width.
+  const double text_room = width_ - 24.0;
+  const std::string headline = options_.title.empty()
+                                   ? svg::plan_headline(plan_, valid(plan_.root) ? subject_.id(plan_.root) : "?",
+                                                        subject_.headline_population)
+                                   : options_.title;
+  title_lines_ = svg::wrap_to_width(headline, text_room / 1.08, 16);  // bold: about 8% wider
+  evidence_lines_ = svg::wrap_to_width(svg::plan_evidence(plan_, subject_.time_unit), text_room, 12.5);
+  std::vector<std::string> wrapped_notes;
+  for (const auto& note : notes_) {
+    for (auto& line : svg::wrap_to_width(note, text_room, 12)) wrapped_notes.push_back(std::move(line));
+  }
+  notes_ = std::move(wrapped_notes);
+  double y = 26 + 20.0 * static_cast<double>(title_lines_.size() - 1);  // last title baseline
+  y += 20;                                                                // evidence line baseline
   evidence_baseline_ = y;
+  y += 16.0 * static_cast<double>(evidence_lines_.size() - 1);
   y += 4;
   notes_top_ = y;
   y += 16.0 * static_cast<double>(notes_.size());
@@ -198,7 +215,7 @@ void GanttWriter::choose_ticks() {
 }
 
 std::string GanttWriter::row_id_label(ProcessorIndex p) const {
-  std::string label = svg::shorten_id(subject_.id(p), kMaxIdInRowLabel);
+  std::string label = shorten_(subject_.id(p), kMaxIdInRowLabel);
   if (p == plan_.root) {
     // An exchange all-reduce has no root: every rank ends with the result,
     // and the plan's root is the rank the exchanges are numbered from.
@@ -209,20 +226,30 @@ std::string GanttWriter::row_id_label(ProcessorIndex p) const {
   return label;
 }
 
+std::string GanttWriter::done_words() const {
+  switch (plan_.operation) {
+    case Operation::reduce: return "send their part";
+    case Operation::allreduce: return "receive the result";
+    default: return "receive the message";
+  }
+}
+
 void GanttWriter::build_notes() {
   const auto n = subject_.rows.size();
   if (summary_ && subject_.group_time) {
     notes_.push_back(fmt::format(
         "{} processors: one row per class of equal transmission time; above its middle line the share of the "
-        "class sending (solid), below it the share receiving (hatched); half a row = all of them.",
-        n));
+        "class sending (solid), below it the share receiving (hatched); half a row = all of them. The black line "
+        "rises from the bottom to the top of the row as the class's processors {}.",
+        n, done_words()));
   } else if (summary_) {
     ProcessorIndex participants = 0;
     for (const auto& row : rows_) participants += row.processors;
     notes_.push_back(fmt::format(
         "{} participants: one row per site; above its middle line the share of the site's participants sending "
-        "(solid), below it the share receiving (hatched); half a row = all of them.",
-        participants));
+        "(solid), below it the share receiving (hatched); half a row = all of them. The black line rises from the "
+        "bottom to the top of the row as the site's participants {}.",
+        participants, done_words()));
   } else if (static_cast<std::size_t>(shown_rows_) < n) {
     notes_.push_back(fmt::format(
         "Only the first {} of {} {} have a row; messages to or from the others show on the visible side only.",
@@ -238,6 +265,22 @@ void GanttWriter::build_notes() {
   if (drawn_.size() < transfers_on_rows_) {
     notes_.push_back(fmt::format("{} of the {} messages of these rows are drawn (limit {}); the later ones are left out.",
                                  drawn_.size(), transfers_on_rows_, options_.max_transfers));
+  }
+  if (subject_.unlimited_nodes_crossed > 0 && !summary_) {
+    notes_.push_back(fmt::format("The {} routers and links of unlimited ports (SimGrid routers, FATPIPE links) the "
+                                 "routes cross have no row: they never make a message wait.",
+                                 subject_.unlimited_nodes_crossed));
+  }
+  if (summary_ && subject_.network_nodes_crossed > 0) {
+    notes_.push_back(fmt::format("The {} one-port links and routers the messages cross have no row in this summary.",
+                                 subject_.network_nodes_crossed));
+  } else if (subject_.network_nodes_left_out > 0) {
+    const std::size_t most = subject_.most_crossings_left_out;
+    notes_.push_back(fmt::format(
+        "{} more one-port links and routers on the routes have no row: the {} busiest are drawn, the others carry {} "
+        "message{} or fewer (every route is in the bars' tooltips).",
+        subject_.network_nodes_left_out, subject_.network_nodes_crossed - subject_.network_nodes_left_out, most,
+        most == 1 ? "" : "s"));
   }
   if (invalid_transfers_ > 0) {
     notes_.push_back(fmt::format("{} message{} naming {} outside the {} {} not drawn.", invalid_transfers_,
@@ -265,13 +308,19 @@ void GanttWriter::build_legend() {
       legend_.push_back({fmt::format("{} over {} (send)", words, name), &kLinkClassStyles[c], LegendItem::send});
     }
     legend_.push_back({"receive", &kLinkClassStyles[0], LegendItem::receive});
-    if (forward_seen_) legend_.push_back({"crossing a one-port link or router", &kLinkClassStyles[0], LegendItem::forward});
   }
   for (Payload payload : {Payload::partial_reduction, Payload::broadcast_value}) {
     if (legend_by_class || !payload_seen_[payload == Payload::partial_reduction ? 1 : 0]) continue;
     const std::string words = payload_words(plan_, payload);
     legend_.push_back({"send (" + words + ")", &style_of(payload), LegendItem::send});
     legend_.push_back({"receive (" + words + ")", &style_of(payload), LegendItem::receive});
+  }
+  // Forwarding bars are pale bars in their message's colour (draw_bars).
+  if (forward_seen_ && !summary_ && forward_style_) {
+    legend_.push_back({legend_by_class && std::count(std::begin(class_seen_), std::end(class_seen_), true) > 1
+                           ? "crossing a one-port link or router (pale, in the message's colour)"
+                           : "crossing a one-port link or router",
+                       forward_style_, LegendItem::forward});
   }
   if (subject_.occupancy && !summary_ && !legend_.empty()) {
     legend_.push_back({"latency in flight (overlaps other messages)", legend_.front().style, LegendItem::in_flight});

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/makespan/graph/sites.h"
+#include "hetcoll/model/element_names.h"
 
 namespace hetcoll {
 
@@ -16,7 +17,7 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
   const std::size_t participants = network.participants().size();
   const std::size_t others = static_cast<std::size_t>(platform.size()) - participants;
   labels.population = fmt::format("{} participant{}{}", participants, participants == 1 ? "" : "s",
-                                  others ? fmt::format(", {} routers and links", others) : std::string());
+                                  others ? ", " + network_elements_text(platform) : std::string());
   // Site numbers in the order the hierarchy lists its sites.
   auto site_number = std::make_shared<std::vector<int>>(sites->groups.size(), -1);
   int site_count = 0;
@@ -27,7 +28,9 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
     if (platform.node(p).router) return std::string(to_string(platform.node(p).kind));
     if (site_count < 2) return "";
     const auto site = sites->site_of[static_cast<std::size_t>(p)];
-    return site < site_number->size() ? fmt::format("site {}", (*site_number)[site]) : "";
+    if (site >= site_number->size()) return "";
+    if (!sites->groups[site].name.empty()) return sites->groups[site].name;
+    return fmt::format("site {}", (*site_number)[site]);
   };
   const int classes = sites->link_class_count();
   // Link class -> colour slot: the slowest class is always vermilion.
@@ -43,6 +46,7 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
   }
   RouteFinder finder = network.route_finder();
   labels.crossings.assign(static_cast<std::size_t>(platform.size()), 0);
+  std::vector<char> unlimited_seen(static_cast<std::size_t>(platform.size()), 0);
   labels.transfer_class.assign(plan.transfers.size(), 0);
   labels.crossed.resize(plan.transfers.size());
   labels.route_text.resize(plan.transfers.size());
@@ -55,15 +59,17 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
       if (auto found = finder.routes_from(t.from, targets).front()) route = *found;
     }
     int link_class = 0;
-    std::string via;
+    const std::string via = route_via_text(platform, route, /*figures=*/true);
     for (std::size_t k = 0; k < route.size() && route[k] < platform.edges().size(); ++k) {
       link_class = std::max(link_class, static_cast<int>(sites->edge_class[route[k]]));
       if (k + 1 == route.size()) break;
       const ProcessorIndex inner = platform.edges()[route[k]].to;
-      via += (k ? ", " : " via ") + platform.id(inner);
       if (network.one_port(inner) && !network.is_participant(inner)) {
         labels.crossed[i].push_back(inner);
         ++labels.crossings[static_cast<std::size_t>(inner)];
+      } else if (!network.one_port(inner) && !unlimited_seen[static_cast<std::size_t>(inner)]) {
+        unlimited_seen[static_cast<std::size_t>(inner)] = 1;
+        ++labels.unlimited_crossed;
       }
     }
     labels.transfer_class[i] = classes > 1 ? slot(link_class) : 0;

@@ -53,7 +53,7 @@ void require_tree(const MakespanPlan& plan) {
 }
 
 std::string plan_headline(const MakespanPlan& plan, const std::string& root, const std::string& population) {
-  const std::string root_id = shorten_id(root, 32);
+  const std::string root_id = shorten_id(root, 48);
   std::string what;
   switch (plan.operation) {
     case Operation::broadcast: what = "Broadcast from " + root_id; break;

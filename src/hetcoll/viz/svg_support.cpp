@@ -2,6 +2,7 @@
 #include "hetcoll/viz/svg_support.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -83,6 +84,50 @@ std::vector<std::string> wrap_words(std::string_view text, std::size_t max_chara
   return lines;
 }
 
+std::vector<std::string> wrap_to_width(std::string_view text, double max_width, double font_size) {
+  if (text_width(text, font_size) <= max_width) return {std::string(text)};
+  constexpr std::string_view kSeparator = " · ";
+  std::vector<std::string> parts;
+  for (std::size_t start = 0;;) {
+    const std::size_t found = text.find(kSeparator, start);
+    parts.emplace_back(text.substr(start, found == std::string_view::npos ? std::string_view::npos : found - start));
+    if (found == std::string_view::npos) break;
+    start = found + kSeparator.size();
+  }
+  std::vector<std::string> lines;
+  std::string line;
+  auto add_words = [&](const std::string& part) {
+    // A part too wide on its own: by words.
+    std::size_t position = 0;
+    while (position < part.size()) {
+      std::size_t space = part.find(' ', position);
+      if (space == std::string::npos) space = part.size();
+      const std::string word = part.substr(position, space - position);
+      position = space + 1;
+      if (!line.empty() && text_width(line + " " + word, font_size) > max_width) {
+        lines.push_back(std::move(line));
+        line.clear();
+      }
+      line += (line.empty() ? "" : " ") + word;
+    }
+  };
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string piece = (i + 1 < parts.size()) ? parts[i] + " ·" : parts[i];
+    if (line.empty() && text_width(piece, font_size) <= max_width) {
+      line = piece;
+    } else if (!line.empty() && text_width(line + " " + piece, font_size) <= max_width) {
+      line += " " + piece;
+    } else if (text_width(piece, font_size) <= max_width) {
+      lines.push_back(std::move(line));
+      line = piece;
+    } else {
+      add_words(piece);
+    }
+  }
+  if (!line.empty()) lines.push_back(std::move(line));
+  return lines;
+}
+
 std::string shorten_id(std::string_view id, std::size_t max_characters) {
   if (code_point_count(id) <= max_characters || max_characters < 5) return shorten(id, max_characters);
   // Byte offsets of the code points, to cut between them.
@@ -93,6 +138,48 @@ std::string shorten_id(std::string_view id, std::size_t max_characters) {
   const std::size_t head = max_characters / 2;
   const std::size_t tail = max_characters - 1 - head;
   return std::string(id.substr(0, starts[head])) + "…" + std::string(id.substr(starts[starts.size() - tail]));
+}
+
+namespace {
+
+// ASCII punctuation: "-", ".", "_" (never part of a multi-byte character).
+bool is_separator(char c) { return (static_cast<unsigned char>(c) & 0x80) == 0 && !std::isalnum(static_cast<unsigned char>(c)); }
+
+}  // namespace
+
+IdShortener::IdShortener(const std::vector<std::string>& ids) {
+  if (ids.size() < 2) return;
+  std::string_view prefix = ids.front(), suffix = ids.front();
+  for (const auto& id : ids) {
+    std::size_t p = 0;
+    while (p < prefix.size() && p < id.size() && prefix[p] == id[p]) ++p;
+    prefix = prefix.substr(0, p);
+    std::size_t s = 0;
+    while (s < suffix.size() && s < id.size() && suffix[suffix.size() - 1 - s] == id[id.size() - 1 - s]) ++s;
+    suffix = suffix.substr(suffix.size() - s);
+  }
+  // A shared prefix ends just after a separator, a shared suffix starts at one.
+  while (!prefix.empty() && !is_separator(prefix.back())) prefix.remove_suffix(1);
+  while (!suffix.empty() && !is_separator(suffix.front())) suffix.remove_prefix(1);
+  prefix_ = prefix;
+  suffix_ = suffix;
+}
+
+std::string IdShortener::operator()(std::string_view id, std::size_t max_characters) const {
+  if (code_point_count(id) <= max_characters) return std::string(id);
+  std::string_view core = id;
+  if (!suffix_.empty() && core.size() > suffix_.size() && core.substr(core.size() - suffix_.size()) == suffix_) {
+    core.remove_suffix(suffix_.size());
+  }
+  if (code_point_count(core) + 1 <= max_characters) return std::string(core) + "…";
+  // A host name's first label: "bordeplage-12" of "bordeplage-12.bordeaux...".
+  if (const auto dot = core.find('.'); dot != std::string_view::npos && dot > 0) core = core.substr(0, dot);
+  if (code_point_count(core) + 1 <= max_characters) return std::string(core) + "…";
+  if (!prefix_.empty() && core.size() > prefix_.size() && core.substr(0, prefix_.size()) == prefix_) {
+    const std::string_view rest = core.substr(prefix_.size());
+    if (code_point_count(rest) + 1 <= max_characters) return "…" + std::string(rest);
+  }
+  return shorten_id(id, max_characters);
 }
 
 std::string power_of_ten(int exponent) {

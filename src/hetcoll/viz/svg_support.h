@@ -57,9 +57,30 @@ std::string shorten(std::string_view text, std::size_t max_characters);
 // names are wrapped, not cut.
 std::vector<std::string> wrap_words(std::string_view text, std::size_t max_characters, std::size_t max_lines = 3);
 
+// Lines no wider than `max_width` pixels at `font_size` (text_width), broken
+// after a " · " between parts when it can, else between words: headlines
+// and notes that would run off the picture.
+std::vector<std::string> wrap_to_width(std::string_view text, double max_width, double font_size);
+
 // The same, cutting in the middle ("rack0-node…stname-12"): processor ids
 // often share a long prefix and differ at the end.
 std::string shorten_id(std::string_view id, std::size_t max_characters);
+
+// Short names for a set of ids drawn together, keeping the part that tells
+// them apart: the suffix every id shares (".bordeaux.grid5000.fr") goes
+// first ("bordeplage-12…"), then the domain part after a host name's first
+// dot, then a prefix every id shares ("…12"); a cut in the middle
+// (shorten_id) only when none of these fits. Shared parts end (prefix) or
+// start (suffix) at a separator, so "node-1" and "node-12" keep their digits.
+class IdShortener {
+ public:
+  IdShortener() = default;
+  explicit IdShortener(const std::vector<std::string>& ids);
+  std::string operator()(std::string_view id, std::size_t max_characters) const;
+
+ private:
+  std::string prefix_, suffix_;
+};
 
 // "10⁶", "10⁻³": a power of ten with a Unicode superscript exponent.
 std::string power_of_ten(int exponent);

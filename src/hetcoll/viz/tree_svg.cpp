@@ -2,6 +2,8 @@
 // one layer per hop from the root, children in message order, elbow edges.
 #include "hetcoll/viz/tree_svg.h"
 
+#include <algorithm>
+
 #include "hetcoll/viz/tree_svg_internal.h"
 
 #include "hetcoll/core/files.h"
@@ -59,7 +61,10 @@ std::string tree_svg(const MakespanPlan& plan, const GraphNetwork& network, cons
   subject.class_names = labels.class_names;
   subject.counted = static_cast<ProcessorIndex>(network.participants().size());
   subject.nodes_word = "participant";
-  subject.detail_word = "its site";
+  const auto& participants = network.participants();
+  const bool sites_shown = std::any_of(participants.begin(), participants.end(),
+                                       [&](ProcessorIndex p) { return !labels.node_detail(p).empty(); });
+  subject.detail_word = sites_shown ? "its site" : "";
   subject.time_unit = network.platform().time_unit();
   return TreeWriter(plan, subject, options).draw();
 }

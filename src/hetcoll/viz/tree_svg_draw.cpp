@@ -14,7 +14,11 @@ std::string TreeWriter::help_text() const {
 }
 
 std::string TreeWriter::help_by_operation() const {
-  const std::string boxes = fmt::format("Boxes: {}, {}, ", subject_.nodes_word, subject_.detail_word);
+  // The detail is named only when some box shows one (a platform of one
+  // site shows none).
+  const std::string boxes = *subject_.detail_word
+                                ? fmt::format("Boxes: {}, {}, ", subject_.nodes_word, subject_.detail_word)
+                                : fmt::format("Boxes: {} ", subject_.nodes_word);
   switch (plan_.operation) {
     case Operation::reduce:
       return boxes + "and when it holds all its inputs. Edges: when its partial result goes to its parent (start–end).";

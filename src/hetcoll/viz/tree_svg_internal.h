@@ -136,12 +136,25 @@ PanelLayout lay_out(const TreePhase& phase, std::size_t max_nodes, std::size_t r
 class TreeWriter {
  public:
   TreeWriter(const MakespanPlan& plan, const TreeSubject& subject, const TreeSvgOptions& options)
-      : plan_(plan), subject_(subject), options_(options) {}
+      : plan_(plan), subject_(subject), options_(options), shorten_(participant_ids(plan, subject)) {}
 
   std::string draw();
 
  private:
-  std::string box_id_text(ProcessorIndex p) const { return svg::shorten_id(subject_.id(p), kMaxIdInBox); }
+  std::string box_id_text(ProcessorIndex p) const { return shorten_(subject_.id(p), kMaxIdInBox); }
+  // The ids of the plan's nodes (every transfer's ends), for shorten_.
+  static std::vector<std::string> participant_ids(const MakespanPlan& plan, const TreeSubject& subject) {
+    std::vector<char> seen(static_cast<std::size_t>(subject.node_count), 0);
+    std::vector<std::string> ids;
+    for (const auto& t : plan.transfers) {
+      for (auto p : {t.from, t.to}) {
+        if (p < 0 || p >= subject.node_count || seen[static_cast<std::size_t>(p)]) continue;
+        seen[static_cast<std::size_t>(p)] = 1;
+        ids.push_back(subject.id(p));
+      }
+    }
+    return ids;
+  }
   // Times in the boxes and on the edges, in units of 10^time_exponent_ when
   // they would otherwise print as 1.05e-5.
   std::string time_text(double time) const { return format_number(time / time_scale_); }
@@ -242,6 +255,7 @@ class TreeWriter {
   const MakespanPlan& plan_;
   const TreeSubject& subject_;
   const TreeSvgOptions& options_;
+  svg::IdShortener shorten_;  // names drawn in the tree, distinguishing part kept
   svg::SvgText out_;
   std::vector<TreePhase> phases_;
   std::vector<PanelLayout> panels_;

@@ -122,7 +122,7 @@ void TreeWriter::choose_time_scale() {
 
 void TreeWriter::name_panels() {
   for (auto& panel : panels_) {
-    const std::string root = svg::shorten_id(subject_.id(panel.phase->nodes.front().processor), 32);
+    const std::string root = shorten_(subject_.id(panel.phase->nodes.front().processor), 32);
     if (panels_.size() > 1) {
       panel.title = panel.phase->points_to_root() ? "Phase 1 — reduce to " + root + " (arrows point to the root)"
                                                   : "Phase 2 — broadcast of the result from " + root;

@@ -9,6 +9,7 @@
 #include "hetcoll/core/listed_once.h"
 #include "hetcoll/makespan/graph/graph_bounds.h"
 #include "hetcoll/makespan/graph/graph_schedule.h"
+#include "hetcoll/model/element_names.h"
 
 namespace hetcoll {
 
@@ -20,8 +21,8 @@ ProcessorIndex graph_request_root(const GraphNetwork& network, const MakespanReq
     throw InputError("the source/root is not a node of the platform");
   }
   if (!network.is_participant(request.root)) {
-    throw InputError(fmt::format("the source/root {} is a router; routers hold no data of their own",
-                                 network.platform().id(request.root)));
+    throw InputError(fmt::format("the source/root is {}, not a participating host; only hosts taking part hold data",
+                                 describe_element(network.platform(), request.root)));
   }
   return request.root;
 }
@@ -158,8 +159,9 @@ MakespanPlan plan_on_graph(const GraphNetwork& network, const MakespanRequest& r
         for (auto t : request.targets) {
           if (t < 0 || t >= network.node_count()) throw InputError("multicast: a target is not a node of the platform");
           if (!network.is_participant(t)) {
-            throw InputError(fmt::format("multicast: target {} is a router; routers hold no data of their own",
-                                         network.platform().id(t)));
+            throw InputError(fmt::format("multicast: a target is {}, not a participating host; only hosts taking "
+                                         "part hold data",
+                                         describe_element(network.platform(), t)));
           }
           must_receive[static_cast<std::size_t>(t)] = 1;
         }

@@ -56,12 +56,35 @@ class HierarchicalPlanner {
     plan_group(0, task_.source, task_.source_ready);
     EngineResult result;
     result.transfers = std::move(transfers_);
-    result.notes.push_back(fmt::format("hierarchical: {} site(s) in {} group(s), {} link class(es)",
-                                       sites_.site_count(), sites_.groups.size(), sites_.link_class_count()));
+    result.notes.push_back(sites_text());
     return result;
   }
 
  private:
+  // "hierarchical: 9 sites as the platform names them (AS_bordeaux, ...)",
+  // or "hierarchical: 4 sites found by link cost, in 2 regions".
+  std::string sites_text() const {
+    const auto& groups = sites_.groups;
+    const int classes = sites_.link_class_count();
+    const std::string link_classes = classes > 1 ? fmt::format("; {} classes of links by cost", classes) : "";
+    if (sites_.declared) {
+      std::string names;
+      const auto& top = groups[0].children;
+      for (std::size_t i = 0; i < top.size() && i < 4; ++i) names += (i ? ", " : "") + groups[top[i]].name;
+      if (top.size() > 4) names += ", ...";
+      const std::size_t chunks = sites_.site_count() - top.size();
+      return fmt::format("hierarchical: {} sites as the platform names them ({}){}{}", top.size(), names,
+                         chunks ? ", the largest cut into parts for flat planning" : "",
+                         link_classes);
+    }
+    std::size_t regions = 0;
+    for (std::size_t g = 1; g < groups.size(); ++g) regions += groups[g].children.empty() ? 0 : 1;
+    const std::size_t sites = sites_.site_count();
+    return fmt::format("hierarchical: {} site{} found by link cost{}{}", sites, sites == 1 ? "" : "s",
+                       regions ? fmt::format(", in {} region{}", regions, regions == 1 ? "" : "s") : "",
+                       link_classes);
+  }
+
   std::vector<ProcessorIndex> relevant_in(const SiteGroup& group) const {
     std::vector<ProcessorIndex> members;
     for (auto v : group.participants) {
@@ -143,8 +166,8 @@ EngineResult broadcast_hierarchical(const GraphNetwork& network, const Broadcast
     return HierarchicalPlanner(network, task).run();
   } catch (const NotSelfContained&) {
     EngineResult flat = broadcast_lookahead(network, task);
-    flat.notes.push_back("hierarchical: a group's members cannot reach each other without relaying through "
-                         "another group, so the plan is flat (look-ahead)");
+    flat.notes.push_back("hierarchical: the hosts of a site cannot reach each other without relaying through "
+                         "another site, so the plan is flat (look-ahead)");
     return flat;
   }
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include <fmt/format.h>
+
 namespace hetcoll {
 
 std::size_t SiteHierarchy::site_count() const {
@@ -25,6 +27,55 @@ struct UnionFind {
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
 };
+
+// Replaces the groups found by cost with the platform's declared sites when
+// its participants name two or more.
+void use_declared_sites(const GraphNetwork& network, std::size_t max_leaf, SiteHierarchy& hierarchy) {
+  const Platform& platform = network.platform();
+  std::vector<std::string> names;
+  std::vector<std::vector<ProcessorIndex>> members;
+  for (auto v : network.participants()) {
+    const std::string& site = platform.node(v).site.empty() ? std::string("(no site)") : platform.node(v).site;
+    auto found = std::find(names.begin(), names.end(), site);
+    if (found == names.end()) {
+      names.push_back(site);
+      members.emplace_back();
+      found = names.end() - 1;
+    }
+    members[static_cast<std::size_t>(found - names.begin())].push_back(v);
+  }
+  if (names.size() < 2) return;
+  std::vector<SiteGroup> groups(1);
+  groups[0].participants = network.participants();
+  std::fill(hierarchy.site_of.begin(), hierarchy.site_of.end(), SIZE_MAX);
+  auto add = [&](std::vector<ProcessorIndex> participants, std::size_t parent, std::string name) {
+    SiteGroup group;
+    group.participants = std::move(participants);
+    group.parent = parent;
+    group.depth = groups[parent].depth + 1;
+    group.name = std::move(name);
+    groups.push_back(std::move(group));
+    groups[parent].children.push_back(groups.size() - 1);
+    return groups.size() - 1;
+  };
+  for (std::size_t s = 0; s < names.size(); ++s) {
+    const std::size_t site = add(members[s], 0, names[s]);
+    if (members[s].size() <= max_leaf) {
+      for (auto v : members[s]) hierarchy.site_of[static_cast<std::size_t>(v)] = site;
+      continue;
+    }
+    for (std::size_t first = 0, part = 1; first < members[s].size(); first += max_leaf, ++part) {
+      const std::size_t last = std::min(members[s].size(), first + max_leaf);
+      const std::size_t chunk =
+          add(std::vector<ProcessorIndex>(members[s].begin() + static_cast<std::ptrdiff_t>(first),
+                                          members[s].begin() + static_cast<std::ptrdiff_t>(last)),
+              site, fmt::format("{} (part {})", names[s], part));
+      for (auto v : groups[chunk].participants) hierarchy.site_of[static_cast<std::size_t>(v)] = chunk;
+    }
+  }
+  hierarchy.groups = std::move(groups);
+  hierarchy.declared = true;
+}
 
 }  // namespace
 
@@ -157,6 +208,8 @@ SiteHierarchy detect_sites(const GraphNetwork& network, std::size_t max_leaf) {
   }
   // Chunks were queued with empty node sets: they became leaves with
   // site_of already set; nothing else to do.
+
+  use_declared_sites(network, max_leaf, hierarchy);
 
   std::sort(thresholds.begin(), thresholds.end());
   for (double t : thresholds) {

@@ -16,6 +16,11 @@
 // dropped (their nodes only route). Leaves of more than `max_leaf`
 // participants are cut into chunks of consecutive node indices, so every
 // flat plan stays small.
+// Declared sites: when the platform names the site of its hosts
+// (PlatformNode::site: SimGrid zones, JSON "site") and they name two or
+// more, the sites are those, in order of first appearance (hosts without
+// one form a site named "(no site)"), each a leaf under the root (cut into
+// chunks like any leaf); the link classes are still found by cost.
 // Link classes (for colours): the gaps found at every level, applied to all
 // edges: class 0 = the cheapest (LAN), then MAN, WAN, ...
 // Complexity: O(m log m) per level of the hierarchy (union-find, sorting
@@ -24,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "hetcoll/model/graph_network.h"
@@ -37,6 +43,7 @@ struct SiteGroup {
   std::vector<std::size_t> children;         // subgroups (indices into SiteHierarchy::groups); empty = a site
   std::size_t parent = 0;                    // the root is its own parent
   int depth = 0;                             // 0 for the whole platform
+  std::string name;                          // a declared site's name ("" when found by cost)
 };
 
 struct SiteHierarchy {
@@ -47,6 +54,7 @@ struct SiteHierarchy {
   std::vector<double> class_thresholds;
   std::vector<std::uint8_t> edge_class;  // per platform edge
   std::vector<std::size_t> site_of;      // per node: its leaf group (SIZE_MAX for nodes in no group)
+  bool declared = false;                 // the sites are the platform's own (see above)
 
   std::size_t site_count() const;
   int link_class_count() const { return static_cast<int>(class_thresholds.size()) + 1; }

@@ -773,8 +773,21 @@ Platform build_platform(std::shared_ptr<Network> network, const EdgeSet& edge_se
   std::vector<PlatformNode> nodes;
   nodes.reserve(order.size());
   std::vector<char> is_netpoint(elements.size(), 0);
+  // A host's site: the zone just below the root zone that holds it (none
+  // for a host of the root zone itself).
+  std::vector<std::string> site_of(elements.size());
   for (const Netpoint& point : network->netpoints) {
-    if (point.element != kNoElement) is_netpoint[static_cast<std::size_t>(point.element)] = 1;
+    if (point.element == kNoElement) continue;
+    is_netpoint[static_cast<std::size_t>(point.element)] = 1;
+    if (point.kind != NetpointKind::host || point.zone < 0) continue;
+    int zone = point.zone;
+    while (network->zones[static_cast<std::size_t>(zone)].parent >= 0 &&
+           network->zones[static_cast<std::size_t>(network->zones[static_cast<std::size_t>(zone)].parent)].parent >= 0) {
+      zone = network->zones[static_cast<std::size_t>(zone)].parent;
+    }
+    if (network->zones[static_cast<std::size_t>(zone)].parent >= 0) {
+      site_of[static_cast<std::size_t>(point.element)] = network->zones[static_cast<std::size_t>(zone)].id;
+    }
   }
   for (ElementId e : order) {
     const Element& element = elements[static_cast<std::size_t>(e)];
@@ -791,6 +804,7 @@ Platform build_platform(std::shared_ptr<Network> network, const EdgeSet& edge_se
     node.router = element.kind != NodeKind::host;
     node.ports = element.ports;
     if (element.kind == NodeKind::host) node.speed = element.speed;
+    node.site = std::move(site_of[static_cast<std::size_t>(e)]);
     nodes.push_back(std::move(node));
   }
   std::vector<PlatformEdge> edges;
