@@ -44,6 +44,8 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
        reduce_ompi_pipeline_program, reduce_ompi_limit},
       {Operation::reduce, "ompi_binomial", "Open MPI: in-order binomial tree, segmented for large messages",
        reduce_ompi_binomial_program, reduce_ompi_limit},
+      {Operation::reduce, "ompi_binary", "Open MPI: binary tree, 32 KiB segments", reduce_ompi_binary_program,
+       reduce_ompi_limit},
       {Operation::allreduce, "default", "SMPI's default: default reduce to rank 0, then binomial bcast",
        allreduce_default_program, nullptr},
       {Operation::allreduce, "rdb", "recursive doubling (MPICH short messages)", allreduce_rdb_program, nullptr},

@@ -93,6 +93,7 @@ CommProgram reduce_binomial_program(int ranks, int root, std::size_t count, std:
 // reduce_ompi_generic.cpp
 CommProgram reduce_ompi_pipeline_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram reduce_ompi_binomial_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram reduce_ompi_binary_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string reduce_ompi_limit(int ranks, std::size_t count, std::size_t element_bytes);
 // reduce_rab.cpp
 CommProgram reduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);

@@ -3,6 +3,7 @@
 // smpi_coll_tuned_ompi_reduce_generic, from Open MPI's coll/tuned):
 //  * ompi_pipeline: a chain towards the root (root <- root+1 <- ...),
 //    segments of 1, 32 or 64 KiB by Open MPI's decision lines;
+//  * ompi_binary: Open MPI's binary tree, segments of 32 KiB;
 //  * ompi_binomial: the in-order binomial tree, segments of 1 KiB for
 //    large enough messages, else unsegmented.
 // The generic loop, per segment s and child i: post the receive of segment
@@ -120,6 +121,21 @@ CommProgram reduce_ompi_binomial_program(int ranks, int root, std::size_t count,
   }
   return ompi_generic_reduce(ranks, root, count, ompi_segment_count(segment_bytes, element_bytes, count),
                              ompi_in_order_binomial_tree, "Open MPI binomial reduce (SMPI)");
+}
+
+namespace {
+
+TreeNode ompi_binary_tree(int ranks, int root, int rank) { return ompi_tree(2, ranks, root, rank); }
+
+}  // namespace
+
+// ompi_binary (reduce__ompi_binary): the generic loop on Open MPI's binary
+// tree (ompi_coll_tuned_topo_build_tree(2, ...)), segments of 32 KiB.
+CommProgram reduce_ompi_binary_program(int ranks, int root, std::size_t count, std::size_t element_bytes) {
+  check_call("ompi_binary", ranks, root, count, element_bytes);
+  if (auto why = reduce_ompi_limit(ranks, count, element_bytes); !why.empty()) unsupported_call("ompi_binary", why);
+  return ompi_generic_reduce(ranks, root, count, ompi_segment_count(32 * 1024, element_bytes, count), ompi_binary_tree,
+                             "Open MPI binary-tree reduce (SMPI)");
 }
 
 }  // namespace hetcoll::mpi_programs
