@@ -136,13 +136,18 @@ CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, st
   CLI::Validator bytes(
       [](std::string& text) -> std::string {
         const auto size = parse_byte_size(text);
-        if (!text.empty() && text.front() == '-') return fmt::format("must be greater than 0, got {}", text);
+        // A plain number that is not positive and finite (0, -1, nan, inf,
+        // 1e999) is named as such; other text is not a size at all.
+        char* end = nullptr;
+        const double plain = std::strtod(text.c_str(), &end);
+        const bool is_number = !text.empty() && end != nullptr && *end == '\0';
+        if ((size && !(*size > 0 && std::isfinite(*size))) || (!size && is_number) ||
+            (is_number && !(plain > 0 && std::isfinite(plain)))) {
+          return fmt::format("must be a positive finite number, got \"{}\"", text);
+        }
         if (!size) {
           return fmt::format("\"{}\" is not a size in bytes (write e.g. 1e6, 1MB = 10^6 bytes, 4KiB = 4096 bytes)",
                              text);
-        }
-        if (!(*size > 0) || !std::isfinite(*size)) {
-          return fmt::format("must be a positive finite number of bytes, got \"{}\"", text);
         }
         text = fmt::format("{:.17g}", *size);
         return {};

@@ -32,7 +32,7 @@ expect_in "tampered plan named invalid" "$work/out" "INVALID"
 
 # --- scatter and gossip --------------------------------------------------
 check "scatter" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --simulate 500
-expect_in "scatter throughput" "$work/out" "throughput   0.5 operations per time unit"
+expect_in "scatter throughput" "$work/out" "throughput   0.5 operations per ms"
 expect_in "scatter simulated" "$work/out" "simulated    500 operations"
 check "scatter whole messages" 0 "$hetcoll" steady scatter --platform "$scatter" --source S --whole-messages --json
 expect_true "whole counts" "$work/out" \

@@ -114,7 +114,7 @@ for bad in 1Mb abc 1e6x ""; do
   expect_in "bad size '$bad' names the option" "$work/err" "--message-size"
 done
 check "zero size" 2 "$hetcoll" tree --platform "$small" --slice-size 0
-expect_in "zero size message" "$work/err" "--slice-size: must be greater than 0, got 0"
+expect_in "zero size message" "$work/err" '--slice-size: must be a positive finite number, got "0"'
 
 # --- one honest summary ---------------------------------------------------
 check "allreduce both phases optimal" 0 "$hetcoll" allreduce --times 1,2,3,4 --quiet

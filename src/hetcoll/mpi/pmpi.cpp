@@ -69,6 +69,7 @@
 // communicator are never called concurrently.
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -355,13 +356,15 @@ const hetcoll::mpi::ChosenProgram* chosen_or_none(MPI_Comm comm, Operation opera
       int size = 0;
       MPI_Comm_size(comm, &size);
       say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): runs {}, "
-                                    "predicted {:.4g} s ({}; platform {})",
+                                    "predicted {:.4g} s{} ({}; platform {})",
                                     mpi_name(operation), size,
                                     operation == Operation::allreduce ? "" : fmt::format(", root {}", root),
                                     static_cast<long long>(count) * type_size, type_size,
                                     chosen->name == "mpi:default" ? "the MPI library's own call (mpi:default)"
                                                                   : chosen->name,
-                                    chosen->predicted_seconds, chosen->reason, state->runtime->platform_name()));
+                                    chosen->predicted_seconds,
+                                    chosen->name == "mpi:default" && std::isnan(chosen->default_seconds) ? " or more" : "",
+                                    chosen->reason, state->runtime->platform_name()));
     }
     return chosen;
   } catch (const std::exception& error) {

@@ -178,6 +178,9 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
     choice.reason = fmt::format("{} predicted {:.4g} s, every MPI algorithm {:.4g} s or more", best.name,
                                 best.predicted_seconds, fastest_mpi);
   } else {
+    // The library's own selection is not modelled: it takes at least its
+    // fastest algorithm's time.
+    choice.chosen_seconds = fastest_mpi;
     choice.reason = "no hetcoll plan is predicted faster than every MPI algorithm: the library's default";
   }
   return choice;

@@ -70,6 +70,9 @@ struct ProgramChoice {
   std::vector<ProgramCandidate> candidates;
   // The one that runs: "mpi:default" means PMPI_* unchanged.
   std::string chosen;
+  // Its prediction; when the library's default runs and its selection is
+  // not modelled (MpiLibrary::unknown), the fastest MPI algorithm's: a
+  // lower bound on the default's time.
   double chosen_seconds = 0;
   // The library default's prediction (NaN when not modelled).
   double default_seconds = 0;
