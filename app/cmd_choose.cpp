@@ -51,7 +51,7 @@ int run_choose(const ChooseOptions& options) {
   call.commutative = !options.non_commutative;
   ChooserOptions chooser;
   chooser.margin = options.margin;
-  chooser.flow.envelope_bytes = 16;  // as the runtime under SMPI (mpi/runtime.cpp)
+  chooser.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;  // as the runtime (mpi/runtime.cpp)
   const auto choice = choose_program(loaded, members, call, chooser);
   const int ranks = static_cast<int>(members.size());
   if (options.json) {
@@ -77,7 +77,9 @@ void add_choose_command(CLI::App& app, int& result) {
       ->required();
   choose->add_option("--operation", options->operation, "bcast, reduce or allreduce (default bcast)")
       ->check(CLI::IsMember({"bcast", "broadcast", "reduce", "allreduce"}));
-  choose->add_option("--count", options->count, "Elements in the call (MPI's count)")->required();
+  choose->add_option("--count", options->count, "Elements in the call (MPI's count, 1 to 2147483647)")
+      ->required()
+      ->check(CLI::PositiveNumber);
   choose->add_option("--element-bytes", options->element_bytes, "Bytes per element (default 4, an int)")
       ->check(CLI::PositiveNumber);
   choose->add_option("--root", options->root, "Root rank of bcast and reduce (default 0)")->check(CLI::NonNegativeNumber);

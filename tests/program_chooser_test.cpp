@@ -3,7 +3,9 @@
 // every program it can pick computes the collective (verify/verify_program.h).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <random>
 #include <string>
 
 #include <fmt/format.h>
@@ -102,6 +104,39 @@ TEST(ProgramChooser, EveryPickableProgramComputesItsCollective) {
   }
 }
 
+// Property: on seeded random NIC clusters (2 to 12 hosts of random up-link
+// bandwidths and latencies), every candidate the chooser predicts —
+// hetcoll's lowered plans and MPI's algorithms — computes its collective
+// (verify_program), completes in the model, and the chosen one is never
+// predicted slower than the library's default.
+TEST(ProgramChooser, RandomPlatformsEveryCandidateVerifiedAndNeverWorseThanTheDefault) {
+  std::mt19937 random(20261128);
+  for (int instance = 0; instance < 24; ++instance) {
+    const int hosts = std::uniform_int_distribution<int>(2, 12)(random);
+    std::vector<double> up_mbps;
+    for (int h = 0; h < hosts; ++h) up_mbps.push_back(std::uniform_real_distribution<double>(5, 200)(random));
+    const double latency_us = std::uniform_real_distribution<double>(1, 100)(random);
+    const auto platform = nic_cluster(hosts, up_mbps, latency_us);
+    const auto members = hosts_of(platform);
+    const std::size_t counts[] = {1, 37, 3000};
+    const auto operation = std::array{Operation::broadcast, Operation::reduce, Operation::allreduce}[instance % 3];
+    const auto count = counts[(instance / 3) % 3];
+    const int root = std::uniform_int_distribution<int>(0, hosts - 1)(random);
+    const auto call = call_of(operation, count, root);
+    const auto choice = choose_program(platform, members, call);
+    SCOPED_TRACE(fmt::format("instance {}: {} hosts, {} of {} elements, root {}", instance, hosts,
+                             to_string(operation), count, root));
+    EXPECT_LE(choice.chosen_seconds, choice.default_seconds);
+    for (const auto& candidate : choice.candidates) {
+      if (!candidate.refused.empty()) continue;
+      EXPECT_TRUE(std::isfinite(candidate.predicted_seconds)) << candidate.name;
+      const auto report = verify_program(candidate_program(platform, members, call, candidate.name), operation,
+                                         root, count);
+      EXPECT_TRUE(report.valid) << candidate.name << ": " << report.summary();
+    }
+  }
+}
+
 TEST(ProgramChooser, AHeterogeneousPlatformPicksAHetcollPlanForLargeBroadcasts) {
   // One fast root and slow others: hetcoll's plan sends from the fast hosts
   // first; the library's binomial tree waits on slow ones.
@@ -130,6 +165,10 @@ TEST(ProgramChooser, UnknownCandidatesAreRefusedByName) {
   EXPECT_THROW((void)candidate_program(platform, hosts_of(platform), call_of(Operation::broadcast, 4), "nonesuch"),
                InputError);
   EXPECT_THROW((void)choose_program(platform, hosts_of(platform), call_of(Operation::broadcast, 4, 7)), InputError);
+  // MPI's count is an int of at least one element.
+  EXPECT_THROW((void)choose_program(platform, hosts_of(platform), call_of(Operation::broadcast, 0)), InputError);
+  EXPECT_THROW((void)choose_program(platform, hosts_of(platform), call_of(Operation::broadcast, std::size_t{1} << 31)),
+               InputError);
 }
 
 }  // namespace

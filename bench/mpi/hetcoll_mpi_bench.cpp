@@ -16,10 +16,10 @@
 //   (runtime: hetcoll::mpi::Runtime with its defaults, what the PMPI library
 //    runs with only HETCOLL_PLATFORM set: the chooser's pick per size,
 //    registry/program_chooser.h; the algorithm column names it)
-//   (program: the plan lowered to a communication program, plan/plan_program.h,
-//    run by mpi/program_executor.h and predicted by the flow model,
-//    sim/program_simulation.h; --algorithm hetcoll-graph (default) or
-//    hetcoll-sender-speed says which plan)
+//   (program: one of the chooser's candidates by name, --algorithm
+//    hetcoll:graph (default), hetcoll:sender-speed, hetcoll:eager or
+//    mpi:NAME (registry/program_chooser.h), run by mpi/program_executor.h
+//    and predicted by the flow model, sim/program_simulation.h)
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best
@@ -83,7 +83,6 @@
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/program_executor.h"
-#include "hetcoll/plan/plan_program.h"
 #include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/sim/program_simulation.h"
 #include "hetcoll/mpi/split_allreduce.h"
@@ -322,11 +321,11 @@ int run(Options options) {
       call.count = static_cast<std::size_t>(count);
       call.element_bytes = static_cast<std::size_t>(type_size);
       try {
-        const auto builtin = candidate_program(platform, runtime->processor_of_rank(), call, "mpi:" + options.label);
         const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
         sim::FlowModelOptions flow_options;
-        flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : 16;
-        predicted = sim::predict_program(builtin, network, static_cast<std::size_t>(type_size), flow_options).makespan;
+        flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : sim::kSmpiEnvelopeBytes;
+        predicted = predict_candidate(platform, runtime->processor_of_rank(), network, call, "mpi:" + options.label,
+                                      flow_options);
       } catch (const InputError&) {
         predicted = std::nan("");  // not modelled (or refused for this call)
       }
@@ -338,20 +337,23 @@ int run(Options options) {
       predicted = chosen ? chosen->predicted_seconds : std::nan("");
       algorithm = chosen ? chosen->name : "no choice (cluster or fixed costs)";
     } else if (use_program) {
-      // A communication program (plan/comm_program.h) run by the program
-      // executor and predicted by the flow model (sim/program_simulation.h).
+      // One of the chooser's candidates (registry/program_chooser.h) by
+      // name, run by the program executor and predicted by the flow model.
       if (platform.is_cluster()) throw InputError("--implementation program needs a platform graph");
-      int root = operation == Operation::allreduce ? -1 : options.root;
-      const auto model = options.algorithm == "hetcoll-sender-speed" ? PlanModel::sender_speed : PlanModel::platform_graph;
-      auto exact = mpi::plan_for_ranks(platform, runtime->processor_of_rank(), operation, root,
-                                       bytes + options.envelope_bytes, "", model);
-      program = std::make_unique<CommProgram>(program_of_plan(exact, size, static_cast<std::size_t>(count)));
-      check_program(*program, static_cast<std::size_t>(count));
+      std::string name = options.algorithm.empty() ? "hetcoll:graph" : options.algorithm;
+      if (name == "hetcoll-graph") name = "hetcoll:graph";
+      if (name == "hetcoll-sender-speed") name = "hetcoll:sender-speed";
+      CallShape call;
+      call.operation = operation;
+      call.root = options.root;
+      call.count = static_cast<std::size_t>(count);
+      call.element_bytes = static_cast<std::size_t>(type_size);
+      program = std::make_unique<CommProgram>(candidate_program(platform, runtime->processor_of_rank(), call, name));
       const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
       sim::FlowModelOptions flow_options;
-      flow_options.envelope_bytes = options.envelope_bytes;
-      predicted = sim::predict_program(*program, network, static_cast<std::size_t>(type_size), flow_options).makespan;
-      algorithm = program->name;
+      flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : sim::kSmpiEnvelopeBytes;
+      predicted = predict_candidate(platform, runtime->processor_of_rank(), network, call, name, flow_options);
+      algorithm = name;
     } else if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");

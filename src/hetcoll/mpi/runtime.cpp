@@ -206,10 +206,7 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
 #else
   options.library = MpiLibrary::unknown;
 #endif
-  // SMPI's messages take about 16 bytes more than their data on the network
-  // (1 to 64 int broadcasts on the 8-host NIC cluster: predictions 3 % short
-  // without them, within 1 % with them); real MPI headers are of that size.
-  options.flow.envelope_bytes = planning_.envelope_bytes > 0 ? planning_.envelope_bytes : 16;
+  options.flow.envelope_bytes = planning_.envelope_bytes > 0 ? planning_.envelope_bytes : sim::kSmpiEnvelopeBytes;
   MPI_Comm comm = communicator_->get();
   // Rank 0 predicts every candidate (the planners are deterministic, but
   // there is no need for every rank to repeat the work) and sends the

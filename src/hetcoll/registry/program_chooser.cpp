@@ -38,6 +38,11 @@ void check_call(const CallShape& call, std::size_t ranks) {
     throw InputError("root", fmt::format("root {} is not a rank of the communicator of {} ranks", call.root, ranks));
   }
   if (call.element_bytes == 0) throw InputError("element_bytes", "must be at least 1");
+  // MPI's count is an int; a call of no element sends nothing (MPI returns at once).
+  if (call.count == 0 || call.count > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw InputError("count", fmt::format("must be 1 to {} elements (MPI's count is an int), got {}",
+                                          std::numeric_limits<int>::max(), call.count));
+  }
 }
 
 std::string hetcoll_refusal(const CallShape& call, PlanModel model) {
@@ -96,6 +101,15 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
                                             name));
 }
 
+double predict_candidate(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                         const FlowNetwork& network, const CallShape& call, const std::string& name,
+                         const sim::FlowModelOptions& flow) {
+  const auto program = candidate_program(platform, processor_of_rank, call, name);
+  check_program(program, call.count, name);
+  const auto timing = sim::predict_program(program, network, call.element_bytes, flow);
+  return timing.completed() ? timing.makespan : std::numeric_limits<double>::infinity();
+}
+
 ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                              const CallShape& call, const ChooserOptions& options) {
   if (!chooser_applies(platform)) {
@@ -116,14 +130,8 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
       return;
     }
     try {
-      const auto program = candidate_program(platform, processor_of_rank, call, name);
-      check_program(program, call.count, name);
-      const auto timing = sim::predict_program(program, network, call.element_bytes, options.flow);
-      if (timing.completed()) {
-        candidate.predicted_seconds = timing.makespan;
-      } else {
-        candidate.refused = "the program does not complete in the model";
-      }
+      candidate.predicted_seconds = predict_candidate(platform, processor_of_rank, network, call, name, options.flow);
+      if (candidate.predicted_seconds == infinity) candidate.refused = "the program does not complete in the model";
     } catch (const InputError& error) {
       candidate.refused = error.what();
     }

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "hetcoll/core/ids.h"
+#include "hetcoll/model/flow_network.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/plan/comm_program.h"
 #include "hetcoll/plan/plan.h"
@@ -90,6 +91,13 @@ bool chooser_applies(const LoadedPlatform& platform);
 // malformed (root out of range).
 ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                              const CallShape& call, const ChooserOptions& options = {});
+
+// One candidate's prediction for `call` (seconds; +inf when the program
+// does not complete in the model) on `network` (the ranks' FlowNetwork).
+// Throws InputError like candidate_program.
+double predict_candidate(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                         const FlowNetwork& network, const CallShape& call, const std::string& name,
+                         const sim::FlowModelOptions& flow = {});
 
 // The program of one candidate by name (what every rank builds once the
 // choice is known). Throws InputError for an unknown or refused name.
