@@ -14,6 +14,9 @@
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/model/simgrid/simgrid_xml.h"
+#include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/plan/split_program.h"
+#include "hetcoll/registry/plans_on_ranks.h"
 #include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/sim/program_simulation.h"
 #include "hetcoll/verify/verify_program.h"
@@ -128,6 +131,7 @@ TEST(ProgramChooser, RandomPlatformsEveryCandidateVerifiedAndNeverWorseThanTheDe
                              to_string(operation), count, root));
     EXPECT_LE(choice.chosen_seconds, choice.default_seconds);
     for (const auto& candidate : choice.candidates) {
+      if (candidate.name == "hetcoll:split") EXPECT_EQ(candidate.refused, "") << "the split plans apply to every call here";
       if (!candidate.refused.empty()) continue;
       EXPECT_TRUE(std::isfinite(candidate.predicted_seconds)) << candidate.name;
       const auto report = verify_program(candidate_program(platform, members, call, candidate.name), operation,
@@ -144,6 +148,70 @@ TEST(ProgramChooser, AHeterogeneousPlatformPicksAHetcollPlanForLargeBroadcasts) 
   const auto choice = choose_program(platform, hosts_of(platform), call_of(Operation::broadcast, 1u << 18));
   EXPECT_FALSE(choice.runs_library_default()) << choice.reason;
   EXPECT_LT(choice.chosen_seconds * 1.02, choice.default_seconds);
+}
+
+// The split reduce is planned in the NIC fluid model (makespan/split/
+// split_reduce.h), which is CM02 on these platforms: its lowered program,
+// paced as planned, takes the plan's predicted time in the flow model too.
+TEST(ProgramChooser, TheSplitReduceProgramTakesItsPlansTime) {
+  const auto platform = nic_cluster(8, {100, 100, 100, 100, 62.5, 62.5, 62.5, 62.5}, 50);
+  const auto members = hosts_of(platform);
+  const FlowNetwork network(platform.graph(), members);
+  sim::FlowModelOptions flow;
+  flow.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  for (const std::size_t count : {256u, 4096u}) {
+    const auto plan = plan_split_reduce(nic_network_of_ranks(platform, members, sim::kSmpiEnvelopeBytes), 0, count, 4);
+    const auto program = program_of_split_reduce(plan);
+    check_program(program, count);
+    EXPECT_TRUE(verify_program(program, Operation::reduce, 0, count).valid);
+    const auto timing = sim::predict_program(program, network, 4, flow);
+    EXPECT_NEAR(timing.makespan, plan.predicted_seconds, 1e-3 * plan.predicted_seconds) << count << " ints";
+    EXPECT_DOUBLE_EQ(predict_candidate(platform, members, network, call_of(Operation::reduce, count), "hetcoll:split",
+                                       flow),
+                     timing.makespan);
+  }
+}
+
+// On the seed's 8-host cluster the split plans beat every MPI algorithm
+// from 1024 ints (docs/RESULTS.md, measured in SMPI).
+TEST(ProgramChooser, TheSplitPlansWinMidSizedCallsOnAHeterogeneousCluster) {
+  const auto platform = nic_cluster(8, {12.5, 12.5, 12.5, 12.5, 12.5 / 1.6, 12.5 / 1.6, 12.5 / 1.6, 12.5 / 1.6}, 50);
+  for (const auto operation : {Operation::broadcast, Operation::reduce}) {
+    const auto choice = choose_program(platform, hosts_of(platform), call_of(operation, 1024));
+    EXPECT_EQ(choice.chosen, "hetcoll:split") << to_string(operation) << ": " << choice.reason;
+  }
+}
+
+TEST(SplitPrograms, MalformedPlansAreRefused) {
+  SplitBroadcastPlan plan;
+  plan.members = {0, 1, 2};
+  plan.source = 0;
+  plan.elements = 6;
+  plan.chunks = 1;
+  plan.pieces = {{1, 0, 3}, {2, 3, 3}};
+  plan.transfers = {{0, 0, 0, 1}, {1, 0, 0, 2}, {0, 0, 1, 2}, {1, 0, 2, 1}};
+  EXPECT_TRUE(verify_program(program_of_split_broadcast(plan), Operation::broadcast, 0, 6).valid);
+  auto forwarding_too_early = plan;
+  forwarding_too_early.transfers = {{0, 0, 1, 2}, {0, 0, 0, 1}, {1, 0, 0, 2}, {1, 0, 2, 1}};
+  EXPECT_TRUE(verify_program(program_of_split_broadcast(forwarding_too_early), Operation::broadcast, 0, 6).valid)
+      << "a spreader waits for its chunk before forwarding it, whatever the order";
+  auto gap = plan;
+  gap.pieces[1].first = 4;
+  EXPECT_THROW((void)program_of_split_broadcast(gap), InputError);
+  auto never_received = plan;
+  never_received.transfers.erase(never_received.transfers.begin());  // member 1 never gets piece 0
+  EXPECT_THROW((void)program_of_split_broadcast(never_received), InputError);
+  SplitReducePlan reduce;
+  reduce.root = 0;
+  reduce.count = 4;
+  reduce.pieces = {{0, 4, 1}};
+  reduce.contributions = {{}, {}, {0}};
+  reduce.post_times = {{}, {}, {0.0}};
+  reduce.piece_ready = {1e-3};
+  reduce.piece_at_root = {2e-3};
+  EXPECT_TRUE(verify_program(program_of_split_reduce(reduce), Operation::reduce, 0, 4).valid);
+  reduce.contributions[2].clear();  // processor 2's share never reaches the aggregator
+  EXPECT_THROW((void)program_of_split_reduce(reduce), InputError);
 }
 
 TEST(ProgramChooser, NonCommutativeReducesKeepTheLibrarysDefault) {

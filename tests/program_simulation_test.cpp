@@ -2,6 +2,8 @@
 // worked out by hand from SimGrid's CM02 rules (model/flow_network.h).
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <string>
 
 #include <fmt/format.h>
@@ -69,6 +71,27 @@ TEST(ProgramSimulation, OneMessageTakesLatencyPlusSizeOverBandwidth) {
   EXPECT_NEAR(timing.makespan, 2e-3 + 1e6 / 100e6, 1e-12);
   EXPECT_NEAR(timing.rank_finish[1], timing.makespan, 1e-12);
   EXPECT_EQ(timing.rank_finish[2], 0);
+}
+
+TEST(ProgramSimulation, APacedSendLeavesAtItsTime) {
+  const auto platform = star();
+  const auto network = network_of(platform);
+  CommProgram program(4, "paced");
+  program.add(0, ProgramStep::pace_until(0.5));
+  program.blocking_send(0, 1, {0, 0, 250000});
+  program.add(1, ProgramStep::pace_until(0.1));  // already past when the message arrives: nothing
+  program.blocking_receive(1, 0, {0, 0, 250000});
+  program.add(2, ProgramStep::pace_until(0.25));
+  check_program(program, 250000);
+  const auto timing = sim::predict_program(program, network, 4);
+  ASSERT_TRUE(timing.completed());
+  EXPECT_NEAR(timing.rank_finish[1], 0.5 + 2e-3 + 1e6 / 100e6, 1e-12);
+  EXPECT_NEAR(timing.rank_finish[2], 0.25, 1e-15);
+  CommProgram bad(2, "bad pace");
+  bad.add(0, ProgramStep::pace_until(-1));
+  EXPECT_THROW(check_program(bad, 1), InputError);
+  bad.steps[0][0].seconds = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(check_program(bad, 1), InputError);
 }
 
 TEST(ProgramSimulation, ConcurrentSendsShareTheSendersLink) {

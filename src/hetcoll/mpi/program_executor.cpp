@@ -21,6 +21,7 @@ void run_program_steps(const CommProgram& program, const Exchange& exchange, int
     return element_address(base, slice.offset, layout);
   };
   const auto& steps = program.steps[static_cast<std::size_t>(rank)];
+  const double entered = MPI_Wtime();
   std::vector<MPI_Request> requests(steps.size(), MPI_REQUEST_NULL);
   for (std::size_t index = 0; index < steps.size(); ++index) {
     const ProgramStep& step = steps[index];
@@ -52,6 +53,9 @@ void run_program_steps(const CommProgram& program, const Exchange& exchange, int
         break;
       case ProgramStep::Kind::copy:
         if (elements > 0) copy_elements(address(step.data), address(step.into), step.data.count, datatype, layout);
+        break;
+      case ProgramStep::Kind::pace:
+        wait_until(entered + step.seconds);
         break;
     }
   }

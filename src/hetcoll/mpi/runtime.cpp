@@ -159,13 +159,7 @@ const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size
 }
 
 NicNetwork Runtime::rank_nic_network() const {
-  // t_u(S) = L_u + S / U_u, read at 1 byte and 1 + 65536 bytes.
-  const double probe = 65536;
-  const auto small = rank_cluster(1.0).transmission_times();
-  const auto large = rank_cluster(1.0 + probe).transmission_times();
-  std::vector<double> at_zero(small.size());
-  for (std::size_t u = 0; u < small.size(); ++u) at_zero[u] = small[u] - (large[u] - small[u]) / probe;
-  return nic_network_from_times(at_zero, large, 1.0 + probe, planning_.envelope_bytes);
+  return nic_network_of_ranks(platform_, processor_of_rank_, planning_.envelope_bytes);
 }
 
 const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int type_size) {

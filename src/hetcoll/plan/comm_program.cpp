@@ -1,5 +1,6 @@
 #include "hetcoll/plan/comm_program.h"
 
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -46,6 +47,13 @@ ProgramStep ProgramStep::copy_of(Slice from, Slice into) {
   step.kind = Kind::copy;
   step.data = from;
   step.into = into;
+  return step;
+}
+
+ProgramStep ProgramStep::pace_until(double seconds) {
+  ProgramStep step;
+  step.kind = Kind::pace;
+  step.seconds = seconds;
   return step;
 }
 
@@ -135,6 +143,11 @@ void check_program(const CommProgram& program, std::size_t data_elements, const 
                                             request));
             }
             state[request] = 2;
+          }
+          break;
+        case ProgramStep::Kind::pace:
+          if (!std::isfinite(step.seconds) || step.seconds < 0) {
+            fail(rank, index, fmt::format("paces until {} s, not a finite time from the start", step.seconds));
           }
           break;
         case ProgramStep::Kind::combine:

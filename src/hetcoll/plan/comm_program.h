@@ -14,7 +14,9 @@
 //  * wait(requests): blocks until the listed earlier send/receive steps of
 //    this rank have completed (MPI_Waitall);
 //  * combine(from, into): into = from (op) into, element-wise
-//    (MPI_Reduce_local(from, into)); copy(from, into): into = from.
+//    (MPI_Reduce_local(from, into)); copy(from, into): into = from;
+//  * pace(t): the rank does nothing until `t` seconds after it entered the
+//    call (a planned post time; nothing when that time has passed).
 // Messages match by order (MPI's non-overtaking rule, explicit sources, one
 // tag per program): the k-th send from a to b matches the k-th receive at b
 // from a, and both have the same element count (check_program).
@@ -44,7 +46,7 @@ struct Slice {
 };
 
 struct ProgramStep {
-  enum class Kind : std::uint8_t { send, receive, wait, combine, copy };
+  enum class Kind : std::uint8_t { send, receive, wait, combine, copy, pace };
   Kind kind = Kind::send;
   int peer = -1;             // send, receive: the other rank
   bool synchronous = false;  // send: MPI_Issend
@@ -52,12 +54,14 @@ struct ProgramStep {
   Slice into;                // combine, copy: the output (same count as data)
   // wait: indices (into this rank's steps) of the sends and receives waited for.
   std::vector<std::uint32_t> requests;
+  double seconds = 0;  // pace: seconds after the rank entered the call
 
   static ProgramStep send_of(int peer, Slice data, bool synchronous = false);
   static ProgramStep receive_of(int peer, Slice data);
   static ProgramStep wait_for(std::vector<std::uint32_t> requests);
   static ProgramStep combine_of(Slice from, Slice into);
   static ProgramStep copy_of(Slice from, Slice into);
+  static ProgramStep pace_until(double seconds);
 };
 
 struct CommProgram {
@@ -84,7 +88,8 @@ struct CommProgram {
 
 // Throws InputError (parameter `what`) when the program is malformed: a peer
 // out of range or itself, a slice outside its buffer (buffer 0 has
-// `data_elements` elements), a wait on a step that is not an earlier send or
+// `data_elements` elements), a pace time that is negative or not finite, a
+// wait on a step that is not an earlier send or
 // receive of the rank or is waited twice, a request never waited for,
 // mismatched counts or unmatched messages.
 void check_program(const CommProgram& program, std::size_t data_elements, const std::string& what = "program");

@@ -140,4 +140,14 @@ Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector
   return Cluster(std::move(rank_ids), std::move(times), platform.source_name);
 }
 
+NicNetwork nic_network_of_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                                double envelope_bytes) {
+  const double probe = 65536;
+  const auto small = restrict_to_processors(platform, processor_of_rank, 1.0).transmission_times();
+  const auto large = restrict_to_processors(platform, processor_of_rank, 1.0 + probe).transmission_times();
+  std::vector<double> at_zero(small.size());
+  for (std::size_t u = 0; u < small.size(); ++u) at_zero[u] = small[u] - (large[u] - small[u]) / probe;
+  return nic_network_from_times(at_zero, large, 1.0 + probe, envelope_bytes);
+}
+
 }  // namespace hetcoll

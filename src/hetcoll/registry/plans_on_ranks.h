@@ -12,6 +12,7 @@
 
 #include "hetcoll/core/ids.h"
 #include "hetcoll/model/cluster.h"
+#include "hetcoll/model/nic_network.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/plan/plan.h"
 
@@ -42,5 +43,11 @@ MakespanPlan plan_for_ranks(const LoadedPlatform& platform, const std::vector<Pr
 // (t(p) = the slowest of p's routes to the others for a graph).
 Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processors,
                                double message_bytes);
+
+// The NIC fluid model (model/nic_network.h) of the ranks' processors:
+// t_u(S) = L_u + S / U_u of each rank's sender-speed view, read at 1 byte
+// and 1 + 65536 bytes; every message carries `envelope_bytes` more.
+NicNetwork nic_network_of_ranks(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                                double envelope_bytes);
 
 }  // namespace hetcoll

@@ -9,7 +9,12 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
 #include "hetcoll/model/flow_network.h"
+#include "hetcoll/makespan/split/split_allreduce.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
+#include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/model/split_costs.h"
 #include "hetcoll/plan/plan_program.h"
+#include "hetcoll/plan/split_program.h"
 #include "hetcoll/registry/plans_on_ranks.h"
 
 namespace hetcoll {
@@ -17,6 +22,8 @@ namespace {
 
 constexpr std::string_view kMpiPrefix = "mpi:";
 constexpr std::string_view kDefault = "mpi:default";
+constexpr std::string_view kSplit = "hetcoll:split";
+constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:split";
 
 struct HetcollCandidate {
   std::string_view name;
@@ -71,10 +78,35 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
   for (const auto& candidate : kHetcollCandidates) {
     if (name == candidate.name) return hetcoll_refusal(call, candidate.model);
   }
-  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed, "
-                                            "hetcoll:eager)",
-                                            name));
+  if (name == kSplit) {
+    if (!call.commutative && call.operation != Operation::broadcast) return "combines at aggregators: commutative operations only";
+    if (ranks < 2) return "one rank: nothing to split";
+    return {};
+  }
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" ({})", name, kCandidateNames));
 }
+
+namespace {
+
+// The split plan of the call on the ranks (makespan/split/), planned for the
+// message plus SMPI's envelope, lowered to its program.
+CommProgram split_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                          const CallShape& call) {
+  const auto element_bytes = static_cast<double>(call.element_bytes);
+  const double envelope = sim::kSmpiEnvelopeBytes;
+  if (call.operation == Operation::reduce) {
+    const auto network = nic_network_of_ranks(platform, processor_of_rank, envelope);
+    return program_of_split_reduce(plan_split_reduce(network, call.root, call.count, element_bytes));
+  }
+  const auto costs = SplitCosts::of(platform.graph(), processor_of_rank);
+  if (call.operation == Operation::broadcast) {
+    return program_of_split_broadcast(
+        plan_split_broadcast(costs, static_cast<std::size_t>(call.root), call.count, element_bytes, envelope));
+  }
+  return program_of_split_allreduce(plan_split_allreduce(costs, call.count, element_bytes, envelope));
+}
+
+}  // namespace
 
 CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                               const CallShape& call, const std::string& name) {
@@ -96,9 +128,12 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
     program.name = name;
     return program;
   }
-  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" (mpi:NAME, hetcoll:graph, hetcoll:sender-speed, "
-                                            "hetcoll:eager)",
-                                            name));
+  if (name == kSplit) {
+    auto program = split_program(platform, processor_of_rank, call);
+    program.name = name;
+    return program;
+  }
+  throw InputError("algorithm", fmt::format("unknown candidate \"{}\" ({})", name, kCandidateNames));
 }
 
 double predict_candidate(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
@@ -143,6 +178,7 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
     consider(fmt::format("{}{}", kMpiPrefix, algorithm.name));
   }
   for (const auto& candidate : kHetcollCandidates) consider(std::string(candidate.name));
+  consider(std::string(kSplit));
   std::stable_sort(choice.candidates.begin(), choice.candidates.end(),
                    [](const ProgramCandidate& a, const ProgramCandidate& b) {
                      return a.predicted_seconds < b.predicted_seconds;

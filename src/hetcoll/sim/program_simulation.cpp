@@ -79,7 +79,8 @@ class Simulation {
     for (;;) {
       if (rates_stale_) compute_rates();
       double next = kInfinity;
-      for (const auto& message : messages_) {
+      for (auto m : active_) {
+        const Message& message = messages_[m];
         if (message.state == Message::State::latency) next = std::min(next, message.flows_at);
         if (message.state == Message::State::flowing) next = std::min(next, now + message.remaining / message.rate);
       }
@@ -89,7 +90,8 @@ class Simulation {
       if (next == kInfinity) break;
       const double elapsed = next - now;
       now = next;
-      for (auto& message : messages_) {
+      for (auto m : active_) {
+        Message& message = messages_[m];
         if (message.state != Message::State::flowing) continue;
         if (message.rate == kInfinity) {
           message.remaining = 0;
@@ -129,7 +131,7 @@ class Simulation {
     while (changed) {
       changed = false;
       for (int r = 0; r < program_.ranks; ++r) changed |= advance(r, now);
-      for (std::size_t m = 0; m < messages_.size(); ++m) {
+      for (auto m : active_) {
         Message& message = messages_[m];
         if (message.state == Message::State::latency && message.flows_at <= now) {
           message.state = Message::State::flowing;
@@ -145,6 +147,7 @@ class Simulation {
           changed = true;
         }
       }
+      std::erase_if(active_, [&](std::size_t m) { return messages_[m].state == Message::State::done; });
     }
   }
 
@@ -155,6 +158,7 @@ class Simulation {
       return;
     }
     message.state = Message::State::latency;
+    active_.push_back(m);
     message.flows_at =
         now + network_.path(static_cast<std::size_t>(message.from), static_cast<std::size_t>(message.to)).latency;
     message.remaining = message.bytes;
@@ -190,6 +194,13 @@ class Simulation {
             if (std::isnan(completed_at_[rank][request])) return moved;
           }
           break;
+        case ProgramStep::Kind::pace:
+          if (step.seconds > now) {
+            ++pc_[rank];
+            busy_until_[rank] = step.seconds;
+            return true;
+          }
+          break;
         case ProgramStep::Kind::combine:
         case ProgramStep::Kind::copy:
           if (options_.seconds_per_combined_byte > 0 && step.data.count > 0) {
@@ -206,64 +217,124 @@ class Simulation {
     return true;
   }
 
-  // Weighted max-min fair rates of the flowing messages (progressive filling).
+  // Weighted max-min fair rates of the flowing messages (progressive
+  // filling): at each level, the resources (and rate bounds) that saturate
+  // first fix the rates of the messages crossing them. Messages between the
+  // same two ranks share a path and a weight, so they get the same rate:
+  // they are filled as one class. O(F + C · P + R · L + C log C) for F
+  // messages in C classes crossing P resources each, R resources, L levels.
   void compute_rates() {
     rates_stale_ = false;
-    std::vector<std::size_t> flowing;
-    for (std::size_t m = 0; m < messages_.size(); ++m) {
-      if (messages_[m].state == Message::State::flowing) flowing.push_back(m);
+    auto& s = scratch_;
+    const std::size_t n = network_.size();
+    if (s.class_of_pair.size() != n * n) s.class_of_pair.assign(n * n, {0, 0});
+    ++s.epoch;
+    s.classes.clear();
+    s.flowing.clear();
+    for (auto m : active_) {
+      const Message& message = messages_[m];
+      if (message.state != Message::State::flowing) continue;
+      auto& slot = s.class_of_pair[static_cast<std::size_t>(message.from) * n + static_cast<std::size_t>(message.to)];
+      if (slot.first != s.epoch) {
+        slot = {s.epoch, static_cast<std::uint32_t>(s.classes.size())};
+        const auto& path = network_.path(static_cast<std::size_t>(message.from), static_cast<std::size_t>(message.to));
+        s.classes.push_back({&path, message.weight, path.rate_bound / message.weight, 0, 0});
+      }
+      ++s.classes[slot.second].messages;
+      s.flowing.emplace_back(m, slot.second);
     }
-    std::vector<double> capacity(network_.resource_count());
-    for (std::size_t c = 0; c < capacity.size(); ++c) capacity[c] = network_.capacity(c);
-    std::vector<double> weight_sum(capacity.size(), 0);
-    std::vector<char> fixed(flowing.size(), 0);
-    auto path_of = [&](std::size_t m) -> const FlowNetwork::Path& {
-      return network_.path(static_cast<std::size_t>(messages_[m].from), static_cast<std::size_t>(messages_[m].to));
+    auto& classes = s.classes;
+    const std::size_t resources = network_.resource_count();
+    auto& capacity = s.capacity;
+    auto& weight_sum = s.weight_sum;
+    auto& unfixed = s.unfixed;
+    auto& crossing = s.crossing;  // classes crossing each resource
+    capacity.resize(resources);
+    weight_sum.assign(resources, 0);
+    unfixed.assign(resources, 0);
+    crossing.resize(resources);
+    for (auto& list : crossing) list.clear();
+    for (std::size_t c = 0; c < resources; ++c) capacity[c] = network_.capacity(c);
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+      for (auto c : classes[k].path->resources) {
+        weight_sum[c] += static_cast<double>(classes[k].messages) * classes[k].weight;
+        ++unfixed[c];
+        crossing[c].push_back(static_cast<std::uint32_t>(k));
+      }
+    }
+    // Finite rate bounds as levels, lowest first.
+    auto& by_bound = s.by_bound;
+    by_bound.clear();
+    for (std::size_t k = 0; k < classes.size(); ++k) {
+      if (classes[k].bound_level < kInfinity) by_bound.push_back(static_cast<std::uint32_t>(k));
+    }
+    auto bound_level = [&](std::uint32_t k) { return classes[k].bound_level; };
+    std::sort(by_bound.begin(), by_bound.end(), [&](auto a, auto b) { return bound_level(a) < bound_level(b); });
+    std::size_t next_bound = 0;
+    std::vector<char> fixed(classes.size(), 0);
+    std::size_t left = classes.size();
+    auto fix = [&](std::size_t k, double level) {
+      if (fixed[k]) return;
+      auto& group = classes[k];
+      group.rate = std::min(group.weight * level, group.path->rate_bound);
+      fixed[k] = 1;
+      --left;
+      for (auto c : group.path->resources) {
+        capacity[c] -= static_cast<double>(group.messages) * group.rate;
+        weight_sum[c] -= static_cast<double>(group.messages) * group.weight;
+        --unfixed[c];
+      }
     };
-    std::size_t left = flowing.size();
+    std::vector<std::size_t> saturated;
     while (left > 0) {
-      std::fill(weight_sum.begin(), weight_sum.end(), 0.0);
-      for (std::size_t i = 0; i < flowing.size(); ++i) {
-        if (fixed[i]) continue;
-        for (auto c : path_of(flowing[i]).resources) weight_sum[c] += messages_[flowing[i]].weight;
-      }
-      double level = kInfinity;
-      for (std::size_t c = 0; c < capacity.size(); ++c) {
-        if (weight_sum[c] > 0) level = std::min(level, std::max(capacity[c], 0.0) / weight_sum[c]);
-      }
-      for (std::size_t i = 0; i < flowing.size(); ++i) {
-        if (!fixed[i]) level = std::min(level, path_of(flowing[i]).rate_bound / messages_[flowing[i]].weight);
+      while (next_bound < by_bound.size() && fixed[by_bound[next_bound]]) ++next_bound;
+      double level = next_bound < by_bound.size() ? bound_level(by_bound[next_bound]) : kInfinity;
+      for (std::size_t c = 0; c < resources; ++c) {
+        if (unfixed[c] > 0) level = std::min(level, std::max(capacity[c], 0.0) / weight_sum[c]);
       }
       if (level == kInfinity) {  // no resource and no bound: instantaneous
-        for (std::size_t i = 0; i < flowing.size(); ++i) {
-          if (!fixed[i]) messages_[flowing[i]].rate = kInfinity;
+        for (std::size_t k = 0; k < classes.size(); ++k) {
+          if (!fixed[k]) classes[k].rate = kInfinity;
         }
         break;
       }
       const double tolerance = 1e-12 * level;
-      std::vector<char> saturated(capacity.size(), 0);
-      for (std::size_t c = 0; c < capacity.size(); ++c) {
-        if (weight_sum[c] > 0 && std::max(capacity[c], 0.0) / weight_sum[c] <= level + tolerance) saturated[c] = 1;
+      saturated.clear();
+      for (std::size_t c = 0; c < resources; ++c) {
+        if (unfixed[c] > 0 && std::max(capacity[c], 0.0) / weight_sum[c] <= level + tolerance) saturated.push_back(c);
       }
-      for (std::size_t i = 0; i < flowing.size(); ++i) {
-        if (fixed[i]) continue;
-        Message& message = messages_[flowing[i]];
-        const auto& path = path_of(flowing[i]);
-        bool fix = path.rate_bound / message.weight <= level + tolerance;
-        for (auto c : path.resources) fix = fix || saturated[c];
-        if (!fix) continue;
-        message.rate = std::min(message.weight * level, path.rate_bound);
-        fixed[i] = 1;
-        --left;
-        for (auto c : path.resources) capacity[c] -= message.rate;
+      for (auto c : saturated) {
+        for (auto k : crossing[c]) fix(k, level);
+      }
+      for (; next_bound < by_bound.size() && bound_level(by_bound[next_bound]) <= level + tolerance; ++next_bound) {
+        fix(by_bound[next_bound], level);
       }
     }
+    for (const auto& [m, k] : s.flowing) messages_[m].rate = classes[k].rate;
   }
 
   const CommProgram& program_;
   const FlowNetwork& network_;
   FlowModelOptions options_;
   std::vector<Message> messages_;
+  std::vector<std::size_t> active_;  // messages in their latency or flowing phase
+  struct RateClass {  // flowing messages between the same two ranks
+    const FlowNetwork::Path* path;
+    double weight;
+    double bound_level;  // rate bound / weight
+    std::size_t messages;
+    double rate;
+  };
+  struct RateScratch {  // compute_rates' vectors, kept between calls
+    std::vector<double> capacity, weight_sum;
+    std::vector<std::size_t> unfixed;
+    std::vector<std::vector<std::uint32_t>> crossing;
+    std::vector<std::uint32_t> by_bound;
+    std::vector<RateClass> classes;
+    std::vector<std::pair<std::size_t, std::uint32_t>> flowing;       // (message, class)
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> class_of_pair;  // (epoch, class) per (from, to)
+    std::uint64_t epoch = 0;
+  } scratch_;
   std::vector<std::vector<std::size_t>> message_of_step_;
   std::vector<std::vector<double>> completed_at_;
   std::vector<std::uint32_t> pc_;

@@ -14,7 +14,8 @@
 //    as soon as it is posted (the eager protocol: the library buffers it);
 //    other sends complete when the message has arrived. A receive completes
 //    when its message has arrived.
-//  * wait blocks its rank until the listed requests have completed;
+//  * wait blocks its rank until the listed requests have completed; pace(t)
+//    until time t (every rank enters the call at time 0);
 //    combine and copy take `seconds_per_combined_byte` per byte (0: free, as
 //    SMPI with smpi/simulate-computation:no).
 // The message's size on the network is its elements times the element size,

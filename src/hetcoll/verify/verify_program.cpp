@@ -211,6 +211,8 @@ class ProgramRun {
           }
           break;
         }
+        case ProgramStep::Kind::pace:  // times do not change what arrives
+          break;
         case ProgramStep::Kind::combine:
         case ProgramStep::Kind::copy: {
           const bool combining = step.kind == ProgramStep::Kind::combine;
