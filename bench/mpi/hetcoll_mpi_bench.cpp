@@ -85,13 +85,12 @@
 #include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/sim/program_simulation.h"
-#include "hetcoll/mpi/split_allreduce.h"
-#include "hetcoll/mpi/split_broadcast.h"
+#include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/plan/split_program.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
-#include "hetcoll/mpi/split_reduce.h"
 
 namespace {
 
@@ -310,9 +309,7 @@ int run(Options options) {
     std::string algorithm = options.label;
     std::unique_ptr<mpi::ExecutablePipeline> pipeline;
     std::unique_ptr<mpi::ExecutablePlan> plan;
-    std::unique_ptr<mpi::ExecutableSplitReduce> split;
-    std::unique_ptr<mpi::ExecutableSplitBroadcast> split_broadcast;
-    std::unique_ptr<mpi::ExecutableSplitAllreduce> split_allreduce;
+    bool split = false;  // a split plan, run as its program
     std::unique_ptr<CommProgram> program;
     if (predict_builtin) {
       CallShape call;
@@ -445,7 +442,8 @@ int run(Options options) {
       for (const auto& piece : planned.pieces) sizes += fmt::format("{}{}@{}", sizes.empty() ? "" : " ", piece.count, piece.aggregator);
       algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.description, sizes,
                               split_reduce_lower_bound(network, options.root, static_cast<std::size_t>(count), type_size));
-      split = std::make_unique<mpi::ExecutableSplitReduce>(mpi::ExecutableSplitReduce::prepare(MPI_COMM_WORLD, planned, runtime_options));
+      program = std::make_unique<CommProgram>(program_of_split_reduce(planned));
+      split = true;
     } else if (use_hetcoll && segmented_reduce) {
       auto cost = platform_costs(platform, runtime->processor_of_rank());
       std::vector<std::pair<std::string, mpi::PipelineTree>> candidates;
@@ -516,10 +514,9 @@ int run(Options options) {
       auto planned = plan_split_allreduce(costs, static_cast<std::size_t>(elements), type_size, options.envelope_bytes);
       predicted = planned.makespan;
       algorithm = "hetcoll " + planned.description;
-      std::vector<std::string> ids;
-      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
-      split_allreduce = std::make_unique<mpi::ExecutableSplitAllreduce>(
-          mpi::ExecutableSplitAllreduce::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
+      program = std::make_unique<CommProgram>(
+          program_of_split_allreduce(planned, runtime_options.paces_eager_broadcasts()));
+      split = true;
     } else if (use_hetcoll && options.collective == "split-bcast") {
       if (platform.is_cluster()) throw InputError("--collective split-bcast needs a platform graph (JSON graph or SimGrid XML)");
       // Every rank plans alike (the planner is deterministic; prepare() checks it by a hash).
@@ -528,10 +525,9 @@ int run(Options options) {
                                           type_size, options.envelope_bytes);
       predicted = planned.makespan;
       algorithm = "hetcoll " + planned.description;
-      std::vector<std::string> ids;
-      for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
-      split_broadcast = std::make_unique<mpi::ExecutableSplitBroadcast>(
-          mpi::ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, planned, ids, {}, runtime_options));
+      program = std::make_unique<CommProgram>(
+          program_of_split_broadcast(planned, runtime_options.paces_eager_broadcasts()));
+      split = true;
     } else if (use_hetcoll) {
       int root = operation == Operation::allreduce ? -1 : options.root;
       // A plan for this very size (on a graph the costs depend on it), as
@@ -576,12 +572,6 @@ int run(Options options) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
         else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
-      } else if (split_allreduce) {
-        mpi::allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD, *split_allreduce);
-      } else if (split_broadcast) {
-        mpi::bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD, *split_broadcast);
-      } else if (split) {
-        mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *split);
       } else if (pipeline && segmented_reduce) {
         mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *pipeline);
       } else if (pipeline) {
@@ -606,15 +596,15 @@ int run(Options options) {
     }
     std::replace(algorithm.begin(), algorithm.end(), ',', ';');  // one CSV field
     if (rank == 0) {
-      std::string implementation = split_broadcast || split_allreduce || (use_hetcoll && split_reduce) ? "hetcoll-split"
+      std::string implementation = split ? "hetcoll-split"
                                    : !use_hetcoll || pipeline                   ? options.implementation
                                    : planning.model == PlanModel::platform_graph ? "hetcoll-graph"
                                    : planning.model == PlanModel::eager          ? "hetcoll-eager"
                                                                                  : options.implementation;
       std::printf("%s,%s,%s,%s,%ld,%.0f,%.9g,%.9g,%d,%s,%s,%d\n", options.platform.c_str(),
                   segmented_reduce || split_reduce ? "reduce"
-                  : split_broadcast                ? "bcast"
-                  : split_allreduce                ? "allreduce"
+                  : options.collective == "split-bcast"     ? "bcast"
+                  : options.collective == "split-allreduce" ? "allreduce"
                                                    : options.collective.c_str(),
                   implementation.c_str(), algorithm.c_str(), elements, bytes, median(times), predicted,
                   options.repetitions, options.datatype.c_str(), options.op.c_str(), size);

@@ -34,16 +34,35 @@
 #include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
 #include "hetcoll/model/simgrid/simgrid_xml.h"
 #include "hetcoll/registry/program_chooser.h"
-#include "hetcoll/mpi/split_allreduce.h"
-#include "hetcoll/mpi/split_broadcast.h"
+#include "hetcoll/makespan/split/split_allreduce.h"
+#include "hetcoll/makespan/split/split_broadcast.h"
+#include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/model/split_costs.h"
+#include "hetcoll/plan/split_program.h"
 #include "support/eager_support.h"
-#include "hetcoll/mpi/split_reduce.h"
 #include "hetcoll/plan/plan_json.h"
 
 namespace {
 
 using namespace hetcoll;
 using namespace hetcoll::mpi;
+
+// A split plan's program (plan/split_program.h) run by the program executor
+// on `comm`, called like the other executables below.
+using hetcoll::mpi::allreduce;
+using hetcoll::mpi::bcast;
+using hetcoll::mpi::reduce;
+int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const CommProgram& program) {
+  return hetcoll::mpi::bcast(buffer, count, datatype, root, program, comm, comm, {});
+}
+int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+           const CommProgram& program) {
+  return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, program, comm, comm, {});
+}
+int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              const CommProgram& program) {
+  return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, program, comm, comm, {});
+}
 
 int world_rank = 0;
 int world_size = 1;
@@ -676,7 +695,7 @@ void suite_split_broadcast(const std::string& platform_dir) {
   Datatypes types;
   std::vector<std::string> ids;
   for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
-  auto run = [&](MPI_Comm comm, const ExecutableSplitBroadcast& executable, int root, int count, MPI_Datatype type,
+  auto run = [&](MPI_Comm comm, const CommProgram& executable, int root, int count, MPI_Datatype type,
                  int ints_per_element) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
@@ -706,15 +725,13 @@ void suite_split_broadcast(const std::string& platform_dir) {
       bool ok = true;
       std::string why;
       for (int count : {1, 7, 100, 4097}) {
-        auto executable = ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, hand_split_plan(world_size, root, count,
-                                                                                            c.chunks, c.spreaders), ids);
+        auto executable = program_of_split_broadcast(hand_split_plan(world_size, root, count, c.chunks, c.spreaders));
         if (!run(MPI_COMM_WORLD, executable, root, count, MPI_INT, 1)) {
           ok = false;
           why = fmt::format("count {}", count);
         }
       }
-      auto strided = ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, hand_split_plan(world_size, root, 300, c.chunks,
-                                                                                       c.spreaders), ids);
+      auto strided = program_of_split_broadcast(hand_split_plan(world_size, root, 300, c.chunks, c.spreaders));
       if (!run(MPI_COMM_WORLD, strided, root, 300, types.strided, kStridedExtentInts)) {
         ok = false;
         why = "strided datatype";
@@ -738,7 +755,7 @@ void suite_split_broadcast(const std::string& platform_dir) {
       std::string why;
       for (int count : {1, 64, 4096}) {
         auto plan = plan_split_broadcast(costs, static_cast<std::size_t>(root), static_cast<std::size_t>(count), 4, 16);
-        auto executable = ExecutableSplitBroadcast::prepare(seven, plan, hosts);
+        auto executable = program_of_split_broadcast(plan);
         if (!run(seven, executable, root, count, MPI_INT, 1)) {
           ok = false;
           why = fmt::format("count {} ({})", count, plan.description);
@@ -780,7 +797,7 @@ void suite_split_reduce() {
       quick.max_work = 200000;  // about 60 simulations: the sizes matter little here, the plans' structure does
       for (int count : {1, 2, 3, 7, 17, 100, 1001, 4096}) {
         auto plan = plan_split_reduce(networks[which], root, static_cast<std::size_t>(count), 4.0, quick);
-        auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+        auto executable = program_of_split_reduce(plan);
         for (const auto& c : {all[0], all[3], all[5], all[1], all[8]}) {
           std::vector<unsigned char> mine, ours, theirs;
           c.fill(mine, count, world_rank, count + root);
@@ -796,7 +813,7 @@ void suite_split_reduce() {
       }
       // MPI_IN_PLACE at the root.
       auto plan = plan_split_reduce(networks[which], root, 333, sizeof(int), quick);
-      auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
+      auto executable = program_of_split_reduce(plan);
       if (!in_place_reduce_matches(all[0], root, executable)) {
         ok = false;
         why = "MPI_IN_PLACE";
@@ -853,20 +870,6 @@ void suite_split_reduce() {
       report(fmt::format("Runtime::reduce with split_reduces = {} gives MPI_Reduce's results", enabled), ok, why);
     }
   }
-  // Non-commutative: the MPI library's MPI_Reduce instead (rank order kept).
-  for (int root : {0, world_size - 1}) {
-    const auto& c = all[7];  // affine composition, non-commutative
-    auto plan = plan_split_reduce(networks[0], root, 100, static_cast<double>(c.extent));
-    auto executable = ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan);
-    std::vector<unsigned char> mine, ours, theirs;
-    c.fill(mine, 100, world_rank, 3);
-    c.fill(ours, 100, -1, 0);
-    theirs.assign(mine.size(), 0);
-    reduce(mine.data(), ours.data(), 100, c.datatype, c.op, root, MPI_COMM_WORLD, executable);
-    MPI_Reduce(mine.data(), theirs.data(), 100, c.datatype, c.op, root, MPI_COMM_WORLD);
-    report(fmt::format("split reduce falls back to MPI_Reduce for a non-commutative operation, root {}", root),
-           world_rank != root || c.equal(theirs, ours, 100), "results differ");
-  }
 }
 
 // Split all-reduces (split_allreduce.h) give MPI_Allreduce's results on
@@ -892,7 +895,7 @@ void suite_split_allreduce() {
         schedule_split_allreduce(plan, costs);
       }
       description = fmt::format("{} pieces, {} chunks", plan.pieces.size(), plan.chunks);
-      auto executable = ExecutableSplitAllreduce::prepare(MPI_COMM_WORLD, plan, ids);
+      auto executable = program_of_split_allreduce(plan);
       for (const auto& c : {all[0], all[3], all[5]}) {
         if (c.extent != 4) continue;  // the plan was made for 4-byte elements; any size runs, these are enough
         std::vector<unsigned char> mine, ours, theirs;
@@ -921,15 +924,6 @@ void suite_split_allreduce() {
                        description),
            ok, why);
   }
-  bool refused = false;
-  auto executable = ExecutableSplitAllreduce::prepare(MPI_COMM_WORLD, plan_split_allreduce(costs, 10, 8), ids);
-  try {
-    std::vector<std::uint32_t> mine(20, 1), ours(20, 0);
-    allreduce(mine.data(), ours.data(), 10, types.affine, types.compose, MPI_COMM_WORLD, executable);
-  } catch (const MismatchError&) {
-    refused = true;
-  }
-  report("split allreduce refuses a non-commutative operation", refused, "no MismatchError");
 }
 
 // Each case must throw MismatchError on every rank (and nothing may hang).
@@ -956,26 +950,6 @@ void suite_mismatch(const std::string& platform_dir, const std::string& work_dir
   expect_mismatch_everywhere("plan for 6 processors on 8 ranks", "the plan has 6 processors but the communicator 8 ranks", [&] {
     ExecutablePlan::prepare(MPI_COMM_WORLD, plan_for_cluster(six, Operation::reduce, 0, ""), six.ids());
   });
-  // Split plans: ranks holding different plans are told so, every one of them.
-  {
-    NicNetwork network;
-    for (int r = 0; r < world_size; ++r) {
-      network.latency.push_back(5e-5);
-      network.up_bandwidth.push_back(1.25e7);
-      network.down_bandwidth.push_back(1.25e7);
-    }
-    expect_mismatch_everywhere("split reduce plans that differ between ranks", "hold different plans", [&] {
-      ExecutableSplitReduce::prepare(MPI_COMM_WORLD, plan_split_reduce(network, world_rank == 0 ? 1 : 0, 4096, 4.0));
-    });
-    auto platform_graph = hetcoll::testing::liu_kuo_wang_sender_speed_graph();
-    auto costs = SplitCosts::of(platform_graph, platform_graph.participants());
-    std::vector<std::string> ids;
-    for (int r = 0; r < world_size; ++r) ids.push_back(fmt::format("p{}", r));
-    expect_mismatch_everywhere("split broadcast plans that differ between ranks", "hold different plans", [&] {
-      ExecutableSplitBroadcast::prepare(MPI_COMM_WORLD, plan_split_broadcast(costs, 0, world_rank == 0 ? 4096 : 4095, 4),
-                                        ids);
-    });
-  }
   expect_mismatch_everywhere("segmented reduce with a non-commutative operation", "needs a commutative operation", [&] {
     Datatypes types;
     auto affine = cases(types)[7];

@@ -24,7 +24,6 @@ enum class MessageTag : int {
   broadcast_value = 12,
   segment_list = 13,  // non-commutative reduce: which rank ranges follow
   pipeline_slice = 14,
-  split_chunk = 15,  // split broadcast: a chunk of a piece (split_broadcast.h)
   program = 16,      // a communication program's messages (program_executor.h)
 };
 

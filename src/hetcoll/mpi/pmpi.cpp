@@ -375,7 +375,7 @@ const hetcoll::mpi::ChosenProgram* chosen_or_none(MPI_Comm comm, Operation opera
 
 // The split broadcast to run (Runtime::split_for), or nullptr for the
 // whole-message path (every rank of `comm` decides alike).
-const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int root, int count, MPI_Datatype datatype) {
+const hetcoll::mpi::ChosenProgram* split_or_none(MPI_Comm comm, int root, int count, MPI_Datatype datatype) {
   if (count <= 0) return nullptr;
   auto* state = state_of(comm);
   if (!state->runtime) return nullptr;
@@ -387,8 +387,8 @@ const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int r
     MPI_Comm_size(comm, &size);
     say_verbose(comm, fmt::format("MPI_Bcast on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
                                "\"{}\", predicted makespan {} (platform {})",
-                               size, root, count, type_size, split->plan().description,
-                               hetcoll::time_text(split->plan().makespan, state->runtime->time_unit()),
+                               size, root, count, type_size, split->name,
+                               hetcoll::time_text(split->predicted_seconds, state->runtime->time_unit()),
                                state->runtime->platform_name()));
   }
   return split;
@@ -396,7 +396,7 @@ const hetcoll::mpi::ExecutableSplitBroadcast* split_or_none(MPI_Comm comm, int r
 
 // The split reduce to run (Runtime::split_reduce_for), or nullptr for the
 // whole-vector path (every rank of `comm` decides alike).
-const hetcoll::mpi::ExecutableSplitReduce* split_reduce_or_none(MPI_Comm comm, int root, int count,
+const hetcoll::mpi::ChosenProgram* split_reduce_or_none(MPI_Comm comm, int root, int count,
                                                                 MPI_Datatype datatype, MPI_Op op) {
   if (count <= 0) return nullptr;
   int commutative = 0;
@@ -412,7 +412,7 @@ const hetcoll::mpi::ExecutableSplitReduce* split_reduce_or_none(MPI_Comm comm, i
     MPI_Comm_size(comm, &size);
     say_verbose(comm, fmt::format("MPI_Reduce on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
                                "\"{}\", predicted {:g} s (platform {})",
-                               size, root, count, type_size, split->plan().description, split->plan().predicted_seconds,
+                               size, root, count, type_size, split->name, split->predicted_seconds,
                                state->runtime->platform_name()));
   }
   return split;
@@ -430,7 +430,9 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
                                runtime.options());
   }
   if (const auto* split = split_or_none(comm, root, count, datatype)) {
-    return hetcoll::mpi::bcast(buffer, count, datatype, root, comm, *split);
+    const auto& runtime = *state_of(comm)->runtime;
+    return hetcoll::mpi::bcast(buffer, count, datatype, root, *split->program, runtime.private_communicator(), comm,
+                               runtime.options());
   }
   const auto* plan = plan_or_fallback(comm, Operation::broadcast, root, count, datatype);
   if (!plan) return PMPI_Bcast(buffer, count, datatype, root, comm);
@@ -446,7 +448,9 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
                                 runtime.private_communicator(), comm, runtime.options());
   }
   if (const auto* split = split_reduce_or_none(comm, root, count, datatype, op)) {
-    return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
+    const auto& runtime = *state_of(comm)->runtime;
+    return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *split->program,
+                                runtime.private_communicator(), comm, runtime.options());
   }
   const auto* plan = plan_or_fallback(comm, Operation::reduce, root, count, datatype);
   if (!plan) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);

@@ -9,6 +9,8 @@
 #include "hetcoll/makespan/eager/eager_reduce.h"
 #include "hetcoll/registry/graph_registry.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
+#include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/plan/split_program.h"
 #include "hetcoll/makespan/sender_speed/auto_select.h"
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
@@ -28,11 +30,10 @@ namespace {
 // whether its prediction beats the whole-message plan's; a failure on any
 // rank, or any rank saying no, means no (the whole-message plan then runs
 // and reports its own errors); else `prepare` binds it (collective).
-template <typename Executable>
-const Executable* decide_split(std::map<std::tuple<int, int, int>, std::unique_ptr<Executable>>& cache,
-                               const std::tuple<int, int, int>& key, MPI_Comm comm, double timeout_seconds,
-                               const std::string& what, const std::function<bool()>& plan_and_compare,
-                               const std::function<std::unique_ptr<Executable>()>& prepare) {
+const ChosenProgram* decide_split(std::map<std::tuple<int, int, int>, std::unique_ptr<ChosenProgram>>& cache,
+                                  const std::tuple<int, int, int>& key, MPI_Comm comm, double timeout_seconds,
+                                  const std::string& what, const std::function<bool()>& plan_and_compare,
+                                  const std::function<std::unique_ptr<ChosenProgram>()>& prepare) {
   if (auto found = cache.find(key); found != cache.end()) return found->second.get();
   if (cache.size() >= Runtime::kSplitCacheEntries) return nullptr;
   int split = 0;
@@ -162,10 +163,10 @@ NicNetwork Runtime::rank_nic_network() const {
   return nic_network_of_ranks(platform_, processor_of_rank_, planning_.envelope_bytes);
 }
 
-const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int type_size) {
+const ChosenProgram* Runtime::split_reduce_for(int root, int count, int type_size) {
   if (!planning_.split_reduces || !size_dependent_ || count <= 0 || type_size <= 0) return nullptr;
   SplitReducePlan plan;
-  return decide_split<ExecutableSplitReduce>(
+  return decide_split(
       split_reduces_, std::make_tuple(root, count, type_size), communicator_->get(), options_.timeout_seconds,
       "hetcoll::mpi: planning the split reduce",
       [&] {
@@ -177,8 +178,11 @@ const ExecutableSplitReduce* Runtime::split_reduce_for(int root, int count, int 
         return plan.predicted_seconds < whole.makespan;
       },
       [&] {
-        return std::make_unique<ExecutableSplitReduce>(
-            ExecutableSplitReduce::prepare(communicator_->get(), std::move(plan), options_));
+        auto chosen = std::make_unique<ChosenProgram>();
+        chosen->name = plan.description;
+        chosen->predicted_seconds = plan.predicted_seconds;
+        chosen->program = std::make_unique<CommProgram>(program_of_split_reduce(plan));
+        return chosen;
       });
 }
 
@@ -254,20 +258,21 @@ int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
                        communicator_->user(), options_);
   }
   if (const auto* split = commutative ? split_reduce_for(root, count, type_size) : nullptr) {
-    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, split->user_comm(), *split);
+    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *split->program, communicator_->get(),
+                       communicator_->user(), options_);
   }
   const auto& plan =
       plan_for(Operation::reduce, root, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
   return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user(), plan);
 }
 
-const ExecutableSplitBroadcast* Runtime::split_for(int root, int count, int type_size) {
+const ChosenProgram* Runtime::split_for(int root, int count, int type_size) {
   if (!planning_.split_broadcasts || planning_.model != PlanModel::eager || platform_.is_cluster() || count <= 0 ||
       type_size <= 0) {
     return nullptr;
   }
   SplitBroadcastPlan plan;
-  return decide_split<ExecutableSplitBroadcast>(
+  return decide_split(
       splits_, std::make_tuple(root, count, type_size), communicator_->get(), options_.timeout_seconds,
       "hetcoll::mpi: planning the split broadcast",
       [&] {
@@ -282,10 +287,12 @@ const ExecutableSplitBroadcast* Runtime::split_for(int root, int count, int type
         return plan.makespan < whole.makespan;
       },
       [&] {
-        std::vector<std::string> ids;
-        for (auto p : processor_of_rank_) ids.push_back(platform_.graph().id(p));
-        return std::make_unique<ExecutableSplitBroadcast>(ExecutableSplitBroadcast::prepare(
-            communicator_, plan, ids, RankMapping::by_order(), options_, platform_.source_name));
+        auto chosen = std::make_unique<ChosenProgram>();
+        chosen->name = plan.description;
+        chosen->predicted_seconds = plan.makespan;
+        chosen->program =
+            std::make_unique<CommProgram>(program_of_split_broadcast(plan, options_.paces_eager_broadcasts()));
+        return chosen;
       });
 }
 
@@ -298,7 +305,8 @@ int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
                       options_);
   }
   if (const auto* split = split_for(root, count, type_size)) {
-    return mpi::bcast(buffer, count, datatype, root, communicator_->user(), *split);
+    return mpi::bcast(buffer, count, datatype, root, *split->program, communicator_->get(), communicator_->user(),
+                      options_);
   }
   const auto& plan =
       plan_for(Operation::broadcast, root, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);

@@ -49,8 +49,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/registry/plans_on_ranks.h"
 #include "hetcoll/mpi/executable_plan.h"
-#include "hetcoll/mpi/split_broadcast.h"
-#include "hetcoll/mpi/split_reduce.h"
+#include "hetcoll/model/nic_network.h"
 #include "hetcoll/plan/comm_program.h"
 #include <mpi.h>
 
@@ -164,7 +163,7 @@ class Runtime {
   // errors). Decided and prepared on first use (collective), cached for up
   // to kSplitCacheEntries (root, count, size) triples; past that, new ones
   // are not split.
-  const ExecutableSplitBroadcast* split_for(int root, int count, int type_size);
+  const ChosenProgram* split_for(int root, int count, int type_size);
   static constexpr std::size_t kSplitCacheEntries = 256;
 
   // PlanningOptions::split_reduces: the split reduce of `count` elements of
@@ -173,7 +172,7 @@ class Runtime {
   // platforms whose times do not grow with the size, and when planning it
   // fails on any rank). Decided and prepared on first use (collective),
   // cached like split_for. The caller checks the operation is commutative.
-  const ExecutableSplitReduce* split_reduce_for(int root, int count, int type_size);
+  const ChosenProgram* split_reduce_for(int root, int count, int type_size);
   // The NIC network of the communicator's ranks (split_reduce.h): L_u and
   // U_u from the rank cluster's times at two sizes, every down link at the
   // fastest U.
@@ -227,9 +226,9 @@ class Runtime {
   using ChoiceKey = std::tuple<Operation, int, int, int, bool>;
   std::map<ChoiceKey, ChosenProgram> choices_;
   // (root, count, type size) -> the split broadcast, or null: not split.
-  std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitBroadcast>> splits_;
+  std::map<std::tuple<int, int, int>, std::unique_ptr<ChosenProgram>> splits_;
   // (root, count, type size) -> the split reduce, or null: not split.
-  std::map<std::tuple<int, int, int>, std::unique_ptr<ExecutableSplitReduce>> split_reduces_;
+  std::map<std::tuple<int, int, int>, std::unique_ptr<ChosenProgram>> split_reduces_;
 };
 
 // plan_for_cluster, plan_for_ranks and restrict_to_processors (what the
