@@ -30,6 +30,7 @@ struct TuneOptions {
   int root = 0;
   std::string base_file;
   bool quiet = false;
+  bool commutative_only = false;
 };
 
 std::size_t parse_size(const std::string& item, const char* option) {
@@ -76,6 +77,7 @@ int run_tune(const TuneOptions& options) {
   }
   tuning.element_bytes = options.element_bytes;
   tuning.root = options.root;
+  tuning.commutative_only = options.commutative_only;
   tuning.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;  // as the chooser (cmd_choose.cpp)
   std::optional<std::string> base;
   if (!options.base_file.empty()) {
@@ -140,6 +142,10 @@ void add_tune_command(CLI::App& app, int& result) {
   tune->add_option("--base", options->base_file,
                    "MPICH only: a full selection file (MPICH's maint/tuning/coll/mpir/generic.json) whose bcast, "
                    "reduce and allreduce entries are replaced, so that MPICH finds every collective");
+  tune->add_flag("--commutative-only", options->commutative_only,
+                 "Open MPI: also write the reduce and all-reduce algorithms that are wrong for non-commutative "
+                 "operations (Open MPI's rules apply to every operation): only for programs whose reductions all "
+                 "commute");
   tune->add_flag("--quiet", options->quiet, "Print only where the file went");
   tune->callback([options, &result] { result = run_tune(*options); });
 }

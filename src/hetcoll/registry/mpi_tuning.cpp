@@ -50,6 +50,7 @@ MpiTuning tune_stock_mpi(const LoadedPlatform& platform, const MpiTuningOptions&
   tuning.platform_name = platform.source_name;
   tuning.element_bytes = options.element_bytes;
   tuning.root = options.root;
+  tuning.commutative_only = options.commutative_only;
   tuning.communicator_sizes = options.communicator_sizes.empty() ? default_tuning_communicator_sizes(host_count)
                                                                  : options.communicator_sizes;
   tuning.message_bytes =
@@ -118,6 +119,7 @@ MpiTuning tune_stock_mpi(const LoadedPlatform& platform, const MpiTuningOptions&
         };
         for (const auto& stock : stock_mpi_algorithms()) {
           if (stock.library != options.library || stock.operation != operation || stock.program.empty()) continue;
+          if (stock.library == StockMpi::openmpi && stock.commutative_only && !options.commutative_only) continue;
           if (stock.needs_count_at_least_pof2 && call.count < static_cast<std::size_t>(pof2_at_most(size))) continue;
           const double seconds = predict(stock.program);
           if (!std::isfinite(seconds)) continue;

@@ -38,6 +38,12 @@ struct MpiTuningOptions {
   std::vector<std::size_t> message_bytes;   // empty: 4 B to 16 MiB, powers of 4
   std::size_t element_bytes = 4;            // the datatype the predictions use
   int root = 0;                             // of bcast and reduce
+  // Open MPI: also write algorithms that are wrong for non-commutative
+  // operations (StockMpiAlgorithm::commutative_only; Open MPI's rules file
+  // applies to every operation). Off: reduces and all-reduces choose among
+  // the algorithms correct for every operation. MPICH's file guards them
+  // with "is_commutative=yes" either way.
+  bool commutative_only = false;
   sim::FlowModelOptions flow;
 };
 
@@ -69,6 +75,7 @@ struct MpiTuning {
   std::string platform_name;
   std::size_t element_bytes = 4;
   int root = 0;
+  bool commutative_only = false;
   std::vector<int> communicator_sizes;     // ascending
   std::vector<std::size_t> message_bytes;  // ascending
   std::vector<MpiTuningCell> cells;        // by operation, then communicator size, then message size

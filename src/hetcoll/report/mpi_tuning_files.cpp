@@ -130,11 +130,14 @@ std::string openmpi_rules_file(const MpiTuning& tuning) {
       << "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename THIS_FILE ...\n"
       << fmt::format("# Platform {}: a communicator of n ranks plays its first n hosts. Each rule is the algorithm\n",
                      tuning.platform_name)
-      << fmt::format("# predicted fastest at the rule's message size ({}-byte elements, root {}, commutative "
-                     "operation)\n",
+      << fmt::format("# predicted fastest at the rule's message size ({}-byte elements, root {})\n",
                      tuning.element_bytes, tuning.root)
       << "# by hetcoll's flow model; it holds up to the next rule. Open MPI applies these rules to every\n"
-      << "# operation: its ring, segmented ring and Rabenseifner all-reduces need commutative operations.\n"
+      << (tuning.commutative_only
+              ? "# operation: written with --commutative-only, this file is WRONG for non-commutative operations\n"
+                "# (reduce pipeline, binary, binomial; all-reduce ring, segmented ring).\n"
+              : "# operation: only algorithms correct for non-commutative operations are written for reduce and\n"
+                "# all-reduce (hetcoll tune --commutative-only allows the others).\n")
       << "# Open MPI algorithms modelled (id name = SimGrid SMPI program):\n"
       << modelled_list(StockMpi::openmpi, true) << "# Not modelled, never written:\n"
       << modelled_list(StockMpi::openmpi, false)

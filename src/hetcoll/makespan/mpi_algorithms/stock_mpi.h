@@ -40,6 +40,9 @@ struct StockMpiAlgorithm {
   std::string_view program;       // the modelled program (mpi_algorithms(), SMPI's name); empty: not modelled
   std::string_view note;          // why not modelled, or how the model relates
   bool needs_count_at_least_pof2 = false;  // MPICH's reduce-scatter algorithms (MPICH's JSON guards it)
+  // Wrong for non-commutative operations, and the library does not check
+  // (Open MPI's rules file applies to every operation).
+  bool commutative_only = false;
 };
 
 // Every algorithm of Open MPI 4.1's coll_tuned (bcast, reduce, allreduce)
