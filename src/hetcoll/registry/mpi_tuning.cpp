@@ -141,6 +141,15 @@ MpiTuning tune_stock_mpi(const LoadedPlatform& platform, const MpiTuningOptions&
           cell.default_program =
               openmpi_default_program(operation, size, cell.count, options.element_bytes, true);
           cell.default_seconds = cell.default_program.empty() ? std::nan("") : predict(cell.default_program);
+          // Open MPI's own decision where it is predicted as fast: rule 0
+          // (it also picks by the operation's commutativity).
+          if (!cell.default_program.empty() && cell.default_seconds <= cell.seconds) {
+            cell.program = cell.default_program;
+            cell.library_name = "default";
+            cell.openmpi_id = 0;
+            cell.seconds = cell.default_seconds;
+            cell.parameters = {};
+          }
         } else {
           cell.default_seconds = std::nan("");
         }

@@ -11,7 +11,10 @@
 // size S covers sizes from S up to the next class (both libraries pick the
 // largest rule at or below the call's size), so each class is predicted at
 // S bytes: count = S / element_bytes elements. Ties go to the algorithm
-// listed first in stock_mpi_algorithms(). Algorithms whose program refuses
+// listed first in stock_mpi_algorithms(). Open MPI: where its own fixed
+// decision is modelled and predicted no slower than the fastest algorithm
+// allowed, the cell keeps it (id 0, "default": Open MPI then decides,
+// commutativity included). Algorithms whose program refuses
 // the call, or does not complete in the model, are left out; a cell with
 // no modelled algorithm throws.
 // Guarantee: each cell's choice is the argmin of the predictions it lists
@@ -58,8 +61,8 @@ struct MpiTuningCell {
   std::size_t message_bytes = 0;  // the class's lower end
   std::size_t count = 0;          // elements predicted
   std::string program;            // the fastest modelled algorithm
-  std::string library_name;       // its name in the library (Open MPI's, MPICH's function)
-  int openmpi_id = 0;             // Open MPI's coll_tuned id (0 for MPICH)
+  std::string library_name;       // its name in the library (Open MPI's, MPICH's function; "default")
+  int openmpi_id = 0;             // Open MPI's coll_tuned id (0: its fixed decision; 0 for MPICH)
   OpenMpiParameters parameters;   // Open MPI's segment size and fan-out for it
   double seconds = 0;             // its prediction
   std::vector<TunedPrediction> predictions;  // every modelled algorithm, in table order
