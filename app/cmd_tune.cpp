@@ -31,6 +31,8 @@ struct TuneOptions {
   std::string base_file;
   bool quiet = false;
   bool commutative_only = false;
+  bool json = false;
+  bool replace_unmodelled = false;
 };
 
 std::size_t parse_size(const std::string& item, const char* option) {
@@ -78,6 +80,7 @@ int run_tune(const TuneOptions& options) {
   tuning.element_bytes = options.element_bytes;
   tuning.root = options.root;
   tuning.commutative_only = options.commutative_only;
+  tuning.replace_unmodelled_default = options.replace_unmodelled;
   tuning.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;  // as the chooser (cmd_choose.cpp)
   std::optional<std::string> base;
   if (!options.base_file.empty()) {
@@ -93,6 +96,10 @@ int run_tune(const TuneOptions& options) {
   const std::string file =
       tuning.library == StockMpi::openmpi ? openmpi_rules_file(result) : mpich_selection_json(result, base);
   write_file(options.out_file, file, "--out");
+  if (options.json) {
+    std::cout << mpi_tuning_json(result);
+    return 0;
+  }
   if (!options.quiet) std::cout << mpi_tuning_text(result);
   std::cout << fmt::format("wrote {}\n", options.out_file);
   if (tuning.library == StockMpi::openmpi) {
@@ -146,6 +153,11 @@ void add_tune_command(CLI::App& app, int& result) {
                  "Open MPI: also write the reduce and all-reduce algorithms that are wrong for non-commutative "
                  "operations (Open MPI's rules apply to every operation): only for programs whose reductions all "
                  "commute");
+  tune->add_flag("--replace-unmodelled-default", options->replace_unmodelled,
+                 "Open MPI: also replace its default decision where it picks an algorithm hetcoll does not model "
+                 "(by default those sizes keep Open MPI's decision, rule 0: nothing says the replacement is faster)");
+  tune->add_flag("--json", options->json,
+                 "Print every cell's predictions as JSON instead of text (the file is written the same)");
   tune->add_flag("--quiet", options->quiet, "Print only where the file went");
   tune->callback([options, &result] { result = run_tune(*options); });
 }

@@ -109,6 +109,7 @@ MpiTuningOptions small_options(StockMpi library) {
   options.library = library;
   options.message_bytes = {4, 1024, 65536, 1048576};
   options.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  options.replace_unmodelled_default = true;
   return options;
 }
 
@@ -172,6 +173,30 @@ TEST(MpiTuning, CommutativeOnlyIsNeverSlowerThanTheModelledDefault) {
     ++compared;
   }
   EXPECT_GT(compared, 10);
+}
+
+TEST(MpiTuning, UnmodelledOpenMpiDefaultsAreKeptUnlessAsked) {
+  const auto platform = nic_cluster(8, {12.5, 7.8}, 50);
+  auto options = small_options(StockMpi::openmpi);
+  options.replace_unmodelled_default = false;
+  const auto kept = tune_stock_mpi(platform, options);
+  options.replace_unmodelled_default = true;
+  const auto replaced = tune_stock_mpi(platform, options);
+  ASSERT_EQ(kept.cells.size(), replaced.cells.size());
+  int unmodelled = 0;
+  for (std::size_t i = 0; i < kept.cells.size(); ++i) {
+    if (!kept.cells[i].default_program.empty()) {
+      EXPECT_EQ(kept.cells[i].program, replaced.cells[i].program);
+      continue;
+    }
+    ++unmodelled;
+    EXPECT_EQ(kept.cells[i].openmpi_id, 0);
+    EXPECT_NE(replaced.cells[i].openmpi_id, 0);
+    EXPECT_FALSE(openmpi_rules_lookup(openmpi_rules_file(kept), openmpi_collective_id(kept.cells[i].operation),
+                                      kept.cells[i].ranks, kept.cells[i].message_bytes)
+                     .has_value());
+  }
+  EXPECT_GT(unmodelled, 0);
 }
 
 TEST(MpiTuning, OpenMpiRulesFileReadsBackAsOpenMpiReadsIt) {

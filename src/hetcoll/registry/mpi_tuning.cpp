@@ -51,6 +51,7 @@ MpiTuning tune_stock_mpi(const LoadedPlatform& platform, const MpiTuningOptions&
   tuning.element_bytes = options.element_bytes;
   tuning.root = options.root;
   tuning.commutative_only = options.commutative_only;
+  tuning.replace_unmodelled_default = options.replace_unmodelled_default;
   tuning.communicator_sizes = options.communicator_sizes.empty() ? default_tuning_communicator_sizes(host_count)
                                                                  : options.communicator_sizes;
   tuning.message_bytes =
@@ -141,10 +142,18 @@ MpiTuning tune_stock_mpi(const LoadedPlatform& platform, const MpiTuningOptions&
           cell.default_program =
               openmpi_default_program(operation, size, cell.count, options.element_bytes, true);
           cell.default_seconds = cell.default_program.empty() ? std::nan("") : predict(cell.default_program);
+          cell.smpi_selector_program = smpi_ompi_selector_program(operation, cell.default_id);
+          cell.smpi_selector_seconds = std::nan("");
+          for (const auto& algorithm : mpi_algorithms()) {
+            if (algorithm.operation == operation && algorithm.name == cell.smpi_selector_program) {
+              cell.smpi_selector_seconds = predict(cell.smpi_selector_program);
+            }
+          }
           // Open MPI's own decision where it is predicted as fast: rule 0
           // (it also picks by the operation's commutativity).
-          if (!cell.default_program.empty() && cell.default_seconds <= cell.seconds) {
-            cell.program = cell.default_program;
+          const bool keep_unmodelled = cell.default_program.empty() && !options.replace_unmodelled_default;
+          if (keep_unmodelled || (!cell.default_program.empty() && cell.default_seconds <= cell.seconds)) {
+            cell.program = cell.default_program;  // empty when not modelled
             cell.library_name = "default";
             cell.openmpi_id = 0;
             cell.seconds = cell.default_seconds;

@@ -13,8 +13,9 @@
 // S bytes: count = S / element_bytes elements. Ties go to the algorithm
 // listed first in stock_mpi_algorithms(). Open MPI: where its own fixed
 // decision is modelled and predicted no slower than the fastest algorithm
-// allowed, the cell keeps it (id 0, "default": Open MPI then decides,
-// commutativity included). Algorithms whose program refuses
+// allowed, or not modelled (unless replace_unmodelled_default), the cell
+// keeps it (id 0, "default": Open MPI then decides, commutativity
+// included). Algorithms whose program refuses
 // the call, or does not complete in the model, are left out; a cell with
 // no modelled algorithm throws.
 // Guarantee: each cell's choice is the argmin of the predictions it lists
@@ -47,6 +48,10 @@ struct MpiTuningOptions {
   // the algorithms correct for every operation. MPICH's file guards them
   // with "is_commutative=yes" either way.
   bool commutative_only = false;
+  // Open MPI: where its fixed decision picks an algorithm hetcoll does not
+  // model, nothing says the fastest modelled one beats it: the cell keeps
+  // Open MPI's decision (rule 0) unless this is set.
+  bool replace_unmodelled_default = false;
   sim::FlowModelOptions flow;
 };
 
@@ -71,6 +76,11 @@ struct MpiTuningCell {
   int default_id = 0;
   std::string default_program;
   double default_seconds = 0;
+  // What SimGrid SMPI's "ompi" selector runs for default_id (it runs its
+  // own functions for some ids) and its prediction (NaN when not
+  // modelled): the cross-check of the decision model under SMPI.
+  std::string smpi_selector_program;
+  double smpi_selector_seconds = 0;
 };
 
 struct MpiTuning {
@@ -79,6 +89,7 @@ struct MpiTuning {
   std::size_t element_bytes = 4;
   int root = 0;
   bool commutative_only = false;
+  bool replace_unmodelled_default = false;
   std::vector<int> communicator_sizes;     // ascending
   std::vector<std::size_t> message_bytes;  // ascending
   std::vector<MpiTuningCell> cells;        // by operation, then communicator size, then message size

@@ -112,8 +112,10 @@ std::string mpi_tuning_text(const MpiTuning& tuning) {
             library_default = fmt::format("{} {} {:.4g} s", cell.default_id, default_name, cell.default_seconds);
             speedup = fmt::format("{:.2f}x", cell.default_seconds / cell.seconds);
           }
-          out << fmt::format("  {:>9}  {:<24} {:>9.4g} s  {:<36} {}\n", bytes_text(cell.message_bytes), written,
-                             cell.seconds, library_default, speedup);
+          const std::string predicted =
+              std::isfinite(cell.seconds) ? fmt::format("{:>9.4g} s", cell.seconds) : std::string(11, ' ');
+          out << fmt::format("  {:>9}  {:<24} {}  {:<36} {}\n", bytes_text(cell.message_bytes), written, predicted,
+                             library_default, speedup);
         } else {
           out << fmt::format("  {:>9}  {:<56} {:>9.4g} s\n", bytes_text(cell.message_bytes), cell.library_name,
                              cell.seconds);
@@ -122,6 +124,40 @@ std::string mpi_tuning_text(const MpiTuning& tuning) {
     }
   }
   return out.str();
+}
+
+std::string mpi_tuning_json(const MpiTuning& tuning) {
+  auto seconds = [](double value) { return std::isfinite(value) ? ordered_json(value) : ordered_json(nullptr); };
+  ordered_json root = ordered_json::object();
+  root["library"] = tuning.library == StockMpi::openmpi ? "openmpi" : "mpich";
+  root["platform"] = tuning.platform_name;
+  root["element_bytes"] = tuning.element_bytes;
+  root["root"] = tuning.root;
+  ordered_json cells = ordered_json::array();
+  for (const auto& cell : tuning.cells) {
+    ordered_json item = ordered_json::object();
+    item["collective"] = operation_word(cell.operation);
+    item["ranks"] = cell.ranks;
+    item["message_bytes"] = cell.message_bytes;
+    item["count"] = cell.count;
+    item["program"] = cell.program;
+    item["name"] = cell.library_name;
+    item["openmpi_id"] = cell.openmpi_id;
+    item["segment_bytes"] = cell.parameters.segment_bytes;
+    item["fanout"] = cell.parameters.fanout;
+    item["seconds"] = seconds(cell.seconds);
+    item["default_id"] = cell.default_id;
+    item["default_program"] = cell.default_program;
+    item["default_seconds"] = seconds(cell.default_seconds);
+    item["smpi_selector_program"] = cell.smpi_selector_program;
+    item["smpi_selector_seconds"] = seconds(cell.smpi_selector_seconds);
+    ordered_json predictions = ordered_json::object();
+    for (const auto& prediction : cell.predictions) predictions[prediction.program] = seconds(prediction.seconds);
+    item["predictions"] = predictions;
+    cells.push_back(item);
+  }
+  root["cells"] = cells;
+  return root.dump(2) + "\n";
 }
 
 std::string openmpi_rules_file(const MpiTuning& tuning) {
@@ -158,10 +194,14 @@ std::string openmpi_rules_file(const MpiTuning& tuning) {
             cell.default_program.empty()
                 ? fmt::format("Open MPI's default: {} (not modelled)", cell.default_id)
                 : fmt::format("Open MPI's default: {} {:.4g} s", cell.default_id, cell.default_seconds);
-        out << fmt::format("{} {} {} {}  # {}: {} ({}), {:.4g} s; {}\n", from, cell.openmpi_id,
-                           cell.parameters.fanout, cell.parameters.segment_bytes,
-                           i == 0 ? "from 0 B" : fmt::format("from {}", bytes_text(cell.message_bytes)),
-                           cell.library_name, cell.program, cell.seconds, library_default);
+        const std::string written = cell.program.empty()
+                                        ? std::string("default (not modelled: kept)")
+                                        : fmt::format("{} ({}), {:.4g} s", cell.library_name, cell.program,
+                                                      cell.seconds);
+        out << fmt::format("{} {} {} {}  # {}: {}; {}\n", from, cell.openmpi_id, cell.parameters.fanout,
+                           cell.parameters.segment_bytes,
+                           i == 0 ? "from 0 B" : fmt::format("from {}", bytes_text(cell.message_bytes)), written,
+                           library_default);
       }
     }
   }

@@ -36,6 +36,14 @@ namespace hetcoll {
 // decision's algorithm and the predicted speed-up over it.
 std::string mpi_tuning_text(const MpiTuning& tuning);
 
+// The same as JSON: {"library", "platform", "element_bytes", "root",
+//  "cells": [{"collective", "ranks", "message_bytes", "count", "program",
+//  "name", "openmpi_id", "segment_bytes", "fanout", "seconds",
+//  "default_id", "default_program", "default_seconds",
+//  "smpi_selector_program", "smpi_selector_seconds",
+//  "predictions": {program: seconds}}]}; NaN predictions are null.
+std::string mpi_tuning_json(const MpiTuning& tuning);
+
 // Open MPI's rules file, with '#' comments naming each rule's algorithm
 // and prediction and the ids that are not modelled.
 std::string openmpi_rules_file(const MpiTuning& tuning);
