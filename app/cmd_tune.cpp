@@ -126,8 +126,10 @@ void add_tune_command(CLI::App& app, int& result) {
       "4.1's coll_tuned dynamic rules file (mpirun --mca coll_tuned_use_dynamic_rules 1 --mca "
       "coll_tuned_dynamic_rules_filename FILE) or MPICH's JSON collective selection file "
       "(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE; not run-tested, MPICH is not installed here). A rule for "
-      "size S holds up to the next class. Prints each rule and, for Open MPI, the predicted speed-up over its "
-      "default decision.");
+      "size S holds up to the next class. Open MPI: where its own decision is modelled and predicted as fast, or "
+      "picks an algorithm hetcoll does not model, the file keeps it (rule 0); algorithms wrong for "
+      "non-commutative operations are written only with --commutative-only. Prints each rule and, for Open MPI, "
+      "the predicted speed-up over its default decision.");
   tune->add_option("--platform", options->platform.platform_file,
                    "Platform graph with latencies and bandwidths: SimGrid XML (.xml) or JSON")
       ->required();
