@@ -25,6 +25,7 @@ struct ChooseOptions {
   double margin = 0.02;
   bool non_commutative = false;
   bool json = false;
+  std::string library = "smpi";
 };
 
 int run_choose(const ChooseOptions& options) {
@@ -51,6 +52,9 @@ int run_choose(const ChooseOptions& options) {
   call.commutative = !options.non_commutative;
   ChooserOptions chooser;
   chooser.margin = options.margin;
+  chooser.library = options.library == "openmpi" ? MpiLibrary::openmpi
+                    : options.library == "other" ? MpiLibrary::unknown
+                                                 : MpiLibrary::smpi;
   chooser.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;  // as the runtime (mpi/runtime.cpp)
   const auto choice = choose_program(loaded, members, call, chooser);
   const int ranks = static_cast<int>(members.size());
@@ -91,6 +95,11 @@ void add_choose_command(CLI::App& app, int& result) {
       ->check(CLI::Range(0.0, 1.0));
   choose->add_flag("--non-commutative", options->non_commutative,
                    "The reduction is not commutative (the library's default then runs)");
+  choose->add_option("--library", options->library,
+                     "Whose default mpi:default is: smpi (SimGrid SMPI's default selector, the default), openmpi "
+                     "(Open MPI 4.1's fixed decision, where the algorithm it picks is modelled) or other (not "
+                     "modelled)")
+      ->check(CLI::IsMember({"smpi", "openmpi", "other"}));
   choose->add_flag("--json", options->json, "Print JSON instead of text");
   choose->callback([options, &result] { result = run_choose(*options); });
 }

@@ -21,6 +21,7 @@ void add_validate_command(CLI::App& app, int& result);
 void add_simulate_command(CLI::App& app, int& result);
 void add_algorithms_command(CLI::App& app, int& result);
 void add_choose_command(CLI::App& app, int& result);  // what the MPI drop-in runs for a call
+void add_tune_command(CLI::App& app, int& result);    // a tuning file for stock Open MPI / MPICH
 void add_experiment_command(CLI::App& app, int& result);
 void add_generate_command(CLI::App& app, int& result);
 void add_demo_command(CLI::App& app, int& result);

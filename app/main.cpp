@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   add_simulate_command(app, result);
   add_algorithms_command(app, result);
   add_choose_command(app, result);
+  add_tune_command(app, result);
   add_experiment_command(app, result);
   add_generate_command(app, result);
   add_demo_command(app, result);

@@ -223,5 +223,26 @@ fi
 check "out into a missing directory" 2 "$hetcoll" broadcast --times 1,2,3 --out "$work/missing/plan.json" --quiet
 expect_in "missing directory named" "$work/err" "--out: cannot open for writing \"$work/missing/plan.json\""
 
+# hetcoll tune: bad input is exit 2 with the option named; a good run writes the file.
+small="$source_dir/examples/small_platform.xml"
+check "tune: unknown --mpi" 2 "$hetcoll" tune --platform "$small" --mpi lam --out "$work/t.rules"
+check "tune: communicator larger than the platform" 2 "$hetcoll" tune --platform "$small" --mpi openmpi \
+  --communicator-sizes 8 --out "$work/t.rules"
+expect_in "tune: size named" "$work/err" "--communicator-sizes: 8 is not 2 to 7"
+check "tune: message size not a multiple" 2 "$hetcoll" tune --platform "$small" --mpi openmpi --message-bytes 6 \
+  --out "$work/t.rules"
+expect_in "tune: message size named" "$work/err" "--message-bytes: 6 is not a positive multiple"
+check "tune: unknown collective" 2 "$hetcoll" tune --platform "$small" --mpi openmpi --collectives scatter \
+  --out "$work/t.rules"
+check "tune: negative size" 2 "$hetcoll" tune --platform "$small" --mpi openmpi --message-bytes -4 --out "$work/t.rules"
+check "tune: root outside the smallest communicator" 2 "$hetcoll" tune --platform "$small" --mpi openmpi --root 3 \
+  --out "$work/t.rules"
+check "tune: cluster file" 2 "$hetcoll" tune --platform "$source_dir/examples/liu-kuo-wang-sec6.1.json" --mpi openmpi \
+  --out "$work/t.rules"
+check "tune: --base for Open MPI" 2 "$hetcoll" tune --platform "$small" --mpi openmpi --base "$small" --out "$work/t.rules"
+check "tune: --base not JSON" 2 "$hetcoll" tune --platform "$small" --mpi mpich --base "$small" --out "$work/t.json"
+check "tune: good run" 0 "$hetcoll" tune --platform "$small" --mpi mpich --collectives bcast --out "$work/t.json"
+expect_in "tune: MPICH file written" "$work/t.json" '"collective=bcast"'
+
 echo "bad-input CLI tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 # Usage: run_mpi_test.sh SUITE TEST_BINARY SOURCE_DIR
 #        run_mpi_test.sh pmpi PROGRAM_DIR SOURCE_DIR LIBHETCOLL_PMPI
 #        run_mpi_test.sh emulate HETCOLL_MPI_BENCH SOURCE_DIR LIBHETCOLL_EMULATE
+#        run_mpi_test.sh tune PROGRAM_DIR SOURCE_DIR HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no mpirun).
 set -u
 suite="$1"
@@ -44,6 +45,44 @@ case "$suite" in
       echo "timeout ($victim): the job aborted with a message after ${elapsed}s"
     done
     exit 0
+    ;;
+  tune)
+    # `hetcoll tune --mpi openmpi` on the 8-host NIC cluster: Open MPI reads
+    # the rules file (a control file naming bcast algorithm 99 makes the job
+    # fail) and the plain program's results are the same as without it; with
+    # --commutative-only --replace-unmodelled-default (every modelled
+    # algorithm allowed) the commutative calls still are.
+    hetcoll="$4"
+    program="$binary/plain_collectives"
+    failed=0
+    fail() { echo "FAIL: $*"; failed=1; }
+    hosts=""
+    for i in 0 1 2 3; do hosts+="xeon$i:1 "; done
+    for i in 0 1 2 3; do hosts+="athlon$i:1.6 "; done
+    "$source_dir/scripts/nic-platform" nic-8 5e-5 1.25e7 "$hosts" >"$work/nic-8.xml"
+    "$hetcoll" tune --platform "$work/nic-8.xml" --mpi openmpi --out "$work/safe.rules" --quiet >/dev/null ||
+      { echo "FAIL: hetcoll tune"; exit 1; }
+    "$hetcoll" tune --platform "$work/nic-8.xml" --mpi openmpi --commutative-only --replace-unmodelled-default \
+      --out "$work/commutative.rules" --quiet >/dev/null || { echo "FAIL: hetcoll tune --commutative-only"; exit 1; }
+    printf '1  # collectives\n7  # bcast\n1\n2\n1\n0 99 0 0  # no such algorithm\n' >"$work/bad.rules"
+    run() {  # run NAME [RULES]
+      local name="$1" rules=()
+      [ -n "${2:-}" ] && rules=(--mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename "$2")
+      timeout 200 mpirun -np 8 "${rules[@]}" "$program" >"$work/$name.out" 2>"$work/$name.err"
+    }
+    run plain || fail "plain: exit status $?"
+    run safe "$work/safe.rules" || { fail "with the rules file: exit status $?"; tail -5 "$work/safe.err"; }
+    run commutative "$work/commutative.rules" || fail "with the --commutative-only rules file: exit status $?"
+    if run bad "$work/bad.rules"; then fail "Open MPI ignored the rules file (bcast algorithm 99 ran)"; fi
+    lines=$(wc -l <"$work/plain.out")
+    [ "$lines" -gt 180 ] || fail "the plain program printed only $lines lines"
+    diff -q "$work/plain.out" "$work/safe.out" >/dev/null ||
+      { fail "results differ with the rules file"; diff "$work/plain.out" "$work/safe.out" | head -10; }
+    commutative_lines=$(grep -vc "not commutative" "$work/plain.out")
+    diff <(grep -v "not commutative" "$work/plain.out") <(grep -v "not commutative" "$work/commutative.out") >/dev/null ||
+      fail "commutative results differ with the --commutative-only rules file"
+    [ "$failed" = 0 ] && echo "Open MPI read the tuned rules: $lines result lines identical ($commutative_lines commutative ones with --commutative-only); the control file failed the job"
+    exit "$failed"
     ;;
   pmpi)
     # Unmodified programs give the same results with libhetcoll_pmpi.so:

@@ -63,6 +63,27 @@ void check_root(int root, std::size_t ranks) {
   }
 }
 
+// Whose default selection PMPI_* runs: SMPI's when built for SMPI; Open
+// MPI's (its 4.1 fixed decision) when MPI_Get_library_version says Open
+// MPI 4.1 or 5.0; else unknown.
+MpiLibrary running_library() {
+#ifdef HETCOLL_SMPI
+  return MpiLibrary::smpi;
+#else
+  static const MpiLibrary library = [] {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    if (MPI_Get_library_version(version, &length) != MPI_SUCCESS) return MpiLibrary::unknown;
+    const std::string_view text(version, static_cast<std::size_t>(length));
+    // The 4.1 decision lines are those of Open MPI 4.1 and 5.0.
+    const bool decision_4_1 = text.find("Open MPI v4.1") != std::string_view::npos ||
+                              text.find("Open MPI v5.0") != std::string_view::npos;
+    return decision_4_1 ? MpiLibrary::openmpi : MpiLibrary::unknown;
+  }();
+  return library;
+#endif
+}
+
 }  // namespace
 
 Runtime::Runtime(MPI_Comm comm, const std::string& platform_path, const RankMapping& mapping,
@@ -199,11 +220,7 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
   call.commutative = commutative;
   ChooserOptions options;
   options.margin = planning_.choose_margin;
-#ifdef HETCOLL_SMPI
-  options.library = MpiLibrary::smpi;
-#else
-  options.library = MpiLibrary::unknown;
-#endif
+  options.library = running_library();
   options.flow.envelope_bytes = planning_.envelope_bytes > 0 ? planning_.envelope_bytes : sim::kSmpiEnvelopeBytes;
   MPI_Comm comm = communicator_->get();
   // Rank 0 predicts every candidate (the planners are deterministic, but

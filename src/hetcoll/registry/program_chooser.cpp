@@ -8,6 +8,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
+#include "hetcoll/makespan/mpi_algorithms/stock_mpi.h"
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/makespan/split/split_allreduce.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
@@ -179,6 +180,21 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
   }
   for (const auto& candidate : kHetcollCandidates) consider(std::string(candidate.name));
   consider(std::string(kSplit));
+  // Open MPI's default: the prediction of the program its fixed decision runs.
+  bool default_modelled = options.library == MpiLibrary::smpi;
+  if (options.library == MpiLibrary::openmpi) {
+    const auto program = openmpi_default_program(call.operation, static_cast<int>(processor_of_rank.size()),
+                                                 call.count, call.element_bytes, call.commutative);
+    for (std::size_t i = 0; !program.empty() && i < choice.candidates.size(); ++i) {
+      if (choice.candidates[i].name != fmt::format("{}{}", kMpiPrefix, program)) continue;
+      if (!choice.candidates[i].refused.empty()) break;
+      ProgramCandidate library_default = choice.candidates[i];
+      library_default.name = std::string(kDefault);
+      choice.candidates.push_back(std::move(library_default));
+      default_modelled = true;
+      break;
+    }
+  }
   std::stable_sort(choice.candidates.begin(), choice.candidates.end(),
                    [](const ProgramCandidate& a, const ProgramCandidate& b) {
                      return a.predicted_seconds < b.predicted_seconds;
@@ -191,14 +207,14 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
     return infinity;
   };
   const ProgramCandidate& best = choice.candidates.front();
-  choice.default_seconds = options.library == MpiLibrary::smpi ? prediction_of(kDefault) : std::nan("");
+  choice.default_seconds = default_modelled ? prediction_of(kDefault) : std::nan("");
   choice.chosen = std::string(kDefault);
   choice.chosen_seconds = choice.default_seconds;
   if (!call.commutative && call.operation != Operation::broadcast) {
     choice.reason = "non-commutative operation: the library's own algorithm";
     return choice;
   }
-  if (options.library == MpiLibrary::smpi) {
+  if (default_modelled) {
     if (best.predicted_seconds < choice.default_seconds / (1 + options.margin)) {
       choice.chosen = best.name;
       choice.chosen_seconds = best.predicted_seconds;

@@ -9,7 +9,8 @@
 //  * "mpi:NAME": every algorithm of makespan/mpi_algorithms/ that models
 //    the call (SMPI's names); "mpi:default" is what the library runs when
 //    nothing is forced, when the library's default selector is modelled
-//    (ChooserOptions::library);
+//    (ChooserOptions::library; under Open MPI, the prediction of the
+//    program its fixed decision picks);
 //  * "hetcoll:graph": the graph planners' default whole-message plan on the
 //    platform (registry/plans_on_ranks.h), "hetcoll:sender-speed" the
 //    sender-speed planners' on its sender-speed view, and "hetcoll:eager"
@@ -51,8 +52,11 @@ struct CallShape {
   bool commutative = true;
 };
 
-// Whose default selector the chooser models (mpi:default).
-enum class MpiLibrary { smpi, unknown };
+// Whose default selector the chooser models (mpi:default): SMPI's default
+// selector, Open MPI 4.1's fixed decision (makespan/mpi_algorithms/
+// stock_mpi.h: modelled where the algorithm it picks is; elsewhere the
+// call is treated as under `unknown`), or none.
+enum class MpiLibrary { smpi, openmpi, unknown };
 
 struct ChooserOptions {
   double margin = 0.02;

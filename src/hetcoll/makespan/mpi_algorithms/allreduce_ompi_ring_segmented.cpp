@@ -45,7 +45,7 @@ CommProgram allreduce_ompi_ring_segmented_program(int ranks, int root, std::size
     unsupported_call("ompi_ring_segmented", why);
   }
   const auto size = static_cast<std::size_t>(ranks);
-  const std::size_t per_segment = ompi_segment_count(std::size_t{1} << 20, element_bytes, count);
+  const std::size_t per_segment = ompi_segment_count(kAllreduceOmpiRingSegmentBytes, element_bytes, count);
   if (ranks == 1) return CommProgram(1, "Open MPI segmented ring all-reduce (SMPI)");
   if (count < size * per_segment) {
     auto program = allreduce_lr_program(ranks, root, count, element_bytes);

@@ -22,9 +22,7 @@
 
 namespace hetcoll::mpi_programs {
 
-namespace {
-
-std::size_t pipeline_segment_bytes(int ranks, std::size_t message_size) {
+std::size_t bcast_ompi_pipeline_segment_bytes(int ranks, std::size_t message_size) {
   const double a_p16 = 3.2118e-6, b_p16 = 8.7936;
   const double a_p64 = 2.3679e-6, b_p64 = 1.1787;
   const double a_p128 = 1.6134e-6, b_p128 = 2.1102;
@@ -34,8 +32,6 @@ std::size_t pipeline_segment_bytes(int ranks, std::size_t message_size) {
   if (ranks < a_p16 * m + b_p16) return 1024 << 4;
   return 1024 << 7;
 }
-
-}  // namespace
 
 std::string bcast_ompi_pipeline_limit(int ranks, std::size_t count, std::size_t) {
   if (count == 0 && ranks > 1) return "SimGrid's ompi_pipeline divides by zero for count 0";
@@ -50,7 +46,7 @@ CommProgram bcast_ompi_pipeline_program(int ranks, int root, std::size_t count, 
   CommProgram program(ranks, "Open MPI pipeline broadcast (SMPI)");
   if (ranks == 1) return program;
   const std::size_t per_segment =
-      ompi_segment_count(pipeline_segment_bytes(ranks, count * element_bytes), element_bytes, count);
+      ompi_segment_count(bcast_ompi_pipeline_segment_bytes(ranks, count * element_bytes), element_bytes, count);
   const std::size_t segments = (count + per_segment - 1) / per_segment;
   auto segment = [&](std::size_t s) {
     return data_slice(s * per_segment, s + 1 == segments ? count - s * per_segment : per_segment);
@@ -89,9 +85,17 @@ struct SplitShape {
   bool cut = false;  // false: SimGrid falls back to SMP_linear
 };
 
+}  // namespace
+
+std::size_t bcast_ompi_split_bintree_segment_bytes(std::size_t message_size) {
+  return message_size < 370728 ? 1024 : 1024 << 3;
+}
+
+namespace {
+
 SplitShape split_shape(std::size_t count, std::size_t element_bytes) {
   SplitShape shape;
-  std::size_t segment_bytes = count * element_bytes < 370728 ? 1024 : 1024 << 3;
+  std::size_t segment_bytes = bcast_ompi_split_bintree_segment_bytes(count * element_bytes);
   shape.half[0] = count / 2 + count % 2;
   shape.half[1] = count - shape.half[0];
   if (segment_bytes < element_bytes) segment_bytes = element_bytes;

@@ -80,6 +80,10 @@ CommProgram bcast_ompi_pipeline_program(int ranks, int root, std::size_t count, 
 std::string bcast_ompi_pipeline_limit(int ranks, std::size_t count, std::size_t element_bytes);
 CommProgram bcast_ompi_split_bintree_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string bcast_ompi_split_bintree_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// The segment sizes (bytes) SimGrid's ompi_pipeline and ompi_split_bintree
+// use for a message of message_size bytes.
+std::size_t bcast_ompi_pipeline_segment_bytes(int ranks, std::size_t message_size);
+std::size_t bcast_ompi_split_bintree_segment_bytes(std::size_t message_size);
 // broadcast_scatter_allgather.cpp
 CommProgram bcast_scatter_LR_allgather_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram bcast_scatter_rdb_allgather_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
@@ -95,6 +99,11 @@ CommProgram reduce_ompi_pipeline_program(int ranks, int root, std::size_t count,
 CommProgram reduce_ompi_binomial_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram reduce_ompi_binary_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string reduce_ompi_limit(int ranks, std::size_t count, std::size_t element_bytes);
+// The segment sizes (bytes; 0: unsegmented) of SimGrid's ompi_pipeline,
+// ompi_binomial and ompi_binary reduces.
+std::size_t reduce_ompi_pipeline_segment_bytes(int ranks, std::size_t message_size);
+std::size_t reduce_ompi_binomial_segment_bytes(int ranks, std::size_t count, std::size_t element_bytes);
+inline constexpr std::size_t kReduceOmpiBinarySegmentBytes = 32 * 1024;
 // reduce_rab.cpp
 CommProgram reduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram allreduce_rab_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
@@ -108,6 +117,7 @@ CommProgram allreduce_lr_program(int ranks, int root, std::size_t count, std::si
 // allreduce_ompi_ring_segmented.cpp
 CommProgram allreduce_ompi_ring_segmented_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string allreduce_ompi_ring_segmented_limit(int ranks, std::size_t count, std::size_t element_bytes);
+inline constexpr std::size_t kAllreduceOmpiRingSegmentBytes = 1024 * 1024;
 // allreduce_rab1.cpp
 CommProgram allreduce_rab1_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string allreduce_rab1_limit(int ranks, std::size_t count, std::size_t element_bytes);

@@ -93,17 +93,26 @@ CommProgram ompi_generic_reduce(int ranks, int root, std::size_t count, std::siz
 
 }  // namespace
 
+std::size_t reduce_ompi_pipeline_segment_bytes(int ranks, std::size_t message_size) {
+  const double a2 = 0.0410 / 1024.0, b2 = 9.7128, a4 = 0.0033 / 1024.0, b4 = 1.6761;
+  const auto message = static_cast<double>(message_size);
+  if (ranks > a2 * message + b2) return 1024;
+  if (ranks > a4 * message + b4) return 32 * 1024;
+  return 64 * 1024;
+}
+
+std::size_t reduce_ompi_binomial_segment_bytes(int ranks, std::size_t count, std::size_t element_bytes) {
+  const double a1 = 0.6016 / 1024.0, b1 = 1.3496;
+  const std::size_t message = count * element_bytes;
+  if ((ranks < 8 && message < 20480) || message < 2048 || count <= 1) return 0;
+  if (ranks > a1 * static_cast<double>(message) + b1) return 1024;
+  return 0;
+}
+
 CommProgram reduce_ompi_pipeline_program(int ranks, int root, std::size_t count, std::size_t element_bytes) {
   check_call("ompi_pipeline", ranks, root, count, element_bytes);
   if (auto why = reduce_ompi_limit(ranks, count, element_bytes); !why.empty()) unsupported_call("ompi_pipeline", why);
-  const double a2 = 0.0410 / 1024.0, b2 = 9.7128, a4 = 0.0033 / 1024.0, b4 = 1.6761;
-  const auto message = static_cast<double>(count * element_bytes);
-  std::size_t segment_bytes = 64 * 1024;
-  if (ranks > a2 * message + b2) {
-    segment_bytes = 1024;
-  } else if (ranks > a4 * message + b4) {
-    segment_bytes = 32 * 1024;
-  }
+  const std::size_t segment_bytes = reduce_ompi_pipeline_segment_bytes(ranks, count * element_bytes);
   return ompi_generic_reduce(ranks, root, count, ompi_segment_count(segment_bytes, element_bytes, count), ompi_chain,
                              "Open MPI pipeline reduce (SMPI)");
 }
@@ -111,14 +120,7 @@ CommProgram reduce_ompi_pipeline_program(int ranks, int root, std::size_t count,
 CommProgram reduce_ompi_binomial_program(int ranks, int root, std::size_t count, std::size_t element_bytes) {
   check_call("ompi_binomial", ranks, root, count, element_bytes);
   if (auto why = reduce_ompi_limit(ranks, count, element_bytes); !why.empty()) unsupported_call("ompi_binomial", why);
-  const double a1 = 0.6016 / 1024.0, b1 = 1.3496;
-  const std::size_t message = count * element_bytes;
-  std::size_t segment_bytes = 0;
-  if ((ranks < 8 && message < 20480) || message < 2048 || count <= 1) {
-    segment_bytes = 0;
-  } else if (ranks > a1 * static_cast<double>(message) + b1) {
-    segment_bytes = 1024;
-  }
+  const std::size_t segment_bytes = reduce_ompi_binomial_segment_bytes(ranks, count, element_bytes);
   return ompi_generic_reduce(ranks, root, count, ompi_segment_count(segment_bytes, element_bytes, count),
                              ompi_in_order_binomial_tree, "Open MPI binomial reduce (SMPI)");
 }
@@ -134,7 +136,7 @@ TreeNode ompi_binary_tree(int ranks, int root, int rank) { return ompi_tree(2, r
 CommProgram reduce_ompi_binary_program(int ranks, int root, std::size_t count, std::size_t element_bytes) {
   check_call("ompi_binary", ranks, root, count, element_bytes);
   if (auto why = reduce_ompi_limit(ranks, count, element_bytes); !why.empty()) unsupported_call("ompi_binary", why);
-  return ompi_generic_reduce(ranks, root, count, ompi_segment_count(32 * 1024, element_bytes, count), ompi_binary_tree,
+  return ompi_generic_reduce(ranks, root, count, ompi_segment_count(kReduceOmpiBinarySegmentBytes, element_bytes, count), ompi_binary_tree,
                              "Open MPI binary-tree reduce (SMPI)");
 }
 
