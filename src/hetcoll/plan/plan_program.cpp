@@ -13,6 +13,7 @@ namespace {
 
 struct RankTransfers {
   std::vector<int> receive_from, send_to;  // in execution order
+  std::vector<double> send_start;          // the planned start of each send
 };
 
 std::vector<RankTransfers> transfers_of_phase(const MakespanPlan& plan, const std::vector<std::size_t>& order,
@@ -25,6 +26,7 @@ std::vector<RankTransfers> transfers_of_phase(const MakespanPlan& plan, const st
       throw InputError("plan", fmt::format("transfer {} -> {} is not between two of the {} ranks", t.from, t.to, ranks));
     }
     per_rank[static_cast<std::size_t>(t.from)].send_to.push_back(static_cast<int>(t.to));
+    per_rank[static_cast<std::size_t>(t.from)].send_start.push_back(t.start);
     per_rank[static_cast<std::size_t>(t.to)].receive_from.push_back(static_cast<int>(t.from));
   }
   return per_rank;
@@ -73,13 +75,17 @@ void add_broadcast_phase(CommProgram& program, const MakespanPlan& plan, const s
 // network shares its link among them) and waits for them together; a
 // reduce rank posts all its receives at once, each into its own buffer,
 // and combines them in the plan's order before sending.
-void add_eager_broadcast_phase(CommProgram& program, const std::vector<RankTransfers>& phase, std::size_t count) {
+void add_eager_broadcast_phase(CommProgram& program, const std::vector<RankTransfers>& phase, std::size_t count,
+                               bool pace) {
   const Slice data{0, 0, count};
   for (int rank = 0; rank < program.ranks; ++rank) {
     const auto& mine = phase[static_cast<std::size_t>(rank)];
     for (int parent : mine.receive_from) program.blocking_receive(rank, parent, data);
     std::vector<std::uint32_t> sends;
-    for (int child : mine.send_to) sends.push_back(program.add(rank, ProgramStep::send_of(child, data)));
+    for (std::size_t i = 0; i < mine.send_to.size(); ++i) {
+      if (pace) program.add(rank, ProgramStep::pace_until(std::max(mine.send_start[i], 0.0)));
+      sends.push_back(program.add(rank, ProgramStep::send_of(mine.send_to[i], data)));
+    }
     if (!sends.empty()) program.add(rank, ProgramStep::wait_for(std::move(sends)));
   }
 }
@@ -106,7 +112,7 @@ void add_eager_reduce_phase(CommProgram& program, const std::vector<RankTransfer
 
 }  // namespace
 
-CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t count) {
+CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t count, bool pace) {
   if (plan.operation != Operation::broadcast && plan.operation != Operation::reduce &&
       plan.operation != Operation::allreduce) {
     throw InputError("plan", fmt::format("a {} plan is not lowered to a program", to_string(plan.operation)));
@@ -121,7 +127,7 @@ CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t cou
     const Payload payload = plan.operation == Operation::broadcast ? Payload::broadcast_value : Payload::partial_reduction;
     const auto phase = transfers_of_phase(plan, order, ranks, payload);
     if (plan.operation == Operation::broadcast) {
-      add_eager_broadcast_phase(program, phase, count);
+      add_eager_broadcast_phase(program, phase, count, pace);
     } else {
       add_eager_reduce_phase(program, phase, count);
     }

@@ -16,8 +16,10 @@
 //    (synchronous when an all-reduce's broadcast follows).
 // Eager plans (PlanModel::eager, broadcasts and reduces): a rank posts all
 // its sends at once, standard sends completed together (the network shares
-// its link among them: the planned send times are not kept, the program's
-// prediction says what that costs); a reduce rank posts all its receives
+// its link among them: the program's prediction says what that costs);
+// with `pace`, a broadcast's sends each at its planned start instead, so
+// that its link carries one message at a time (the times of the eager
+// model, seconds after the call's start); a reduce rank posts all its receives
 // at once, each into its own scratch buffer, combines them in the plan's
 // order, then sends. Plans of non-commutative operations and multicasts are
 // not lowered (InputError).
@@ -33,6 +35,6 @@
 namespace hetcoll {
 
 // `plan`'s processor p is rank p of `ranks`; messages carry `count` elements.
-CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t count);
+CommProgram program_of_plan(const MakespanPlan& plan, int ranks, std::size_t count, bool pace = false);
 
 }  // namespace hetcoll

@@ -24,16 +24,18 @@ namespace {
 constexpr std::string_view kMpiPrefix = "mpi:";
 constexpr std::string_view kDefault = "mpi:default";
 constexpr std::string_view kSplit = "hetcoll:split";
-constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:split";
+constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:eager-paced, hetcoll:split";
 
 struct HetcollCandidate {
   std::string_view name;
   PlanModel model;
+  bool paced = false;  // sends at their planned times (eager broadcasts)
 };
 constexpr HetcollCandidate kHetcollCandidates[] = {
     {"hetcoll:graph", PlanModel::platform_graph},
     {"hetcoll:sender-speed", PlanModel::sender_speed},
     {"hetcoll:eager", PlanModel::eager},
+    {"hetcoll:eager-paced", PlanModel::eager, true},
 };
 
 void check_call(const CallShape& call, std::size_t ranks) {
@@ -77,7 +79,9 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
     return {};
   }
   for (const auto& candidate : kHetcollCandidates) {
-    if (name == candidate.name) return hetcoll_refusal(call, candidate.model);
+    if (name != candidate.name) continue;
+    if (candidate.paced && call.operation != Operation::broadcast) return "paced eager plans: broadcasts";
+    return hetcoll_refusal(call, candidate.model);
   }
   if (name == kSplit) {
     if (!call.commutative && call.operation != Operation::broadcast) return "combines at aggregators: commutative operations only";
@@ -125,7 +129,7 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
     const int root = call.operation == Operation::allreduce ? -1 : call.root;
     const auto plan = plan_for_ranks(platform, processor_of_rank, call.operation, root,
                                      static_cast<double>(call.count * call.element_bytes), "", candidate.model);
-    auto program = program_of_plan(plan, ranks, call.count);
+    auto program = program_of_plan(plan, ranks, call.count, candidate.paced);
     program.name = name;
     return program;
   }

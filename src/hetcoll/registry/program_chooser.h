@@ -15,8 +15,12 @@
 //    platform (registry/plans_on_ranks.h), "hetcoll:sender-speed" the
 //    sender-speed planners' on its sender-speed view, and "hetcoll:eager"
 //    (broadcasts and reduces) the eager model's tree, whose ranks send to
-//    all their children at once; each lowered to the program the runtime
-//    runs (plan/plan_program.h).
+//    all their children at once ("hetcoll:eager-paced": a broadcast's sends
+//    each at its planned time); each lowered to the program the runtime
+//    runs (plan/plan_program.h);
+//  * "hetcoll:split": the split broadcast, reduce and all-reduce
+//    (makespan/split/), planned for the call's count and lowered by
+//    plan/split_program.h.
 // Rule: the library's default runs (PMPI_* unchanged) unless another
 // candidate is predicted faster by more than `margin` (a fraction); then the
 // fastest candidate runs. When the library's default is not modelled, a
