@@ -19,32 +19,12 @@
 #include "hetcoll/registry/mpi_tuning.h"
 #include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/report/mpi_tuning_files.h"
+#include "support/nic_cluster.h"
 
 namespace hetcoll {
 namespace {
 
-// Hosts with their own up and down links (scripts/nic-platform's shape):
-// host i sends at up_mbps[i % size].
-LoadedPlatform nic_cluster(int hosts, const std::vector<double>& up_mbps, double latency_us) {
-  std::string xml = R"(<?xml version='1.0'?><!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1"><zone id="z" routing="Full">)";
-  for (int i = 0; i < hosts; ++i) xml += fmt::format(R"(<host id="h{}" speed="1Gf"/>)", i);
-  for (int i = 0; i < hosts; ++i) {
-    xml += fmt::format(R"(<link id="h{}_up" bandwidth="{}MBps" latency="{}us"/>)", i,
-                       up_mbps[static_cast<std::size_t>(i) % up_mbps.size()], latency_us);
-    xml += fmt::format(R"(<link id="h{}_down" bandwidth="{}MBps" latency="0us"/>)", i, up_mbps[0]);
-  }
-  for (int i = 0; i < hosts; ++i) {
-    for (int j = 0; j < hosts; ++j) {
-      if (i == j) continue;
-      xml += fmt::format(R"(<route src="h{}" dst="h{}" symmetrical="NO"><link_ctn id="h{}_up"/>)"
-                         R"(<link_ctn id="h{}_down"/></route>)",
-                         i, j, i, j);
-    }
-  }
-  xml += "</zone></platform>";
-  return LoadedPlatform(parse_simgrid_xml(xml, "nic.xml"), "nic.xml");
-}
+using testing::nic_cluster;
 
 const auto kBcast = Operation::broadcast;
 const auto kReduce = Operation::reduce;
