@@ -1,5 +1,6 @@
 #include "hetcoll/mpi/runtime.h"
 
+#include <chrono>
 #include <cmath>
 #include <functional>
 
@@ -231,9 +232,12 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
   std::vector<char> decision;
   if (communicator_->rank() == 0) {
     try {
+      const auto started = std::chrono::steady_clock::now();
       const auto choice = choose_program(platform_, processor_of_rank_, call, options);
-      const std::string text = fmt::format("{}\n{:.17g}\n{:.17g}\n{}", choice.chosen, choice.chosen_seconds,
-                                           choice.default_seconds, choice.reason);
+      const std::chrono::duration<double> deciding = std::chrono::steady_clock::now() - started;
+      const std::string text = fmt::format("{}\n{:.17g}\n{:.17g}\n{}; decided in {:.2g} s", choice.chosen,
+                                           choice.chosen_seconds, choice.default_seconds, choice.reason,
+                                           deciding.count());
       decision.assign(text.begin(), text.end());
     } catch (const std::exception& error) {
       local_error = error.what();
