@@ -76,7 +76,8 @@ struct SplitAllreduceNicOptions {
   std::vector<std::size_t> chunk_counts{1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
 };
 
-// The planner of the header: members are processors 0..n-1, model
+// The planner of the header: members are processors 0..n-1 (member i is
+// the network's processor i; callers may rename them), model
 // nic_fluid, makespan from simulate_split_allreduce, both bounds set.
 // InputError naming the parameter for elements == 0, element_bytes <= 0,
 // or a network with missing or non-positive bandwidths or bad latencies.
@@ -86,8 +87,9 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
 // Replays the plan in the model (see the header): rewrites every
 // transfer's start (its post) and end (its arrival) and the makespan; sets
 // model = nic_fluid. The plan's structure must be valid (pieces, chunks,
-// every contribution and result once; InputError "plan" otherwise) and its
-// members 0..n-1 of the network; each member's transfers keep their order.
+// every contribution and result once; InputError "plan" otherwise) and it
+// must have one member per processor of the network (member i is processor
+// i); each member's transfers keep their order.
 void simulate_split_allreduce(const NicNetwork& network, SplitAllreducePlan& plan);
 
 // The plan with these piece sizes (elements per member, zeros: no piece)
