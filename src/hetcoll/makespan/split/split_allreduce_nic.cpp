@@ -260,8 +260,8 @@ class ReplayPoster {
 // contribution, posted when its up link would be free of what it posted.
 class GreedyPoster {
  public:
-  GreedyPoster(const NicNetwork& network, SplitAllreducePlan& plan)
-      : network_(network), plan_(plan), readiness_(readiness_of(plan)), n_(plan.members.size()),
+  GreedyPoster(const NicNetwork& network, SplitAllreducePlan& plan, double pace)
+      : network_(network), plan_(plan), pace_(pace), readiness_(readiness_of(plan)), n_(plan.members.size()),
         piece_of_(n_, kNone), contributions_(n_), next_contribution_(n_, 0), result_chunk_(n_, 0),
         result_step_(n_, 1), last_post_(n_, 0.0), busy_until_(n_, 0.0) {
     const std::size_t chunks = plan.chunks;
@@ -285,6 +285,22 @@ class GreedyPoster {
         }
       }
       skip_empty_chunks(u);
+    }
+    // Posting rates: pace x the up bandwidth, or (pace < 0) each
+    // processor's bytes spread over the time the busiest up link needs for
+    // its own, so that every processor goes through the chunks together.
+    rate_.assign(n_, 0.0);
+    std::vector<double> total(n_, 0.0);
+    double longest = 0;
+    for (std::size_t u = 0; u < n_; ++u) {
+      for (const auto& [piece, chunk] : contributions_[u]) total[u] += bytes_of(plan, network, piece, chunk);
+      if (piece_of_[u] != kNone) {
+        for (std::size_t c = 0; c < chunks; ++c) total[u] += static_cast<double>(n_ - 1) * (chunk_count(plan, piece_of_[u], c) > 0 ? bytes_of(plan, network, piece_of_[u], c) : 0);
+      }
+      longest = std::max(longest, total[u] / network.up_bandwidth[u]);
+    }
+    for (std::size_t u = 0; u < n_; ++u) {
+      rate_[u] = pace_ > 0 ? pace_ * network.up_bandwidth[u] : pace_ < 0 && total[u] > 0 ? total[u] / longest : 0;
     }
     plan.transfers.clear();
     plan.transfers.reserve(2 * n_ * (n_ > 0 ? n_ - 1 : 0) * chunks);
@@ -321,7 +337,7 @@ class GreedyPoster {
     t.start = now;
     const double bytes = bytes_of(plan_, network_, t.piece, t.chunk);
     last_post_[u] = now;
-    busy_until_[u] = std::max(busy_until_[u], now) + bytes / network_.up_bandwidth[u];
+    if (rate_[u] > 0) busy_until_[u] = std::max(busy_until_[u], now) + bytes / rate_[u];
     engine.add(plan_.transfers.size(), t.from, t.to, bytes, now);
     plan_.transfers.push_back(t);
   }
@@ -351,6 +367,8 @@ class GreedyPoster {
 
   const NicNetwork& network_;
   SplitAllreducePlan& plan_;
+  double pace_;  // contributions posted at pace_ x the up bandwidth; 0: all at once
+  std::vector<double> rate_;  // bytes per second the posts follow (0: at once)
   ChunkReadiness readiness_;
   std::size_t n_;
   std::vector<std::size_t> piece_of_;
@@ -477,7 +495,7 @@ void simulate_split_allreduce(const NicNetwork& network, SplitAllreducePlan& pla
 }
 
 SplitAllreducePlan make_split_allreduce_nic(const NicNetwork& network, std::size_t elements, double element_bytes,
-                                            const std::vector<std::size_t>& piece_elements, std::size_t chunks) {
+                                            const std::vector<std::size_t>& piece_elements, std::size_t chunks, double pace) {
   check_network(network);
   check_sizes(elements, element_bytes);
   const std::size_t n = network.size();
@@ -486,6 +504,7 @@ SplitAllreducePlan make_split_allreduce_nic(const NicNetwork& network, std::size
     throw InputError("piece_elements", "the sizes must add up to the elements");
   }
   if (chunks == 0) throw InputError("chunks", "must be >= 1");
+  if (!std::isfinite(pace)) throw InputError("pace", "must be finite");
   SplitAllreducePlan plan;
   for (std::size_t u = 0; u < n; ++u) plan.members.push_back(static_cast<ProcessorIndex>(u));
   plan.elements = elements;
@@ -499,16 +518,19 @@ SplitAllreducePlan make_split_allreduce_nic(const NicNetwork& network, std::size
     plan.pieces.push_back({u, first, piece_elements[u]});
     first += piece_elements[u];
   }
-  GreedyPoster poster(network, plan);
+  GreedyPoster poster(network, plan, pace);
   FluidEngine engine(network);
   engine.run(poster);
   const auto bounds = split_allreduce_lower_bounds(network, elements, element_bytes);
   plan.own_data_bound = bounds.own_data;
   plan.traffic_bound = bounds.traffic;
   plan.description = fmt::format(
-      "split all-reduce (NIC fluid model): {} piece{}, {} chunk{} each; lower bounds {:.4g} s (own data), {:.4g} s "
-      "(traffic)",
+      "split all-reduce (NIC fluid model): {} piece{}, {} chunk{} each, {}; lower bounds {:.4g} s (own data), {:.4g} "
+      "s (traffic)",
       plan.pieces.size(), plan.pieces.size() == 1 ? "" : "s", plan.chunks, plan.chunks == 1 ? "" : "s",
+      pace > 0   ? fmt::format("contributions paced at {:g}x the up link", pace)
+      : pace < 0 ? "contributions paced to go through the chunks together"
+                 : "contributions posted at once",
       bounds.own_data, bounds.traffic);
   return plan;
 }
@@ -518,7 +540,7 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
   check_network(network);
   check_sizes(elements, element_bytes);
   const std::size_t n = network.size();
-  if (n == 1) return make_split_allreduce_nic(network, elements, element_bytes, {elements}, 1);
+  if (n == 1) return make_split_allreduce_nic(network, elements, element_bytes, {elements}, 1, 1);
   const double data = static_cast<double>(elements) * element_bytes;
   // Piece weights that balance the up links for a time T: processor u
   // sends data + (n - 2) m_u bytes, so m_u ~ max(0, U_u (T - L_u) - data).
@@ -537,17 +559,19 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
   SplitAllreducePlan best;
   best.makespan = kInfinity;
   const double base = std::max(split_allreduce_lower_bounds(network, elements, element_bytes).traffic, 1e-12);
-  std::size_t work = 0;  // messages simulated so far
+  for (double pace : options.paces) {
+  std::size_t work = 0;  // messages simulated so far at this pace
+  const std::size_t max_work = options.max_work / std::max<std::size_t>(1, options.paces.size());
   for (std::size_t chunks : options.chunk_counts) {
     if (chunks == 0) continue;
     const std::size_t messages = 2 * chunks * n * (n - 1);
     if (chunks > 1 && (chunks * n > elements || messages > options.max_messages ||
-                       work + kSimulationsPerChunkCount * messages > options.max_work)) {
+                       work + kSimulationsPerChunkCount * messages > max_work)) {
       continue;
     }
     const double best_before = best.makespan;
     auto evaluate = [&](const std::vector<std::size_t>& sizes) {
-      auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks);
+      auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks, pace);
       work += plan.transfers.size();
       if (plan.makespan < best.makespan * (1 - 1e-12)) {
         best = std::move(plan);
@@ -577,7 +601,7 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
     std::vector<std::size_t> sizes = rounded_sizes(weights_for(x * base), elements);
     // Rounds that scale each piece by sqrt(mean finish / its finish).
     for (int round = 0; round < kRebalancingRounds; ++round) {
-      auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks);
+      auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks, pace);
       work += plan.transfers.size();
       if (plan.makespan < best.makespan * (1 - 1e-12)) best = plan;
       std::vector<double> finish_of(n, 0.0);
@@ -600,6 +624,7 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
     }
     // More chunks stop helping once they no longer beat fewer (by 1 %).
     if (chunks > 1 && !(best.makespan < best_before * 0.99)) break;
+  }
   }
   return best;
 }

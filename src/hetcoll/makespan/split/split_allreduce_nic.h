@@ -69,11 +69,14 @@ struct SplitAllreduceNicOptions {
   std::size_t max_messages = 40'000;
   // The sizing's budget: messages simulated in all (about 100,000 a second
   // on 64 processors); a chunk count is tried only if its whole sizing fits.
-  std::size_t max_work = 400'000;
+  std::size_t max_work = 1'200'000;
   // Chunk counts tried, in increasing order (those that fit max_messages,
   // the budget and the elements; the search stops at the first that does
   // not beat the best of fewer chunks by 1 %).
   std::vector<std::size_t> chunk_counts{1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+  // Pacings tried (make_split_allreduce_nic's pace), each with an equal
+  // share of max_work.
+  std::vector<double> paces{1, -1, 0};
 };
 
 // The planner of the header: members are processors 0..n-1 (member i is
@@ -93,8 +96,16 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
 void simulate_split_allreduce(const NicNetwork& network, SplitAllreducePlan& plan);
 
 // The plan with these piece sizes (elements per member, zeros: no piece)
-// and chunk count, posts ordered by the greedy run of the header, replayed.
+// and chunk count, posts ordered and timed by the greedy run of the header
+// (which is the replay of its result): a processor's next contribution is
+// posted once its up link would have sent what it posted at `pace` x its
+// bandwidth (pace 0: every contribution at once, at the start; pace < 0:
+// at its bytes / the longest time an up link needs for its own bytes, so
+// that every processor goes through the chunks at the same speed); both
+// bounds and the description set. InputError naming piece_elements,
+// chunks or pace when they do not fit.
 SplitAllreducePlan make_split_allreduce_nic(const NicNetwork& network, std::size_t elements, double element_bytes,
-                                            const std::vector<std::size_t>& piece_elements, std::size_t chunks);
+                                            const std::vector<std::size_t>& piece_elements, std::size_t chunks,
+                                            double pace = 1);
 
 }  // namespace hetcoll
