@@ -12,6 +12,11 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/split/split_allreduce_nic.h"
+#include "hetcoll/model/flow_network.h"
+#include "hetcoll/model/platform_io.h"
+#include "hetcoll/model/simgrid/simgrid_xml.h"
+#include "hetcoll/plan/comm_program.h"
+#include "hetcoll/sim/program_simulation.h"
 #include "hetcoll/verify/verify_split_allreduce_nic.h"
 #include "support/test_support.h"
 
@@ -187,6 +192,108 @@ TEST(SplitAllreduceNic, BadArgumentsNameTheParameter) {
   auto plan = make_split_allreduce_nic(network, 10, 4, {5, 5}, 2);
   plan.transfers.pop_back();
   EXPECT_NE(testing::input_error_message([&] { simulate_split_allreduce(network, plan); }).find("plan"), std::string::npos);
+}
+
+// `hosts` hosts with their own up and down links (scripts/nic-platform):
+// host i sends at up_mbps[i % size] after latency_us[i % size], every down
+// link at up_mbps[0].
+Platform nic_cluster(int hosts, const std::vector<double>& up_mbps, const std::vector<double>& latency_us) {
+  std::string xml = R"(<?xml version='1.0'?><!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Full">)";
+  for (int i = 0; i < hosts; ++i) xml += fmt::format(R"(<host id="h{}" speed="1Gf"/>)", i);
+  for (int i = 0; i < hosts; ++i) {
+    const auto c = static_cast<std::size_t>(i);
+    xml += fmt::format(R"(<link id="h{}_up" bandwidth="{}MBps" latency="{}us"/>)", i, up_mbps[c % up_mbps.size()],
+                       latency_us[c % latency_us.size()]);
+    xml += fmt::format(R"(<link id="h{}_down" bandwidth="{}MBps" latency="0us"/>)", i, up_mbps[0]);
+  }
+  for (int i = 0; i < hosts; ++i) {
+    for (int j = 0; j < hosts; ++j) {
+      if (i != j) {
+        xml += fmt::format(R"(<route src="h{}" dst="h{}" symmetrical="NO"><link_ctn id="h{}_up"/>)"
+                           R"(<link_ctn id="h{}_down"/></route>)", i, j, i, j);
+      }
+    }
+  }
+  xml += "</zone></platform>";
+  return parse_simgrid_xml(xml, "nic.xml");
+}
+
+// The plan as a communication program, for a plan whose contributions are
+// all posted at the start (pace 0): every rank posts its receives, then its
+// messages in the plan's order, waiting for (and combining) a chunk's
+// contributions before its first result. Data land in scratch buffers
+// (the timing, not the values, is compared).
+CommProgram program_of(const SplitAllreducePlan& plan) {
+  const auto n = static_cast<int>(plan.members.size());
+  CommProgram program(n, "split all-reduce");
+  const auto scratch = program.add_buffer(plan.elements * plan.members.size());
+  std::vector<std::vector<std::vector<std::uint32_t>>> contributions_of(
+      plan.members.size(), std::vector<std::vector<std::uint32_t>>(plan.chunks));
+  std::vector<std::vector<std::uint32_t>> other_receives(plan.members.size()), sends(plan.members.size());
+  auto slice_of = [&](const SplitAllreduceTransfer& t) {
+    const auto [offset, count] = split_chunk_range(plan.pieces[t.piece].elements, plan.chunks, t.chunk);
+    return Slice{0, plan.pieces[t.piece].first + offset, count};
+  };
+  for (const auto& t : plan.transfers) {
+    auto slice = slice_of(t);
+    const auto to = static_cast<int>(t.to);
+    if (t.contribution) {
+      slice.buffer = scratch;
+      slice.offset += t.from * plan.elements;
+      contributions_of[t.to][t.chunk].push_back(program.add(to, ProgramStep::receive_of(static_cast<int>(t.from), slice)));
+    } else {
+      other_receives[t.to].push_back(program.add(to, ProgramStep::receive_of(static_cast<int>(t.from), slice)));
+    }
+  }
+  std::vector<std::vector<char>> combined(plan.members.size(), std::vector<char>(plan.chunks, 0));
+  for (const auto& t : plan.transfers) {
+    const auto from = static_cast<int>(t.from);
+    if (!t.contribution && !combined[t.from][t.chunk]) {
+      combined[t.from][t.chunk] = 1;
+      program.add(from, ProgramStep::wait_for(contributions_of[t.from][t.chunk]));
+      for (const auto& c : plan.transfers) {
+        if (c.contribution && c.to == t.from && c.chunk == t.chunk) {
+          auto into = slice_of(c);
+          auto data = into;
+          data.buffer = scratch;
+          data.offset += c.from * plan.elements;
+          program.add(from, ProgramStep::combine_of(data, into));
+        }
+      }
+    }
+    sends[t.from].push_back(program.add(from, ProgramStep::send_of(static_cast<int>(t.to), slice_of(t))));
+  }
+  for (std::size_t r = 0; r < plan.members.size(); ++r) {
+    auto rest = other_receives[r];
+    rest.insert(rest.end(), sends[r].begin(), sends[r].end());
+    program.add(static_cast<int>(r), ProgramStep::wait_for(rest));
+  }
+  return program;
+}
+
+TEST(SplitAllreduceNic, TheFluidModelAgreesWithTheProgramFlowModel) {
+  // The 8-host cluster of the benchmarks (four hosts at 12.5 MB/s after
+  // 50 us, four at 7.8125 MB/s after 80 us), plans posting their
+  // contributions at once: the NIC fluid model's makespan is what
+  // sim/program_simulation.h predicts for the same sends on the platform.
+  const auto platform = nic_cluster(8, {12.5, 12.5, 12.5, 12.5, 7.8125, 7.8125, 7.8125, 7.8125}, {50, 50, 50, 50, 80});
+  auto network = nic_network_from_platform(platform, sim::kSmpiEnvelopeBytes);
+  const FlowNetwork flows(platform, platform.participants());
+  sim::FlowModelOptions options;
+  options.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  for (std::size_t elements : {4, 256, 1024, 4096}) {
+    for (std::size_t chunks : {1, 2}) {
+      std::vector<std::size_t> sizes(8, 0);
+      for (std::size_t e = 0; e < elements; ++e) ++sizes[e % 6];  // two hosts without a piece
+      const auto plan = make_split_allreduce_nic(network, elements, 4, sizes, chunks, 0);
+      const auto program = program_of(plan);
+      check_program(program, elements);
+      const auto timing = sim::predict_program(program, flows, 4, options);
+      ASSERT_TRUE(timing.completed());
+      EXPECT_NEAR(timing.makespan, plan.makespan, 1e-9 * plan.makespan) << elements << " elements, " << chunks << " chunks";
+    }
+  }
 }
 
 }  // namespace
