@@ -126,10 +126,18 @@ TEST(SplitAllreduceNic, RandomNetworksGiveValidPlansAboveTheirBounds) {
     for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
       EXPECT_NEAR(replay.transfers[i].end, plan.transfers[i].end, 1e-9 * plan.makespan) << "transfers[" << i << "]";
     }
+    // Its shape (piece sizes, chunks, pacing) rebuilds it: what a program
+    // planning on one rank sends the others.
+    std::vector<std::size_t> shape(n, 0);
+    for (const auto& piece : plan.pieces) shape[piece.spreader] = piece.elements;
+    const auto rebuilt = make_split_allreduce_nic(network, elements, element_bytes, shape, plan.chunks, plan.pace);
+    EXPECT_EQ(rebuilt.makespan, plan.makespan);
+    EXPECT_EQ(rebuilt.description, plan.description);
     // Any piece sizes and chunk count give valid plans too.
     std::vector<std::size_t> sizes(n, 0);
     for (std::size_t e = 0; e < elements; ++e) ++sizes[rng() % n];
-    const auto other = make_split_allreduce_nic(network, elements, element_bytes, sizes, 1 + rng() % 5);
+    const double paces[] = {1, 0, -1, 2.5};
+    const auto other = make_split_allreduce_nic(network, elements, element_bytes, sizes, 1 + rng() % 5, paces[rng() % 4]);
     EXPECT_EQ(checked(network, other), "");
   }
 }

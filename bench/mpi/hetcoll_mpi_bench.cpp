@@ -519,17 +519,20 @@ int run(Options options) {
       // piece sizes and chunk count sent to the others, who rebuild it.
       auto network = runtime->rank_nic_network();
       std::vector<long> shape;  // chunks, then each rank's piece (elements)
+      double pace = 1;
       if (rank == 0) {
         const auto best = plan_split_allreduce_nic(network, static_cast<std::size_t>(elements), type_size);
         shape.assign(static_cast<size_t>(size) + 1, 0);
         shape[0] = static_cast<long>(best.chunks);
         for (const auto& piece : best.pieces) shape[piece.spreader + 1] = static_cast<long>(piece.elements);
+        pace = best.pace;
       }
       shape.resize(static_cast<size_t>(size) + 1);
       MPI_Bcast(shape.data(), size + 1, MPI_LONG, 0, MPI_COMM_WORLD);
+      MPI_Bcast(&pace, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
       std::vector<std::size_t> sizes(shape.begin() + 1, shape.end());
       auto planned = make_split_allreduce_nic(network, static_cast<std::size_t>(elements), type_size, sizes,
-                                              static_cast<std::size_t>(shape[0]));
+                                              static_cast<std::size_t>(shape[0]), pace);
       predicted = planned.makespan;
       algorithm = "hetcoll " + planned.description;
       std::vector<std::string> ids;

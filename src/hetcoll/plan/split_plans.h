@@ -68,6 +68,11 @@ struct SplitAllreducePlan {
   // when it is posted (a contribution at its start, paced; a result once
   // its chunk's contributions have all arrived), its end when it arrives.
   enum class Model { eager, nic_fluid } model = Model::eager;
+  // nic_fluid: how the planner timed the contributions (the starts say
+  // when): at `pace` x the sender's up bandwidth; 0: all at the start (no
+  // waiting needed); < 0: every sender through the chunks at one speed
+  // (makespan/split/split_allreduce_nic.h).
+  double pace = 1;
   double makespan = 0;  // the model's time of the last result's arrival
   // Lower bounds on every all-reduce in the NIC fluid model (seconds; 0
   // when not computed, eager plans): each member's own data must leave and

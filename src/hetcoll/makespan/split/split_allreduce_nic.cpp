@@ -512,6 +512,7 @@ SplitAllreducePlan make_split_allreduce_nic(const NicNetwork& network, std::size
   plan.envelope_bytes = network.envelope_bytes;
   plan.chunks = chunks;
   plan.model = SplitAllreducePlan::Model::nic_fluid;
+  plan.pace = pace;
   std::size_t first = 0;
   for (std::size_t u = 0; u < n; ++u) {
     if (piece_elements[u] == 0) continue;
