@@ -15,17 +15,20 @@
 // previous post. simulate_split_allreduce replays that exactly, event by
 // event; the last result's arrival is the prediction.
 //
-// Planner: for chunk counts K (1, 2, 3, 4, 6, 8 within a message budget),
-// pieces sized as the bounds below balance the links (a processor with up
-// bandwidth U_u sends M + (n - 2) m_u bytes for a piece of m_u bytes, so
-// m_u ~ max(0, U_u T - M)), for T searched (golden section) against the
-// simulated time, then rounds that scale each piece by its aggregator's
-// finish; the order of each processor's posts comes from a greedy run in
-// the model (when its up link would be free: a ready result chunk to the
-// next processor, else its next contribution, aggregators in turn from
-// the one after it). Guarantee: none (a heuristic); the plan carries the
-// bounds. Complexity: one simulation O(E (F + n)) for E = O(K n^2) events
-// and F flows in flight; about 25 simulations per K.
+// Planner: for each pacing (contributions at the up link's rate; at a rate
+// that takes every processor through the chunks together; all at once)
+// and chunk counts K = 1, 2, 3, 4, 6, ... 32 while more chunks help (within
+// a budget of simulated messages): pieces that balance the up links for a
+// time T (a processor with a piece of m_u bytes sends B + (n - 2) m_u, so
+// m_u ~ max(0, U_u (T - L_u) - B)), T searched by golden section against
+// the simulated time, then rounds that scale each piece by its
+// aggregator's finish. Each processor's posts are ordered by a greedy run
+// in the model: a ready result chunk (to every other processor), else its
+// next contribution (aggregators in turn from the one after it) — the
+// greedy run is the replay of the plan it makes. Guarantee: none (a
+// heuristic); the plan carries both bounds. Complexity: one simulation
+// O(E (F + n)) for E = O(K n^2) events and F flows in flight; at most 16
+// simulations per pacing and K.
 //
 // Lower bounds (split_allreduce_lower_bounds; valid in this model for every
 // all-reduce that moves elements whole, raw or combined), with B = elements
@@ -38,6 +41,9 @@
 //    links carry 2 (n - 1) B in all: the least T with sum_u U_u max(0, T -
 //    L_u) >= 2 (n - 1) B, and likewise for the down links (each behind the
 //    smallest latency of the others).
+// Known limits: commutative operations only; the model knows each host's
+// own links, not shared backbones (NIC clusters); paced plans need their
+// contributions posted at their starts (pace 0 plans do not).
 // References: Rabenseifner, "Optimization of collective reduction
 // operations", 2004 (reduce-scatter + all-gather); Patarasuk, Yuan,
 // "Bandwidth optimal all-reduce algorithms for clusters of workstations",
