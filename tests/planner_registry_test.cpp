@@ -21,6 +21,7 @@
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify.h"
 #include "hetcoll/verify/verify_split_reduce.h"
+#include "hetcoll/verify/verify_split_allreduce_nic.h"
 #include "support/test_support.h"
 #if HETCOLL_WITH_LP
 #include "hetcoll/verify/verify_periodic.h"
@@ -95,8 +96,12 @@ std::string check(const PlannerEntry& row, const PlannerProblem& problem, const 
     return report.valid ? "" : report.summary();
   }
   if (const auto* split = std::get_if<SplitAllreducePlan>(&plan)) {
-    auto report = verify_split_allreduce(SplitCosts::of(*problem.platform, problem.platform->participants()), *split);
-    return report.valid ? "" : report.summary();
+    auto report = split->model == SplitAllreducePlan::Model::nic_fluid
+                      ? verify_split_allreduce_nic(nic_network_from_platform(*problem.platform), *split)
+                      : verify_split_allreduce(SplitCosts::of(*problem.platform, problem.platform->participants()), *split);
+    if (!report.valid) return report.summary();
+    if (split->members != problem.platform->participants()) return "the members are not the participants";
+    return "";
   }
   if (const auto* split = std::get_if<SplitReducePlan>(&plan)) {
     auto report = verify_split_reduce(nic_network_from_platform(*problem.platform), *split);

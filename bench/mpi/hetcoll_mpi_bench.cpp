@@ -35,9 +35,11 @@
 //    pieces scattered to spreaders that send them to everyone, planned per
 //    size in the eager model for the message + --envelope-bytes, predicted
 //    by it; graph platforms only; printed as collective "bcast",
-//    implementation "hetcoll-split"; split-allreduce: the same for the
-//    split all-reduce, makespan/split/split_allreduce.h, printed as
-//    collective "allreduce")
+//    implementation "hetcoll-split"; split-allreduce: the split
+//    all-reduce planned and predicted in the NIC fluid model of the rank
+//    cluster, makespan/split/split_allreduce_nic.h, or with --plan-model
+//    eager in the eager model, split_allreduce.h; printed as collective
+//    "allreduce")
 //   (--plan-model graph: reduce/bcast/allreduce planned by the graph
 //    planners on the platform itself, one plan per message size, predicted
 //    by the graph model; the CSV's implementation is "hetcoll-graph")
@@ -79,6 +81,7 @@
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/makespan/split/split_allreduce.h"
+#include "hetcoll/makespan/split/split_allreduce_nic.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/mpi/collectives.h"
@@ -508,6 +511,30 @@ int run(Options options) {
       for (int r = 0; r < size; ++r) ids.push_back(std::to_string(r));
       pipeline = std::make_unique<mpi::ExecutablePipeline>(
           mpi::ExecutablePipeline::prepare(MPI_COMM_WORLD, pipelined, ids, {}, runtime_options));
+    } else if (use_hetcoll && options.collective == "split-allreduce" && planning.model != PlanModel::eager) {
+      // Planned in the NIC fluid model of the rank cluster (with
+      // --envelope-bytes per message) on rank 0, as the split reduce; the
+      // piece sizes and chunk count sent to the others, who rebuild it.
+      auto network = runtime->rank_nic_network();
+      std::vector<long> shape;  // chunks, then each rank's piece (elements)
+      double pace = 1;
+      if (rank == 0) {
+        const auto best = plan_split_allreduce_nic(network, static_cast<std::size_t>(elements), type_size);
+        shape.assign(static_cast<size_t>(size) + 1, 0);
+        shape[0] = static_cast<long>(best.chunks);
+        for (const auto& piece : best.pieces) shape[piece.spreader + 1] = static_cast<long>(piece.elements);
+        pace = best.pace;
+      }
+      shape.resize(static_cast<size_t>(size) + 1);
+      MPI_Bcast(shape.data(), size + 1, MPI_LONG, 0, MPI_COMM_WORLD);
+      MPI_Bcast(&pace, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+      std::vector<std::size_t> sizes(shape.begin() + 1, shape.end());
+      auto planned = make_split_allreduce_nic(network, static_cast<std::size_t>(elements), type_size, sizes,
+                                              static_cast<std::size_t>(shape[0]), pace);
+      predicted = planned.makespan;
+      algorithm = "hetcoll " + planned.description;
+      program = std::make_unique<CommProgram>(program_of_split_allreduce(planned));
+      split = true;
     } else if (use_hetcoll && options.collective == "split-allreduce") {
       if (platform.is_cluster()) throw InputError("--collective split-allreduce needs a platform graph (JSON graph or SimGrid XML)");
       auto costs = SplitCosts::of(platform.graph(), runtime->processor_of_rank());

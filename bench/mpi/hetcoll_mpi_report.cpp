@@ -202,8 +202,12 @@ int main(int argc, char** argv) {
     const std::string split_name = reduces                     ? "hetcoll split reduce"
                                    : collective == "allreduce" ? "hetcoll split all-reduce"
                                                                : "hetcoll split broadcast";
-    hetcoll::PlotSeries split_predicted{split_name + (reduces ? ", NIC fluid model's prediction" : ", eager model's prediction"),
-                                        {}, {}, true, true};
+    // The split broadcast is planned in the eager model; the split reduce
+    // and all-reduce in the NIC fluid model.
+    hetcoll::PlotSeries split_predicted{
+        split_name + (reduces || collective == "allreduce" ? ", NIC fluid model's prediction" : ", eager model's prediction"),
+        {}, {},
+        true, true};
     split_predicted.style_key = split_name;
     for (const auto& run : runs) {
       if (run.platform != platform || run.collective != collective) continue;

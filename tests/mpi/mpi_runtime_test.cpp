@@ -39,6 +39,8 @@
 #include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/model/split_costs.h"
 #include "hetcoll/plan/split_program.h"
+#include "hetcoll/makespan/split/split_allreduce_nic.h"
+#include "hetcoll/model/nic_network.h"
 #include "support/eager_support.h"
 #include "hetcoll/plan/plan_json.h"
 
@@ -923,6 +925,33 @@ void suite_split_allreduce() {
     report(fmt::format("split allreduce, {} chunks ({} at 4097 ints)", chunks == 0 ? "the planner's" : std::to_string(chunks),
                        description),
            ok, why);
+  }
+  // Plans of the NIC fluid model (split_allreduce_nic.h), each pacing.
+  const auto network = nic_network_from_platform(platform, 16);
+  for (double pace : {1.0, 0.0, -1.0}) {
+    bool ok = true;
+    std::string why;
+    for (int count : {1, 5, 100, 4097}) {
+      const auto count_elements = static_cast<std::size_t>(count);
+      std::vector<std::size_t> sizes(8, 0);
+      for (std::size_t e = 0; e < count_elements; ++e) ++sizes[e % 5];  // three ranks without a piece
+      auto plan = make_split_allreduce_nic(network, count_elements, 4, sizes, count > 8 ? 3 : 1, pace);
+      auto executable = program_of_split_allreduce(plan);
+      for (const auto& c : {all[0], all[3], all[5]}) {
+        if (c.extent != 4) continue;
+        std::vector<unsigned char> mine, ours, theirs;
+        c.fill(mine, count, world_rank, count);
+        ours.assign(mine.size(), 0);
+        theirs.assign(mine.size(), 0);
+        allreduce(mine.data(), ours.data(), count, c.datatype, c.op, MPI_COMM_WORLD, executable);
+        MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
+        if (!c.equal(theirs, ours, count)) {
+          ok = false;
+          why = fmt::format("{}, count {}", c.name, count);
+        }
+      }
+    }
+    report(fmt::format("split allreduce planned in the NIC fluid model, pace {}", pace), ok, why);
   }
 }
 

@@ -1,8 +1,8 @@
 // Plans that cut the message into pieces (makespan/split/): the split
 // broadcast and all-reduce (members, pieces, chunks and every message, in
-// the eager model of model/split_costs.h) and the split reduce (pieces,
-// aggregators and post times, in the NIC fluid model of
-// model/nic_network.h). verify/ checks them; mpi/ runs them.
+// the eager model of model/split_costs.h; the all-reduce also in the NIC
+// fluid model of model/nic_network.h) and the split reduce (pieces,
+// aggregators and post times, in the NIC fluid model). verify/ checks them; mpi/ runs them.
 #pragma once
 
 #include <cstddef>
@@ -51,7 +51,7 @@ struct SplitAllreduceTransfer {
   bool contribution = true;  // false: a reduced chunk from the aggregator
   std::size_t piece = 0, chunk = 0;
   std::size_t from = 0, to = 0;  // member indices
-  double start = 0, end = 0;     // end = start + occupancy + delay
+  double start = 0, end = 0;     // eager: end = start + occupancy + delay
 };
 
 struct SplitAllreducePlan {
@@ -63,7 +63,22 @@ struct SplitAllreducePlan {
   std::vector<SplitPiece> pieces;  // spreader = the piece's aggregator
   // Every message, each sender's in its send order.
   std::vector<SplitAllreduceTransfer> transfers;
-  double makespan = 0;  // eager-model time of the last result's arrival
+  // The model the times are in. eager: makespan/split/split_allreduce.h.
+  // nic_fluid: makespan/split/split_allreduce_nic.h — a transfer's start is
+  // when it is posted (a contribution at its start, paced; a result once
+  // its chunk's contributions have all arrived), its end when it arrives.
+  enum class Model { eager, nic_fluid } model = Model::eager;
+  // nic_fluid: how the planner timed the contributions (the starts say
+  // when): at `pace` x the sender's up bandwidth; 0: all at the start (no
+  // waiting needed); < 0: every sender through the chunks at one speed
+  // (makespan/split/split_allreduce_nic.h).
+  double pace = 1;
+  double makespan = 0;  // the model's time of the last result's arrival
+  // Lower bounds on every all-reduce in the NIC fluid model (seconds; 0
+  // when not computed, eager plans): each member's own data must leave and
+  // the result must arrive over its links; the total-traffic cut.
+  double own_data_bound = 0;
+  double traffic_bound = 0;
   std::string description;
 };
 

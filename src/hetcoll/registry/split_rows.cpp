@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
-#include "hetcoll/makespan/split/split_allreduce.h"
+#include "hetcoll/makespan/split/split_allreduce_nic.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/model/nic_network.h"
@@ -78,16 +78,19 @@ void add_split_planners(std::vector<PlannerEntry>& rows) {
   rows.push_back(std::move(broadcast));
 
   auto allreduce = split_row(
-      "split", Operation::allreduce, CommunicationModel::split,
-      "a reduce-scatter of pieces sized to the links to aggregators, then an all-gather from them (eager model, "
-      "affine costs)",
-      "O(K k^2 log k) per schedule of K chunks; about 8 x 2 x 60 schedules",
+      "split", Operation::allreduce, CommunicationModel::fluid,
+      "a reduce-scatter of pieces sized to the links to aggregators, then an all-gather from them, in chunks; "
+      "planned in the NIC fluid model, with its own-data and traffic lower bounds",
+      "O(E (F + n)) per simulation of E events, F flows in flight; a bounded number of simulations",
       "Rabenseifner 2004 (reduce-scatter + all-gather); Thakur, Rabenseifner, Gropp 2005; sizing to heterogeneous "
       "links: hetcoll");
   allreduce.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
     const Platform& platform = platform_of(problem, "the split all-reduce");
-    const SplitCosts costs = SplitCosts::of(platform, platform.participants());
-    return PlanVariant(plan_split_allreduce(costs, element_count(request), request.element_bytes));
+    const NicNetwork network = nic_network_from_platform(platform);
+    auto plan = plan_split_allreduce_nic(network, element_count(request), request.element_bytes);
+    const auto members = platform.participants();
+    for (auto& member : plan.members) member = members[static_cast<std::size_t>(member)];
+    return PlanVariant(std::move(plan));
   };
   rows.push_back(std::move(allreduce));
 
