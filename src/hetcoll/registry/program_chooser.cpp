@@ -11,6 +11,7 @@
 #include "hetcoll/makespan/mpi_algorithms/stock_mpi.h"
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/makespan/split/split_allreduce.h"
+#include "hetcoll/makespan/split/split_allreduce_nic.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/model/split_costs.h"
@@ -24,7 +25,9 @@ namespace {
 constexpr std::string_view kMpiPrefix = "mpi:";
 constexpr std::string_view kDefault = "mpi:default";
 constexpr std::string_view kSplit = "hetcoll:split";
-constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:eager-paced, hetcoll:split";
+constexpr std::string_view kSplitNic = "hetcoll:split-nic";
+constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:eager-paced, hetcoll:split, "
+                                                "hetcoll:split-nic";
 
 struct HetcollCandidate {
   std::string_view name;
@@ -83,7 +86,10 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
     if (candidate.paced && call.operation != Operation::broadcast) return "paced eager plans: broadcasts";
     return hetcoll_refusal(call, candidate.model);
   }
-  if (name == kSplit) {
+  if (name == kSplit || name == kSplitNic) {
+    if (name == kSplitNic && call.operation != Operation::allreduce) {
+      return "the NIC fluid model's split plan is the all-reduce's (the split reduce is planned in it already)";
+    }
     if (!call.commutative && call.operation != Operation::broadcast) return "combines at aggregators: commutative operations only";
     if (ranks < 2) return "one rank: nothing to split";
     return {};
@@ -96,9 +102,13 @@ namespace {
 // The split plan of the call on the ranks (makespan/split/), planned for the
 // message plus SMPI's envelope, lowered to its program.
 CommProgram split_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
-                          const CallShape& call) {
+                          const CallShape& call, bool nic_fluid) {
   const auto element_bytes = static_cast<double>(call.element_bytes);
   const double envelope = sim::kSmpiEnvelopeBytes;
+  if (nic_fluid) {
+    const auto network = nic_network_of_ranks(platform, processor_of_rank, envelope);
+    return program_of_split_allreduce(plan_split_allreduce_nic(network, call.count, element_bytes));
+  }
   if (call.operation == Operation::reduce) {
     const auto network = nic_network_of_ranks(platform, processor_of_rank, envelope);
     return program_of_split_reduce(plan_split_reduce(network, call.root, call.count, element_bytes));
@@ -133,8 +143,8 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
     program.name = name;
     return program;
   }
-  if (name == kSplit) {
-    auto program = split_program(platform, processor_of_rank, call);
+  if (name == kSplit || name == kSplitNic) {
+    auto program = split_program(platform, processor_of_rank, call, name == kSplitNic);
     program.name = name;
     return program;
   }
@@ -184,6 +194,7 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
   }
   for (const auto& candidate : kHetcollCandidates) consider(std::string(candidate.name));
   consider(std::string(kSplit));
+  consider(std::string(kSplitNic));
   // Open MPI's default: the prediction of the program its fixed decision runs.
   bool default_modelled = options.library == MpiLibrary::smpi;
   if (options.library == MpiLibrary::openmpi) {

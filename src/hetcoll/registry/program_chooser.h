@@ -20,7 +20,9 @@
 //    runs (plan/plan_program.h);
 //  * "hetcoll:split": the split broadcast, reduce and all-reduce
 //    (makespan/split/), planned for the call's count and lowered by
-//    plan/split_program.h.
+//    plan/split_program.h; "hetcoll:split-nic": the split all-reduce
+//    planned in the NIC fluid model (split_allreduce_nic.h) instead of the
+//    eager model.
 // Rule: the library's default runs (PMPI_* unchanged) unless another
 // candidate is predicted faster by more than `margin` (a fraction); then the
 // fastest candidate runs. When the library's default is not modelled, a
