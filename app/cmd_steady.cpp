@@ -180,7 +180,7 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
                         "Hosts that take part (ids or indices); every other node only forwards (a router)");
     command->add_option("--formulation", options.formulation,
                         "LP: per-type (one commodity per source-target pair, the paper's) or by-source (one per "
-                        "source: far smaller, same optimum). Default: per-type for scatter, by-source for gossip");
+                        "source: far smaller, same optimum). Default: by-source");
   }
   command->add_option("--period-max", options.period_max,
                       "Fixed period T (Prop. 4): round the paths/trees down to a period of T time units when the "

@@ -19,8 +19,8 @@ namespace hetcoll {
 
 namespace {
 
-// Columns of the per-type scatter LP above which the default formulation is
-// by source (a 2,000-node star's 8 million columns ran out of memory).
+// Columns of the per-type LP above which it is refused (a 2,000-node star's
+// 8 million columns ran out of memory).
 constexpr double kMaxPerTypeColumns = 2e6;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -244,31 +244,20 @@ PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source
   if (source < 0 || source >= platform.size()) throw InputError("source: no such node");
   if (targets.empty()) targets = all_participants_but(platform, source);
   require_listed_once(targets, platform.size(), "targets", [&](ProcessorIndex p) { return platform.id(p); });
-  // The per-type LP has |T| x |E| columns: on a large platform (a 2,000-node
-  // star: 8 million) it exhausts memory, while the by-source LP (|E|
-  // columns) has the same optimum. The default switches, an explicit
-  // per-type request above the limit is refused.
+  // The per-type LP has |T| x |E| columns (a 2,000-node star: 8 million,
+  // beyond memory); by source has |E| and the same optimum, so it is the
+  // default, and an explicit per-type request above the limit is refused.
   const double per_type_columns = static_cast<double>(targets.size()) * static_cast<double>(platform.edges().size());
-  PersonalFormulation formulation = PersonalFormulation::per_type;
-  std::string switched;
-  if (per_type_columns > kMaxPerTypeColumns) {
-    if (options.formulation == PersonalFormulation::per_type) {
-      throw InputError("formulation", fmt::format("the per-type linear program would have {:.0f} columns ({} targets x "
-                                                  "{} edges), above the limit of {:.0f}; the by-source formulation "
-                                                  "has the same optimum with {} columns",
-                                                  per_type_columns, targets.size(), platform.edges().size(),
-                                                  kMaxPerTypeColumns, platform.edges().size()));
-    }
-    formulation = PersonalFormulation::by_source;
-    if (!options.formulation) {
-      switched = fmt::format("solved by source: the per-type linear program would have {:.0f} columns ({} targets x "
-                             "{} edges); the by-source one has the same optimum",
-                             per_type_columns, targets.size(), platform.edges().size());
-    }
+  const PersonalFormulation formulation = options.formulation.value_or(PersonalFormulation::by_source);
+  if (formulation == PersonalFormulation::per_type && per_type_columns > kMaxPerTypeColumns) {
+    throw InputError("formulation", fmt::format("the per-type linear program would have {:.0f} columns ({} targets x "
+                                                "{} edges), above the limit of {:.0f}; the by-source formulation "
+                                                "has the same optimum with {} columns",
+                                                per_type_columns, targets.size(), platform.edges().size(),
+                                                kMaxPerTypeColumns, platform.edges().size()));
   }
   auto plan = plan_personal(platform, SteadyOperation::scatter, {source}, std::move(targets), formulation, options);
   plan.root = source;
-  if (!switched.empty()) plan.notes.push_back(std::move(switched));
   return plan;
 }
 

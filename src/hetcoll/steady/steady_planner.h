@@ -50,8 +50,8 @@
 namespace hetcoll {
 
 struct SteadyOptions {
-  // Scatter/gossip LP; default: per_type for scatter (the paper's SSSP),
-  // by_source for gossip (it scales).
+  // Scatter/gossip LP; default: by_source (the fewest columns, the same
+  // exact optimum as the paper's per_type; personal_lp.h).
   std::optional<PersonalFormulation> formulation;
   std::optional<BigInteger> period_max;  // Prop. 4; must be >= 1
   // A practical period (ignored when period_max is set): Prop. 4's period
