@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -377,20 +378,41 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
   }
   if (!colouring_edges.empty()) {
     auto colouring = weighted_edge_colouring(next_left, next_right, colouring_edges);
+    // Each edge's slices are dealt to its trees in tree order across the
+    // slots that hold the edge: tree i takes its tree_rate x period slices
+    // (a whole number), then the next tree starts, so an edge has at most
+    // (its slots + its trees - 1) transfers, not slots x trees. Any split
+    // within the period is causal: slices received in one period are
+    // forwarded in the next.
+    std::vector<std::size_t> next_tree(m, 0);  // per edge: the tree now being served
+    std::vector<Rational> left(m);             // per edge: what that tree still needs
+    auto advance = [&](size_t e) {
+      while (next_tree[e] < trees.size() && sgn(tree_rate[next_tree[e]][e]) == 0) ++next_tree[e];
+      if (next_tree[e] < trees.size()) left[e] = tree_rate[next_tree[e]][e] * period;
+    };
+    for (size_t e = 0; e < m; ++e) {
+      if (sgn(rate[e]) != 0) advance(e);
+    }
     for (const auto& matching : colouring.matchings) {
       Slot slot;
       slot.length = matching.length;
       for (int index : matching.edges) {
         auto e = edge_of[static_cast<size_t>(index)];
         const auto& edge = platform.edges()[e];
-        // The edge's slices in this slot, shared among its trees in
-        // proportion to their rates, so every tree advances in every slot it
-        // uses (a simulator follows each tree's slices: PeriodicTransfer::tree).
         Rational messages = matching.length / time[e];
-        for (size_t i = 0; i < trees.size(); ++i) {
-          if (sgn(tree_rate[i][e]) == 0) continue;
-          slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(),
-                                    Rational(messages * tree_rate[i][e] / rate[e]), static_cast<int>(i)});
+        while (sgn(messages) > 0 && next_tree[e] < trees.size()) {
+          const Rational take = std::min(messages, left[e]);
+          slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(), take,
+                                    static_cast<int>(next_tree[e])});
+          messages -= take;
+          left[e] -= take;
+          if (sgn(left[e]) == 0) {
+            ++next_tree[e];
+            advance(e);
+          }
+        }
+        if (sgn(messages) > 0) {
+          throw std::logic_error("periodic_broadcast_schedule: the colouring gives an edge more time than its trees use");
         }
       }
       plan.slots.push_back(std::move(slot));
