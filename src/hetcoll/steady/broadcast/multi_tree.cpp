@@ -393,9 +393,11 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     for (size_t e = 0; e < m; ++e) {
       if (sgn(rate[e]) != 0) advance(e);
     }
+    plan.slots.reserve(colouring.matchings.size() + 1);  // a Slot moves by copying (mpq_class's move may throw)
     for (const auto& matching : colouring.matchings) {
       Slot slot;
       slot.length = matching.length;
+      slot.transfers.reserve(matching.edges.size() + 8);
       for (int index : matching.edges) {
         auto e = edge_of[static_cast<size_t>(index)];
         const auto& edge = platform.edges()[e];
