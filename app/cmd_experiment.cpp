@@ -51,7 +51,7 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
                                  invocation_name()));
   }
   if (!sizes.empty() && !experiment->takes_sizes) {
-    throw InputError(fmt::format("--sizes: experiment {} has fixed sizes; only search-distinct takes them",
+    throw InputError(fmt::format("--sizes: experiment {} has fixed sizes; only search-distinct and steady-scale take them",
                                  experiment->name));
   }
   if ((threads || !operations.empty()) && !experiment->takes_threads) {

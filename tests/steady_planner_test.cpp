@@ -195,6 +195,37 @@ TEST(SteadyScatter, DefaultBySourceMatchesPerTypeExactlyOnRandomPlatforms) {
   EXPECT_GE(compared, 30);
 }
 
+// Gossip by routing generation (the default) against the whole by-source
+// LP: the same exact optimum, and the generated plan's certificate (the
+// whole LP's dual, rebuilt from shortest distances) passes verify/.
+TEST(SteadyGossip, RoutingGenerationMatchesTheWholeLpExactlyOnRandomPlatforms) {
+  std::mt19937 random(2603);
+  int compared = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const auto platform = random_platform(random, 4 + trial % 7);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const auto hosts = platform.participants();
+    std::vector<ProcessorIndex> sources, targets;
+    for (auto v : hosts) {
+      if (random() % 3 != 0) sources.push_back(v);
+      if (random() % 4 != 0) targets.push_back(v);
+    }
+    if (sources.size() < 2 || targets.empty()) continue;
+    if (targets.size() == 1 && std::count(sources.begin(), sources.end(), targets[0]) && sources.size() < 2) continue;
+    SteadyOptions whole;
+    whole.personal_full_lp = true;
+    const auto generated = plan_steady_gossip(platform, sources, targets);
+    const auto full = plan_steady_gossip(platform, sources, targets, whole);
+    EXPECT_EQ(generated.throughput_bound, full.throughput_bound);
+    EXPECT_EQ(generated.throughput, full.throughput);
+    EXPECT_TRUE(generated.optimal());
+    EXPECT_NE(generated.stats.lp_method.find("routing generation"), std::string::npos) << generated.stats.lp_method;
+    expect_valid(platform, generated);
+    ++compared;
+  }
+  EXPECT_GE(compared, 20);
+}
+
 TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
   std::mt19937 random(2024);
   int fixed_runs = 0;

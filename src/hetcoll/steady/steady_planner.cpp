@@ -12,6 +12,7 @@
 #include "hetcoll/core/listed_once.h"
 #include "hetcoll/steady/flow_paths.h"
 #include "hetcoll/steady/periodic_schedule.h"
+#include "hetcoll/steady/personal_path_generation.h"
 #include "hetcoll/steady/reduce_lp.h"
 #include "hetcoll/steady/reduction_trees.h"
 
@@ -228,7 +229,14 @@ PeriodicPlan plan_personal(const Platform& platform, SteadyOperation operation, 
                            const SteadyOptions& options) {
   const auto view = make_steady_platform(platform, options.message_size);
   PersonalProblem problem{std::move(sources), targets};
-  const auto lp_result = solve_personal_lp(view, problem, options.formulation.value_or(default_formulation), options.lp);
+  const auto formulation = options.formulation.value_or(default_formulation);
+  std::optional<PersonalLpResult> generated;
+  // One source (a scatter): the by-source LP has only |E| columns, solved whole.
+  if (formulation == PersonalFormulation::by_source && problem.sources.size() > 1 && !options.personal_full_lp &&
+      !options.lp.exact_solver_only) {
+    generated = solve_personal_by_path_generation(view, problem);
+  }
+  const auto lp_result = generated ? std::move(*generated) : solve_personal_lp(view, problem, formulation, options.lp);
   auto plan = personal_plan(view, problem, lp_result, options);
   plan.operation = operation;
   plan.targets = std::move(targets);
