@@ -1,5 +1,6 @@
 #include "hetcoll/steady/reduce_tree_pricing.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -44,9 +45,13 @@ class TreePricing {
       master_row[static_cast<std::size_t>(index.resource_rows[r])] = static_cast<int>(r);
     }
     usage_.resize(static_cast<std::size_t>(model.column_count()));
+    usage_double_.resize(static_cast<std::size_t>(model.column_count()));
     for (int j = 0; j < model.column_count(); ++j) {
       for (const auto& [row, value] : model.column(j)) {
-        if (int r = master_row[static_cast<std::size_t>(row)]; r >= 0) usage_[static_cast<std::size_t>(j)].emplace_back(r, value);
+        if (int r = master_row[static_cast<std::size_t>(row)]; r >= 0) {
+          usage_[static_cast<std::size_t>(j)].emplace_back(r, value);
+          usage_double_[static_cast<std::size_t>(j)].emplace_back(r, value.get_d());
+        }
       }
     }
   }
@@ -70,6 +75,11 @@ class TreePricing {
     const auto at = [&](std::size_t v, int type) { return v * types + static_cast<std::size_t>(type); };
     const int count = index_.participants;
     std::vector<char> settled(n);
+    std::vector<std::pair<Number, std::size_t>> heap;
+    // Max-heap order for the earliest (cheapest, then lowest node) on top.
+    const auto later = [](const std::pair<Number, std::size_t>& a, const std::pair<Number, std::size_t>& b) {
+      return b.first < a.first || (!(a.first < b.first) && b.second < a.second);
+    };
     for (int length = 0; length < count; ++length) {
       for (int first = 0; first + length < count; ++first) {
         const int last = first + length;
@@ -94,15 +104,20 @@ class TreePricing {
             }
           }
         }
-        // Dijkstra over this type's edges (n is small: O(n^2) selection).
+        // Dijkstra over this type's edges (a binary heap of reached labels;
+        // ties settle the lower node first, as the linear scan did).
         std::fill(settled.begin(), settled.end(), 0);
-        for (;;) {
-          std::size_t best = n;
-          for (std::size_t v = 0; v < n; ++v) {
-            if (settled[v] || labels.via[at(v, type)] == kUnreached) continue;
-            if (best == n || labels.cost[at(v, type)] < labels.cost[at(best, type)]) best = v;
-          }
-          if (best == n) break;
+        heap.clear();
+        for (std::size_t v = 0; v < n; ++v) {
+          if (labels.via[at(v, type)] != kUnreached) heap.push_back({labels.cost[at(v, type)], v});
+        }
+        std::make_heap(heap.begin(), heap.end(), later);
+        while (!heap.empty()) {
+          std::pop_heap(heap.begin(), heap.end(), later);
+          const std::size_t best = heap.back().second;
+          const bool stale = settled[best] || heap.back().first != labels.cost[at(best, type)];
+          heap.pop_back();
+          if (stale) continue;
           settled[best] = 1;
           for (auto s : out_[static_cast<std::size_t>(type) * n + best]) {
             const auto& send = index_.sends[s];
@@ -110,8 +125,10 @@ class TreePricing {
             if (settled[to]) continue;
             Number candidate = labels.cost[at(best, type)] + column_cost[static_cast<std::size_t>(send.column)];
             if (labels.via[at(to, type)] == kUnreached || candidate < labels.cost[at(to, type)]) {
-              labels.cost[at(to, type)] = std::move(candidate);
+              labels.cost[at(to, type)] = candidate;
               labels.via[at(to, type)] = send.column;
+              heap.push_back({std::move(candidate), to});
+              std::push_heap(heap.begin(), heap.end(), later);
             }
           }
         }
@@ -163,10 +180,12 @@ class TreePricing {
   template <class Number>
   Number usage_cost(int column, const std::vector<Number>& prices) const {
     Number total(0);
-    for (const auto& [row, value] : usage_[static_cast<std::size_t>(column)]) {
-      if constexpr (std::is_same_v<Number, double>) {
-        total += value.get_d() * prices[static_cast<std::size_t>(row)];
-      } else {
+    if constexpr (std::is_same_v<Number, double>) {
+      for (const auto& [row, value] : usage_double_[static_cast<std::size_t>(column)]) {
+        total += value * prices[static_cast<std::size_t>(row)];
+      }
+    } else {
+      for (const auto& [row, value] : usage_[static_cast<std::size_t>(column)]) {
         total += value * prices[static_cast<std::size_t>(row)];
       }
     }
@@ -180,6 +199,7 @@ class TreePricing {
   std::vector<std::vector<std::size_t>> splits_;  // (position, type) -> tasks
   std::vector<long> column_role_;                 // send s: s + 1; task k: -k - 1; else 0
   std::vector<std::vector<std::pair<int, Rational>>> usage_;  // column -> (master row, coefficient)
+  std::vector<std::vector<std::pair<int, double>>> usage_double_;  // the same in doubles, for floating pricing
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
