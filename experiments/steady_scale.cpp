@@ -176,8 +176,8 @@ ExperimentResult run_steady_scale(const ExperimentOptions& options) {
     const Platform platform = generate_tiers_platform(tiers_of_size(nodes, options.seed));
     for (std::size_t k = 0; k < operations.size(); ++k) {
       const auto& operation = operations[k];
-      // Gossip beyond 130 nodes (its master LP's exact re-solve falls back to
-      // QSopt_ex at 260: minutes, gigabytes) only when --operation names it;
+      // Gossip beyond 130 nodes (its master's exact re-solve may fall back to
+      // QSopt_ex, slow and large there) only when --operation names it;
       // reduce beyond 130 only with --sizes.
       const bool asked = std::find(options.operations.begin(), options.operations.end(), operation) !=
                          options.operations.end();
