@@ -224,6 +224,15 @@ TEST(SteadyGossip, RoutingGenerationMatchesTheWholeLpExactlyOnRandomPlatforms) {
     ++compared;
   }
   EXPECT_GE(compared, 20);
+  // A source whose only target is itself sends nothing (it must not force TP = 0).
+  const auto platform = random_platform(random, 6);
+  SteadyOptions whole;
+  whole.personal_full_lp = true;
+  const auto generated = plan_steady_gossip(platform, {0, 1}, {0});
+  EXPECT_EQ(generated.throughput_bound, plan_steady_gossip(platform, {0, 1}, {0}, whole).throughput_bound);
+  EXPECT_GT(generated.throughput, 0);
+  EXPECT_NE(generated.stats.lp_method.find("routing generation"), std::string::npos) << generated.stats.lp_method;
+  expect_valid(platform, generated);
 }
 
 TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {

@@ -234,12 +234,9 @@ std::vector<BigInteger> exact_distances(const SteadyPlatform& platform, Processo
   return distance;
 }
 
-}  // namespace
-
-std::optional<PersonalLpResult> solve_personal_by_path_generation(const SteadyPlatform& platform,
-                                                                  const PersonalProblem& problem) {
+// The generation for a problem whose every source has a target other than itself.
+std::optional<PersonalLpResult> solve_by_routings(const SteadyPlatform& platform, const PersonalProblem& problem) {
   const auto start = std::chrono::steady_clock::now();
-  check_personal_problem(platform, problem);
   const auto& graph = *platform.platform;
   const auto& edges = graph.edges();
   const auto n = static_cast<std::size_t>(graph.size());
@@ -385,6 +382,30 @@ std::optional<PersonalLpResult> solve_personal_by_path_generation(const SteadyPl
     return result;
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PersonalLpResult> solve_personal_by_path_generation(const SteadyPlatform& platform,
+                                                                  const PersonalProblem& problem) {
+  check_personal_problem(platform, problem);
+  // A source whose only target is itself sends nothing: it has no row (its
+  // TP <= sum of routings would force TP = 0) and no flow.
+  PersonalProblem sending{{}, problem.targets};
+  std::vector<std::size_t> original;
+  for (std::size_t k = 0; k < problem.sources.size(); ++k) {
+    const auto s = problem.sources[k];
+    if (std::any_of(problem.targets.begin(), problem.targets.end(), [&](ProcessorIndex t) { return t != s; })) {
+      sending.sources.push_back(s);
+      original.push_back(k);
+    }
+  }
+  auto result = solve_by_routings(platform, sending);
+  if (!result) return std::nullopt;
+  std::vector<SparseFlow> flows(problem.sources.size());
+  for (std::size_t i = 0; i < original.size(); ++i) flows[original[i]] = std::move(result->flows[i]);
+  result->flows = std::move(flows);
+  return result;
 }
 
 }  // namespace hetcoll
