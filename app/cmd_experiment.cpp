@@ -51,12 +51,17 @@ int run_experiment(const std::string& name, bool quick, const std::string& out_d
                                  invocation_name()));
   }
   if (!sizes.empty() && !experiment->takes_sizes) {
-    throw InputError(fmt::format("--sizes: experiment {} has fixed sizes; only search-distinct takes them",
+    throw InputError(fmt::format("--sizes: experiment {} has fixed sizes; only search-distinct and steady-scale take them",
                                  experiment->name));
   }
-  if ((threads || !operations.empty()) && !experiment->takes_threads) {
-    throw InputError(fmt::format("{}: experiment {} does not take it; only search-distinct does",
-                                 threads ? "--threads" : "--operation", experiment->name));
+  if (threads && !experiment->takes_threads) {
+    throw InputError(fmt::format("--threads: experiment {} does not take it; only search-distinct does",
+                                 experiment->name));
+  }
+  if (!operations.empty() && !experiment->takes_threads && !experiment->takes_operations) {
+    throw InputError(fmt::format("--operation: experiment {} does not take it; only search-distinct and "
+                                 "steady-scale do",
+                                 experiment->name));
   }
   if (threads && *threads > kMaxSearchThreads) {
     throw InputError(fmt::format("--threads: at most {} (0 = one per hardware thread), got {}", kMaxSearchThreads,
@@ -112,14 +117,14 @@ void add_experiment_command(CLI::App& app, int& result) {
   experiment->add_option("--time-limit", options->time_limit, "Per-instance time limit in seconds");
   experiment->add_option("--sizes", options->sizes,
                          "Problem sizes to run, comma-separated (search-distinct: processor counts n, e.g. 40; "
-                         "default: the experiment's own)");
+                         "steady-scale: platform nodes, e.g. 260,1000; default: the experiment's own)");
   experiment->add_option("--threads", options->threads,
                          "search-distinct: threads of the exact broadcast search (default 1, serial; 0 = one per "
                          "hardware thread); the reduce search is serial")
       ->check(whole_number_in(0, kMaxSearchThreads));
   experiment->add_option("--operation", options->operation,
                          "search-distinct: the searches to run, broadcast, reduce or both comma-separated (default "
-                         "both)");
+                         "both); steady-scale: any of scatter, gossip, broadcast, reduce (default all)");
   experiment->callback([&result, options] {
     result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit,
                             parse_sizes(options->sizes), options->threads, options->operation);

@@ -79,6 +79,8 @@ SteadyOptions planner_options(const SteadyCommandOptions& options) {
     throw InputError(fmt::format("--simplex: \"{}\" is not dual, primal, presolve or barrier", options.simplex));
   }
   result.lp.exact_solver_only = options.exact_solver;
+  // Naming a Clp method asks for the full LP, where it applies.
+  result.personal_full_lp = options.full_lp || !options.simplex.empty();
   // Reduce: naming a Clp method asks for the full LP, where it applies.
   if (options.column_generation) {
     result.reduce_method = ReduceLpMethod::column_generation;
@@ -178,9 +180,13 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   if (personal) {
     command->add_option("--participants", options.participants,
                         "Hosts that take part (ids or indices); every other node only forwards (a router)");
+    command->add_flag("--full-lp", options.full_lp,
+                      "Gossip by source: build and solve the whole LP with Clp instead of the default routing generation "
+                      "(a master over shortest-path routings, priced by Dijkstra; its certificate is the whole "
+                      "LP's). Same exact optimum");
     command->add_option("--formulation", options.formulation,
                         "LP: per-type (one commodity per source-target pair, the paper's) or by-source (one per "
-                        "source: far smaller, same optimum). Default: per-type for scatter, by-source for gossip");
+                        "source: far smaller, same optimum). Default: by-source");
   }
   command->add_option("--period-max", options.period_max,
                       "Fixed period T (Prop. 4): round the paths/trees down to a period of T time units when the "
@@ -194,8 +200,8 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
                     "Never split a message across slots: the period is multiplied until every count is whole "
                     "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");
   command->add_option("--simplex", options.simplex,
-                      personal ? "Clp's method: dual (default), primal, presolve (Clp's initialSolve) or barrier (then "
-                                 "crossover); the answer is re-solved exactly either way"
+                      personal ? "Clp's method for the whole LP: dual, primal, presolve (Clp's initialSolve) or barrier "
+                                 "(then crossover); implies --full-lp; the answer is re-solved exactly either way"
                                : "Clp's method for the full LP: dual, primal, presolve (Clp's initialSolve) or barrier "
                                  "(then crossover); implies --full-lp unless --column-generation; the answer is "
                                  "re-solved exactly either way");

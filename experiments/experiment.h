@@ -40,6 +40,7 @@ struct Experiment {
   std::function<ExperimentResult(const ExperimentOptions&)> run;
   bool takes_sizes = false;  // honours ExperimentOptions::sizes
   bool takes_threads = false;  // honours ExperimentOptions::threads and operations
+  bool takes_operations = false;  // honours ExperimentOptions::operations only
 };
 
 const std::vector<Experiment>& experiments();

@@ -21,6 +21,7 @@ void register_search_distinct_experiment(std::vector<Experiment>& list);  // sea
 void register_bcast_trees_experiment(std::vector<Experiment>& list);  // steady_bcast_trees.cpp
 void register_bcast_crossover_experiment(std::vector<Experiment>& list);  // steady_bcast_crossover.cpp
 void register_steady_periodic_experiments(std::vector<Experiment>& list);  // steady_periodic.cpp
+void register_steady_scale_experiment(std::vector<Experiment>& list);     // steady_scale.cpp
 #endif
 
 }  // namespace hetcoll

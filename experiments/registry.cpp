@@ -21,6 +21,7 @@ const std::vector<Experiment>& experiments() {
     register_bcast_trees_experiment(list);
     register_bcast_crossover_experiment(list);
     register_steady_periodic_experiments(list);
+    register_steady_scale_experiment(list);
 #endif
     register_grid_makespan_experiment(list);
     return list;

@@ -163,6 +163,78 @@ Platform random_platform(std::mt19937& random, int nodes) {
   return Platform(list, edges, "random");
 }
 
+// The default scatter formulation (by source, |E| columns) against the
+// paper's per-type one (|T| x |E|): the same exact optimum on seeded random
+// platforms with random sources and target subsets, every plan verified.
+TEST(SteadyScatter, DefaultBySourceMatchesPerTypeExactlyOnRandomPlatforms) {
+  std::mt19937 random(26);
+  int compared = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const auto platform = random_platform(random, 4 + trial % 6);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const auto hosts = platform.participants();
+    const ProcessorIndex source = hosts[random() % hosts.size()];
+    std::vector<ProcessorIndex> targets;
+    for (auto v : hosts) {
+      if (v != source && random() % 3 != 0) targets.push_back(v);
+    }
+    if (targets.empty()) continue;
+    SteadyOptions per_type;
+    per_type.formulation = PersonalFormulation::per_type;
+    const auto by_default = plan_steady_scatter(platform, source, targets);
+    const auto paper = plan_steady_scatter(platform, source, targets, per_type);
+    EXPECT_EQ(by_default.algorithm, "personal-by-source");
+    EXPECT_EQ(paper.algorithm, "personal-per-type");
+    EXPECT_EQ(by_default.throughput_bound, paper.throughput_bound);
+    EXPECT_EQ(by_default.throughput, paper.throughput);
+    EXPECT_TRUE(by_default.optimal());
+    expect_valid(platform, by_default);
+    expect_valid(platform, paper);
+    ++compared;
+  }
+  EXPECT_GE(compared, 30);
+}
+
+// Gossip by routing generation (the default) against the whole by-source
+// LP: the same exact optimum, and the generated plan's certificate (the
+// whole LP's dual, rebuilt from shortest distances) passes verify/.
+TEST(SteadyGossip, RoutingGenerationMatchesTheWholeLpExactlyOnRandomPlatforms) {
+  std::mt19937 random(2603);
+  int compared = 0;
+  for (int trial = 0; trial < 30; ++trial) {
+    const auto platform = random_platform(random, 4 + trial % 7);
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    const auto hosts = platform.participants();
+    std::vector<ProcessorIndex> sources, targets;
+    for (auto v : hosts) {
+      if (random() % 3 != 0) sources.push_back(v);
+      if (random() % 4 != 0) targets.push_back(v);
+    }
+    if (sources.size() < 2 || targets.empty()) continue;
+    if (targets.size() == 1 && std::count(sources.begin(), sources.end(), targets[0]) && sources.size() < 2) continue;
+    SteadyOptions whole;
+    whole.personal_full_lp = true;
+    const auto generated = plan_steady_gossip(platform, sources, targets);
+    const auto full = plan_steady_gossip(platform, sources, targets, whole);
+    EXPECT_EQ(generated.throughput_bound, full.throughput_bound);
+    EXPECT_EQ(generated.throughput, full.throughput);
+    EXPECT_TRUE(generated.optimal());
+    EXPECT_NE(generated.stats.lp_method.find("routing generation"), std::string::npos) << generated.stats.lp_method;
+    expect_valid(platform, generated);
+    ++compared;
+  }
+  EXPECT_GE(compared, 20);
+  // A source whose only target is itself sends nothing (it must not force TP = 0).
+  const auto platform = random_platform(random, 6);
+  SteadyOptions whole;
+  whole.personal_full_lp = true;
+  const auto generated = plan_steady_gossip(platform, {0, 1}, {0});
+  EXPECT_EQ(generated.throughput_bound, plan_steady_gossip(platform, {0, 1}, {0}, whole).throughput_bound);
+  EXPECT_GT(generated.throughput, 0);
+  EXPECT_NE(generated.stats.lp_method.find("routing generation"), std::string::npos) << generated.stats.lp_method;
+  expect_valid(platform, generated);
+}
+
 TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
   std::mt19937 random(2024);
   int fixed_runs = 0;
@@ -201,7 +273,7 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
     whole.split_messages = false;
     const auto scatter_whole = plan_steady_scatter(platform, 0, {}, whole);
     EXPECT_EQ(scatter_whole.throughput, scatter.throughput);
-    EXPECT_EQ(scatter_whole.period % scatter.period, 0);
+    EXPECT_EQ(scatter_whole.period % scatter_aggregated.period, 0);
     expect_valid(platform, scatter_whole);
     expect_valid(platform, plan_steady_reduce(platform, 0, {}, whole));
 

@@ -139,7 +139,7 @@ if "$hetcoll" steady --help >/dev/null 2>&1; then
   expect_in "slots -1 named" "$work/err" '--slots: must be a whole number from 0 to 1000000, got "-1"'
   check "steady --slots 2" 0 "$hetcoll" steady scatter --platform "$work/steady.json" --source n0 --slots 2
   # A 1,500-node star: the per-type LP (targets x edges = 4.5 million
-  # columns) ran out of memory; the default now solves by source.
+  # columns) ran out of memory; the default solves by source (|E| columns).
   python3 -c "
 import json
 n = 1500
@@ -148,7 +148,7 @@ edges = [{'from': 'c', 'to': f'h{i}', 'cost': 1 + i % 3} for i in range(n - 1)]
 print(json.dumps({'model': 'graph', 'symmetric': True, 'nodes': nodes, 'edges': edges}))" >"$work/star.json"
   check_within "steady scatter on a 1,500-node star" 0 120 "$hetcoll" steady scatter --platform "$work/star.json" \
     --source c --quiet
-  expect_in "star solved by source" "$work/out" "solved by source"
+  expect_in "star solved by source" "$work/out" "personal-by-source"
   check "star per-type refused" 2 "$hetcoll" steady scatter --platform "$work/star.json" --source c --formulation per-type
   expect_in "star per-type message" "$work/err" "--formulation: the per-type linear program would have"
 fi

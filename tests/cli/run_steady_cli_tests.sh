@@ -103,8 +103,21 @@ expect_in "fig6 reproduced" "$work/out" "Fig. 6 reduce: TP 1 (paper 1)"
 expect_in "toy scatter reproduced" "$work/out" "Fig. 2 toy scatter: TP 1/2 (paper 1/2)"
 check "experiment steady-tiers" 0 "$hetcoll" experiment steady-tiers --quick --out "$work/exp"
 expect_in "tiers reduce row" "$work/out" "reduce"
+check "experiment steady-scale" 0 "$hetcoll" experiment steady-scale --quick --out "$work/exp" --seed 3
+check "experiment steady-scale one operation" 0 "$hetcoll" experiment steady-scale --quick --sizes 30 \
+  --operation broadcast --out "$work/exp1"
+python3 -c "import csv,sys; assert {r['operation'] for r in csv.DictReader(open(sys.argv[1]))} == {'broadcast'}" \
+  "$work/exp1/steady-scale.csv" && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL steady-scale --operation"; }
+check "experiment steady-scale bad operation" 2 "$hetcoll" experiment steady-scale --quick --operation allgather \
+  --out "$work/exp1"
+python3 - "$work/exp/steady-scale.csv" <<'PY' && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL steady-scale csv"; }
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert {r["operation"] for r in rows} == {"scatter", "gossip", "broadcast", "reduce"}, rows
+assert all(r["valid"] == "true" and r["optimal"] == "true" for r in rows), rows
+PY
 for file in steady-paper.csv steady-paper.svg steady-paper-prop4.svg steady-tiers.csv steady-tiers.svg \
-  steady-tiers-lp-time.svg; do
+  steady-tiers-lp-time.svg steady-scale.csv steady-scale.svg; do
   [ -s "$work/exp/$file" ] && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL experiment wrote no $file"; }
 done
 python3 - "$work/exp/steady-paper.csv" <<'PY' && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL prop4 guarantee"; }

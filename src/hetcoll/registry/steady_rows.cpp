@@ -49,7 +49,7 @@ SteadyOptions steady_options(const PlannerRequest& request) {
 
 void add_steady_planners(std::vector<PlannerEntry>& rows) {
   auto scatter = steady_row("lp", Operation::scatter,
-                            "linear program over per-target message flows, then periodic one-port slots",
+                            "linear program over the source's message flows (by source), then periodic one-port slots",
                             "the LP (Clp, exact re-solve), then polynomial steps",
                             "Legrand, Marchal, Robert 2003 sec. 3 (SSSP)");
   scatter.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
@@ -60,8 +60,9 @@ void add_steady_planners(std::vector<PlannerEntry>& rows) {
   rows.push_back(std::move(scatter));
 
   auto gossip = steady_row("lp", Operation::gossip,
-                           "linear program over per-source flows (personalised all-to-all), then periodic slots",
-                           "the LP (Clp, exact re-solve), then polynomial steps",
+                           "linear program over per-source flows (personalised all-to-all) by routing generation, "
+                           "then periodic slots",
+                           "the LP by routing generation (Dijkstra pricing, exact re-solve), then polynomial steps",
                            "Legrand, Marchal, Robert 2003 sec. 5 (gossip)");
   gossip.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
     return PlanVariant(plan_steady_gossip(platform_of(problem, "the steady gossip"), request.sources,

@@ -60,6 +60,7 @@ OnePortSchedule build_one_port_schedule(const SteadyPlatform& platform, const Bi
   // Fill each matching's edges with their items, continuing across slots.
   std::vector<std::size_t> next_item(colouring_edges.size(), 0);
   std::vector<Rational> sent_of_item(colouring_edges.size(), Rational(0));  // messages of the current item sent
+  result.slots.reserve(colouring.matchings.size() + 2);  // a Slot moves by copying (mpq_class's move may throw)
   for (const auto& matching : colouring.matchings) {
     Slot slot;
     slot.length = matching.length;

@@ -12,6 +12,7 @@
 #include "hetcoll/core/listed_once.h"
 #include "hetcoll/steady/flow_paths.h"
 #include "hetcoll/steady/periodic_schedule.h"
+#include "hetcoll/steady/personal_path_generation.h"
 #include "hetcoll/steady/reduce_lp.h"
 #include "hetcoll/steady/reduction_trees.h"
 
@@ -19,8 +20,8 @@ namespace hetcoll {
 
 namespace {
 
-// Columns of the per-type scatter LP above which the default formulation is
-// by source (a 2,000-node star's 8 million columns ran out of memory).
+// Columns of the per-type LP above which it is refused (a 2,000-node star's
+// 8 million columns ran out of memory).
 constexpr double kMaxPerTypeColumns = 2e6;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -228,7 +229,14 @@ PeriodicPlan plan_personal(const Platform& platform, SteadyOperation operation, 
                            const SteadyOptions& options) {
   const auto view = make_steady_platform(platform, options.message_size);
   PersonalProblem problem{std::move(sources), targets};
-  const auto lp_result = solve_personal_lp(view, problem, options.formulation.value_or(default_formulation), options.lp);
+  const auto formulation = options.formulation.value_or(default_formulation);
+  std::optional<PersonalLpResult> generated;
+  // One source (a scatter): the by-source LP has only |E| columns, solved whole.
+  if (formulation == PersonalFormulation::by_source && problem.sources.size() > 1 && !options.personal_full_lp &&
+      !options.lp.exact_solver_only) {
+    generated = solve_personal_by_path_generation(view, problem);
+  }
+  const auto lp_result = generated ? std::move(*generated) : solve_personal_lp(view, problem, formulation, options.lp);
   auto plan = personal_plan(view, problem, lp_result, options);
   plan.operation = operation;
   plan.targets = std::move(targets);
@@ -244,31 +252,20 @@ PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source
   if (source < 0 || source >= platform.size()) throw InputError("source: no such node");
   if (targets.empty()) targets = all_participants_but(platform, source);
   require_listed_once(targets, platform.size(), "targets", [&](ProcessorIndex p) { return platform.id(p); });
-  // The per-type LP has |T| x |E| columns: on a large platform (a 2,000-node
-  // star: 8 million) it exhausts memory, while the by-source LP (|E|
-  // columns) has the same optimum. The default switches, an explicit
-  // per-type request above the limit is refused.
+  // The per-type LP has |T| x |E| columns (a 2,000-node star: 8 million,
+  // beyond memory); by source has |E| and the same optimum, so it is the
+  // default, and an explicit per-type request above the limit is refused.
   const double per_type_columns = static_cast<double>(targets.size()) * static_cast<double>(platform.edges().size());
-  PersonalFormulation formulation = PersonalFormulation::per_type;
-  std::string switched;
-  if (per_type_columns > kMaxPerTypeColumns) {
-    if (options.formulation == PersonalFormulation::per_type) {
-      throw InputError("formulation", fmt::format("the per-type linear program would have {:.0f} columns ({} targets x "
-                                                  "{} edges), above the limit of {:.0f}; the by-source formulation "
-                                                  "has the same optimum with {} columns",
-                                                  per_type_columns, targets.size(), platform.edges().size(),
-                                                  kMaxPerTypeColumns, platform.edges().size()));
-    }
-    formulation = PersonalFormulation::by_source;
-    if (!options.formulation) {
-      switched = fmt::format("solved by source: the per-type linear program would have {:.0f} columns ({} targets x "
-                             "{} edges); the by-source one has the same optimum",
-                             per_type_columns, targets.size(), platform.edges().size());
-    }
+  const PersonalFormulation formulation = options.formulation.value_or(PersonalFormulation::by_source);
+  if (formulation == PersonalFormulation::per_type && per_type_columns > kMaxPerTypeColumns) {
+    throw InputError("formulation", fmt::format("the per-type linear program would have {:.0f} columns ({} targets x "
+                                                "{} edges), above the limit of {:.0f}; the by-source formulation "
+                                                "has the same optimum with {} columns",
+                                                per_type_columns, targets.size(), platform.edges().size(),
+                                                kMaxPerTypeColumns, platform.edges().size()));
   }
   auto plan = plan_personal(platform, SteadyOperation::scatter, {source}, std::move(targets), formulation, options);
   plan.root = source;
-  if (!switched.empty()) plan.notes.push_back(std::move(switched));
   return plan;
 }
 

@@ -50,9 +50,14 @@
 namespace hetcoll {
 
 struct SteadyOptions {
-  // Scatter/gossip LP; default: per_type for scatter (the paper's SSSP),
-  // by_source for gossip (it scales).
+  // Scatter/gossip LP; default: by_source (the fewest columns, the same
+  // exact optimum as the paper's per_type; personal_lp.h).
   std::optional<PersonalFormulation> formulation;
+  // By source with several sources (gossip), the LP is solved by routing
+  // generation (personal_path_generation.h: the same exact optimum and
+  // certificate) unless this is set or lp.exact_solver_only asks for
+  // QSopt_ex; then the whole LP is built (always for one source: |E| columns).
+  bool personal_full_lp = false;
   std::optional<BigInteger> period_max;  // Prop. 4; must be >= 1
   // A practical period (ignored when period_max is set): Prop. 4's period
   // chosen so that its loss bound is at most this fraction of the optimal

@@ -774,11 +774,11 @@ class PeriodicChecker {
     report_.certificate_checked = report_.violation_count == before;
   }
 
-  bool is_source(ProcessorIndex s) const {
-    for (const auto& pair : pairs_) {
-      if (pair.first == s) return true;
+  bool is_source(ProcessorIndex s) {
+    if (pair_sources_.empty()) {
+      for (const auto& pair : pairs_) pair_sources_.insert(pair.first);
     }
-    return false;
+    return pair_sources_.count(s) > 0;
   }
 
   bool exempt(ProcessorIndex v, int first, int last) const {
@@ -836,17 +836,22 @@ class PeriodicChecker {
   void check_by_source_duals() {
     const auto& edges = platform_.edges();
     Rational demand_sum = 0;
-    std::set<ProcessorIndex> sources;
-    for (const auto& pair : pairs_) sources.insert(pair.first);
-    for (auto s : sources) {
-      const auto& potential = source_potential_[s];
-      for (const auto& pair : pairs_) {
-        if (pair.first == s) demand_sum += lookup(potential, pair.second);
-      }
+    std::map<ProcessorIndex, std::vector<ProcessorIndex>> targets_of;
+    for (const auto& pair : pairs_) targets_of[pair.first].push_back(pair.second);
+    std::vector<Rational> price(edges.size());
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      if (view_.usable[e]) price[e] = port_price(e);
+    }
+    std::vector<Rational> potential_of(static_cast<std::size_t>(platform_.size()));
+    for (const auto& [s, targets] : targets_of) {
+      // This source's potentials as a dense vector (0 where absent).
+      for (auto& value : potential_of) value = 0;
+      for (const auto& [v, value] : source_potential_[s]) potential_of[static_cast<std::size_t>(v)] = value;
+      for (auto t : targets) demand_sum += potential_of[static_cast<std::size_t>(t)];
       for (std::size_t e = 0; e < edges.size(); ++e) {
         if (!view_.usable[e] || edges[e].to == s) continue;
-        Rational reduced = port_price(e) + lookup(potential, edges[e].to);
-        if (edges[e].from != s) reduced -= lookup(potential, edges[e].from);
+        Rational reduced = price[e] + potential_of[static_cast<std::size_t>(edges[e].to)];
+        if (edges[e].from != s) reduced -= potential_of[static_cast<std::size_t>(edges[e].from)];
         if (reduced < 0) {
           reduced_cost_violation(fmt::format("send({} -> {}, from {})", id(edges[e].from), id(edges[e].to), id(s)),
                                  reduced, Rational(0));
@@ -914,6 +919,7 @@ class PeriodicChecker {
   SteadyPlatform view_;
   PeriodicVerifyReport report_;
   std::set<std::pair<ProcessorIndex, ProcessorIndex>> pairs_;
+  std::set<ProcessorIndex> pair_sources_;  // the sources of pairs_, filled on first use
   int count_ = 0;
   std::vector<int> position_;
   std::map<EdgeType, Rational> slot_total_;

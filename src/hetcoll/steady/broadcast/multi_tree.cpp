@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -316,32 +317,45 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     if (v != source) plan.targets.push_back(v);
   }
   // Per-edge slices per time unit, exactly; every hop of a routed edge
-  // carries its tree's slices.
+  // carries its tree's slices. In integers: with P1 the lcm of the weights'
+  // denominators, tree i sends w_i P1 slices per P1 time units and edge e
+  // carries R_e = sum of uses_i(e) w_i P1 of them (no gcd per tree and edge).
   const auto m = platform.edges().size();
-  std::vector<Rational> rate(m, 0);
   std::vector<Rational> time(m);
   for (size_t e = 0; e < m; ++e) time[e] = rational_from_double(slice_times[e]);
   std::vector<Rational> weights;
-  std::vector<std::vector<Rational>> tree_rate(trees.size());  // per tree, per edge
+  for (const auto& tree : trees) {
+    weights.push_back(tree.weight);
+    plan.throughput += tree.weight;
+  }
+  const BigInteger weight_period = lcm_of_denominators(weights);
+  std::vector<BigInteger> count(trees.size());  // w_i x P1, then w_i x period
+  std::vector<std::vector<int>> uses(trees.size(), std::vector<int>(m, 0));  // hops of tree i on edge e
+  std::vector<BigInteger> carried(m, 0);                                      // R_e
   for (size_t i = 0; i < trees.size(); ++i) {
-    weights.push_back(trees[i].weight);
-    plan.throughput += trees[i].weight;
-    tree_rate[i].assign(m, 0);
+    mpz_divexact(count[i].get_mpz_t(), weight_period.get_mpz_t(), trees[i].weight.get_den_mpz_t());
+    count[i] *= trees[i].weight.get_num();
     for (const auto& edge : trees[i].tree.edges) {
       for (auto e : edge.route) {
-        rate[e] += trees[i].weight;
-        tree_rate[i][e] += trees[i].weight;
+        ++uses[i][e];
+        carried[e] += count[i];
       }
     }
   }
   plan.throughput_bound = plan.throughput;
-  std::vector<Rational> busy;
+  std::vector<Rational> busy;  // rate x time = R_e a_e / (P1 b_e)
   for (size_t e = 0; e < m; ++e) {
-    if (sgn(rate[e]) > 0) busy.push_back(rate[e] * time[e]);
+    if (sgn(carried[e]) == 0) continue;
+    Rational load(BigInteger(carried[e] * time[e].get_num()), BigInteger(weight_period * time[e].get_den()));
+    load.canonicalize();
+    busy.push_back(std::move(load));
   }
-  BigInteger period = lcm(lcm_of_denominators(weights), lcm_of_denominators(busy));
+  BigInteger period = lcm(weight_period, lcm_of_denominators(busy));
+  const BigInteger factor = period / weight_period;
+  for (auto& c : count) c *= factor;
+  for (auto& c : carried) c *= factor;  // slices per period
   plan.period = period;
-  plan.operations_per_period = BigInteger(Rational(plan.throughput * period).get_num());
+  plan.operations_per_period = whole_number(plan.throughput * period);
   for (const auto& tree : trees) {
     WeightedTree weighted;
     weighted.weight = tree.weight;
@@ -359,38 +373,73 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
   std::vector<PeriodicTransfer> free_transfers;
   int next_left = platform.size(), next_right = platform.size();
   for (size_t e = 0; e < m; ++e) {
-    if (sgn(rate[e]) == 0) continue;
+    if (sgn(carried[e]) == 0) continue;
     const auto& edge = platform.edges()[e];
-    plan.flows.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(rate[e] * period)});
+    plan.flows.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(carried[e])});
     const bool sender = sgn(time[e]) > 0 && one_port(edge.from), receiver = sgn(time[e]) > 0 && one_port(edge.to);
     if (!sender && !receiver) {
       for (size_t i = 0; i < trees.size(); ++i) {
-        if (sgn(tree_rate[i][e]) == 0) continue;
-        free_transfers.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(tree_rate[i][e] * period),
+        if (uses[i][e] == 0) continue;
+        free_transfers.push_back({edge.from, edge.to, MessageType::broadcast(), Rational(count[i] * uses[i][e]),
                                   static_cast<int>(i)});
       }
       continue;
     }
     colouring_edges.push_back({sender ? edge.from : next_left++, receiver ? edge.to : next_right++,
-                               Rational(rate[e] * time[e] * period)});
+                               Rational(carried[e] * time[e])});
     edge_of.push_back(e);
   }
   if (!colouring_edges.empty()) {
     auto colouring = weighted_edge_colouring(next_left, next_right, colouring_edges);
+    // Each edge's slices are dealt to its trees in tree order across the
+    // slots that hold the edge: tree i takes its w_i x period slices per hop
+    // (a whole number), then the next tree starts, so an edge has at most
+    // (its slots + its trees - 1) transfers, not slots x trees. Any split
+    // within the period is causal: slices received in one period are
+    // forwarded in the next.
+    // In units of 1/a_e slices, where time[e] = a_e / b_e: a slot of length
+    // L carries L b_e units and tree i needs w_i x period x a_e units per hop,
+    // both whole numbers, so the dealing runs in integers (no gcd per step).
+    std::vector<std::size_t> next_tree(m, 0);  // per edge: the tree now being served
+    std::vector<BigInteger> left(m);           // per edge: the units that tree still needs
+    auto advance = [&](size_t e) {
+      while (next_tree[e] < trees.size() && uses[next_tree[e]][e] == 0) ++next_tree[e];
+      if (next_tree[e] < trees.size()) left[e] = count[next_tree[e]] * uses[next_tree[e]][e] * time[e].get_num();
+    };
+    for (size_t e = 0; e < m; ++e) {
+      if (sgn(carried[e]) != 0) advance(e);
+    }
+    plan.slots.reserve(colouring.matchings.size() + 1);  // a Slot moves by copying (mpq_class's move may throw)
+    BigInteger units, take;
     for (const auto& matching : colouring.matchings) {
       Slot slot;
       slot.length = matching.length;
       for (int index : matching.edges) {
         auto e = edge_of[static_cast<size_t>(index)];
         const auto& edge = platform.edges()[e];
-        // The edge's slices in this slot, shared among its trees in
-        // proportion to their rates, so every tree advances in every slot it
-        // uses (a simulator follows each tree's slices: PeriodicTransfer::tree).
-        Rational messages = matching.length / time[e];
-        for (size_t i = 0; i < trees.size(); ++i) {
-          if (sgn(tree_rate[i][e]) == 0) continue;
-          slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(),
-                                    Rational(messages * tree_rate[i][e] / rate[e]), static_cast<int>(i)});
+        units = whole_number(matching.length * time[e].get_den());
+        while (sgn(units) > 0 && next_tree[e] < trees.size()) {
+          take = units < left[e] ? units : left[e];
+          Rational messages(take, time[e].get_num());
+          messages.canonicalize();
+          if (slot.transfers.size() == slot.transfers.capacity()) {
+            // Grow by moving (vector would copy: mpq_class's move is not noexcept).
+            std::vector<PeriodicTransfer> larger;
+            larger.reserve(2 * slot.transfers.size() + 8);
+            for (auto& transfer : slot.transfers) larger.push_back(std::move(transfer));
+            slot.transfers.swap(larger);
+          }
+          slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(), std::move(messages),
+                                    static_cast<int>(next_tree[e])});
+          units -= take;
+          left[e] -= take;
+          if (sgn(left[e]) == 0) {
+            ++next_tree[e];
+            advance(e);
+          }
+        }
+        if (sgn(units) > 0) {
+          throw std::logic_error("periodic_broadcast_schedule: the colouring gives an edge more time than its trees use");
         }
       }
       plan.slots.push_back(std::move(slot));

@@ -33,7 +33,8 @@
 // Schedule: with period P = the lcm of the denominators of every l_i c(e),
 // edge e carries l_i P slices of tree i per period and is busy
 // sum_i l_i P c(e) <= P (one-port rows of the LP); a weighted bipartite edge
-// colouring (steady/edge_colouring.h) splits the period into matchings.
+// colouring (steady/edge_colouring.h) splits the period into matchings;
+// an edge's slices are dealt to its trees in tree order across its slots.
 // Slices received in one period are forwarded in the next, so the schedule
 // is one-port and causal in steady state.
 // Time: O(trees x n x candidates x targets x max-flow) for the search (when
@@ -79,9 +80,10 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
 
 // The periodic one-port schedule of weighted trees (slices per time unit
 // each): period P = lcm of the denominators of the weights and the edge
-// loads, flows per edge, slots from the bipartite edge colouring; each
-// slot's slices on an edge are split among the trees using the edge in
-// proportion to their rates (PeriodicTransfer::tree = the tree's index).
+// loads, flows per edge, slots from the bipartite edge colouring; an
+// edge's slices go to its trees in tree order, each tree taking its whole
+// per-period share before the next starts (PeriodicTransfer::tree = the
+// tree's index), so an edge has at most slots + trees - 1 transfers.
 // throughput = throughput_bound = the weights' sum, no certificate.
 PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorIndex source,
                                         const std::vector<double>& slice_times,
