@@ -53,4 +53,11 @@ struct CsvTable {
   void write(const std::string& path) const;  // throws std::runtime_error on I/O failure
 };
 
+struct PlotSpec;
+
+// Writes `table` as OUT_DIR/NAME.csv and `plot` as OUT_DIR/NAME.svg; the
+// result lists both files and carries `summary`.
+ExperimentResult write_table_and_plot(const ExperimentOptions& options, const std::string& name, const CsvTable& table,
+                                      const PlotSpec& plot, std::string summary);
+
 }  // namespace hetcoll

@@ -76,14 +76,7 @@ ExperimentResult run_greedy_scale(const ExperimentOptions& options) {
     }
   }
   plot.series = std::move(series);
-  ExperimentResult result;
-  const std::string csv = (std::filesystem::path(options.out_dir) / "greedy-scale.csv").string();
-  const std::string svg = (std::filesystem::path(options.out_dir) / "greedy-scale.svg").string();
-  table.write(csv);
-  write_line_plot_svg(svg, plot);
-  result.files = {csv, svg};
-  result.summary = summary;
-  return result;
+  return write_table_and_plot(options, "greedy-scale", table, plot, std::move(summary));
 }
 
 }  // namespace

@@ -132,14 +132,7 @@ ExperimentResult run_mpi_baseline(const ExperimentOptions& options) {
     plot.series.push_back(allreduce);
     plot.series.push_back(doubling);
   }
-  ExperimentResult result;
-  const auto csv = (std::filesystem::path(options.out_dir) / "mpi-baseline.csv").string();
-  const auto svg = (std::filesystem::path(options.out_dir) / "mpi-baseline.svg").string();
-  table.write(csv);
-  write_line_plot_svg(svg, plot);
-  result.files = {csv, svg};
-  result.summary = summary;
-  return result;
+  return write_table_and_plot(options, "mpi-baseline", table, plot, std::move(summary));
 }
 
 }  // namespace

@@ -212,14 +212,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
                            largest_within_second);
   }
   plot.series = {tree_series, seed_generic, generic3, seed_ours, ours3, ours5};
-  ExperimentResult result;
-  const std::string csv = options.out_dir + "/reduce-search.csv";
-  const std::string svg = options.out_dir + "/reduce-search.svg";
-  table.write(csv);
-  write_line_plot_svg(svg, plot);
-  result.files = {csv, svg};
-  result.summary = summary;
-  return result;
+  return write_table_and_plot(options, "reduce-search", table, plot, std::move(summary));
 }
 
 void register_reduce_search_experiment(std::vector<Experiment>& list) {

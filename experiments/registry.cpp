@@ -1,6 +1,9 @@
+#include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include "hetcoll/core/files.h"
+#include "hetcoll/viz/line_plot_svg.h"
 #include "experiments/experiment.h"
 #include "experiments/experiments_list.h"
 
@@ -56,6 +59,18 @@ void CsvTable::write(const std::string& path) const {
     write_row(columns);
     for (const auto& row : rows) write_row(row);
   });
+}
+
+ExperimentResult write_table_and_plot(const ExperimentOptions& options, const std::string& name, const CsvTable& table,
+                                      const PlotSpec& plot, std::string summary) {
+  ExperimentResult result;
+  const auto csv = (std::filesystem::path(options.out_dir) / (name + ".csv")).string();
+  const auto svg = (std::filesystem::path(options.out_dir) / (name + ".svg")).string();
+  table.write(csv);
+  write_line_plot_svg(svg, plot);
+  result.files = {csv, svg};
+  result.summary = std::move(summary);
+  return result;
 }
 
 }  // namespace hetcoll

@@ -223,14 +223,7 @@ ExperimentResult run_steady_scale(const ExperimentOptions& options) {
   }
   plot.series = std::move(series);
   if (!all_valid) summary += "SOME PLANS FAILED VERIFICATION\n";
-  ExperimentResult result;
-  const std::string csv = (std::filesystem::path(options.out_dir) / "steady-scale.csv").string();
-  const std::string svg = (std::filesystem::path(options.out_dir) / "steady-scale.svg").string();
-  table.write(csv);
-  write_line_plot_svg(svg, plot);
-  result.files = {csv, svg};
-  result.summary = summary;
-  return result;
+  return write_table_and_plot(options, "steady-scale", table, plot, std::move(summary));
 }
 
 }  // namespace
