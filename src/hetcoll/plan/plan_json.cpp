@@ -451,4 +451,12 @@ MakespanPlan parse_plan_json(std::string_view text, const Platform& platform, st
   return read_plan(text, nodes_of(platform), source_name);
 }
 
+MakespanPlan parse_plan_json_reference(std::string_view text, const Cluster& cluster, std::string_view source_name) {
+  return parse_plan(text, nodes_of(cluster), source_name);
+}
+
+MakespanPlan parse_plan_json_reference(std::string_view text, const Platform& platform, std::string_view source_name) {
+  return parse_plan(text, nodes_of(platform), source_name);
+}
+
 }  // namespace hetcoll

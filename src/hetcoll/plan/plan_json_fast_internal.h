@@ -28,6 +28,8 @@
 #include <vector>
 
 #include "hetcoll/core/ids.h"
+#include "hetcoll/model/cluster.h"
+#include "hetcoll/model/platform.h"
 #include "hetcoll/plan/plan.h"
 
 namespace hetcoll {
@@ -44,6 +46,11 @@ struct FastPlanTransfers {
 
 std::optional<FastPlanTransfers> read_plan_transfers_fast(
     std::string_view text, const std::function<std::optional<ProcessorIndex>(std::string_view)>& find);
+
+// parse_plan_json without the fast reader: the reference it must agree
+// with (tests compare the two).
+MakespanPlan parse_plan_json_reference(std::string_view text, const Cluster& cluster, std::string_view source_name);
+MakespanPlan parse_plan_json_reference(std::string_view text, const Platform& platform, std::string_view source_name);
 
 // Whether `text` is a JSON object with the top-level key `key`, decided
 // from the root object's keys without a document tree: false is exact
