@@ -58,6 +58,7 @@ struct PlanNodes {
   ProcessorIndex count = 0;
   std::function<const std::string&(ProcessorIndex)> id;
   std::function<std::optional<ProcessorIndex>(std::string_view)> find;
+  FindAllProcessors find_all;  // find for many ids at once (kNoProcessor: none)
   const Platform* platform = nullptr;
   ProcessorIndex participant_count = 0;
   std::string time_unit;
@@ -65,16 +66,22 @@ struct PlanNodes {
 
 PlanNodes nodes_of(const Cluster& cluster) {
   return {cluster.size(), [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); },
-          [&cluster](std::string_view key) { return cluster.find(key); }, nullptr, cluster.size(),
-          cluster.time_unit()};
+          [&cluster](std::string_view key) { return cluster.find(key); },
+          [&cluster](std::span<const std::string_view> keys, std::span<ProcessorIndex> found) {
+            cluster.find_all(keys, found);
+          },
+          nullptr, cluster.size(), cluster.time_unit()};
 }
 
 PlanNodes nodes_of(const Platform& platform) {
   ProcessorIndex participants = 0;
   for (const auto& node : platform.nodes()) participants += node.router ? 0 : 1;
   return {platform.size(), [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); },
-          [&platform](std::string_view key) { return platform.find(key); }, &platform, participants,
-          platform.time_unit()};
+          [&platform](std::string_view key) { return platform.find(key); },
+          [&platform](std::span<const std::string_view> keys, std::span<ProcessorIndex> found) {
+            for (std::size_t i = 0; i < keys.size(); ++i) found[i] = platform.find(keys[i]).value_or(kNoProcessor);
+          },
+          &platform, participants, platform.time_unit()};
 }
 
 void write_plan(std::ostream& out, const MakespanPlan& plan, const PlanNodes& nodes, const PlanJsonOptions& options) {
@@ -406,7 +413,7 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
 // every message comes from parse_plan.
 std::optional<MakespanPlan> parse_plan_fast(std::string_view text, const PlanNodes& nodes,
                                             std::string_view source_name) {
-  std::optional<FastPlanTransfers> read = read_plan_transfers_fast(text, nodes.find);
+  std::optional<FastPlanTransfers> read = read_plan_transfers_fast(text, nodes.find_all);
   if (!read) return std::nullopt;
   MakespanPlan plan;
   try {

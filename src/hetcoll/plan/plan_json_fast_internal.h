@@ -4,7 +4,8 @@
 // Contract: reads the document with simdjson's on-demand parser; each
 // transfer {"from": id, "to": id, "start": number, "end": number,
 // "payload": "value"|"partial", "route": [id, ...]} goes straight into a
-// Transfer (no document tree), its ids resolved by `find`. Returns the
+// Transfer (no document tree), its ids resolved all at once by `find_all`
+// (kNoProcessor for an unknown id). Returns the
 // transfers and the document's text with the transfers array replaced by
 // "[]" (the header, for the reference reader to check field by field), or
 // std::nullopt for anything else -- malformed JSON, a repeated or unknown
@@ -23,6 +24,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,19 +46,19 @@ struct FastPlanTransfers {
   std::vector<ProcessorIndex> route_nodes;
 };
 
-std::optional<FastPlanTransfers> read_plan_transfers_fast(
-    std::string_view text, const std::function<std::optional<ProcessorIndex>(std::string_view)>& find);
+using FindAllProcessors = std::function<void(std::span<const std::string_view>, std::span<ProcessorIndex>)>;
+
+std::optional<FastPlanTransfers> read_plan_transfers_fast(std::string_view text, const FindAllProcessors& find_all);
 
 // parse_plan_json without the fast reader: the reference it must agree
 // with (tests compare the two).
 MakespanPlan parse_plan_json_reference(std::string_view text, const Cluster& cluster, std::string_view source_name);
 MakespanPlan parse_plan_json_reference(std::string_view text, const Platform& platform, std::string_view source_name);
 
-// Whether `text` is a JSON object with the top-level key `key`, decided
-// from the root object's keys without a document tree: false is exact
-// (either the key is absent or the text is no valid JSON object), true only
-// says the key was seen (the text may still be malformed). std::nullopt when
-// simdjson cannot tell (malformed text, not an object, no simdjson).
-std::optional<bool> has_top_level_key_fast(std::string_view text, std::string_view key);
+// False when `text` is either no well-formed JSON or an object without the
+// top-level key `key`: then a parser would not find it either. True means
+// only "maybe" (the caller parses to know). O(text size), no allocation, no
+// simdjson needed.
+bool may_have_top_level_key(std::string_view text, std::string_view key);
 
 }  // namespace hetcoll
