@@ -61,26 +61,30 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
   MakespanPlan plan;
   VerifyReport report;
   std::string model = "sender-speed model";
-  if (!loaded.is_cluster()) {
+  if (loaded.is_cluster()) {
+    // Read once, checked on the cluster itself (a million processors: no copy).
+    plan = parse_plan_json(text, loaded.cluster(), plan_file);
+    if (plan.model == PlanModel::eager) {
+      throw InputError(fmt::format("{}: model: an eager plan is checked on the platform graph it was made for; {} is a "
+                                   "cluster",
+                                   plan_file, loaded.source_name));
+    }
+    report = verify(loaded.cluster(), plan);
+  } else {
     plan = parse_plan_json(text, loaded.graph(), plan_file);
     if (plan.model == PlanModel::platform_graph || plan.model == PlanModel::eager) {
       GraphNetwork network(loaded.graph(), graph_message_size(platform, loaded.graph(), plan.message_size));
       report = verify(network, plan);
       model = plan.model == PlanModel::eager ? "eager model" : "platform graph";
+    } else {
+      // A sender-speed plan on a graph is checked in the graph's sender-speed view.
+      PlatformOptions view_options = platform;
+      if (!view_options.message_size) view_options.message_size = plan.message_size;
+      LoadedCluster view = sender_speed_view(loaded, view_options);
+      plan = parse_plan_json(text, view.cluster, plan_file);
+      report = verify(view.cluster, plan);
+      model = "sender-speed view of the platform graph";
     }
-  } else if (parse_plan_json(text, loaded.cluster(), plan_file).model == PlanModel::eager) {
-    throw InputError(fmt::format("{}: model: an eager plan is checked on the platform graph it was made for; {} is a "
-                                 "cluster",
-                                 plan_file, loaded.source_name));
-  }
-  if (loaded.is_cluster() || plan.model == PlanModel::sender_speed) {
-    // A sender-speed plan on a graph is checked in the graph's sender-speed view.
-    PlatformOptions view_options = platform;
-    if (!view_options.message_size) view_options.message_size = plan.message_size;
-    LoadedCluster view = sender_speed_view(loaded, view_options);
-    plan = parse_plan_json(text, view.cluster, plan_file);
-    report = verify(view.cluster, plan);
-    if (!loaded.is_cluster()) model = "sender-speed view of the platform graph";
   }
   if (json) {
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)

@@ -114,6 +114,39 @@ std::optional<ProcessorIndex> Cluster::find(std::string_view id_or_index) const 
   return parse_processor_index(id_or_index, times_.size());
 }
 
+void Cluster::find_all(std::span<const std::string_view> ids_or_indices, std::span<ProcessorIndex> found) const {
+  // Two stages ahead of the lookup: the id's slot is prefetched kAhead ids
+  // ahead, the id that slot names kAhead / 2 ahead (id_slot's probe order).
+  constexpr size_t kAhead = 16;
+  const size_t count = ids_or_indices.size();
+  if (id_slots_.empty()) {  // a default-constructed cluster: no processors
+    std::fill(found.begin(), found.end(), kNoProcessor);
+    return;
+  }
+  const size_t mask = id_slots_.size() - 1;
+  size_t hashes[kAhead];
+  const auto hash_ahead = [&](size_t q) {
+    hashes[q % kAhead] = std::hash<std::string_view>{}(ids_or_indices[q]);
+    __builtin_prefetch(&id_slots_[hashes[q % kAhead] & mask]);
+  };
+  const auto fetch_ahead = [&](size_t q) {
+    const ProcessorIndex first = id_slots_[hashes[q % kAhead] & mask];
+    if (first != kNoProcessor) __builtin_prefetch(&ids_[static_cast<size_t>(first)]);
+  };
+  for (size_t q = 0; q < std::min(kAhead, count); ++q) hash_ahead(q);
+  for (size_t q = 0; q < std::min(kAhead / 2, count); ++q) fetch_ahead(q);
+  for (size_t i = 0; i < count; ++i) {
+    const std::string_view id = ids_or_indices[i];
+    size_t slot = hashes[i % kAhead] & mask;
+    if (i + kAhead / 2 < count) fetch_ahead(i + kAhead / 2);
+    if (i + kAhead < count) hash_ahead(i + kAhead);
+    while (id_slots_[slot] != kNoProcessor && ids_[static_cast<size_t>(id_slots_[slot])] != id) slot = (slot + 1) & mask;
+    ProcessorIndex p = id_slots_[slot];
+    if (p == kNoProcessor) p = parse_processor_index(id, times_.size()).value_or(kNoProcessor);
+    found[i] = p;
+  }
+}
+
 std::vector<ProcessorIndex> Cluster::fastest_first_order() const {
   std::vector<ProcessorIndex> order(times_.size());
   std::iota(order.begin(), order.end(), 0);

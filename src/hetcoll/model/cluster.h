@@ -8,6 +8,7 @@
 
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <string_view>
@@ -43,6 +44,10 @@ class Cluster {
 
   // Looks up a processor by id, or by its decimal index when no id matches.
   std::optional<ProcessorIndex> find(std::string_view id_or_index) const;
+  // find for each of `ids_or_indices` into `found` (kNoProcessor where none
+  // matches; the spans have the same size). Looks a few ids ahead so that a
+  // million lookups do not each wait for a cache miss.
+  void find_all(std::span<const std::string_view> ids_or_indices, std::span<ProcessorIndex> found) const;
 
   double fastest_time() const { return fastest_time_; }
   double slowest_time() const { return slowest_time_; }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/plan/plan_json_fast_internal.h"
 #include "hetcoll/plan/lp_certificate_json_internal.h"
 
 namespace hetcoll {
@@ -205,6 +206,9 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
 }
 
 bool looks_like_periodic_plan(std::string_view text) {
+  // A makespan plan of a million transfers is not built as a tree to learn
+  // that it has no "period" (a false from the fast check is exact).
+  if (!may_have_top_level_key(text, "period")) return false;
   const json document = json::parse(text.begin(), text.end(), nullptr, false);
   return document.is_object() && document.contains("period");
 }

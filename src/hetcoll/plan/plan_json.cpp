@@ -10,6 +10,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/json_input_internal.h"
+#include "hetcoll/plan/plan_json_fast_internal.h"
 
 namespace hetcoll {
 
@@ -57,6 +58,7 @@ struct PlanNodes {
   ProcessorIndex count = 0;
   std::function<const std::string&(ProcessorIndex)> id;
   std::function<std::optional<ProcessorIndex>(std::string_view)> find;
+  FindAllProcessors find_all;  // find for many ids at once (kNoProcessor: none)
   const Platform* platform = nullptr;
   ProcessorIndex participant_count = 0;
   std::string time_unit;
@@ -64,16 +66,22 @@ struct PlanNodes {
 
 PlanNodes nodes_of(const Cluster& cluster) {
   return {cluster.size(), [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); },
-          [&cluster](std::string_view key) { return cluster.find(key); }, nullptr, cluster.size(),
-          cluster.time_unit()};
+          [&cluster](std::string_view key) { return cluster.find(key); },
+          [&cluster](std::span<const std::string_view> keys, std::span<ProcessorIndex> found) {
+            cluster.find_all(keys, found);
+          },
+          nullptr, cluster.size(), cluster.time_unit()};
 }
 
 PlanNodes nodes_of(const Platform& platform) {
   ProcessorIndex participants = 0;
   for (const auto& node : platform.nodes()) participants += node.router ? 0 : 1;
   return {platform.size(), [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); },
-          [&platform](std::string_view key) { return platform.find(key); }, &platform, participants,
-          platform.time_unit()};
+          [&platform](std::string_view key) { return platform.find(key); },
+          [&platform](std::span<const std::string_view> keys, std::span<ProcessorIndex> found) {
+            for (std::size_t i = 0; i < keys.size(); ++i) found[i] = platform.find(keys[i]).value_or(kNoProcessor);
+          },
+          &platform, participants, platform.time_unit()};
 }
 
 void write_plan(std::ostream& out, const MakespanPlan& plan, const PlanNodes& nodes, const PlanJsonOptions& options) {
@@ -228,15 +236,27 @@ std::optional<std::size_t> edge_between(const Platform& platform, ProcessorIndex
   return best;
 }
 
-MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::string_view source_name) {
-  json document;
+json parse_document(std::string_view text, std::string_view source_name) {
   try {
-    document = parse_json_rejecting_duplicate_keys(text, source_name);
+    return parse_json_rejecting_duplicate_keys(text, source_name);
   } catch (const json::parse_error& error) {
     throw InputError(fmt::format("{}: malformed JSON: {}", source_name, error.what()));
   } catch (const json::exception& error) {  // e.g. a number beyond the range of a double
     throw InputError(fmt::format("{}: unreadable JSON: {}", source_name, error.what()));
   }
+}
+
+const char* root_key_of(Operation operation) {
+  return (operation == Operation::reduce || operation == Operation::allreduce) ? "root" : "source";
+}
+
+Payload default_payload(Operation operation) {
+  return operation == Operation::reduce ? Payload::partial_reduction : Payload::broadcast_value;
+}
+
+// Everything but the transfers: the operation, the source or root, the
+// model and the claims, checked field by field.
+MakespanPlan read_header(const json& document, const PlanNodes& nodes, std::string_view source_name) {
   if (!document.is_object()) throw InputError(fmt::format("{}: the plan must be a JSON object", source_name));
   MakespanPlan plan;
   auto operation = document.find("operation");
@@ -264,7 +284,7 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
     }
     plan.message_size = it->get<double>();
   }
-  const char* root_key = (plan.operation == Operation::reduce || plan.operation == Operation::allreduce) ? "root" : "source";
+  const char* root_key = root_key_of(plan.operation);
   if (auto it = document.find(root_key); it != document.end() && !it->is_null()) {
     plan.root = read_processor(*it, nodes, source_name, root_key);
   }
@@ -320,6 +340,15 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
     }
     plan.status = *status;
   }
+  return plan;
+}
+
+// The reference reader: the whole document as a tree (parse_document),
+// every transfer checked in order with a message naming its field.
+MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::string_view source_name) {
+  const json document = parse_document(text, source_name);
+  MakespanPlan plan = read_header(document, nodes, source_name);
+  const char* root_key = root_key_of(plan.operation);
   auto transfers = document.find("transfers");
   if (transfers == document.end() || !transfers->is_array()) {
     throw InputError(fmt::format("{}: transfers: missing or not an array", source_name));
@@ -343,7 +372,7 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
       if (!parsed) throw InputError(fmt::format("{}: {}payload: must be \"value\" or \"partial\"", source_name, where()));
       transfer.payload = *parsed;
     } else {
-      transfer.payload = plan.operation == Operation::reduce ? Payload::partial_reduction : Payload::broadcast_value;
+      transfer.payload = default_payload(plan.operation);
     }
     if (auto route = item.find("route"); route != item.end()) {
       if (!nodes.platform) {
@@ -378,13 +407,62 @@ MakespanPlan parse_plan(std::string_view text, const PlanNodes& nodes, std::stri
   return plan;
 }
 
+// The fast path: the transfers read without a document tree
+// (plan_json_fast_internal.h), the header by read_header. It declines
+// (std::nullopt) whenever the reference reader might say anything else, so
+// every message comes from parse_plan.
+std::optional<MakespanPlan> parse_plan_fast(std::string_view text, const PlanNodes& nodes,
+                                            std::string_view source_name) {
+  std::optional<FastPlanTransfers> read = read_plan_transfers_fast(text, nodes.find_all);
+  if (!read) return std::nullopt;
+  MakespanPlan plan;
+  try {
+    plan = read_header(parse_json_rejecting_duplicate_keys(read->header, source_name), nodes, source_name);
+  } catch (const InputError&) {
+    return std::nullopt;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+  const bool has_routes = !read->route_begin.empty();
+  if (plan.root == kNoProcessor || (has_routes && !nodes.platform)) return std::nullopt;
+  plan.transfers = std::move(read->transfers);
+  const Payload payload = default_payload(plan.operation);
+  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+    Transfer& transfer = plan.transfers[i];
+    if (!read->payload_given[i]) transfer.payload = payload;
+    if (!has_routes || read->route_begin[i] == read->route_begin[i + 1]) continue;
+    const ProcessorIndex* path = read->route_nodes.data() + read->route_begin[i];
+    const std::size_t length = read->route_begin[i + 1] - read->route_begin[i];
+    if (path[0] != transfer.from || path[length - 1] != transfer.to) return std::nullopt;
+    for (std::size_t k = 0; k + 1 < length; ++k) {
+      auto edge = edge_between(*nodes.platform, path[k], path[k + 1], plan.message_size);
+      if (!edge) return std::nullopt;
+      transfer.route.push_back(*edge);
+    }
+  }
+  return plan;
+}
+
+MakespanPlan read_plan(std::string_view text, const PlanNodes& nodes, std::string_view source_name) {
+  if (std::optional<MakespanPlan> plan = parse_plan_fast(text, nodes, source_name)) return std::move(*plan);
+  return parse_plan(text, nodes, source_name);
+}
+
 }  // namespace
 
 MakespanPlan parse_plan_json(std::string_view text, const Cluster& cluster, std::string_view source_name) {
-  return parse_plan(text, nodes_of(cluster), source_name);
+  return read_plan(text, nodes_of(cluster), source_name);
 }
 
 MakespanPlan parse_plan_json(std::string_view text, const Platform& platform, std::string_view source_name) {
+  return read_plan(text, nodes_of(platform), source_name);
+}
+
+MakespanPlan parse_plan_json_reference(std::string_view text, const Cluster& cluster, std::string_view source_name) {
+  return parse_plan(text, nodes_of(cluster), source_name);
+}
+
+MakespanPlan parse_plan_json_reference(std::string_view text, const Platform& platform, std::string_view source_name) {
   return parse_plan(text, nodes_of(platform), source_name);
 }
 
