@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/split/split_sizing_internal.h"
 
 namespace hetcoll {
 
@@ -418,25 +419,10 @@ void check_structure(const SplitAllreducePlan& plan, std::size_t n) {
   if (plan.transfers.size() != expected) fail("a contribution or result is missing");
 }
 
+// proportional_sizes, with everything on the first when no weight is positive.
 std::vector<std::size_t> rounded_sizes(const std::vector<double>& weights, std::size_t total) {
-  const double sum = std::accumulate(weights.begin(), weights.end(), 0.0);
-  std::vector<std::size_t> sizes(weights.size(), 0);
-  if (!(sum > 0)) {
-    sizes[0] = total;
-    return sizes;
-  }
-  std::vector<std::pair<double, std::size_t>> remainders;
-  std::size_t assigned = 0;
-  for (std::size_t i = 0; i < weights.size(); ++i) {
-    const double exact = static_cast<double>(total) * weights[i] / sum;
-    sizes[i] = static_cast<std::size_t>(std::floor(exact));
-    assigned += sizes[i];
-    if (weights[i] > 0) remainders.emplace_back(exact - static_cast<double>(sizes[i]), i);
-  }
-  std::stable_sort(remainders.begin(), remainders.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t i = 0; assigned < total && !remainders.empty(); ++i, ++assigned) {
-    ++sizes[remainders[i % remainders.size()].second];
-  }
+  auto sizes = split_sizing::proportional_sizes(weights, total);
+  if (!sizes.empty() && std::accumulate(sizes.begin(), sizes.end(), std::size_t{0}) == 0) sizes[0] = total;
   return sizes;
 }
 
