@@ -10,31 +10,13 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/verify/verify_split_reduce.h"
+#include "support/nic_cluster.h"
 
 namespace hetcoll {
 namespace {
 
-NicNetwork network_of(std::vector<double> latency, std::vector<double> up, std::vector<double> down, double envelope = 0) {
-  NicNetwork network;
-  network.latency = std::move(latency);
-  network.up_bandwidth = std::move(up);
-  network.down_bandwidth = std::move(down);
-  network.envelope_bytes = envelope;
-  return network;
-}
-
-NicNetwork random_network(std::mt19937_64& rng, std::size_t n) {
-  std::uniform_real_distribution<double> latency(0, 1e-4), bandwidth(1e6, 1e8);
-  std::bernoulli_distribution zero(0.1), envelope(0.5);
-  NicNetwork network;
-  for (std::size_t u = 0; u < n; ++u) {
-    network.latency.push_back(zero(rng) ? 0.0 : latency(rng));
-    network.up_bandwidth.push_back(bandwidth(rng));
-    network.down_bandwidth.push_back(bandwidth(rng));
-  }
-  network.envelope_bytes = envelope(rng) ? 16 : 0;
-  return network;
-}
+using testing::network_of;
+using testing::random_network;
 
 TEST(SplitReduce, OneMessageTakesLatencyPlusBytesAtTheNarrowerLink) {
   // Root 0 (down 2 MB/s), processor 1 (latency 100 us, up 1 MB/s): one piece

@@ -1,6 +1,7 @@
 #include "support/nic_cluster.h"
 
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,28 @@ LoadedPlatform nic_cluster(int hosts, const std::vector<double>& up_mbps, double
   }
   xml += "</zone></platform>";
   return LoadedPlatform(parse_simgrid_xml(xml, "nic.xml"), "nic.xml");
+}
+
+NicNetwork network_of(std::vector<double> latency, std::vector<double> up, std::vector<double> down, double envelope) {
+  NicNetwork network;
+  network.latency = std::move(latency);
+  network.up_bandwidth = std::move(up);
+  network.down_bandwidth = std::move(down);
+  network.envelope_bytes = envelope;
+  return network;
+}
+
+NicNetwork random_network(std::mt19937_64& rng, std::size_t n) {
+  std::uniform_real_distribution<double> latency(0, 1e-4), bandwidth(1e6, 1e8);
+  std::bernoulli_distribution zero(0.1), envelope(0.5);
+  NicNetwork network;
+  for (std::size_t u = 0; u < n; ++u) {
+    network.latency.push_back(zero(rng) ? 0.0 : latency(rng));
+    network.up_bandwidth.push_back(bandwidth(rng));
+    network.down_bandwidth.push_back(bandwidth(rng));
+  }
+  network.envelope_bytes = envelope(rng) ? 16 : 0;
+  return network;
 }
 
 }  // namespace hetcoll::testing

@@ -1,11 +1,13 @@
-// The NIC clusters of scripts/nic-platform as SimGrid XML, for the tests of
-// the flow model's users (the chooser, the tuning files): every host has
-// its own up and down link, routes cross the sender's up link and the
-// receiver's down link.
+// NIC clusters for the tests: as SimGrid XML (scripts/nic-platform's
+// shape, for the flow model's users: the chooser, the tuning files) and as
+// NicNetwork values (model/nic_network.h, for the split planners): every
+// host has its own up and down link.
 #pragma once
 
+#include <random>
 #include <vector>
 
+#include "hetcoll/model/nic_network.h"
 #include "hetcoll/model/platform_io.h"
 
 namespace hetcoll::testing {
@@ -14,5 +16,13 @@ namespace hetcoll::testing {
 // MB/s with `latency_us` on its up link; every down link has `up_mbps[0]`
 // and no latency.
 LoadedPlatform nic_cluster(int hosts, const std::vector<double>& up_mbps, double latency_us);
+
+// A NicNetwork of the given per-host latencies and bandwidths.
+NicNetwork network_of(std::vector<double> latency, std::vector<double> up, std::vector<double> down,
+                      double envelope = 0);
+
+// `n` hosts: latencies in [0, 1e-4) s (one in ten 0), up and down
+// bandwidths in [1e6, 1e8) B/s, envelope 0 or 16 bytes.
+NicNetwork random_network(std::mt19937_64& rng, std::size_t n);
 
 }  // namespace hetcoll::testing
