@@ -109,7 +109,9 @@ TEST(MpiTuning, EveryCellIsTheArgminOfItsPredictions) {
         EXPECT_EQ(cell.program, cell.default_program);
       } else {
         EXPECT_EQ(cell.seconds, fastest);
-        if (library == StockMpi::openmpi && !cell.default_program.empty()) EXPECT_LT(cell.seconds, cell.default_seconds);
+        if (library == StockMpi::openmpi && !cell.default_program.empty()) {
+          EXPECT_LT(cell.seconds, cell.default_seconds);
+        }
         bool listed = false;
         for (const auto& prediction : cell.predictions) listed |= prediction.program == cell.program;
         EXPECT_TRUE(listed) << cell.program;
@@ -127,7 +129,9 @@ TEST(MpiTuning, EveryCellIsTheArgminOfItsPredictions) {
                                          small_options(library).flow),
                        first.seconds);
       if (library == StockMpi::openmpi) {
-        if (cell.openmpi_id != 0) EXPECT_EQ(openmpi_program(cell.operation, cell.openmpi_id), cell.program);
+        if (cell.openmpi_id != 0) {
+          EXPECT_EQ(openmpi_program(cell.operation, cell.openmpi_id), cell.program);
+        }
         EXPECT_EQ(cell.default_id, openmpi_fixed_algorithm(cell.operation, cell.ranks, cell.message_bytes, true));
         EXPECT_EQ(std::isnan(cell.default_seconds), cell.default_program.empty());
         // Off --commutative-only, no algorithm wrong for non-commutative operations is written.

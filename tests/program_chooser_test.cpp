@@ -110,7 +110,9 @@ TEST(ProgramChooser, RandomPlatformsEveryCandidateVerifiedAndNeverWorseThanTheDe
                              to_string(operation), count, root));
     EXPECT_LE(choice.chosen_seconds, choice.default_seconds);
     for (const auto& candidate : choice.candidates) {
-      if (candidate.name == "hetcoll:split") EXPECT_EQ(candidate.refused, "") << "the split plans apply to every call here";
+      if (candidate.name == "hetcoll:split") {
+        EXPECT_EQ(candidate.refused, "") << "the split plans apply to every call here";
+      }
       if (!candidate.refused.empty()) continue;
       EXPECT_TRUE(std::isfinite(candidate.predicted_seconds)) << candidate.name;
       const auto report = verify_program(candidate_program(platform, members, call, candidate.name), operation,

@@ -1,6 +1,7 @@
 #include "hetcoll/model/nic_network.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -8,6 +9,23 @@
 #include "hetcoll/model/platform_io.h"
 
 namespace hetcoll {
+
+void check_nic_network(const NicNetwork& network) {
+  const auto n = network.size();
+  if (n == 0) throw InputError("network", "no processors");
+  if (network.up_bandwidth.size() != n || network.down_bandwidth.size() != n) {
+    throw InputError("network", "latency, up_bandwidth and down_bandwidth must have one entry per processor");
+  }
+  for (std::size_t u = 0; u < n; ++u) {
+    if (!(network.latency[u] >= 0) || !std::isfinite(network.latency[u])) {
+      throw InputError("network", fmt::format("latency of processor {} must be finite and >= 0", u));
+    }
+    if (!(network.up_bandwidth[u] > 0) || !(network.down_bandwidth[u] > 0)) {
+      throw InputError("network", fmt::format("bandwidths of processor {} must be > 0", u));
+    }
+  }
+  if (!(network.envelope_bytes >= 0)) throw InputError("envelope_bytes", "must be >= 0");
+}
 
 NicNetwork nic_network_from_times(const std::vector<double>& time_at_zero, const std::vector<double>& time_at_bytes,
                                   double bytes, double envelope_bytes) {

@@ -18,6 +18,11 @@ struct NicNetwork {
   std::size_t size() const { return latency.size(); }
 };
 
+// Throws InputError (parameter "network" or "envelope_bytes") unless the
+// network has a processor, one entry per processor in each vector,
+// latencies finite and >= 0, bandwidths > 0 and an envelope >= 0.
+void check_nic_network(const NicNetwork& network);
+
 // The network of a sender-speed view given at two message sizes: t_u(S) =
 // L_u + S / U_u, so L_u = t_u(0) and U_u = S / (t_u(S) - t_u(0)); every down
 // link at the fastest up link's bandwidth (scripts/nic-platform's clusters).

@@ -33,24 +33,15 @@ constexpr int kGoldenSteps = 8;
 constexpr int kRebalancingRounds = 6;
 constexpr std::size_t kSimulationsPerChunkCount = 2 + kGoldenSteps + kRebalancingRounds;
 
+// check_nic_network, and finite bandwidths and envelope (the sizing divides by them).
 void check_network(const NicNetwork& network) {
-  const auto n = network.size();
-  if (n == 0) throw InputError("network", "no processors");
-  if (network.up_bandwidth.size() != n || network.down_bandwidth.size() != n) {
-    throw InputError("network", "latency, up_bandwidth and down_bandwidth must have one entry per processor");
-  }
-  for (std::size_t u = 0; u < n; ++u) {
-    if (!(network.latency[u] >= 0) || !std::isfinite(network.latency[u])) {
-      throw InputError("network", fmt::format("latency of processor {} must be finite and >= 0", u));
-    }
-    if (!(network.up_bandwidth[u] > 0) || !(network.down_bandwidth[u] > 0) || !std::isfinite(network.up_bandwidth[u]) ||
-        !std::isfinite(network.down_bandwidth[u])) {
+  check_nic_network(network);
+  for (std::size_t u = 0; u < network.size(); ++u) {
+    if (!std::isfinite(network.up_bandwidth[u]) || !std::isfinite(network.down_bandwidth[u])) {
       throw InputError("network", fmt::format("bandwidths of processor {} must be finite and > 0", u));
     }
   }
-  if (!(network.envelope_bytes >= 0) || !std::isfinite(network.envelope_bytes)) {
-    throw InputError("envelope_bytes", "must be finite and >= 0");
-  }
+  if (!std::isfinite(network.envelope_bytes)) throw InputError("envelope_bytes", "must be finite and >= 0");
 }
 
 void check_sizes(std::size_t elements, double element_bytes) {

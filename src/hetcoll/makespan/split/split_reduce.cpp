@@ -57,23 +57,6 @@ namespace hetcoll {
 
 namespace {
 
-void check_network(const NicNetwork& network) {
-  const auto n = network.size();
-  if (n == 0) throw InputError("network", "no processors");
-  if (network.up_bandwidth.size() != n || network.down_bandwidth.size() != n) {
-    throw InputError("network", "latency, up_bandwidth and down_bandwidth must have one entry per processor");
-  }
-  for (std::size_t u = 0; u < n; ++u) {
-    if (!(network.latency[u] >= 0) || !std::isfinite(network.latency[u])) {
-      throw InputError("network", fmt::format("latency of processor {} must be finite and >= 0", u));
-    }
-    if (!(network.up_bandwidth[u] > 0) || !(network.down_bandwidth[u] > 0)) {
-      throw InputError("network", fmt::format("bandwidths of processor {} must be > 0", u));
-    }
-  }
-  if (!(network.envelope_bytes >= 0)) throw InputError("envelope_bytes", "must be >= 0");
-}
-
 // One message of the replay.
 struct Message {
   ProcessorIndex source = 0, destination = 0;
@@ -90,7 +73,7 @@ struct Message {
 }  // namespace
 
 void simulate_split_reduce(const NicNetwork& network, SplitReducePlan& plan) {
-  check_network(network);
+  check_nic_network(network);
   const auto n = network.size();
   const auto k = plan.pieces.size();
   plan.piece_ready.assign(k, 0.0);
@@ -234,7 +217,7 @@ void simulate_split_reduce(const NicNetwork& network, SplitReducePlan& plan) {
 SplitReducePlan make_split_reduce(const NicNetwork& network, ProcessorIndex root, double element_bytes,
                                   const std::vector<std::size_t>& counts,
                                   const std::vector<ProcessorIndex>& aggregators) {
-  check_network(network);
+  check_nic_network(network);
   const auto n = network.size();
   if (root < 0 || static_cast<std::size_t>(root) >= n) throw InputError("root", "out of range");
   if (counts.size() != aggregators.size()) throw InputError("counts", "one count per aggregator");
@@ -287,7 +270,7 @@ double split_reduce_lower_bound(const NicNetwork& network, ProcessorIndex root, 
 
 SplitReducePlan plan_split_reduce(const NicNetwork& network, ProcessorIndex root, std::size_t count,
                                   double element_bytes, const SplitReduceOptions& options) {
-  check_network(network);
+  check_nic_network(network);
   const auto n = network.size();
   if (root < 0 || static_cast<std::size_t>(root) >= n) {
     throw InputError("root", fmt::format("must be a processor 0..{}, got {}", n - 1, root));
