@@ -191,6 +191,19 @@ double bytes_of(const SplitAllreducePlan& plan, const NicNetwork& network, std::
   return static_cast<double>(chunk_count(plan, piece, chunk)) * plan.element_bytes + network.envelope_bytes;
 }
 
+// Transfer i arrived at `now`: its end, the makespan (a result) or its
+// chunk's readiness (a contribution).
+void record_arrival(SplitAllreducePlan& plan, ChunkReadiness& readiness, std::size_t i, double now) {
+  auto& t = plan.transfers[i];
+  t.end = now;
+  if (!t.contribution) {
+    plan.makespan = std::max(plan.makespan, now);
+    return;
+  }
+  const auto slot = t.piece * plan.chunks + t.chunk;
+  if (--readiness.missing[slot] == 0) readiness.ready[slot] = now;
+}
+
 ChunkReadiness readiness_of(const SplitAllreducePlan& plan) {
   const std::size_t n = plan.members.size(), chunks = plan.chunks;
   ChunkReadiness r;
@@ -226,16 +239,7 @@ class ReplayPoster {
     last_post_[u] = now;
     engine.add(i, t.from, t.to, bytes_of(plan_, network_, t.piece, t.chunk), now);
   }
-  void arrived(std::size_t i, double now) {
-    auto& t = plan_.transfers[i];
-    t.end = now;
-    if (!t.contribution) {
-      plan_.makespan = std::max(plan_.makespan, now);
-      return;
-    }
-    const auto slot = t.piece * plan_.chunks + t.chunk;
-    if (--readiness_.missing[slot] == 0) readiness_.ready[slot] = now;
-  }
+  void arrived(std::size_t i, double now) { record_arrival(plan_, readiness_, i, now); }
 
  private:
   const NicNetwork& network_;
@@ -334,16 +338,7 @@ class GreedyPoster {
     plan_.transfers.push_back(t);
   }
 
-  void arrived(std::size_t i, double now) {
-    auto& t = plan_.transfers[i];
-    t.end = now;
-    if (!t.contribution) {
-      plan_.makespan = std::max(plan_.makespan, now);
-      return;
-    }
-    const auto slot = t.piece * plan_.chunks + t.chunk;
-    if (--readiness_.missing[slot] == 0) readiness_.ready[slot] = now;
-  }
+  void arrived(std::size_t i, double now) { record_arrival(plan_, readiness_, i, now); }
 
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
