@@ -887,6 +887,24 @@ void suite_split_allreduce() {
   if (world_size != 8) return;
   auto platform = hetcoll::testing::liu_kuo_wang_sender_speed_graph();
   auto costs = SplitCosts::of(platform, platform.participants());
+  // The program's results equal MPI_Allreduce's for an int sum, an int max
+  // and a user gcd (4-byte elements: the plans are made for them; any size
+  // runs, these are enough); `why` names the first that differs.
+  auto check_predefined_and_user_ops = [&](const CommProgram& executable, int count, bool& ok, std::string& why) {
+    for (const auto& c : {all[0], all[3], all[5]}) {
+      if (c.extent != 4) continue;
+      std::vector<unsigned char> mine, ours, theirs;
+      c.fill(mine, count, world_rank, count);
+      ours.assign(mine.size(), 0);
+      theirs.assign(mine.size(), 0);
+      allreduce(mine.data(), ours.data(), count, c.datatype, c.op, MPI_COMM_WORLD, executable);
+      MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
+      if (!c.equal(theirs, ours, count)) {
+        ok = false;
+        why = fmt::format("{}, count {}", c.name, count);
+      }
+    }
+  };
   for (std::size_t chunks : {0, 1, 3}) {  // 0: the planner's own choice
     bool ok = true;
     std::string why, description;
@@ -898,19 +916,7 @@ void suite_split_allreduce() {
       }
       description = fmt::format("{} pieces, {} chunks", plan.pieces.size(), plan.chunks);
       auto executable = program_of_split_allreduce(plan);
-      for (const auto& c : {all[0], all[3], all[5]}) {
-        if (c.extent != 4) continue;  // the plan was made for 4-byte elements; any size runs, these are enough
-        std::vector<unsigned char> mine, ours, theirs;
-        c.fill(mine, count, world_rank, count);
-        ours.assign(mine.size(), 0);
-        theirs.assign(mine.size(), 0);
-        allreduce(mine.data(), ours.data(), count, c.datatype, c.op, MPI_COMM_WORLD, executable);
-        MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
-        if (!c.equal(theirs, ours, count)) {
-          ok = false;
-          why = fmt::format("{}, count {}", c.name, count);
-        }
-      }
+      check_predefined_and_user_ops(executable, count, ok, why);
       // MPI_IN_PLACE.
       std::vector<unsigned char> mine, theirs;
       all[0].fill(mine, count, world_rank, 3);
@@ -937,19 +943,7 @@ void suite_split_allreduce() {
       for (std::size_t e = 0; e < count_elements; ++e) ++sizes[e % 5];  // three ranks without a piece
       auto plan = make_split_allreduce_nic(network, count_elements, 4, sizes, count > 8 ? 3 : 1, pace);
       auto executable = program_of_split_allreduce(plan);
-      for (const auto& c : {all[0], all[3], all[5]}) {
-        if (c.extent != 4) continue;
-        std::vector<unsigned char> mine, ours, theirs;
-        c.fill(mine, count, world_rank, count);
-        ours.assign(mine.size(), 0);
-        theirs.assign(mine.size(), 0);
-        allreduce(mine.data(), ours.data(), count, c.datatype, c.op, MPI_COMM_WORLD, executable);
-        MPI_Allreduce(mine.data(), theirs.data(), count, c.datatype, c.op, MPI_COMM_WORLD);
-        if (!c.equal(theirs, ours, count)) {
-          ok = false;
-          why = fmt::format("{}, count {}", c.name, count);
-        }
-      }
+      check_predefined_and_user_ops(executable, count, ok, why);
     }
     report(fmt::format("split allreduce planned in the NIC fluid model, pace {}", pace), ok, why);
   }
