@@ -31,8 +31,8 @@
 // Reduces and all-reduces of non-commutative operations always run the
 // library's default (the candidates combine in arrival order).
 //
-// Complexity: one program and one prediction per candidate (about 20);
-// each prediction O(E · (F · R + F²)) (program_simulation.h).
+// Complexity: one program and one prediction per candidate (about 25);
+// each prediction O(E · (A + C · P + R²)) (program_simulation.h).
 #pragma once
 
 #include <cstddef>

@@ -23,8 +23,10 @@
 //
 // Exact for the model: events are processed in time order, rates are
 // recomputed by weighted progressive filling whenever a message starts or
-// ends flowing. Complexity: O(E · (F · R + F²)) for E events, at most F
-// messages flowing at once over R resources; O(M) space for M messages.
+// ends flowing (messages between the same two ranks share a path and a
+// weight: they are filled as one class). Complexity: O(E · (A + C · P + R²))
+// for E events, at most A messages in flight in C classes, each crossing
+// at most P of the R resources; O(M + n²) space for M messages, n ranks.
 //
 // STABLE INTERFACE: ProgramTiming, FlowModelOptions, predict_program.
 #pragma once
