@@ -70,7 +70,9 @@ class FluidEngine {
     f.latency_end = now + network_.latency[from];
     const double l = network_.latency[from];
     f.weight = l > 0 ? 1 / l : 1;
-    active_.push_back(f);
+    f.sequence = posted_++;
+    waiting_.push_back(f);
+    std::push_heap(waiting_.begin(), waiting_.end(), starts_later);
   }
 
   // Runs until nothing is left: poster.next_post(u) (the time of u's next
@@ -84,21 +86,22 @@ class FluidEngine {
       for (std::size_t u = 0; u < n_; ++u) {
         while (poster.next_post(u) <= now) poster.post(u, now, *this);
       }
-      for (auto& f : active_) {
-        if (!f.flowing && f.latency_end <= now) {
-          f.flowing = true;
-          dirty = true;
-        }
+      // Flows whose latency has passed start flowing (in post order).
+      while (!waiting_.empty() && waiting_.front().latency_end <= now) {
+        std::pop_heap(waiting_.begin(), waiting_.end(), starts_later);
+        active_.push_back(waiting_.back());
+        waiting_.pop_back();
+        dirty = true;
       }
       if (dirty) share();
       dirty = false;
-      double next = kInfinity;
+      double next = waiting_.empty() ? kInfinity : waiting_.front().latency_end;
       for (std::size_t u = 0; u < n_; ++u) next = std::min(next, poster.next_post(u));
-      for (const auto& f : active_) {
-        next = std::min(next, f.flowing ? (f.rate > 0 ? now + f.remaining / f.rate : kInfinity) : f.latency_end);
-      }
+      for (const auto& f : active_) next = std::min(next, f.rate > 0 ? now + f.remaining / f.rate : kInfinity);
       if (!std::isfinite(next)) {
-        if (!active_.empty()) throw std::logic_error("split all-reduce simulation: flows without a rate");
+        if (!active_.empty() || !waiting_.empty()) {
+          throw std::logic_error("split all-reduce simulation: flows without a rate");
+        }
         return;
       }
       const double step = next - now;
@@ -107,13 +110,11 @@ class FluidEngine {
       std::size_t kept = 0;
       for (std::size_t i = 0; i < active_.size(); ++i) {
         auto& f = active_[i];
-        if (f.flowing) {
-          f.remaining -= f.rate * step;
-          if (f.remaining <= 1e-9 * std::max(1.0, f.bytes) || f.remaining <= f.rate * slack) {
-            arrived_.push_back(f.transfer);
-            dirty = true;
-            continue;
-          }
+        f.remaining -= f.rate * step;
+        if (f.remaining <= 1e-9 * std::max(1.0, f.bytes) || f.remaining <= f.rate * slack) {
+          arrived_.push_back(f.transfer);
+          dirty = true;
+          continue;
         }
         if (kept != i) active_[kept] = f;
         ++kept;
@@ -126,10 +127,15 @@ class FluidEngine {
 
  private:
   struct Flow {
-    std::size_t transfer = 0, from = 0, to = 0;
+    std::size_t transfer = 0, from = 0, to = 0, sequence = 0;
     double bytes = 0, remaining = 0, latency_end = 0, weight = 1, rate = 0;
-    bool flowing = false, frozen = false;
+    bool frozen = false;
   };
+  // Heap order of the flows still in their latency: the earliest start
+  // first, then the earliest post.
+  static bool starts_later(const Flow& a, const Flow& b) {
+    return a.latency_end != b.latency_end ? a.latency_end > b.latency_end : a.sequence > b.sequence;
+  }
 
   // Weighted max-min rates by progressive filling: each round the links of
   // the lowest level (capacity left / weights of their unfrozen flows;
@@ -152,8 +158,7 @@ class FluidEngine {
     unfrozen_on_link_.assign(links, 0);
     for (std::size_t i = 0; i < active_.size(); ++i) {
       auto& f = active_[i];
-      f.frozen = !f.flowing;
-      if (!f.flowing) continue;
+      f.frozen = false;
       for (auto link : {f.from, n_ + f.to}) {
         weight_sum_[link] += f.weight;
         flows_on_link_[link].push_back(i);
@@ -198,7 +203,9 @@ class FluidEngine {
 
   const NicNetwork& network_;
   std::size_t n_;
-  std::vector<Flow> active_;
+  std::vector<Flow> active_;   // flowing
+  std::vector<Flow> waiting_;  // in their latency: a heap (starts_later)
+  std::size_t posted_ = 0;
   std::vector<std::size_t> arrived_, saturated_, live_;
   std::vector<std::vector<std::size_t>> flows_on_link_;
   std::vector<std::size_t> unfrozen_on_link_;
