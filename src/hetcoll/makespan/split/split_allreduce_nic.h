@@ -17,7 +17,7 @@
 //
 // Planner: for each pacing (contributions at the up link's rate; at a rate
 // that takes every processor through the chunks together; all at once)
-// and chunk counts K = 1, 2, 3, 4, 6, ... 32 while more chunks help (within
+// and chunk counts K = 1, 2, 3, 4, 6, ... 64 while more chunks help (within
 // a budget of simulated messages): pieces that balance the up links for a
 // time T (a processor with a piece of m_u bytes sends B + (n - 2) m_u, so
 // m_u ~ max(0, U_u (T - L_u) - B)), T searched by golden section against
@@ -79,7 +79,7 @@ struct SplitAllreduceNicOptions {
   // Chunk counts tried, in increasing order (those that fit max_messages,
   // the budget and the elements; the search stops at the first that does
   // not beat the best of fewer chunks by 1 %).
-  std::vector<std::size_t> chunk_counts{1, 2, 3, 4, 6, 8, 12, 16, 24, 32};
+  std::vector<std::size_t> chunk_counts{1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
   // Pacings tried (make_split_allreduce_nic's pace), each with an equal
   // share of max_work.
   std::vector<double> paces{1, -1, 0};
