@@ -355,16 +355,21 @@ const hetcoll::mpi::ChosenProgram* chosen_or_none(MPI_Comm comm, Operation opera
     if (chosen) {
       int size = 0;
       MPI_Comm_size(comm, &size);
+      // A non-commutative call under a library whose own algorithm is not
+      // modelled has no prediction at all.
+      const std::string prediction =
+          std::isnan(chosen->predicted_seconds)
+              ? std::string("not predicted")
+              : fmt::format("predicted {:.4g} s{}", chosen->predicted_seconds,
+                            chosen->name == "mpi:default" && std::isnan(chosen->default_seconds) ? " or more" : "");
       say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): runs {}, "
-                                    "predicted {:.4g} s{} ({}; platform {})",
+                                    "{} ({}; platform {})",
                                     mpi_name(operation), size,
                                     operation == Operation::allreduce ? "" : fmt::format(", root {}", root),
                                     static_cast<long long>(count) * type_size, type_size,
                                     chosen->name == "mpi:default" ? "the MPI library's own call (mpi:default)"
                                                                   : chosen->name,
-                                    chosen->predicted_seconds,
-                                    chosen->name == "mpi:default" && std::isnan(chosen->default_seconds) ? " or more" : "",
-                                    chosen->reason, state->runtime->platform_name()));
+                                    prediction, chosen->reason, state->runtime->platform_name()));
     }
     return chosen;
   } catch (const std::exception& error) {
