@@ -27,8 +27,10 @@ struct GraphPlanner {
 
 // The flat planners build a route table of every participant first; one
 // that cannot be built within the time limit is not started (LimitError,
-// exit code 4) rather than overrunning it. (auto and hierarchical plan per
-// site and decide for themselves.)
+// exit code 4) rather than overrunning it. The estimate is of one table of
+// every participant: hierarchical and auto build smaller ones per site, so
+// for them it is an upper bound (auto then drops ECEF and look-ahead when
+// they overrun the limit, auto_graph.h).
 void refuse_table_beyond_time_limit(const GraphNetwork& network, const MakespanRequest& request,
                                     const std::string& name) {
   if (!request.limits.has_time_limit()) return;
@@ -55,7 +57,7 @@ GraphPlanner entry(std::string name, Guarantee guarantee, std::string complexity
   algorithm.guarantee.text = guarantee.text;
   algorithm.capabilities.needs_message_size = true;
   algorithm.run_on_graph = [name, guarantee, engine](const GraphNetwork& network, const MakespanRequest& request) {
-    if (name != "hierarchical") refuse_table_beyond_time_limit(network, request, name);
+    refuse_table_beyond_time_limit(network, request, name);
     return plan_on_graph(network, request, {name, guarantee}, engine);
   };
   return planner;
@@ -88,6 +90,7 @@ std::vector<GraphPlanner> build_planners() {
     algorithm.row.run_on_graph = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
       // One budget for every phase and root (an all-reduce runs up to 2 x 16).
       auto shared = std::make_shared<SharedLimits>(request.limits);
+      refuse_table_beyond_time_limit(network, request, "auto");
       MakespanPlan plan = plan_on_graph(network, request, {"auto", guarantee},
                                         [shared](const GraphNetwork& n, const BroadcastTask& task) {
                                           EngineResult result = broadcast_auto(n, task, shared->remaining());

@@ -1,6 +1,7 @@
 #include "hetcoll/makespan/graph/auto_graph.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "hetcoll/makespan/graph/graph_schedule.h"
 #include "hetcoll/makespan/graph/hierarchical.h"
 #include "hetcoll/makespan/graph/lookahead.h"
+#include "hetcoll/core/error.h"
 #include "hetcoll/core/limits.h"
 
 namespace hetcoll {
@@ -38,7 +40,19 @@ EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& ta
         skipped = true;
         break;
       }
-      EngineResult other = engine(network, task);
+      BroadcastTask timed = task;
+      if (limits.has_time_limit()) {
+        timed.deadline = std::chrono::steady_clock::now() +
+                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                             std::chrono::duration<double>(std::max(0.0, clock.remaining_seconds())));
+      }
+      EngineResult other;
+      try {
+        other = engine(network, timed);
+      } catch (const LimitError&) {  // past the limit: keep the plans so far
+        skipped = true;
+        break;
+      }
       if (completion(other, task.source_ready) < completion(best, task.source_ready)) {
         best = std::move(other);
         picked = name;
