@@ -98,14 +98,14 @@ double Search::relaxation_bound(const std::vector<Holders>& holders,
   size_t next_deadline = 0;
   while (true) {
     const double x = sim_.earliest();
-    while (next_deadline < deadlines_.size() && time_leq(deadlines_[next_deadline].first, x, tolerance_)) {
+    while (next_deadline < deadlines_.size() && deadlines_[next_deadline].first <= x + tolerance_) {
       if (served < need_before_[next_deadline]) return kInfinity;
       ++next_deadline;
     }
     // The fastest class with receivers left that may still be served at x.
     const double relaxed_time = fastest_after_[next_deadline];
     if (relaxed_time == kInfinity) return kInfinity;
-    const int slots = sim_.take_due(x + tie_tolerance(x, x, tolerance_));
+    const int slots = sim_.take_due(x + tolerance_);
     const int give = std::min(slots, total_remaining_ - served);
     served += give;
     if (served == total_remaining_) return x;
@@ -123,7 +123,7 @@ double Search::fluid_bound(const std::vector<Holders>& holders, double tau) {
   int c = 0;
   while (true) {
     // Holder slots at x join at once.
-    u += sim_.take_due(x + tie_tolerance(x, x, tolerance_));
+    u += sim_.take_due(x + tolerance_);
     const double next_event = sim_.earliest();
     if (u >= target) return x;
     // Integrate u' = G(u) from x to next_event, one class piece at a time.
@@ -238,7 +238,7 @@ void Search::build_capacity(const std::vector<Holders>& holders, double tau, int
     if (remaining_[static_cast<size_t>(c)] > 0) fastest_remaining = std::min(fastest_remaining, time(c));
   }
   sim_.reset(holders);
-  sim_.take_due(tau + tie_tolerance(tau, tau, tolerance_));  // the slots at tau serve the group
+  sim_.take_due(tau + tolerance_);  // the slots at tau serve the group
   // The group's fastest possible composition: elementwise no slower than any.
   int group_left = slots;
   for (int c : allowed) {
@@ -252,7 +252,7 @@ void Search::build_capacity(const std::vector<Holders>& holders, double tau, int
   while (served < after_group) {
     const double x = sim_.earliest();
     if (x >= tau + horizon) break;
-    const int found = sim_.take_due(x + tie_tolerance(x, x, tolerance_));
+    const int found = sim_.take_due(x + tolerance_);
     const int give = std::min(found, after_group - served);
     served += give;
     capacity_.push_back({x, served});
@@ -266,7 +266,7 @@ double Search::partial_bound(size_t depth, double tau, const std::vector<int>& a
   child.clear();
   for (const auto& h : levels_[depth]) {
     Holders next = h;
-    if (time_leq(h.next, tau, tolerance_)) next.next += h.period;
+    if (h.next <= tau + tolerance_) next.next += h.period;
     child.push_back(next);
   }
   const int k = problem_.classes();

@@ -234,14 +234,11 @@ class Search {
     take_shared_best();
     return (calls_++ & 63) != 0 || shared_->read_clock(best_);
   }
-  // The largest value beyond the rule below x (core/ids.h: relative to x,
-  // so a sum of 1e9-sized times never passes its rounding off as a gain).
-  double below(double x) const { return x - tie_tolerance(x, x, tolerance_); }
   void take_shared_best() {
     const double best = shared_->best.load(std::memory_order_relaxed);
     if (best < best_) {
       best_ = best;
-      cutoff_ = std::min(cutoff_, below(best_));
+      cutoff_ = std::min(cutoff_, best_ - tolerance_);
     }
   }
 

@@ -106,14 +106,14 @@ void Search::run(double proven_lower_bound) {
   constexpr int kTargetPasses = 8;
   constexpr double kPlainGap = 0.01;
   for (int pass = 0;; ++pass) {
-    if (lower_bound_ >= below(best_)) break;  // the incumbent is optimal
+    if (lower_bound_ >= best_ - tolerance_) break;  // the incumbent is optimal
     const bool ida = options_.iterative_targets && pass < kTargetPasses;
     const bool bisect = options_.iterative_targets && !ida && std::isfinite(best_) &&
                         best_ - lower_bound_ > kPlainGap * best_;
     const bool plain = !ida && !bisect;
-    cutoff_ = plain ? below(best_)
-                    : std::min(ida ? lower_bound_ + tie_tolerance(lower_bound_, lower_bound_, tolerance_) : lower_bound_ + (best_ - lower_bound_) * kBisectionStep,
-                               below(best_));
+    cutoff_ = plain ? best_ - tolerance_
+                    : std::min(ida ? lower_bound_ + tolerance_ : lower_bound_ + (best_ - lower_bound_) * kBisectionStep,
+                               best_ - tolerance_);
     stop_at_first_ = !plain;
     unwinding_ = false;
     const double before = best_;
