@@ -60,9 +60,7 @@ EngineResult broadcast_auto(const GraphNetwork& network, const BroadcastTask& ta
     }
   }
   const std::string heuristics =
-      skipped ? fmt::format("{} (ECEF and look-ahead were not all run: their route tables would not be built "
-                            "within the time limit)",
-                            picked)
+      skipped ? fmt::format("{} (ECEF or look-ahead dropped: it would not finish within the time limit)", picked)
       : flat  ? fmt::format("{} (the best of hierarchical, ECEF and look-ahead)", picked)
               : fmt::format("hierarchical (ECEF and look-ahead stop at {} participants)", kMaxFlatMembers);
   if (skipped) best.status = SearchStatus::time_limit;
