@@ -2,6 +2,7 @@
 // maps exceptions to exit codes. No algorithm logic here (STYLE.md):
 // planners, verification, pictures and experiments all live in src/hetcoll/.
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,12 @@ int main(int argc, char** argv) {
   } catch (const NoSolutionError& e) {
     std::cerr << "hetcoll: no solution: " << e.what() << "\n";
     return static_cast<int>(ExitCode::no_solution);
+  } catch (const LimitError& e) {
+    std::cerr << "hetcoll: no plan within the limit: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::limit_reached);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "hetcoll: no plan within the limit: the run needs more memory than the machine gives it\n";
+    return static_cast<int>(ExitCode::limit_reached);
   } catch (const std::exception& e) {
     std::cerr << "hetcoll: internal error: " << e.what() << "\n";
     return static_cast<int>(ExitCode::internal_error);

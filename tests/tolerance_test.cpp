@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 #include <tuple>
@@ -130,12 +131,63 @@ TEST(ToleranceRule, ExtremeRatiosKeepEveryClaimTrue) {
         case Operation::reduce: optimum = testing::reduce_by_ep_orders(cluster, request.root); break;
         case Operation::allreduce: optimum = testing::allreduce_by_compositions(cluster); break;
       }
-      const double slack = 1e-9 * optimum + cluster.tolerance() * n;
+      // The rule (core/ids.h): equal within 1e-9 of the larger value.
+      const double slack = 1.000001e-9 * std::max(optimum, plan.makespan) + cluster.tolerance() * n;
       EXPECT_LE(plan.lower_bound, optimum + slack) << context;
       EXPECT_GE(plan.makespan, optimum - slack) << context;
       if (plan.optimal) { EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof; }
       if (plan.guarantee.kind == Guarantee::Kind::ratio) {
         EXPECT_LE(plan.makespan, plan.guarantee.ratio * optimum + slack) << context;
+      }
+    }
+  }
+}
+
+// Times spanning 1e-9 .. 1e9 (18 decades; ties among equal mantissas of a
+// decade): every algorithm's plan is valid, and its bound, optimality and
+// ratio claims hold against a brute force that compares nothing with a
+// tolerance. The exact searches prune and stop on the relative rule, so the
+// rounding of sums of 1e9-sized times never passes for a difference.
+TEST(ToleranceRule, TimesSpanningEighteenDecadesKeepEveryClaimTrue) {
+  std::mt19937_64 rng(24);
+  for (const auto& algorithm : makespan_algorithms()) {
+    if (algorithm.model != CommunicationModel::sender_speed) continue;
+    for (int trial = 0; trial < 12; ++trial) {
+      const ProcessorIndex n = 2 + static_cast<ProcessorIndex>(rng() % 6);
+      std::vector<double> times;
+      for (ProcessorIndex p = 0; p < n; ++p) {
+        const int decade = -9 + static_cast<int>(rng() % 19);
+        times.push_back(static_cast<double>(1 + rng() % 3) * std::pow(10.0, decade));
+      }
+      const Cluster cluster = Cluster::from_times(times);
+      MakespanRequest request = request_for(algorithm, n, rng);
+      request.limits.node_limit = 2000000;  // a finished search on 7 processors; a stopped one claims nothing
+      const MakespanPlan plan = plan_makespan(cluster, request, algorithm.name);
+      const std::string context = fmt::format("{} {} times {} root {} targets {}: ", to_string(algorithm.operation),
+                                              algorithm.name, fmt::join(times, ","), request.root,
+                                              fmt::join(request.targets, ","));
+      const auto report = verify(cluster, plan);
+      ASSERT_TRUE(report.valid) << context << report.summary();
+      double optimum = 0;
+      switch (algorithm.operation) {
+        case Operation::broadcast: optimum = testing::broadcast_by_sequences(cluster, request.root); break;
+        case Operation::multicast:
+          optimum = testing::multicast_by_helper_sets(cluster, request.root, request.targets);
+          break;
+        case Operation::reduce: optimum = testing::reduce_by_ep_orders(cluster, request.root); break;
+        case Operation::allreduce: optimum = testing::allreduce_by_compositions(cluster); break;
+      }
+      const double slack = 1.000001e-9 * std::max(optimum, plan.makespan);
+      EXPECT_LE(plan.lower_bound, optimum + slack) << context;
+      EXPECT_GE(plan.makespan, optimum - slack) << context;
+      if (plan.optimal) { EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof; }
+      if (plan.guarantee.kind == Guarantee::Kind::ratio) {
+        EXPECT_LE(plan.makespan, plan.guarantee.ratio * optimum + slack) << context;
+      }
+      // An exact search that finished is the optimum itself.
+      if (algorithm.name == "optimal" && plan.status == SearchStatus::finished) {
+        EXPECT_TRUE(plan.optimal) << context;
+        EXPECT_NEAR(plan.makespan, optimum, slack) << context;
       }
     }
   }

@@ -38,6 +38,21 @@ expect_true() {  # expect_true NAME FILE PYTHON_EXPRESSION_ON_d
   fi
 }
 
+expect_exit_fast() {  # expect_exit_fast NAME SECONDS EXPECTED_EXIT COMMAND...: exit code and wall time
+  local name="$1" seconds="$2" expected="$3"
+  shift 3
+  local start end
+  start=$(date +%s.%N)
+  check "$name" "$expected" "$@"
+  end=$(date +%s.%N)
+  if python3 -c "import sys; sys.exit(0 if $end - $start <= $seconds else 1)"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: took more than $seconds s"
+  fi
+}
+
 # A scratch directory removed on exit and the counters, unless the caller
 # already set them.
 if [ -z "${work:-}" ]; then

@@ -7,21 +7,6 @@ hetcoll="$1"
 source_dir="$2"
 source "$(dirname "$0")/cli_test_lib.sh"  # $work (scratch), passed, failed, check, expect_in, ...
 
-expect_exit_fast() {  # expect_exit_fast NAME SECONDS EXPECTED_EXIT COMMAND...: exit code and wall time
-  local name="$1" seconds="$2" expected="$3"
-  shift 3
-  local start end
-  start=$(date +%s.%N)
-  check "$name" "$expected" "$@"
-  end=$(date +%s.%N)
-  if python3 -c "import sys; sys.exit(0 if $end - $start <= $seconds else 1)"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $name: took more than $seconds s"
-  fi
-}
-
 # --- bounds and optimality: one rule ---------------------------------------
 check "fnf theorem" 0 "$hetcoll" broadcast --times 1,1,2,2,2,2,2,2 --json
 expect_true "optimal means bound == makespan (fnf)" "$work/out" "d['optimal'] and d['lower_bound'] == d['makespan']"

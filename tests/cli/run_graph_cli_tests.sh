@@ -87,5 +87,37 @@ check "auto budget refused on a graph" 2 "$hetcoll" broadcast --platform "$two_s
 expect_in "auto budget message" "$work/err" "--auto-budget: sender-speed --algo auto only"
 check "auto budget with the sender-speed view" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --view sender-speed --auto-budget 0.01
 
+# --- one budget per command: limits bound every phase and sub-search ---------
+# A path of hosts: routes as long as the platform, so a table of a route per
+# pair grows as n^3 (400 hosts: about 2e7 hops).
+path_graph() {  # path_graph N FILE
+  python3 -c "
+import json, sys
+n = int(sys.argv[1])
+json.dump({'model': 'graph', 'symmetric': True, 'nodes': [{'id': f'v{i}'} for i in range(n)],
+           'edges': [{'from': f'v{i}', 'to': f'v{i+1}', 'cost': 1 + (i % 7) / 4} for i in range(n - 1)]},
+          open(sys.argv[2], 'w'))" "$1" "$2"
+}
+path_graph 400 "$work/path400.json"
+path_graph 1000 "$work/path1000.json"
+for algo in fef ecef lookahead fnf-view; do
+  expect_exit_fast "$algo: a route table beyond the time limit is not started" 5 4 \
+    "$hetcoll" broadcast --platform "$work/path400.json" --algo "$algo" --time-limit 0.3 --json
+  expect_in "$algo: refusal gives the estimate" "$work/err" "no plan within the limit: $algo: its route table of 400 participants"
+done
+expect_exit_fast "a route table beyond memory is refused, not allocated" 10 4 \
+  "$hetcoll" reduce --platform "$work/path1000.json" --algo ecef --time-limit none --json
+expect_in "memory refusal gives the estimate" "$work/err" "GB, above the"
+"$hetcoll" generate random --nodes 16 --density 0.4 --seed 3 --out "$work/rnd16.json" >/dev/null
+expect_exit_fast "all-reduce search: one time limit for all 32 sub-searches" 3 4 \
+  "$hetcoll" allreduce --platform "$work/rnd16.json" --message-size 1e6 --algo optimal --time-limit 0.5 --json
+expect_true "stopped all-reduce plan valid" "$work/out" "d['valid'] and d['status'] == 'time_limit'"
+check "all-reduce search: one node limit for all sub-searches" 4 \
+  "$hetcoll" allreduce --platform "$work/rnd16.json" --message-size 1e6 --algo optimal --node-limit 1000 --json
+expect_true "exactly 1000 nodes over all sub-searches" "$work/out" "d['stats']['nodes'] == 1000 and d['status'] == 'node_limit'"
+check "graph search: node limit exact" 4 \
+  "$hetcoll" broadcast --platform "$work/rnd16.json" --message-size 1e6 --algo optimal --node-limit 7 --json
+expect_true "exactly 7 nodes" "$work/out" "d['stats']['nodes'] == 7"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -49,4 +49,12 @@ class NoSolutionError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A limit refuses a run before any plan exists (exit code 4): its predicted
+// memory or time exceeds what the run may take, e.g. a route table of a
+// billion hops. The message gives the estimate and the limit.
+class LimitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace hetcoll

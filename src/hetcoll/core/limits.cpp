@@ -93,4 +93,22 @@ double SearchBudget::remaining_seconds() const {
   return std::max(0.0, limits_.time_limit_seconds - elapsed_seconds());
 }
 
+SharedLimits::SharedLimits(SearchLimits limits)
+    : limits_(std::move(limits)), started_(std::chrono::steady_clock::now()) {}
+
+double SharedLimits::remaining_seconds() const {
+  if (!limits_.has_time_limit()) return std::numeric_limits<double>::infinity();
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  return limits_.time_limit_seconds - elapsed;
+}
+
+bool SharedLimits::time_left() const { return remaining_seconds() > 0; }
+
+SearchLimits SharedLimits::remaining() const {
+  SearchLimits left = limits_;
+  if (left.node_limit != kNoNodeLimit) left.node_limit = spent_nodes_ >= left.node_limit ? 0 : left.node_limit - spent_nodes_;
+  if (left.has_time_limit()) left.time_limit_seconds = std::max(1e-6, remaining_seconds());
+  return left;
+}
+
 }  // namespace hetcoll

@@ -119,4 +119,26 @@ class SearchBudget {
   SearchStatus status_ = SearchStatus::finished;
 };
 
+// One budget for a command that runs several searches (an all-reduce's two
+// phases for each root tried): every run gets what the runs before it left
+// — the node limit less the nodes they examined (0 once spent: a run then
+// returns its incumbent at once), the time limit less the time elapsed since
+// the budget was made (a microsecond at least once passed: the run stops at
+// its first clock reading).
+class SharedLimits {
+ public:
+  explicit SharedLimits(SearchLimits limits);
+  SearchLimits remaining() const;
+  void spend(std::uint64_t nodes) { spent_nodes_ += nodes; }
+  std::uint64_t spent_nodes() const { return spent_nodes_; }
+  // False once the time limit has passed.
+  bool time_left() const;
+  double remaining_seconds() const;
+
+ private:
+  SearchLimits limits_;
+  std::chrono::steady_clock::time_point started_;
+  std::uint64_t spent_nodes_ = 0;
+};
+
 }  // namespace hetcoll

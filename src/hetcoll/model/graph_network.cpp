@@ -276,39 +276,75 @@ RouteMatrix::RouteMatrix(const GraphNetwork& network, std::vector<ProcessorIndex
     return;
   }
 
-  std::vector<Route> routes(k * k);
+  const RouteTableEstimate estimate = estimate_route_table(network, members_);
+  if (estimate.bytes > kMaxRouteTableBytes) {
+    throw LimitError(fmt::format(
+        "the routes between {} participants cross {:.0f} links on average: a route table of about {:.1f} GB, above "
+        "the {:.0f} GB a flat graph planner keeps (plan on the sender-speed view, or give the platform routers that "
+        "shorten its routes)",
+        k, estimate.hops / std::max<double>(1.0, static_cast<double>(k) * static_cast<double>(k - 1)),
+        estimate.bytes / 1e9, kMaxRouteTableBytes / 1e9));
+  }
+  // One route search per member, written straight into the pools (no k^2
+  // route vectors alive at once).
+  edge_begin_.assign(k * k, 0);
+  port_begin_.assign(k * k, 0);
+  edge_count_.assign(k * k, 0);
+  port_count_.assign(k * k, 0);
+  edge_pool_.reserve(static_cast<std::size_t>(estimate.hops * 1.05) + k);
   RouteFinder finder = network.route_finder();
+  std::vector<PortId> ports;
   for (std::size_t i = 0; i < k; ++i) {
-    auto found = finder.routes_from(members_[i], members_);
+    const auto found = finder.routes_from(members_[i], members_);
     for (std::size_t j = 0; j < k; ++j) {
       if (i == j || !found[j]) continue;
       // Forward: entry i -> j is the platform transfer i -> j. Reversed:
       // entry j -> i stands for it.
       const std::size_t entry = reversed_ ? j * k + i : i * k + j;
-      cost_[entry] = network.route_time(*found[j]);
-      routes[entry] = std::move(*found[j]);
+      const Route& route = *found[j];
+      cost_[entry] = network.route_time(route);
+      if (!(cost_[entry] < kNoRoute)) continue;
+      edge_begin_[entry] = edge_pool_.size();
+      edge_count_[entry] = static_cast<std::uint32_t>(route.size());
+      edge_pool_.insert(edge_pool_.end(), route.begin(), route.end());
+      ports.clear();
+      network.held_ports(members_[i], members_[j], route, ports);
+      port_begin_[entry] = port_pool_.size();
+      port_count_[entry] = static_cast<std::uint32_t>(ports.size());
+      port_pool_.insert(port_pool_.end(), ports.begin(), ports.end());
     }
   }
-  first_edge_.assign(k * k + 1, 0);
-  first_port_.assign(k * k + 1, 0);
-  std::vector<PortId> ports;
-  for (std::size_t entry = 0; entry < k * k; ++entry) {
-    first_edge_[entry] = static_cast<std::uint32_t>(edge_pool_.size());
-    first_port_[entry] = static_cast<std::uint32_t>(port_pool_.size());
-    const std::size_t from = entry / k, to = entry % k;
-    if (from == to || !(cost_[entry] < kNoRoute)) continue;
-    const ProcessorIndex sender = members_[reversed_ ? to : from], receiver = members_[reversed_ ? from : to];
-    edge_pool_.insert(edge_pool_.end(), routes[entry].begin(), routes[entry].end());
-    ports.clear();
-    network.held_ports(sender, receiver, routes[entry], ports);
-    port_pool_.insert(port_pool_.end(), ports.begin(), ports.end());
-  }
-  first_edge_[k * k] = static_cast<std::uint32_t>(edge_pool_.size());
-  first_port_[k * k] = static_cast<std::uint32_t>(port_pool_.size());
   uniform_ = k >= 2 && cost_[1] < kNoRoute;
   for (std::size_t entry = 0; entry < k * k && uniform_; ++entry) {
     if (entry / k != entry % k && cost_[entry] != cost_[1]) uniform_ = false;
   }
+}
+
+RouteTableEstimate estimate_route_table(const GraphNetwork& network, const std::vector<ProcessorIndex>& members) {
+  RouteTableEstimate estimate;
+  const std::size_t k = members.size();
+  if (k < 2) return estimate;
+  if (common_hub_routes(network.platform(), members)) {
+    estimate.through_hub = true;
+    return estimate;
+  }
+  constexpr std::size_t kSampled = 16;
+  const std::size_t sampled = std::min(k, kSampled);
+  RouteFinder finder = network.route_finder();
+  double hops = 0;
+  for (std::size_t s = 0; s < sampled; ++s) {
+    const std::size_t i = s * k / sampled;
+    for (const auto& route : finder.routes_from(members[i], members)) {
+      if (route) hops += static_cast<double>(route->size());
+    }
+  }
+  const double pairs = static_cast<double>(k) * static_cast<double>(k);
+  estimate.hops = hops * static_cast<double>(k) / static_cast<double>(sampled);
+  // Per hop: its edge (8 bytes) and up to two ports (4 bytes each); per
+  // pair: its cost, offsets and counts.
+  estimate.bytes = estimate.hops * 16 + pairs * 32;
+  estimate.seconds = estimate.bytes / kRouteTableBytesPerSecond;
+  return estimate;
 }
 
 void RouteMatrix::join() const {
@@ -316,11 +352,13 @@ void RouteMatrix::join() const {
   // constructor writes them (ports as GraphNetwork::held_ports lists them:
   // sender, receiver, then the inner nodes in travel order).
   const std::size_t k = members_.size();
-  first_edge_.assign(k * k + 1, 0);
-  first_port_.assign(k * k + 1, 0);
+  edge_begin_.assign(k * k, 0);
+  port_begin_.assign(k * k, 0);
+  edge_count_.assign(k * k, 0);
+  port_count_.assign(k * k, 0);
   for (std::size_t entry = 0; entry < k * k; ++entry) {
-    first_edge_[entry] = static_cast<std::uint32_t>(edge_pool_.size());
-    first_port_[entry] = static_cast<std::uint32_t>(port_pool_.size());
+    edge_begin_[entry] = edge_pool_.size();
+    port_begin_[entry] = port_pool_.size();
     const std::size_t from = entry / k, to = entry % k;
     if (from == to) continue;
     const std::size_t sender = reversed_ ? to : from, receiver = reversed_ ? from : to;
@@ -332,21 +370,21 @@ void RouteMatrix::join() const {
     if (receives_first_[receiver]) port_pool_.push_back(in.front());
     port_pool_.insert(port_pool_.end(), out.begin() + sends_first_[sender], out.end());
     port_pool_.insert(port_pool_.end(), in.begin() + receives_first_[receiver], in.end());
+    edge_count_[entry] = static_cast<std::uint32_t>(edge_pool_.size() - edge_begin_[entry]);
+    port_count_[entry] = static_cast<std::uint32_t>(port_pool_.size() - port_begin_[entry]);
   }
-  first_edge_[k * k] = static_cast<std::uint32_t>(edge_pool_.size());
-  first_port_[k * k] = static_cast<std::uint32_t>(port_pool_.size());
 }
 
 std::span<const std::size_t> RouteMatrix::edges(std::size_t from, std::size_t to) const {
   if (hub_) std::call_once(*joined_, [this] { join(); });
   const std::size_t entry = from * members_.size() + to;
-  return {edge_pool_.data() + first_edge_[entry], edge_pool_.data() + first_edge_[entry + 1]};
+  return {edge_pool_.data() + edge_begin_[entry], edge_count_[entry]};
 }
 
 std::span<const PortId> RouteMatrix::ports(std::size_t from, std::size_t to) const {
   if (hub_) std::call_once(*joined_, [this] { join(); });
   const std::size_t entry = from * members_.size() + to;
-  return {port_pool_.data() + first_port_[entry], port_pool_.data() + first_port_[entry + 1]};
+  return {port_pool_.data() + port_begin_[entry], port_count_[entry]};
 }
 
 RouteMatrix::Parts<std::size_t> RouteMatrix::route_parts(std::size_t from, std::size_t to) const {

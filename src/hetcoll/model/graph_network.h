@@ -172,10 +172,28 @@ class GraphNetwork {
 // and keeps O(k) halves (O(k²) for the times only); route_parts() and
 // port_parts() give the two halves, edges() and ports() join them on first
 // use.
+// The general matrix refuses (LimitError) when its routes would take more
+// than kMaxRouteTableBytes (estimate_route_table: a path of 1,000 hosts
+// holds 3.3e8 hops, about 5 GB), instead of failing to allocate.
 // `reversed` describes the time-reversed problem used to plan reduces: entry
 // i -> j then stands for the platform's transfer j -> i (its time, edges and
 // ports), so a broadcast planned on the reversed matrix maps back onto the
 // platform's own routes and ports exactly.
+// What a RouteMatrix of `members` would hold, estimated from the routes of
+// up to 16 members spread over the list (exact for k <= 16; a sampled mean
+// otherwise): hops (edges over all k^2 routes), bytes, and the seconds
+// building it takes at kRouteTableBytesPerSecond.
+struct RouteTableEstimate {
+  double hops = 0;
+  double bytes = 0;
+  double seconds = 0;
+  bool through_hub = false;  // kept as halves through a hub: O(k) routes, no estimate needed
+};
+RouteTableEstimate estimate_route_table(const GraphNetwork& network, const std::vector<ProcessorIndex>& members);
+inline constexpr double kMaxRouteTableBytes = 1024.0 * 1024 * 1024;
+// A conservative rate of writing a route table (routes, ports, page faults).
+inline constexpr double kRouteTableBytesPerSecond = 250e6;
+
 class RouteMatrix {
  public:
   RouteMatrix() = default;
@@ -226,7 +244,11 @@ class RouteMatrix {
   std::vector<double> cost_;
   // Routes per pair (built by the constructor, or by join() for a hub matrix).
   mutable std::unique_ptr<std::once_flag> joined_;
-  mutable std::vector<std::uint32_t> first_edge_, first_port_;  // into the pools, size k*k + 1
+  // Per entry (k*k): where its route and ports start in the pools, and how
+  // many there are (entries are written row by row of the platform's
+  // transfers, which is column by column of a reversed matrix).
+  mutable std::vector<std::uint64_t> edge_begin_, port_begin_;
+  mutable std::vector<std::uint32_t> edge_count_, port_count_;
   mutable std::vector<std::size_t> edge_pool_;
   mutable std::vector<PortId> port_pool_;
   // Through a hub, per member: its route to the hub and the ports a sender

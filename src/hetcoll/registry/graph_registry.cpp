@@ -2,6 +2,7 @@
 #include "hetcoll/registry/rows_internal.h"
 
 #include <chrono>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -24,6 +25,24 @@ struct GraphPlanner {
   PlannerEntry row;  // model, name, texts, capabilities, run_on_graph; `guarantee` as it holds for broadcast
 };
 
+// The flat planners build a route table of every participant first; one
+// that cannot be built within the time limit is not started (LimitError,
+// exit code 4) rather than overrunning it. The estimate is of one table of
+// every participant: hierarchical and auto build smaller ones per site, so
+// for them it is an upper bound (auto then drops ECEF and look-ahead when
+// they overrun the limit, auto_graph.h).
+void refuse_table_beyond_time_limit(const GraphNetwork& network, const MakespanRequest& request,
+                                    const std::string& name) {
+  if (!request.limits.has_time_limit()) return;
+  const RouteTableEstimate table = estimate_route_table(network, network.participants());
+  if (table.seconds > request.limits.time_limit_seconds) {
+    throw LimitError(fmt::format("{}: its route table of {} participants ({:.2g} links crossed in all, about {:.2g} "
+                                 "GB) takes about {:.2g} s to build, beyond the time limit of {:g} s",
+                                 name, network.participants().size(), table.hops, table.bytes / 1e9, table.seconds,
+                                 request.limits.time_limit_seconds));
+  }
+}
+
 GraphPlanner entry(std::string name, Guarantee guarantee, std::string complexity, std::string reference,
                    std::string summary, BroadcastEngine engine) {
   GraphPlanner planner;
@@ -38,6 +57,7 @@ GraphPlanner entry(std::string name, Guarantee guarantee, std::string complexity
   algorithm.guarantee.text = guarantee.text;
   algorithm.capabilities.needs_message_size = true;
   algorithm.run_on_graph = [name, guarantee, engine](const GraphNetwork& network, const MakespanRequest& request) {
+    refuse_table_beyond_time_limit(network, request, name);
     return plan_on_graph(network, request, {name, guarantee}, engine);
   };
   return planner;
@@ -68,10 +88,14 @@ std::vector<GraphPlanner> build_planners() {
                                        "operation but all-reduce",
                                        "hetcoll's exact search over transfer orders"});
     algorithm.row.run_on_graph = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
-      SearchLimits limits = request.limits;
+      // One budget for every phase and root (an all-reduce runs up to 2 x 16).
+      auto shared = std::make_shared<SharedLimits>(request.limits);
+      refuse_table_beyond_time_limit(network, request, "auto");
       MakespanPlan plan = plan_on_graph(network, request, {"auto", guarantee},
-                                        [limits](const GraphNetwork& n, const BroadcastTask& task) {
-                                          return broadcast_auto(n, task, limits);
+                                        [shared](const GraphNetwork& n, const BroadcastTask& task) {
+                                          EngineResult result = broadcast_auto(n, task, shared->remaining());
+                                          shared->spend(result.stats.nodes);
+                                          return result;
                                         });
       // The guarantee of this run, not the policy: its size decides.
       const std::size_t members = request.operation == Operation::multicast ? request.targets.size() + 1
@@ -115,10 +139,12 @@ std::vector<GraphPlanner> build_planners() {
     algorithm.row.capabilities.limits = true;
     algorithm.row.guarantee.text = "exact when the search finishes (every operation but all-reduce); else the best plan found";
     algorithm.row.run_on_graph = [guarantee](const GraphNetwork& network, const MakespanRequest& request) {
-      SearchLimits limits = request.limits;
+      auto shared = std::make_shared<SharedLimits>(request.limits);
       return plan_on_graph(network, request, {"optimal", guarantee},
-                           [limits](const GraphNetwork& n, const BroadcastTask& task) {
-                             return broadcast_exact(n, task, limits);
+                           [shared](const GraphNetwork& n, const BroadcastTask& task) {
+                             EngineResult result = broadcast_exact(n, task, shared->remaining());
+                             shared->spend(result.stats.nodes);
+                             return result;
                            });
     };
     algorithms.push_back(std::move(algorithm));

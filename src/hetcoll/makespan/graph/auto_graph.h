@@ -12,6 +12,10 @@
 // Guarantee: exact when the search finished, else none (heuristic); never a
 // longer broadcast than the best of those three heuristics (the search
 // only replaces its incumbent by a shorter plan).
+// Time limit (limits.time_limit_seconds): ECEF and look-ahead are not
+// started when their route table (estimate_route_table) would not be built
+// in the time left, and are dropped when still running at the limit; the
+// plans so far are kept and the result's status is time_limit.
 // Complexity: the budgeted search, or the planners' (graph/*.h).
 #pragma once
 

@@ -3,6 +3,7 @@
 // into such tasks, graph_schedule.h times their transfers.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ struct BroadcastTask {
   std::vector<char> must_receive;         // per member
   bool reversed = false;                  // plan the time-reversed problem of a reduce
   double source_ready = 0;                // when the source holds the message
+  // The greedy planners (greedy_broadcast.h) throw LimitError when they are
+  // still running past it; auto sets it to drop a candidate that overruns
+  // the time limit. Default: none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 struct EngineResult {

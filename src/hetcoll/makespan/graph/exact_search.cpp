@@ -84,7 +84,7 @@ class ExactBroadcastSearch {
   SearchStatus status() const { return budget_.status(); }
   bool improved() const { return !best_sequence_.empty() || (targets_ == 0); }
   const std::vector<std::pair<std::size_t, std::size_t>>& best_sequence() const { return best_sequence_; }
-  std::uint64_t nodes() const { return nodes_; }
+  std::uint64_t nodes() const { return budget_.nodes(); }
   const RouteMatrix& table() const { return table_; }
 
  private:
@@ -126,7 +126,9 @@ class ExactBroadcastSearch {
   };
 
   void descend() {
-    ++nodes_;
+    // Every node counts against the node limit, a complete schedule too: a
+    // search stopped at N nodes has examined exactly N.
+    if (!budget_.admit(best_)) return;
     if ((targets_ & ~informed_) == 0) {
       if (current_end_ < best_) {
         best_ = current_end_;
@@ -134,7 +136,6 @@ class ExactBroadcastSearch {
       }
       return;
     }
-    if (!budget_.admit(best_)) return;
     std::vector<Child> children;
     for (std::size_t u = 0; u < k_; ++u) {
       if (!(informed_ >> u & 1)) continue;
@@ -212,7 +213,6 @@ class ExactBroadcastSearch {
   bool doubling_valid_ = true;
   std::vector<std::pair<std::size_t, std::size_t>> sequence_, best_sequence_;
   double best_ = kNoRoute;
-  std::uint64_t nodes_ = 0;
 };
 
 double makespan_of(const EngineResult& result, double source_ready) {

@@ -112,7 +112,8 @@ FlatBroadcast::FlatBroadcast(const GraphNetwork& network, const BroadcastTask& t
       builder(network, table, table.index_of(task.source), shared_timeline ? *shared_timeline : own_timeline,
               task.source_ready,
               task.reversed ? combine_times(network, table) : std::vector<double>{}),
-      must_receive(task.must_receive) {
+      must_receive(task.must_receive),
+      deadline(task.deadline) {
   for (std::size_t i = 0; i < must_receive.size(); ++i) waiting += must_receive[i] && !builder.informed(i) ? 1 : 0;
 }
 

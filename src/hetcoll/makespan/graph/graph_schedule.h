@@ -18,6 +18,8 @@
 // order), which can only make it earlier.
 #pragma once
 
+#include <chrono>
+
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -110,6 +112,7 @@ struct FlatBroadcast {
   BroadcastBuilder builder;
   std::vector<char> must_receive;  // per member
   std::size_t waiting = 0;         // members that must receive and have not yet
+  std::chrono::steady_clock::time_point deadline;  // the task's
 
   void send(std::size_t from, std::size_t to) {
     if (must_receive[to] && !builder.informed(to)) --waiting;

@@ -1,6 +1,7 @@
 #include "hetcoll/makespan/graph/greedy_broadcast.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <queue>
 #include <tuple>
@@ -52,6 +53,15 @@ class MinTree {
   std::vector<std::size_t> best_;
 };
 
+// Every 64 transfers: past the task's deadline, the run is dropped.
+void check_deadline(const FlatBroadcast& state, const char* planner, std::size_t& placed) {
+  if (++placed % 64 != 0 || state.deadline == std::chrono::steady_clock::time_point::max()) return;
+  if (std::chrono::steady_clock::now() > state.deadline) {
+    throw LimitError(fmt::format("{}: still running at the time limit ({} steps, {} members)", planner, placed,
+                                 state.table.size()));
+  }
+}
+
 bool uniform_case(const FlatBroadcast& state, const GreedyRule& rule) {
   if (!rule.uniform_keys() || !state.table.through_hub() || !state.table.uniform_cost()) return false;
   for (std::size_t i = 0; i < state.table.size(); ++i) {
@@ -97,7 +107,9 @@ EngineResult uniform_greedy(FlatBroadcast& state, const char* planner, GreedyRul
       }
     }
   };
+  std::size_t placed = 0;
   while (state.waiting > 0) {
+    check_deadline(state, planner, placed);
     const std::size_t f0 = senders.best(), t0 = receivers.best();
     if (f0 == MinTree::npos || t0 == MinTree::npos) {
       throw NoSolutionError(fmt::format("{}: some participants cannot be reached through routes and relays", planner));
@@ -153,7 +165,9 @@ EngineResult greedy_broadcast(const GraphNetwork& /*network*/, FlatBroadcast& st
     }
   };
   push_all_senders();
+  std::size_t placed = 0;
   while (state.waiting > 0) {
+    check_deadline(state, planner, placed);
     if (queue.empty()) {
       // Multicast: no target is reachable directly; let other participants
       // relay (they become helpers).

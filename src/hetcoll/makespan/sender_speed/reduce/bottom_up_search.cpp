@@ -109,11 +109,11 @@ class Searcher {
   // bisection targets: on all-distinct times a plain pass both improves the
   // incumbent and finishes sooner).
   void run_passes() {
-    if (lower_bound_ >= best_ - tolerance_) {  // the incumbent is optimal
+    if (lower_bound_ >= best_ - tie_tolerance(best_, best_, tolerance_)) {  // the incumbent is optimal
       lower_bound_ = std::max(lower_bound_, best_);
       return;
     }
-    bar_ = best_ - tolerance_;
+    bar_ = best_ - tie_tolerance(best_, best_, tolerance_);
     levels_[0].assign(static_cast<size_t>(n_) + 1, Subtree{0.0, -1});
     dfs(0);
     if (!aborted_) lower_bound_ = std::max(lower_bound_, best_);  // exhausted below the incumbent
@@ -123,7 +123,7 @@ class Searcher {
   bool may_beat(int k) const {
     const std::vector<Subtree>& values = levels_[static_cast<size_t>(k)];
     const int m = n_ - k;
-    const double limit = bar_ + tolerance_;
+    const double limit = bar_ + tie_tolerance(bar_, bar_, tolerance_);
     // Leaf average over the j largest values.
     double sum = 0;
     for (int j = 1; j <= m + 1; ++j) {
@@ -157,7 +157,7 @@ class Searcher {
       if (length < bar_) {
         best_ = length;
         best_merges_ = merges_;
-        bar_ = best_ - tolerance_;
+        bar_ = best_ - tie_tolerance(best_, best_, tolerance_);
       }
       return;
     }

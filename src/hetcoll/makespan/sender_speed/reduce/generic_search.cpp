@@ -48,7 +48,7 @@ class GenericSearcher {
 
   void dfs(EpState& state) {
     if (limits_hit()) return;
-    if (state.makespan >= best_ - tolerance_) return;
+    if (!time_less(state.makespan, best_, tolerance_)) return;
     if (left_ == 0) {
       best_ = state.makespan;
       best_sequence_ = sequence_;

@@ -160,13 +160,13 @@ class Searcher {
   // one plain branch-and-bound pass against the incumbent.
   void run_passes() {
     for (;;) {
-      if (lower_bound_ >= best_ - tolerance_) {  // the incumbent is optimal
+      if (lower_bound_ >= best_ - tie_tolerance(best_, best_, tolerance_)) {  // the incumbent is optimal
         lower_bound_ = std::max(lower_bound_, best_);
         return;
       }
       const bool bisect = std::isfinite(best_) && best_ - lower_bound_ > kPlainGap * best_;
-      const double target = bisect ? lower_bound_ + (best_ - lower_bound_) * kBisectionStep : best_ - tolerance_;
-      bar_ = std::min(target, best_ - tolerance_);
+      const double target = bisect ? lower_bound_ + (best_ - lower_bound_) * kBisectionStep : best_ - tie_tolerance(best_, best_, tolerance_);
+      bar_ = std::min(target, best_ - tie_tolerance(best_, best_, tolerance_));
       stop_at_first_ = bisect;
       found_ = false;
       levels_[0].assign(1, Slot{0.0, 0, -1});
@@ -224,7 +224,7 @@ class Searcher {
         const int leaf = next_open_[static_cast<size_t>(std::max(i, min_class))];
         if (leaf >= k_) continue;
         const double room = deadline - times_[static_cast<size_t>(leaf)] - slots[g].time;
-        if (room < -tolerance_) continue;
+        if (time_less(deadline, times_[static_cast<size_t>(leaf)] + slots[g].time, tolerance_)) continue;
         const double levels = std::floor(room / times_[static_cast<size_t>(internal)] + 1e-9);
         capacity += levels >= 40 ? (std::int64_t{1} << 41) : (std::int64_t{1} << (static_cast<int>(levels) + 1)) - 1;
       }
@@ -261,10 +261,10 @@ class Searcher {
   // group of the same parent class within the tolerance (taking its time),
   // else a new group before the slower parent classes at that time.
   void insert_slots(std::vector<Slot>& slots, double time, int min_class, int parent) const {
-    auto it = std::lower_bound(slots.begin(), slots.end(), time - tolerance_,
+    auto it = std::lower_bound(slots.begin(), slots.end(), time - tie_tolerance(time, time, tolerance_),
                                [](const Slot& s, double t) { return s.time < t; });
     double at = time;
-    while (it != slots.end() && it->time <= time + tolerance_) {
+    while (it != slots.end() && time_leq(it->time, time, tolerance_)) {
       if (it->min_class == min_class) {
         at = it->time;
         const auto end = slots.begin() + static_cast<std::ptrdiff_t>(group_end(slots, static_cast<size_t>(it - slots.begin())));
@@ -286,7 +286,7 @@ class Searcher {
       if (makespan < bar_) {
         best_ = makespan;
         best_path_ = path_;
-        bar_ = std::min(bar_, best_ - tolerance_);
+        bar_ = std::min(bar_, best_ - tie_tolerance(best_, best_, tolerance_));
         found_ = true;
         if (stop_at_first_) aborted_ = unwinding_ = true;
       }
