@@ -15,6 +15,7 @@
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/plan/comm_program.h"
 #include "hetcoll/plan/plan_program.h"
+#include "hetcoll/plan/program_bytes.h"
 #include "hetcoll/registry/plans_on_ranks.h"
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/verify/verify_program.h"
@@ -97,6 +98,11 @@ TEST(PlanProgram, RunsThatDoNotMeetTravelTogether) {
       if (step.kind == ProgramStep::Kind::send) from_rank_1 += step.data.count;
     }
     EXPECT_EQ(from_rank_1, 2 * count);  // two runs, {1} and {3}
+    // Sent as bytes (rank 0 to the others), it stays a rank-order program.
+    const auto bytes = encode_program(program);
+    const auto back = decode_program(std::string_view(bytes.data(), bytes.size()), count);
+    EXPECT_TRUE(back.rank_order);
+    EXPECT_EQ(encode_program(back), bytes);
     // Arrival order instead: rank 0 combines {2} into {0} first, then
     // {1, 3}: not rank order, and the check says so.
     auto out_of_order = program_of_plan(plan, 4, count);
