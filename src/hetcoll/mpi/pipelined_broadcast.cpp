@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/program_executor.h"
 
 namespace hetcoll::mpi {
@@ -298,12 +297,10 @@ CommProgram program_of_pipelined_broadcast(const PipelinedBroadcastPlan& plan, s
   return program;
 }
 
-const CommProgram& ExecutablePipeline::program(bool reduce, std::size_t count, int type_size) const {
+const CommProgram& ExecutablePipeline::program(bool reduce, std::size_t count, int type_size,
+                                               const std::function<CommProgram()>& lower) const {
   if (!last_ || last_->reduce != reduce || last_->count != count || last_->type_size != type_size) {
-    const auto sends = sends_of(options_);
-    last_ = std::make_shared<Lowered>(Lowered{reduce, count, type_size,
-                                              reduce ? program_of_pipelined_reduce(plan_, count, type_size, sends)
-                                                     : program_of_pipelined_broadcast(plan_, count, type_size, sends)});
+    last_ = std::make_shared<Lowered>(Lowered{reduce, count, type_size, lower()});
   }
   return last_->program;
 }
@@ -314,7 +311,10 @@ int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm com
   if (count == 0) return MPI_SUCCESS;
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
-  const auto& program = plan.program(false, static_cast<std::size_t>(count), type_size);
+  const auto& program = plan.program(false, static_cast<std::size_t>(count), type_size, [&] {
+    return program_of_pipelined_broadcast(plan.plan(), static_cast<std::size_t>(count), type_size,
+                                          sends_of(plan.options()));
+  });
   return bcast(buffer, count, datatype, root, program, plan.communicator(), plan.user_communicator(), plan.options());
 }
 

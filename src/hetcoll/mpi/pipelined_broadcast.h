@@ -124,9 +124,11 @@ class ExecutablePipeline {
   const PipelinedBroadcastPlan& plan() const { return plan_; }
   const RuntimeOptions& options() const { return options_; }
   // The program of a broadcast (or, `reduce`, a segmented reduce:
-  // pipelined_reduce.h) of `count` elements of `type_size` bytes; the last
-  // one is kept, so repeated calls of one shape lower the plan once.
-  const CommProgram& program(bool reduce, std::size_t count, int type_size) const;
+  // pipelined_reduce.h) of `count` elements of `type_size` bytes, made by
+  // `lower` unless it is the last one made: repeated calls of one shape
+  // lower the plan once.
+  const CommProgram& program(bool reduce, std::size_t count, int type_size,
+                             const std::function<CommProgram()>& lower) const;
 
  private:
   std::shared_ptr<PrivateCommunicator> communicator_;

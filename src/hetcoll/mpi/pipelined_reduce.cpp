@@ -173,7 +173,10 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   if (count == 0) return MPI_SUCCESS;
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
-  const auto& program = plan.program(true, static_cast<std::size_t>(count), type_size);
+  const auto& program = plan.program(true, static_cast<std::size_t>(count), type_size, [&] {
+    return program_of_pipelined_reduce(plan.plan(), static_cast<std::size_t>(count), type_size,
+                                       sends_of(plan.options()));
+  });
   return reduce(sendbuf, recvbuf, count, datatype, op, root, program, plan.communicator(), plan.user_communicator(),
                 plan.options());
 }
