@@ -422,13 +422,13 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       check_broadcasts(runtime, seven, {all[0], all[5]}, "graph plans on small_platform.xml");
       // What ran is the graph planners' plan (its makespan is the graph
       // model's), not the sender-speed view's.
-      const auto& prepared = runtime.plan_for(Operation::broadcast, 2, 64);
+      const auto& prepared = runtime.program_for(Operation::broadcast, 2, 64, 1, true);
       auto graph_plan = plan_for_ranks(load_platform_file(platform_dir + "/small_platform.xml"),
                                        runtime.processor_of_rank(), Operation::broadcast, 2, 64, "",
                                        PlanModel::platform_graph);
-      report("graph plans on small_platform.xml: the graph planner's plan", prepared.predicted_makespan() == graph_plan.makespan &&
+      report("graph plans on small_platform.xml: the graph planner's plan", prepared.predicted_seconds == graph_plan.makespan &&
                  graph_plan.model == PlanModel::platform_graph,
-             fmt::format("prepared plan predicts {}, the graph plan {}", prepared.predicted_makespan(), graph_plan.makespan));
+             fmt::format("prepared plan predicts {}, the graph plan {}", prepared.predicted_seconds, graph_plan.makespan));
       // The eager model's broadcasts (paced standard sends): MPI's results,
       // every root; a reduce is refused on every rank.
       PlanningOptions eager_planning;
@@ -437,7 +437,7 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       Runtime eager(seven, platform_dir + "/small_platform.xml", hosts, {}, eager_planning);
       check_broadcasts(eager, seven, {all[0], all[5]}, "eager plans on small_platform.xml");
       report("eager plans on small_platform.xml: paced standard sends",
-             eager.plan_for(Operation::broadcast, 0, 64).concurrent_sends());
+             eager.program_for(Operation::broadcast, 0, 64, 1, true).model == PlanModel::eager);
       // Eager reduces (all receives posted at once, paced sends): MPI's
       // results for sum, max, a user gcd and a non-commutative composition,
       // every root, several counts; an all-reduce is refused on every rank.
@@ -451,9 +451,9 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
       check_reductions(paced, seven, {all[0], all[7]}, "paced eager plans on small_platform.xml", {3, 100}, true,
                        /*with_allreduce=*/false);
       check_broadcasts(paced, seven, {all[0]}, "paced eager plans on small_platform.xml");
-      const auto& eager_reduce = eager.plan_for(Operation::reduce, 3, 64);
+      const auto& eager_reduce = eager.program_for(Operation::reduce, 3, 64, 1, true);
       report("eager plans on small_platform.xml: a reduce runs the eager plan",
-             eager_reduce.concurrent_sends() && eager_reduce.algorithm() == "eager-auto");
+             eager_reduce.model == PlanModel::eager && eager_reduce.name == "eager-auto");
       bool refused = false;
       try {
         std::vector<int> value(4, 1), result(4, 0);
@@ -476,9 +476,17 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
                        true);
       bool exact = true;
       std::string why;
-      for (std::size_t bytes : {std::size_t{4}, std::size_t{1000}, std::size_t{1001}, std::size_t{800000}}) {
-        const double predicted = by_order.plan_for(Operation::allreduce, -1, bytes, 4).predicted_makespan();
-        const double expected = plan_for_ranks(loaded, by_order.processor_of_rank(), Operation::allreduce, -1,
+      // The whole-message plans of the same Runtime, the chooser off (it
+      // would pick among all candidates; these are the plans it would run
+      // without it).
+      PlanningOptions plans_only;
+      plans_only.choose = false;
+      Runtime by_order_plans(seven, platform_dir + "/small_platform.xml", {}, {}, plans_only);
+      // (Programs address whole elements: 1004 bytes, not 1001, is the size next to 1000.)
+      for (std::size_t bytes : {std::size_t{4}, std::size_t{1000}, std::size_t{1004}, std::size_t{800000}}) {
+        const double predicted =
+            by_order_plans.program_for(Operation::allreduce, -1, static_cast<int>(bytes / 4), 4, true).predicted_seconds;
+        const double expected = plan_for_ranks(loaded, by_order_plans.processor_of_rank(), Operation::allreduce, -1,
                                                static_cast<double>(bytes), "", PlanModel::sender_speed)
                                     .makespan;
         if (predicted != expected) {
@@ -487,18 +495,18 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
                              expected);
         }
       }
-      const double small = by_order.plan_for(Operation::allreduce, -1, 4, 4).predicted_makespan();
-      const double large = by_order.plan_for(Operation::allreduce, -1, 800000, 4).predicted_makespan();
+      const double small = by_order_plans.program_for(Operation::allreduce, -1, 1, 4, true).predicted_seconds;
+      const double large = by_order_plans.program_for(Operation::allreduce, -1, 200000, 4, true).predicted_seconds;
       report("small_platform.xml: each all-reduce runs the plan made for its exact size", exact, why);
       report("small_platform.xml: the 4-byte plan is not reused for 800 kB", large > 10 * small,
              fmt::format("predicted {} s for 4 bytes, {} s for 800 kB", small, large));
       // The key holds the datatype size too: 1000 bytes of 4-byte and of
       // 8-byte elements are two plans; the same call again is none.
-      const auto before = by_order.cached_plans();
-      by_order.plan_for(Operation::allreduce, -1, 1000, 8);
-      by_order.plan_for(Operation::allreduce, -1, 1000, 8);
-      report("small_platform.xml: plans are cached per datatype size", by_order.cached_plans() == before + 1,
-             fmt::format("{} plans before, {} after", before, by_order.cached_plans()));
+      const auto before = by_order_plans.cached_programs();
+      by_order_plans.program_for(Operation::allreduce, -1, 125, 8, true);
+      by_order_plans.program_for(Operation::allreduce, -1, 125, 8, true);
+      report("small_platform.xml: plans are cached per datatype size", by_order_plans.cached_programs() == before + 1,
+             fmt::format("{} plans before, {} after", before, by_order_plans.cached_programs()));
       report_comm = MPI_COMM_WORLD;
       MPI_Comm_free(&seven);
     }
@@ -1067,7 +1075,7 @@ void suite_timeout_victim(const std::string& platform_dir, bool prepared) {
   RuntimeOptions options;
   options.timeout_seconds = 2;
   Runtime runtime(MPI_COMM_WORLD, platform_path(platform_dir), {}, options);
-  if (prepared) runtime.plan_for(Operation::broadcast, 0, sizeof(int));
+  if (prepared) runtime.program_for(Operation::broadcast, 0, 1, sizeof(int), true);
   int value = 1;
   if (world_rank != 0) runtime.bcast(&value, 1, MPI_INT, 0);
   if (world_rank == 0) {

@@ -24,6 +24,8 @@
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
 #include "hetcoll/mpi/runtime.h"
+#include "hetcoll/plan/plan_program.h"
+#include "hetcoll/verify/verify_program.h"
 
 namespace hetcoll::mpi {
 namespace {
@@ -539,6 +541,68 @@ TEST(PipelinedReduce, SegmentingPaysOnAChainWithLatencyAndBandwidth) {
   PipelinedReducePlan whole{chain, 262144, "chain"};
   EXPECT_LT(choice.predicted_seconds, 0.5 * predict_pipelined_reduce(whole, 262144, 4, cost));
   EXPECT_LT(choice.plan.segment_bytes, 262144U);
+}
+
+// The pipelined and segmented plans as communication programs (what the
+// program executor runs): they compute the collective for single trees and
+// weighted families, every send mode, counts that leave a short last
+// slice, and one slice.
+TEST(PipelinedPrograms, BroadcastsComputeTheirCollective) {
+  const int n = 7;
+  for (int root : {0, 3, 6}) {
+    std::vector<ProcessorIndex> order;
+    for (int p = 0; p < n; ++p) {
+      if (p != root) order.push_back(p);
+    }
+    std::vector<ProcessorIndex> reversed(order.rbegin(), order.rend());
+    std::vector<PipelinedBroadcastPlan> plans = {
+        {{{1.0, PipelineTree::binomial(n, root)}}, 12, "binomial"},
+        {{{1.0, PipelineTree::chain(root, order)}}, 4, "chain"},
+        {{{1.0, PipelineTree::binomial(n, root)}, {2.0, PipelineTree::chain(root, order)},
+          {3.0, PipelineTree::chain(root, reversed)}},
+         8,
+         "multi-tree"}};
+    for (const auto& plan : plans) {
+      for (auto sends : {PlanLowering::Sends::one_port, PlanLowering::Sends::standard,
+                         PlanLowering::Sends::synchronous}) {
+        for (std::size_t count : {std::size_t{1}, std::size_t{7}, std::size_t{40}}) {
+          const auto program = program_of_pipelined_broadcast(plan, count, 4, sends);
+          const auto report = verify_program(program, Operation::broadcast, root, count);
+          EXPECT_TRUE(report.valid) << plan.algorithm << " root " << root << " count " << count << ": "
+                                    << report.summary();
+          std::size_t slices = (count * 4 + plan.slice_bytes - 1) / plan.slice_bytes;
+          EXPECT_EQ(program.message_count(), slices * static_cast<std::size_t>(n - 1)) << plan.algorithm;
+        }
+      }
+    }
+  }
+}
+
+TEST(PipelinedPrograms, SegmentedReducesComputeTheirCollective) {
+  const int n = 6;
+  auto cluster = Cluster::from_times({1, 1, 1, 1.6, 1.6, 1.6});
+  for (int root : {0, n - 1}) {
+    std::vector<ProcessorIndex> order;
+    for (int p = 0; p < n; ++p) {
+      if (p != root) order.push_back(p);
+    }
+    std::vector<PipelinedReducePlan> plans = {
+        {PipelineTree::binomial(n, root), 12, "binomial"},
+        {PipelineTree::chain(root, order), 400, "chain"},
+        {reduce_tree_from_plan(plan_for_cluster(cluster, Operation::reduce, root, "snf"), n), 1 << 20, "snf"}};
+    for (const auto& plan : plans) {
+      for (std::size_t count : {std::size_t{1}, std::size_t{10}, std::size_t{333}}) {
+        const auto program = program_of_pipelined_reduce(as_pipeline(plan), count, 4);
+        EXPECT_FALSE(program.rank_order);  // commutative operations only
+        const auto report = verify_program(program, Operation::reduce, root, count);
+        EXPECT_TRUE(report.valid) << plan.algorithm << " root " << root << " count " << count << ": "
+                                  << report.summary();
+      }
+    }
+  }
+  // One tree only.
+  PipelinedBroadcastPlan two{{{1.0, PipelineTree::binomial(4, 0)}, {1.0, PipelineTree::binomial(4, 0)}}, 8, "two"};
+  EXPECT_THROW(program_of_pipelined_reduce(two, 10, 4), InputError);
 }
 
 }  // namespace

@@ -11,15 +11,19 @@
 // reduce and everywhere in an all-reduce; a non-root's recvbuf is not used
 // by reduce. Return MPI_SUCCESS.
 //
+// Each call lowers the plan to a communication program for its count and
+// operation (ExecutablePlan::program, plan/plan_program.h) and runs it with
+// the program executor (program_executor.h).
+//
 // Combination order. A commutative operation combines each partial result
 // as it arrives, in the plan's order: one value per message, exactly what
 // the plan's times assume. A non-commutative operation (MPI_Op_commutative
 // says 0) gives MPI's result x_0 op x_1 op ... op x_{n-1} in rank order
 // whatever the plan: each rank keeps its values as runs of consecutive
 // ranks, combines two runs as soon as they meet (lower ranks on the left),
-// and a message carries the list of runs then their values. When every
-// subtree of the plan covers consecutive ranks (e.g. a mapping that numbers
-// ranks along the plan's tree) each message carries one run, one value;
+// and a message carries the runs its sender holds. When every subtree of
+// the plan covers consecutive ranks (e.g. a mapping that numbers ranks
+// along the plan's tree) each message carries one run, one value;
 // otherwise a message carries one value per run and costs more than the
 // plan predicts.
 //

@@ -29,7 +29,6 @@ Exchange::Exchange(MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptio
                    std::string_view operation)
     : comm_(private_comm),
       user_comm_(user_comm),
-      send_mode_(options.send_mode),
       timeout_seconds_(options.timeout_seconds),
       operation_(operation) {
   MPI_Comm_rank(comm_, &rank_);
@@ -50,13 +49,6 @@ void Exchange::check(int code, std::string_view call) const {
   int length = 0;
   MPI_Error_string(code, text, &length);
   abort(fmt::format("{} failed: {}", call, std::string_view(text, static_cast<size_t>(length))));
-}
-
-MPI_Request Exchange::start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
-                                 bool more_sends_follow) const {
-  return start_send_as(buffer, count, datatype, peer, tag,
-                       send_mode_ == RuntimeOptions::SendMode::synchronous ||
-                           (send_mode_ == RuntimeOptions::SendMode::one_port && more_sends_follow));
 }
 
 MPI_Request Exchange::start_send_as(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
@@ -114,16 +106,6 @@ int Exchange::wait_receive(MPI_Request& request, MPI_Datatype datatype, int peer
   return received;
 }
 
-void Exchange::send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
-                    bool more_sends_follow) const {
-  auto request = start_send(buffer, count, datatype, peer, tag, more_sends_follow);
-  wait_send(request, peer);
-}
-
-void Exchange::receive(void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const {
-  auto request = start_receive(buffer, count, datatype, peer, tag);
-  wait_receive(request, datatype, peer, count);
-}
 
 void wait_for_collective(MPI_Request& request, MPI_Comm comm, double timeout_seconds, std::string_view what) {
   if (timeout_seconds <= 0) {

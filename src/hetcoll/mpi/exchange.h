@@ -1,7 +1,6 @@
-// Point-to-point messaging for the runtime's collectives: one send or
-// receive at a time on the private communicator, each completed before the
-// caller moves on (a receive may be posted ahead), with the runtime's
-// timeout and its error reporting.
+// Point-to-point messaging for the program executor (program_executor.h):
+// non-blocking sends and receives on the private communicator, waited for
+// with the runtime's timeout and its error reporting.
 //
 // Errors: the private communicator returns error codes (MPI_ERRORS_RETURN);
 // an error, a message of the wrong length, or a wait past the timeout
@@ -20,11 +19,7 @@ namespace hetcoll::mpi {
 
 // Message tags on the private communicator, one per kind of message.
 enum class MessageTag : int {
-  partial_reduction = 11,
-  broadcast_value = 12,
-  segment_list = 13,  // non-commutative reduce: which rank ranges follow
-  pipeline_slice = 14,
-  program = 16,      // a communication program's messages (program_executor.h)
+  program = 16,  // a communication program's messages (program_executor.h)
 };
 
 // Waits until MPI_Wtime() reaches `instant` (simulated time under SMPI):
@@ -36,13 +31,9 @@ class Exchange {
   // `operation` names the call in messages ("hetcoll::mpi::reduce").
   Exchange(MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options, std::string_view operation);
 
-  // Starts a send or receive (nonblocking); complete it with wait().
-  // `more_sends_follow`: another send of this rank comes later in the call
-  // (RuntimeOptions::SendMode::one_port makes this one synchronous).
-  MPI_Request start_send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
-                         bool more_sends_follow) const;
-  // The same, synchronous (MPI_Issend) or standard (MPI_Isend) as asked,
-  // whatever the send mode.
+  // Starts a send or receive (nonblocking); complete it with wait_send or
+  // wait_receive. A send is synchronous (MPI_Issend) or standard (MPI_Isend)
+  // as asked.
   MPI_Request start_send_as(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
                             bool synchronous) const;
   MPI_Request start_receive(void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
@@ -51,10 +42,6 @@ class Exchange {
   // Waits for a receive and checks it brought exactly `expected_count`
   // elements (if expected_count >= 0); returns the count received.
   int wait_receive(MPI_Request& request, MPI_Datatype datatype, int peer, int expected_count) const;
-
-  void send(const void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag,
-            bool more_sends_follow) const;
-  void receive(void* buffer, int count, MPI_Datatype datatype, int peer, MessageTag tag) const;
 
   // Prints "OPERATION: rank R: WHAT" and aborts the user's communicator.
   [[noreturn]] void abort(std::string_view what) const;
@@ -67,7 +54,6 @@ class Exchange {
   MPI_Comm comm_;
   MPI_Comm user_comm_;
   int rank_ = 0;
-  RuntimeOptions::SendMode send_mode_ = RuntimeOptions::SendMode::one_port;
   double timeout_seconds_ = 0;
   double deadline_ = 0;
   std::string_view operation_;

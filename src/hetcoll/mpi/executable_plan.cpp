@@ -1,38 +1,20 @@
-// Why running a plan cannot deadlock (executable_plan.h states the contract):
-//
-// Why this cannot deadlock (for any plan, valid or not in the model): all
-// ranks agree on one total order of the transfers (the same plan, checked by
-// a hash when the plan is prepared, sorted the same way). Take the first
-// transfer u -> v in that order that has not completed. Every transfer that
-// u or v runs before it comes earlier in the total order, so it has
-// completed; hence u is at its send of this transfer and v at its receive,
-// both posted, and MPI matches them (same communicator, source, tag; the
-// messages between one pair are matched in order, MPI's non-overtaking
-// rule, and both sides list them in the same order). So the first pending
-// transfer always completes, and by induction all of them do. With an eager
-// plan's concurrent sends the argument is the same: a broadcast rank's
-// sends all follow its one receive, so once that receive has completed
-// each of its sends is posted within a bounded time (its offset), and the
-// first pending transfer's receiver has nothing before its receive. An
-// eager reduce rank's receives are all posted at the call's start and its
-// one send follows them: by induction from the leaves (which only send),
-// every rank's receives complete and then its send is posted. The runtime
-// uses a duplicate of the user's communicator, so no message of the user's
-// can match one of ours. Data correctness is separate: the checks below
-// make sure every rank forwards only what it already holds.
-//
-//
-// Eager plans in detail (executable_plan.h states the contract):
-//
-// Eager plans (PlanModel::eager) differ: a broadcast rank posts each of
-// its sends, a standard one, at its start time in the plan (counted from
-// when the rank holds the message), without completing the earlier ones,
-// and completes them all at the end; a reduce rank posts the receives from
-// all its children at once, combines the values in the order the plan has
-// them arrive, and sends (a standard send) once the last child's value has
-// arrived (RuntimeOptions::eager_pacing always: not before its start time in
-// the plan, counted from the call).
-
+// Why running a plan cannot deadlock (executable_plan.h states the
+// contract): all ranks agree on one total order of the transfers (the same
+// plan, checked by a hash when the plan is prepared, sorted the same way),
+// and the program of plan/plan_program.h has every rank run its transfers
+// in that order. Take the first transfer u -> v in that order that has not
+// completed. Every transfer that u or v runs before it comes earlier in the
+// total order, so it has completed; hence u is at its send of this transfer
+// and v at its receive, both posted, and MPI matches them (same
+// communicator, source, tag; the messages between one pair are matched in
+// order, MPI's non-overtaking rule). So the first pending transfer always
+// completes, and by induction all of them do. An eager broadcast rank's
+// sends all follow its one receive; an eager reduce rank's receives are all
+// posted at the call's start and its one send follows them: by induction
+// from the leaves every rank's receives complete and then its send is
+// posted. A rank-order reduce sends the same transfers, only with more
+// elements per message. The runtime uses a duplicate of the user's
+// communicator, so no message of the user's can match one of ours.
 #include "hetcoll/mpi/executable_plan.h"
 
 #include <algorithm>
@@ -44,28 +26,11 @@
 
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/plan/plan_json.h"
 
 namespace hetcoll::mpi {
 
-std::vector<std::string> gather_processor_names(MPI_Comm comm, double timeout_seconds) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  std::vector<char> mine(MPI_MAX_PROCESSOR_NAME + 1, '\0');
-  int length = 0;
-  MPI_Get_processor_name(mine.data(), &length);
-  std::vector<char> all(static_cast<size_t>(size) * mine.size(), '\0');
-  MPI_Request request;
-  PMPI_Iallgather(mine.data(), static_cast<int>(mine.size()), MPI_CHAR, all.data(), static_cast<int>(mine.size()),
-                  MPI_CHAR, comm, &request);
-  wait_for_collective(request, comm, timeout_seconds, "hetcoll::mpi: gathering processor names");
-  std::vector<std::string> names;
-  for (int rank = 0; rank < size; ++rank) {
-    const char* name = all.data() + static_cast<size_t>(rank) * mine.size();
-    names.emplace_back(name, strnlen(name, mine.size()));
-  }
-  return names;
-}
 
 std::vector<std::size_t> execution_order(const MakespanPlan& plan) {
   std::vector<std::size_t> order(plan.transfers.size());
@@ -230,46 +195,7 @@ void check_executable_structure(const MakespanPlan& plan, ProcessorIndex process
   }
 }
 
-PrivateCommunicator::PrivateCommunicator(MPI_Comm user, double timeout_seconds) : user_(user) {
-#ifdef HETCOLL_SMPI
-  // SMPI has no MPI_Comm_idup; simulated runs need no timeout here.
-  (void)timeout_seconds;
-  MPI_Comm_dup(user, &private_);
-#else
-  MPI_Request request;
-  MPI_Comm_idup(user, &private_, &request);
-  wait_for_collective(request, user, timeout_seconds, "hetcoll::mpi: duplicating the communicator");
-#endif
-  // Errors come back as codes, so the runtime can say what failed (exchange.h).
-  MPI_Comm_set_errhandler(private_, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(private_, &rank_);
-  MPI_Comm_size(private_, &size_);
-}
 
-PrivateCommunicator::~PrivateCommunicator() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized && private_ != MPI_COMM_NULL) MPI_Comm_free(&private_);
-}
-
-void agree_on_outcome(MPI_Comm comm, const std::string& local_error, std::string_view what, double timeout_seconds) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  // The lowest failing rank wins: it contributes (INT_MAX - rank), others 0.
-  int mine = local_error.empty() ? 0 : std::numeric_limits<int>::max() - rank;
-  int worst = 0;
-  MPI_Request request;
-  PMPI_Iallreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm, &request);
-  wait_for_collective(request, comm, timeout_seconds, what);
-  if (worst == 0) return;
-  int failing_rank = std::numeric_limits<int>::max() - worst;
-  int length = rank == failing_rank ? static_cast<int>(local_error.size()) : 0;
-  PMPI_Bcast(&length, 1, MPI_INT, failing_rank, comm);
-  std::string message(static_cast<size_t>(length), '\0');
-  if (rank == failing_rank) message = local_error;
-  if (length > 0) PMPI_Bcast(message.data(), length, MPI_CHAR, failing_rank, comm);
-  throw MismatchError(fmt::format("{}: rank {} reports: {}", what, failing_rank, message));
-}
 
 ExecutablePlan ExecutablePlan::prepare(MPI_Comm comm, const MakespanPlan& plan,
                                        const std::vector<std::string>& processor_ids, const RankMapping& mapping,
@@ -277,59 +203,6 @@ ExecutablePlan ExecutablePlan::prepare(MPI_Comm comm, const MakespanPlan& plan,
   return prepare(std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds), plan, processor_ids, mapping, options, source_name);
 }
 
-void prepare_collectively(MPI_Comm comm, const RankMapping& mapping, const std::vector<std::string>& processor_ids,
-                          std::string_view source_name, double timeout_seconds,
-                          const std::function<std::uint64_t(const std::vector<ProcessorIndex>&)>& build) {
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  // Every rank takes part in the same collectives whatever it finds locally
-  // (even if only some ranks asked for a mapping by processor name).
-  int wants_names = mapping.kind() == RankMapping::Kind::by_processor_name ? 1 : 0;
-  int any_wants_names = 0;
-  constexpr std::string_view what = "hetcoll::mpi: preparing the plan";
-  MPI_Request request;
-  PMPI_Iallreduce(&wants_names, &any_wants_names, 1, MPI_INT, MPI_MAX, comm, &request);
-  wait_for_collective(request, comm, timeout_seconds, what);
-  std::vector<std::string> names;
-  if (any_wants_names) names = gather_processor_names(comm, timeout_seconds);
-
-  std::string local_error;
-  std::uint64_t hash = 0;
-  try {
-    auto processor_count = static_cast<ProcessorIndex>(processor_ids.size());
-    if (processor_count != size) {
-      throw InputError(fmt::format("{}: the plan has {} processors but the communicator {} ranks", source_name,
-                                   processor_count, size));
-    }
-    auto find = [&](std::string_view text) -> std::optional<ProcessorIndex> {
-      for (size_t p = 0; p < processor_ids.size(); ++p) {
-        if (processor_ids[p] == text) return static_cast<ProcessorIndex>(p);
-      }
-      return parse_processor_index(text, processor_ids.size());
-    };
-    auto processor_of_rank = mapping.resolve(size, processor_count, find, names, source_name);
-    PlanHash mapping_hash;
-    for (auto p : processor_of_rank) mapping_hash.add(static_cast<std::uint64_t>(p));
-    mapping_hash.add(build(processor_of_rank));
-    hash = mapping_hash.value();
-  } catch (const std::exception& error) {
-    local_error = error.what();
-    if (local_error.empty()) local_error = "unknown error";
-  }
-  agree_on_outcome(comm, local_error, what, timeout_seconds);
-  // Same plan and mapping everywhere? max(hash) == min(hash).
-  std::uint64_t mine[2] = {hash, ~hash};
-  std::uint64_t largest[2] = {0, 0};
-  PMPI_Iallreduce(mine, largest, 2, MPI_UINT64_T, MPI_MAX, comm, &request);
-  wait_for_collective(request, comm, timeout_seconds, what);
-  if (largest[0] != ~largest[1]) {
-    throw MismatchError(fmt::format(
-        "hetcoll::mpi: preparing the plan: {}: the ranks hold different plans or rank mappings (rank {} has plan hash "
-        "{:016x}); every rank must read the same plan file and mapping",
-        source_name, rank, hash));
-  }
-}
 
 ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> communicator, const MakespanPlan& plan,
                                        const std::vector<std::string>& processor_ids, const RankMapping& mapping,
@@ -341,16 +214,22 @@ ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> comm
   prepare_collectively(communicator->get(), mapping, processor_ids, source_name, options.timeout_seconds,
                        [&](const std::vector<ProcessorIndex>& processor_of_rank) {
     check_executable_structure(plan, static_cast<ProcessorIndex>(processor_ids.size()), source_name);
-    std::vector<int> rank_of(processor_ids.size(), -1);
+    std::vector<ProcessorIndex> rank_of(processor_ids.size(), kNoProcessor);
     for (size_t r = 0; r < processor_of_rank.size(); ++r) {
-      rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<int>(r);
+      rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<ProcessorIndex>(r);
     }
-    result.operation_ = plan.operation;
-    result.algorithm_ = plan.algorithm;
-    result.predicted_makespan_ = plan.makespan;
-    result.concurrent_sends_ = plan.model == PlanModel::eager;
+    auto as_rank = [&](ProcessorIndex p) { return p == kNoProcessor ? p : rank_of[static_cast<size_t>(p)]; };
+    result.on_ranks_ = plan;
+    auto& on_ranks = result.on_ranks_;
+    on_ranks.root = as_rank(plan.root);
+    for (auto& target : on_ranks.targets) target = as_rank(target);
+    for (auto& helper : on_ranks.helpers) helper = as_rank(helper);
+    for (auto& t : on_ranks.transfers) {
+      t.from = as_rank(t.from);
+      t.to = as_rank(t.to);
+      t.route = {};  // routes are the network's business at run time
+    }
     result.processor_ = processor_of_rank[static_cast<size_t>(rank)];
-    result.root_rank_ = rank_of[static_cast<size_t>(plan.root)];
     if (plan.operation == Operation::multicast) {
       result.is_target_ = std::find(plan.targets.begin(), plan.targets.end(), result.processor_) != plan.targets.end() ||
                           result.processor_ == plan.root;
@@ -360,33 +239,27 @@ ExecutablePlan ExecutablePlan::prepare(std::shared_ptr<PrivateCommunicator> comm
     plan_hash.add(static_cast<std::uint64_t>(plan.model));
     plan_hash.add(static_cast<std::uint64_t>(plan.root));
     for (auto target : plan.targets) plan_hash.add(static_cast<std::uint64_t>(target));
-    // Eager plans: when this rank holds the message (the end of its receive).
-    double holds_from = 0;
-    for (const auto& t : plan.transfers) {
-      if (t.to == result.processor_ && t.payload == Payload::broadcast_value) holds_from = t.end;
-    }
+    for (auto helper : plan.helpers) plan_hash.add(static_cast<std::uint64_t>(helper));
     for (auto i : execution_order(plan)) {
       const auto& t = plan.transfers[i];
       plan_hash.add(static_cast<std::uint64_t>(t.from) << 32 | static_cast<std::uint32_t>(t.to));
       plan_hash.add(static_cast<std::uint64_t>(t.payload));
-      if (t.from == result.processor_ || t.to == result.processor_) {
-        RankStep step;
-        step.kind = t.from == result.processor_ ? RankStep::Kind::send : RankStep::Kind::receive;
-        step.peer = rank_of[static_cast<size_t>(step.kind == RankStep::Kind::send ? t.to : t.from)];
-        step.payload = t.payload;
-        step.transfer = i;
-        // Times are seconds only on platforms of latency and bandwidth (a
-        // plan with a message size); a fixed-cost plan's sends are not paced.
-        if (result.concurrent_sends_ && plan.message_size && step.kind == RankStep::Kind::send) {
-          step.offset = std::max(0.0, t.start - holds_from);  // a reduce: holds_from = 0, the call's start
-        }
-        if (result.concurrent_sends_) step.planned_end = t.end;
-        result.steps_.push_back(step);
-      }
+      std::uint64_t start_bits = 0;
+      static_assert(sizeof(start_bits) == sizeof(t.start));
+      std::memcpy(&start_bits, &t.start, sizeof start_bits);
+      plan_hash.add(start_bits);  // eager plans pace by it
     }
     return plan_hash.value();
   });
   return result;
+}
+
+const CommProgram& ExecutablePlan::program(std::size_t count, bool rank_order) const {
+  if (!last_ || last_->count != count || last_->rank_order != rank_order) {
+    last_ = std::make_shared<Lowered>(
+        Lowered{count, rank_order, program_of_plan(on_ranks_, size(), count, lowering_of(on_ranks_, options_, rank_order))});
+  }
+  return last_->program;
 }
 
 ExecutablePlan ExecutablePlan::from_files(MPI_Comm comm, const std::string& plan_path,

@@ -8,8 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "hetcoll/mpi/datatype_buffer.h"
-#include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/program_executor.h"
 
 namespace hetcoll::mpi {
 
@@ -199,19 +198,29 @@ ExecutablePipeline ExecutablePipeline::prepare(MPI_Comm comm, const PipelinedBro
                                                std::string_view source_name) {
   ExecutablePipeline result;
   result.communicator_ = std::make_shared<PrivateCommunicator>(comm, options.timeout_seconds);
-  result.plan_ = plan;
   result.options_ = options;
-  const int rank = result.communicator_->rank();
   prepare_collectively(result.communicator_->get(), mapping, processor_ids, source_name, options.timeout_seconds,
                        [&](const std::vector<ProcessorIndex>& processor_of_rank) {
     auto n = static_cast<ProcessorIndex>(processor_ids.size());
     check_pipelined_plan(plan, n, source_name);
-    std::vector<int> rank_of(processor_ids.size(), -1);
+    std::vector<ProcessorIndex> rank_of(processor_ids.size(), kNoProcessor);
     for (size_t r = 0; r < processor_of_rank.size(); ++r) {
-      rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<int>(r);
+      rank_of[static_cast<size_t>(processor_of_rank[r])] = static_cast<ProcessorIndex>(r);
     }
-    auto me = processor_of_rank[static_cast<size_t>(rank)];
-    result.root_rank_ = rank_of[static_cast<size_t>(plan.trees[0].tree.root)];
+    // The plan on ranks: processor p's place taken by the rank that plays it.
+    result.plan_ = plan;
+    for (auto& weighted : result.plan_.trees) {
+      const auto& tree = weighted.tree;
+      PipelineTree on_ranks;
+      on_ranks.root = rank_of[static_cast<size_t>(tree.root)];
+      on_ranks.children.resize(tree.children.size());
+      for (size_t p = 0; p < tree.children.size(); ++p) {
+        auto& children = on_ranks.children[static_cast<size_t>(rank_of[p])];
+        for (auto child : tree.children[p]) children.push_back(rank_of[static_cast<size_t>(child)]);
+      }
+      weighted.tree = std::move(on_ranks);
+    }
+    result.root_rank_ = static_cast<int>(result.plan_.trees[0].tree.root);
     PlanHash hash;
     hash.add(plan.slice_bytes);
     for (const auto& [weight, tree] : plan.trees) {
@@ -219,13 +228,6 @@ ExecutablePipeline ExecutablePipeline::prepare(MPI_Comm comm, const PipelinedBro
       static_assert(sizeof(weight_bits) == sizeof(weight));
       std::memcpy(&weight_bits, &weight, sizeof weight);
       hash.add(weight_bits);
-      auto parent = tree.parents();
-      result.parent_rank_.push_back(parent[static_cast<size_t>(me)] == kNoProcessor
-                                        ? -1
-                                        : rank_of[static_cast<size_t>(parent[static_cast<size_t>(me)])]);
-      std::vector<int> children;
-      for (auto child : tree.children[static_cast<size_t>(me)]) children.push_back(rank_of[static_cast<size_t>(child)]);
-      result.children_ranks_.push_back(std::move(children));
       for (size_t p = 0; p < tree.children.size(); ++p) {
         for (auto child : tree.children[p]) hash.add(static_cast<std::uint64_t>(p) << 32 | static_cast<std::uint32_t>(child));
         hash.add(~std::uint64_t{0});
@@ -250,53 +252,70 @@ void check_pipeline_call(const ExecutablePipeline& plan, std::string_view call, 
   }
 }
 
+CommProgram program_of_pipelined_broadcast(const PipelinedBroadcastPlan& plan, std::size_t count, int type_size,
+                                           PlanLowering::Sends sends) {
+  check_pipelined_plan(plan, static_cast<ProcessorIndex>(plan.trees.at(0).tree.children.size()), "pipelined broadcast");
+  const int ranks = static_cast<int>(plan.trees[0].tree.children.size());
+  CommProgram program(ranks, plan.algorithm.empty() ? "hetcoll pipelined broadcast"
+                                                    : fmt::format("hetcoll pipelined {}", plan.algorithm));
+  const auto slicing = Slicing::of(plan, static_cast<int>(count), type_size);
+  const auto slices = slicing.slices;
+  const auto tree_of = slice_trees(plan, slices);
+  std::vector<std::vector<ProcessorIndex>> parents;
+  for (const auto& weighted : plan.trees) parents.push_back(weighted.tree.parents());
+  auto slice = [&](std::size_t j) {
+    return Slice{0, j * slicing.per_slice, static_cast<std::size_t>(slicing.count(j))};
+  };
+  auto synchronous = [&](bool more_sends_follow) {
+    return sends == PlanLowering::Sends::synchronous || (sends == PlanLowering::Sends::one_port && more_sends_follow);
+  };
+  for (int rank = 0; rank < ranks; ++rank) {
+    const auto r = static_cast<std::size_t>(rank);
+    // The last slice this rank forwards (sends before it are synchronous in
+    // the one-port send mode).
+    std::size_t last_sending_slice = 0;
+    for (std::size_t j = 0; j < slices; ++j) {
+      if (!plan.trees[tree_of[j]].tree.children[r].empty()) last_sending_slice = j;
+    }
+    // Receives posted ahead, in slice order: slice -> its request.
+    std::vector<std::uint32_t> request_of(slices, 0);
+    std::size_t next_to_post = 0;
+    for (std::size_t j = 0; j < slices; ++j) {
+      for (; next_to_post < slices && next_to_post < j + kPipelineReceivesAhead; ++next_to_post) {
+        const auto parent = parents[tree_of[next_to_post]][r];
+        if (parent == kNoProcessor) continue;
+        request_of[next_to_post] = program.add(rank, ProgramStep::receive_of(static_cast<int>(parent), slice(next_to_post)));
+      }
+      if (parents[tree_of[j]][r] != kNoProcessor) program.add(rank, ProgramStep::wait_for({request_of[j]}));
+      const auto& children = plan.trees[tree_of[j]].tree.children[r];
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        program.blocking_send(rank, static_cast<int>(children[i]), slice(j),
+                              synchronous(j < last_sending_slice || i + 1 < children.size()));
+      }
+    }
+  }
+  return program;
+}
+
+const CommProgram& ExecutablePipeline::program(bool reduce, std::size_t count, int type_size,
+                                               const std::function<CommProgram()>& lower) const {
+  if (!last_ || last_->reduce != reduce || last_->count != count || last_->type_size != type_size) {
+    last_ = std::make_shared<Lowered>(Lowered{reduce, count, type_size, lower()});
+  }
+  return last_->program;
+}
+
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan) {
   constexpr std::string_view call = "hetcoll::mpi::bcast (pipelined)";
   check_pipeline_call(plan, call, count, comm, root);
   if (count == 0) return MPI_SUCCESS;
-  Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), call);
-  auto layout = DatatypeLayout::of(datatype);
-  const auto slicing = Slicing::of(plan.plan(), count, layout.size);
-  const auto slices = slicing.slices;
-  auto tree_of = slice_trees(plan.plan(), slices);
-  auto slice_count = [&](std::size_t slice) { return slicing.count(slice); };
-  auto slice_address = [&](std::size_t slice) { return element_address(buffer, slice * slicing.per_slice, layout); };
-
-  // The last slice this rank forwards (sends before it are synchronous in
-  // the one-port send mode).
-  std::size_t last_sending_slice = 0;
-  for (std::size_t slice = 0; slice < slices; ++slice) {
-    if (!plan.children_ranks()[tree_of[slice]].empty()) last_sending_slice = slice;
-  }
-  // Receives posted ahead, in slice order: (slice, request).
-  constexpr std::size_t kReceivesAhead = 4;
-  std::deque<std::pair<std::size_t, MPI_Request>> posted;
-  std::size_t next_to_post = 0;
-  auto post_receives = [&](std::size_t up_to) {
-    for (; next_to_post < slices && next_to_post < up_to; ++next_to_post) {
-      int parent = plan.parent_rank()[tree_of[next_to_post]];
-      if (parent < 0) continue;
-      posted.emplace_back(next_to_post, exchange.start_receive(slice_address(next_to_post), slice_count(next_to_post),
-                                                               datatype, parent, MessageTag::pipeline_slice));
-    }
-  };
-  for (std::size_t slice = 0; slice < slices; ++slice) {
-    post_receives(slice + kReceivesAhead);
-    auto tree = tree_of[slice];
-    int parent = plan.parent_rank()[tree];
-    if (parent >= 0) {
-      auto [posted_slice, request] = posted.front();
-      posted.pop_front();
-      (void)posted_slice;  // == slice: posted in slice order, only where a parent exists
-      exchange.wait_receive(request, datatype, parent, slice_count(slice));
-    }
-    const auto& children = plan.children_ranks()[tree];
-    for (std::size_t i = 0; i < children.size(); ++i) {
-      exchange.send(slice_address(slice), slice_count(slice), datatype, children[i], MessageTag::pipeline_slice,
-                    slice < last_sending_slice || i + 1 < children.size());
-    }
-  }
-  return MPI_SUCCESS;
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  const auto& program = plan.program(false, static_cast<std::size_t>(count), type_size, [&] {
+    return program_of_pipelined_broadcast(plan.plan(), static_cast<std::size_t>(count), type_size,
+                                          sends_of(plan.options()));
+  });
+  return bcast(buffer, count, datatype, root, program, plan.communicator(), plan.user_communicator(), plan.options());
 }
 
 }  // namespace hetcoll::mpi

@@ -11,11 +11,13 @@
 // total weight), so over any prefix each tree carries its weight's share
 // of slices within one slice.
 //
-// Execution on each rank: for slice j = 0, 1, ... in order: unless it is
-// the root, wait for slice j from its parent in slice j's tree; then send
-// slice j to its children in that tree, one after the other, in the tree's
-// child order. Receives for the next few slices are posted ahead so a rank
-// receives slice j+1 while it forwards slice j (bidirectional one-port).
+// Execution (program_of_pipelined_broadcast, run by the program executor,
+// program_executor.h), on each rank: for slice j = 0, 1, ... in order:
+// unless it is the root, wait for slice j from its parent in slice j's
+// tree; then send slice j to its children in that tree, one after the
+// other, in the tree's child order. Receives for the next few slices are
+// posted ahead so a rank receives slice j+1 while it forwards slice j
+// (bidirectional one-port).
 //
 // Why it cannot deadlock: every rank handles slices in the same order
 // (0, 1, ...) and, within a slice, the transfers form a tree. Suppose all
@@ -44,7 +46,9 @@
 #include "hetcoll/core/ids.h"
 #include "hetcoll/mpi/executable_plan.h"
 #include <mpi.h>
+#include "hetcoll/plan/comm_program.h"
 #include "hetcoll/plan/plan.h"
+#include "hetcoll/plan/plan_program.h"
 
 namespace hetcoll::mpi {
 
@@ -116,19 +120,28 @@ class ExecutablePipeline {
   int rank() const { return communicator_->rank(); }
   MPI_Comm communicator() const { return communicator_->get(); }
   MPI_Comm user_communicator() const { return communicator_->user(); }
+  // The plan on ranks: processor p's place taken by the rank that plays it.
   const PipelinedBroadcastPlan& plan() const { return plan_; }
-  // Per tree: this rank's parent rank (-1 at the root) and children ranks.
-  const std::vector<int>& parent_rank() const { return parent_rank_; }
-  const std::vector<std::vector<int>>& children_ranks() const { return children_ranks_; }
   const RuntimeOptions& options() const { return options_; }
+  // The program of a broadcast (or, `reduce`, a segmented reduce:
+  // pipelined_reduce.h) of `count` elements of `type_size` bytes, made by
+  // `lower` unless it is the last one made: repeated calls of one shape
+  // lower the plan once.
+  const CommProgram& program(bool reduce, std::size_t count, int type_size,
+                             const std::function<CommProgram()>& lower) const;
 
  private:
   std::shared_ptr<PrivateCommunicator> communicator_;
   PipelinedBroadcastPlan plan_;
   int root_rank_ = 0;
-  std::vector<int> parent_rank_;
-  std::vector<std::vector<int>> children_ranks_;
   RuntimeOptions options_;
+  struct Lowered {
+    bool reduce = false;
+    std::size_t count = 0;
+    int type_size = 0;
+    CommProgram program;
+  };
+  mutable std::shared_ptr<Lowered> last_;
 };
 
 // The checks every rank makes alike before running a pipeline (so a
@@ -136,7 +149,18 @@ class ExecutablePipeline {
 // not negative, root is the plan's root. `call` names the call in messages.
 void check_pipeline_call(const ExecutablePipeline& plan, std::string_view call, int count, MPI_Comm comm, int root);
 
-// MPI_Bcast along the pipelined plan (root must be the plan's root).
+// Receives a rank posts ahead of the slice it forwards.
+constexpr std::size_t kPipelineReceivesAhead = 4;
+
+// The communication program (plan/comm_program.h) of broadcasting `count`
+// elements of `type_size` bytes along `plan`, whose processors are the
+// ranks (the execution above); `sends`: one-port (a send that another of
+// the rank follows is synchronous), standard or synchronous.
+CommProgram program_of_pipelined_broadcast(const PipelinedBroadcastPlan& plan, std::size_t count, int type_size,
+                                           PlanLowering::Sends sends = PlanLowering::Sends::one_port);
+
+// MPI_Bcast along the pipelined plan (root must be the plan's root): its
+// program, run by the program executor.
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const ExecutablePipeline& plan);
 
 }  // namespace hetcoll::mpi

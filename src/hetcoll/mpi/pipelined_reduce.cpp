@@ -15,13 +15,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "hetcoll/mpi/datatype_buffer.h"
-#include "hetcoll/mpi/exchange.h"
+#include "hetcoll/mpi/program_executor.h"
 
 namespace hetcoll::mpi {
 
@@ -117,6 +117,44 @@ PipelinedBroadcastPlan as_pipeline(const PipelinedReducePlan& plan) {
   return {{{1.0, plan.tree}}, plan.segment_bytes, plan.algorithm};
 }
 
+CommProgram program_of_pipelined_reduce(const PipelinedBroadcastPlan& plan, std::size_t count, int type_size,
+                                        PlanLowering::Sends sends) {
+  if (plan.trees.size() != 1) {
+    throw InputError("plan", fmt::format("a segmented reduce runs along one tree; the plan has {}", plan.trees.size()));
+  }
+  check_pipelined_plan(plan, static_cast<ProcessorIndex>(plan.trees[0].tree.children.size()), "segmented reduce");
+  const auto& tree = plan.trees[0].tree;
+  const int ranks = static_cast<int>(tree.children.size());
+  CommProgram program(ranks, plan.algorithm.empty() ? "hetcoll segmented reduce"
+                                                    : fmt::format("hetcoll segmented {}", plan.algorithm));
+  const auto slicing = Slicing::of(plan, static_cast<int>(count), type_size);
+  const auto segments = slicing.slices;
+  const auto parents = tree.parents();
+  const auto incoming = program.add_buffer(slicing.per_slice);
+  auto segment = [&](std::uint32_t buffer, std::size_t j) {
+    return Slice{buffer, buffer == 0 ? j * slicing.per_slice : 0, static_cast<std::size_t>(slicing.count(j))};
+  };
+  for (int rank = 0; rank < ranks; ++rank) {
+    const auto r = static_cast<std::size_t>(rank);
+    const auto parent = parents[r];
+    std::optional<std::uint32_t> sending;
+    for (std::size_t j = 0; j < segments; ++j) {
+      for (auto child : tree.children[r]) {
+        program.blocking_receive(rank, static_cast<int>(child), segment(incoming, j));
+        program.add(rank, ProgramStep::combine_of(segment(incoming, j), segment(0, j)));
+      }
+      if (parent == kNoProcessor) continue;
+      // One send at a time; the send of segment j overlaps the receives of j+1.
+      if (sending) program.add(rank, ProgramStep::wait_for({*sending}));
+      const bool synchronous = sends == PlanLowering::Sends::synchronous ||
+                               (sends == PlanLowering::Sends::one_port && j + 1 < segments);
+      sending = program.add(rank, ProgramStep::send_of(static_cast<int>(parent), segment(0, j), synchronous));
+    }
+    if (sending) program.add(rank, ProgramStep::wait_for({*sending}));
+  }
+  return program;
+}
+
 int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
            const ExecutablePipeline& plan) {
   constexpr std::string_view call = "hetcoll::mpi::reduce (segmented)";
@@ -133,51 +171,14 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                                     call));
   }
   if (count == 0) return MPI_SUCCESS;
-  Exchange exchange(plan.communicator(), plan.user_communicator(), plan.options(), call);
-  auto layout = DatatypeLayout::of(datatype);
-  const auto slicing = Slicing::of(plan.plan(), count, layout.size);
-  const auto per_segment = slicing.per_slice;
-  const auto total = slicing.total;
-  const auto segments = slicing.slices;
-  auto segment_count = [&](std::size_t segment) { return slicing.count(segment); };
-  const bool is_root = plan.rank() == plan.root_rank();
-  const void* own = is_root && sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  const auto& children = plan.children_ranks()[0];
-  const int parent = plan.parent_rank()[0];
-  // The root combines into its result; a rank with children into a copy of
-  // its values (the user's send buffer stays untouched); a leaf sends its own.
-  ScratchBuffer accumulator;
-  void* combined = nullptr;
-  const void* outgoing = own;
-  if (is_root) {
-    combined = recvbuf;
-    if (own != recvbuf) copy_elements(own, recvbuf, total, datatype, layout);
-  } else if (!children.empty()) {
-    accumulator = ScratchBuffer(layout, total);
-    combined = accumulator.data();
-    copy_elements(own, combined, total, datatype, layout);
-    outgoing = combined;
-  }
-  ScratchBuffer incoming;
-  if (!children.empty()) incoming = ScratchBuffer(layout, per_segment);
-  MPI_Request sending = MPI_REQUEST_NULL;
-  for (std::size_t segment = 0; segment < segments; ++segment) {
-    const int n = segment_count(segment);
-    for (int child : children) {
-      exchange.receive(incoming.data(), n, datatype, child, MessageTag::pipeline_slice);
-      exchange.check(MPI_Reduce_local(incoming.data(), element_address(combined, segment * per_segment, layout), n,
-                                      datatype, op),
-                     "MPI_Reduce_local");
-    }
-    if (parent >= 0) {
-      // One send at a time; the send of segment j overlaps the receives of j+1.
-      if (sending != MPI_REQUEST_NULL) exchange.wait_send(sending, parent);
-      sending = exchange.start_send(element_address(outgoing, segment * per_segment, layout), n, datatype, parent,
-                                    MessageTag::pipeline_slice, segment + 1 < segments);
-    }
-  }
-  if (sending != MPI_REQUEST_NULL) exchange.wait_send(sending, parent);
-  return MPI_SUCCESS;
+  int type_size = 0;
+  MPI_Type_size(datatype, &type_size);
+  const auto& program = plan.program(true, static_cast<std::size_t>(count), type_size, [&] {
+    return program_of_pipelined_reduce(plan.plan(), static_cast<std::size_t>(count), type_size,
+                                       sends_of(plan.options()));
+  });
+  return reduce(sendbuf, recvbuf, count, datatype, op, root, program, plan.communicator(), plan.user_communicator(),
+                plan.options());
 }
 
 }  // namespace hetcoll::mpi

@@ -13,11 +13,13 @@
 // before it sends anything; segmenting lets a rank send segment j while its
 // children still send segment j+1.
 //
-// Execution on each rank: for j = 0, 1, ...: receive segment j from each
-// child in order (one at a time: one-port receives) and combine it; then
-// wait for its own send of segment j-1 to finish (one send at a time) and
-// start sending segment j to its parent. A rank thus receives segment j+1
-// while its send of segment j is under way (bidirectional one-port).
+// Execution (program_of_pipelined_reduce, run by the program executor,
+// program_executor.h), on each rank: for j = 0, 1, ...: receive segment j
+// from each child in order (one at a time: one-port receives) and combine
+// it; then wait for its own send of segment j-1 to finish (one send at a
+// time) and start sending segment j to its parent. A rank thus receives
+// segment j+1 while its send of segment j is under way (bidirectional
+// one-port).
 //
 // It cannot deadlock: all ranks handle segments in the same order
 // (pipelined_reduce.cpp: the proof).
@@ -87,6 +89,13 @@ SegmentedReduceChoice choose_segmented_reduce(const std::vector<std::pair<std::s
 
 // The pipeline the runtime runs the plan with: its one tree, segments as slices.
 PipelinedBroadcastPlan as_pipeline(const PipelinedReducePlan& plan);
+
+// The communication program of reducing `count` elements of `type_size`
+// bytes along `plan` (as_pipeline of a PipelinedReducePlan: one tree, the
+// segments as slices), whose processors are the ranks (the execution
+// above; commutative operations: the program does not keep rank order).
+CommProgram program_of_pipelined_reduce(const PipelinedBroadcastPlan& plan, std::size_t count, int type_size,
+                                        PlanLowering::Sends sends = PlanLowering::Sends::one_port);
 
 // MPI_Reduce along a segmented plan prepared with
 // ExecutablePipeline::prepare(comm, as_pipeline(plan), ...): root must be

@@ -52,8 +52,10 @@
 // intercepted collective (collective; cached as a communicator attribute,
 // freed with the communicator): its ranks are translated to
 // MPI_COMM_WORLD's, hence to the platform's processors, so sub-communicators
-// plan on their own processors. Each (operation, root, message size,
-// datatype size) is planned once and cached (runtime.h). The MPI library's
+// plan on their own processors. What runs for each (operation, root,
+// count, datatype size, commutativity) is decided once and cached in the
+// Runtime's one cache of programs (runtime.h), and run by the program
+// executor (program_executor.h). The MPI library's
 // own call is used — and all ranks of the communicator agree on it, so no
 // rank is left waiting — for:
 // no HETCOLL_PLATFORM, a platform that cannot be read or does not fit the
@@ -83,7 +85,6 @@
 
 #include "hetcoll/core/units.h"
 #include "hetcoll/model/platform_io.h"
-#include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/mpi/runtime.h"
 
@@ -184,7 +185,7 @@ void say_fallback(const char* call, const std::string& reason) {
 struct CommunicatorState {
   std::unique_ptr<Runtime> runtime;
   std::string fallback_reason;
-  std::set<Runtime::PlanKey> failed_plans;
+  std::set<Runtime::ProgramKey> failed_programs;
 };
 
 int state_keyval = MPI_KEYVAL_INVALID;
@@ -298,9 +299,12 @@ const char* mpi_name(Operation operation) {
   }
 }
 
-// The plan to run, or nullptr to fall back (every rank of `comm` decides alike).
-const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation operation, int root, int count,
-                                                    MPI_Datatype datatype) {
+// What runs (Runtime::program_for), or nullptr for the MPI library's own
+// call (every rank of `comm` decides alike). A decision that fails is the
+// MPI library's call, said once.
+const hetcoll::mpi::ChosenProgram* program_or_fallback(MPI_Comm comm, Operation operation, int root, int count,
+                                                       MPI_Datatype datatype, MPI_Op op) {
+  using hetcoll::mpi::ChosenProgram;
   if (count <= 0) return nullptr;  // nothing to send: the MPI library's call, unannounced
   auto* state = state_of(comm);
   if (!state->runtime) {
@@ -313,114 +317,58 @@ const hetcoll::mpi::ExecutablePlan* plan_or_fallback(MPI_Comm comm, Operation op
   }
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
-  auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(type_size);
+  int commutative = 1;
+  if (op != MPI_OP_NULL) MPI_Op_commutative(op, &commutative);
   auto& runtime = *state->runtime;
-  auto key = runtime.plan_key(operation, root, bytes, type_size);
-  if (state->failed_plans.count(key)) return nullptr;
+  const auto key = runtime.program_key(operation, root, count, type_size, commutative != 0);
+  if (state->failed_programs.count(key)) return nullptr;
   try {
-    const auto& plan = runtime.plan_for(operation, root, bytes, type_size);
+    const auto& chosen = runtime.program_for(operation, root, count, type_size, commutative != 0);
     int size = 0;
     MPI_Comm_size(comm, &size);
-    say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): hetcoll plan "
-                                  "\"{}\", predicted makespan {} {}(platform {})",
-                                  mpi_name(operation), size,
-                                  operation == Operation::allreduce ? "" : fmt::format(", root {}", root), bytes,
-                                  type_size, plan.algorithm(), hetcoll::time_text(plan.predicted_makespan(), runtime.time_unit()),
-                                  runtime.size_dependent() ? "for this size "
-                                                           : "for any size (the platform's times are per message) ",
-                                  runtime.platform_name()));
-    return &plan;
+    const std::string call = fmt::format("{} on a communicator of {} ranks{}", mpi_name(operation), size,
+                                         operation == Operation::allreduce ? "" : fmt::format(", root {}", root));
+    const auto bytes = static_cast<long long>(count) * type_size;
+    switch (chosen.source) {
+      case ChosenProgram::Source::chooser:
+        // A non-commutative call under a library whose own algorithm is
+        // not modelled has no prediction at all.
+        say_verbose(comm, fmt::format("{} ({} bytes, elements of {} bytes): runs {}, {} ({}; platform {})", call,
+                                      bytes, type_size,
+                                      chosen.name == "mpi:default" ? "the MPI library's own call (mpi:default)"
+                                                                   : chosen.name,
+                                      std::isnan(chosen.predicted_seconds)
+                                          ? std::string("not predicted")
+                                          : fmt::format("predicted {:.4g} s{}", chosen.predicted_seconds,
+                                                        chosen.name == "mpi:default" &&
+                                                                std::isnan(chosen.default_seconds)
+                                                            ? " or more"
+                                                            : ""),
+                                      chosen.reason, runtime.platform_name()));
+        break;
+      case ChosenProgram::Source::split:
+        say_verbose(comm, fmt::format("{} ({} elements of {} bytes): hetcoll \"{}\", predicted makespan {} (platform "
+                                      "{})",
+                                      call, count, type_size, chosen.name,
+                                      hetcoll::time_text(chosen.predicted_seconds, runtime.time_unit()),
+                                      runtime.platform_name()));
+        break;
+      case ChosenProgram::Source::plan:
+        say_verbose(comm, fmt::format("{} ({} bytes, elements of {} bytes): hetcoll plan \"{}\", predicted makespan "
+                                      "{} {}(platform {})",
+                                      call, bytes, type_size, chosen.name,
+                                      hetcoll::time_text(chosen.predicted_seconds, runtime.time_unit()),
+                                      runtime.size_dependent() ? "for this size "
+                                                               : "for any size (the platform's times are per message) ",
+                                      runtime.platform_name()));
+        break;
+    }
+    return chosen.program ? &chosen : nullptr;
   } catch (const std::exception& error) {
-    state->failed_plans.insert(key);
+    state->failed_programs.insert(key);
     say_fallback(mpi_name(operation), error.what());
     return nullptr;
   }
-}
-
-// The chooser's decision (Runtime::chosen_for), or nullptr where it does
-// not apply (every rank of `comm` decides alike). A decision that fails is
-// the MPI library's call.
-const hetcoll::mpi::ChosenProgram* chosen_or_none(MPI_Comm comm, Operation operation, int root, int count,
-                                                  MPI_Datatype datatype, MPI_Op op) {
-  static const hetcoll::mpi::ChosenProgram library_default{"mpi:default", 0, 0, "", nullptr};
-  if (count <= 0) return nullptr;
-  auto* state = state_of(comm);
-  if (!state->runtime) return nullptr;
-  int type_size = 0;
-  MPI_Type_size(datatype, &type_size);
-  int commutative = 1;
-  if (op != MPI_OP_NULL) MPI_Op_commutative(op, &commutative);
-  try {
-    const auto* chosen = state->runtime->chosen_for(operation, root, count, type_size, commutative != 0);
-    if (chosen) {
-      int size = 0;
-      MPI_Comm_size(comm, &size);
-      // A non-commutative call under a library whose own algorithm is not
-      // modelled has no prediction at all.
-      const std::string prediction =
-          std::isnan(chosen->predicted_seconds)
-              ? std::string("not predicted")
-              : fmt::format("predicted {:.4g} s{}", chosen->predicted_seconds,
-                            chosen->name == "mpi:default" && std::isnan(chosen->default_seconds) ? " or more" : "");
-      say_verbose(comm, fmt::format("{} on a communicator of {} ranks{} ({} bytes, elements of {} bytes): runs {}, "
-                                    "{} ({}; platform {})",
-                                    mpi_name(operation), size,
-                                    operation == Operation::allreduce ? "" : fmt::format(", root {}", root),
-                                    static_cast<long long>(count) * type_size, type_size,
-                                    chosen->name == "mpi:default" ? "the MPI library's own call (mpi:default)"
-                                                                  : chosen->name,
-                                    prediction, chosen->reason, state->runtime->platform_name()));
-    }
-    return chosen;
-  } catch (const std::exception& error) {
-    say_fallback(mpi_name(operation), error.what());
-    return &library_default;
-  }
-}
-
-// The split broadcast to run (Runtime::split_for), or nullptr for the
-// whole-message path (every rank of `comm` decides alike).
-const hetcoll::mpi::ChosenProgram* split_or_none(MPI_Comm comm, int root, int count, MPI_Datatype datatype) {
-  if (count <= 0) return nullptr;
-  auto* state = state_of(comm);
-  if (!state->runtime) return nullptr;
-  int type_size = 0;
-  MPI_Type_size(datatype, &type_size);
-  const auto* split = state->runtime->split_for(root, count, type_size);
-  if (split) {
-    int size = 0;
-    MPI_Comm_size(comm, &size);
-    say_verbose(comm, fmt::format("MPI_Bcast on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
-                               "\"{}\", predicted makespan {} (platform {})",
-                               size, root, count, type_size, split->name,
-                               hetcoll::time_text(split->predicted_seconds, state->runtime->time_unit()),
-                               state->runtime->platform_name()));
-  }
-  return split;
-}
-
-// The split reduce to run (Runtime::split_reduce_for), or nullptr for the
-// whole-vector path (every rank of `comm` decides alike).
-const hetcoll::mpi::ChosenProgram* split_reduce_or_none(MPI_Comm comm, int root, int count,
-                                                                MPI_Datatype datatype, MPI_Op op) {
-  if (count <= 0) return nullptr;
-  int commutative = 0;
-  MPI_Op_commutative(op, &commutative);
-  if (!commutative) return nullptr;
-  auto* state = state_of(comm);
-  if (!state->runtime) return nullptr;
-  int type_size = 0;
-  MPI_Type_size(datatype, &type_size);
-  const auto* split = state->runtime->split_reduce_for(root, count, type_size);
-  if (split) {
-    int size = 0;
-    MPI_Comm_size(comm, &size);
-    say_verbose(comm, fmt::format("MPI_Reduce on a communicator of {} ranks, root {} ({} elements of {} bytes): hetcoll "
-                               "\"{}\", predicted {:g} s (platform {})",
-                               size, root, count, type_size, split->name, split->predicted_seconds,
-                               state->runtime->platform_name()));
-  }
-  return split;
 }
 
 }  // namespace
@@ -428,50 +376,28 @@ const hetcoll::mpi::ChosenProgram* split_reduce_or_none(MPI_Comm comm, int root,
 extern "C" {
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (const auto* chosen = chosen_or_none(comm, Operation::broadcast, root, count, datatype, MPI_OP_NULL)) {
-    if (!chosen->program) return PMPI_Bcast(buffer, count, datatype, root, comm);
-    const auto& runtime = *state_of(comm)->runtime;
-    return hetcoll::mpi::bcast(buffer, count, datatype, root, *chosen->program, runtime.private_communicator(), comm,
-                               runtime.options());
-  }
-  if (const auto* split = split_or_none(comm, root, count, datatype)) {
-    const auto& runtime = *state_of(comm)->runtime;
-    return hetcoll::mpi::bcast(buffer, count, datatype, root, *split->program, runtime.private_communicator(), comm,
-                               runtime.options());
-  }
-  const auto* plan = plan_or_fallback(comm, Operation::broadcast, root, count, datatype);
-  if (!plan) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  return hetcoll::mpi::bcast(buffer, count, datatype, root, comm, *plan);
+  const auto* chosen = program_or_fallback(comm, Operation::broadcast, root, count, datatype, MPI_OP_NULL);
+  if (!chosen) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  const auto& runtime = *state_of(comm)->runtime;
+  return hetcoll::mpi::bcast(buffer, count, datatype, root, *chosen->program, runtime.private_communicator(), comm,
+                             runtime.options());
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
-  if (const auto* chosen = chosen_or_none(comm, Operation::reduce, root, count, datatype, op)) {
-    if (!chosen->program) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    const auto& runtime = *state_of(comm)->runtime;
-    return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen->program,
-                                runtime.private_communicator(), comm, runtime.options());
-  }
-  if (const auto* split = split_reduce_or_none(comm, root, count, datatype, op)) {
-    const auto& runtime = *state_of(comm)->runtime;
-    return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *split->program,
-                                runtime.private_communicator(), comm, runtime.options());
-  }
-  const auto* plan = plan_or_fallback(comm, Operation::reduce, root, count, datatype);
-  if (!plan) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, comm, *plan);
+  const auto* chosen = program_or_fallback(comm, Operation::reduce, root, count, datatype, op);
+  if (!chosen) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  const auto& runtime = *state_of(comm)->runtime;
+  return hetcoll::mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen->program,
+                              runtime.private_communicator(), comm, runtime.options());
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (const auto* chosen = chosen_or_none(comm, Operation::allreduce, -1, count, datatype, op)) {
-    if (!chosen->program) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    const auto& runtime = *state_of(comm)->runtime;
-    return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program,
-                                   runtime.private_communicator(), comm, runtime.options());
-  }
-  const auto* plan = plan_or_fallback(comm, Operation::allreduce, -1, count, datatype);
-  if (!plan) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, comm, *plan);
+  const auto* chosen = program_or_fallback(comm, Operation::allreduce, -1, count, datatype, op);
+  if (!chosen) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  const auto& runtime = *state_of(comm)->runtime;
+  return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program,
+                                 runtime.private_communicator(), comm, runtime.options());
 }
 
 int MPI_Finalize(void) {

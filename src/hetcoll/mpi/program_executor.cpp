@@ -1,5 +1,6 @@
 #include "hetcoll/mpi/program_executor.h"
 
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -8,19 +9,81 @@
 
 namespace hetcoll::mpi {
 
+PlanLowering lowering_of(const MakespanPlan& plan, const RuntimeOptions& options, bool rank_order) {
+  PlanLowering lowering;
+  // Times are seconds only on platforms of latency and bandwidth (a plan
+  // with a message size); a fixed-cost plan's sends are not paced.
+  const bool timed = plan.model == PlanModel::eager && plan.message_size.has_value();
+  lowering.pace_broadcasts = timed && options.paces_eager_broadcasts();
+  lowering.pace_reduces = timed && options.paces_eager_reduces();
+  lowering.rank_order = rank_order;
+  switch (options.send_mode) {
+    case RuntimeOptions::SendMode::one_port: lowering.sends = PlanLowering::Sends::one_port; break;
+    case RuntimeOptions::SendMode::standard: lowering.sends = PlanLowering::Sends::standard; break;
+    case RuntimeOptions::SendMode::synchronous: lowering.sends = PlanLowering::Sends::synchronous; break;
+  }
+  return lowering;
+}
+
+PlanLowering::Sends sends_of(const RuntimeOptions& options) {
+  switch (options.send_mode) {
+    case RuntimeOptions::SendMode::standard: return PlanLowering::Sends::standard;
+    case RuntimeOptions::SendMode::synchronous: return PlanLowering::Sends::synchronous;
+    case RuntimeOptions::SendMode::one_port: break;
+  }
+  return PlanLowering::Sends::one_port;
+}
+
+
+std::uint64_t program_hash(const CommProgram& program) {
+  PlanHash hash;
+  auto bits = [](double value) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, &value, sizeof word);
+    return word;
+  };
+  auto add_slice = [&](const Slice& slice) {
+    hash.add(slice.buffer);
+    hash.add(slice.offset);
+    hash.add(slice.count);
+  };
+  hash.add(static_cast<std::uint64_t>(program.ranks));
+  hash.add(program.rank_order ? 1 : 0);
+  for (auto elements : program.buffer_elements) hash.add(elements);
+  for (const auto& steps : program.steps) {
+    hash.add(steps.size());
+    for (const auto& step : steps) {
+      hash.add(static_cast<std::uint64_t>(step.kind) << 32 | static_cast<std::uint32_t>(step.peer));
+      hash.add(step.synchronous ? 1 : 0);
+      add_slice(step.data);
+      add_slice(step.into);
+      for (auto request : step.requests) hash.add(request);
+      hash.add(bits(step.seconds));
+    }
+  }
+  return hash.value();
+}
+
 void run_program_steps(const CommProgram& program, const Exchange& exchange, int rank, void* data, int count,
                        MPI_Datatype datatype, MPI_Op op) {
   const auto layout = DatatypeLayout::of(datatype);
+  const auto& steps = program.steps[static_cast<std::size_t>(rank)];
+  // Only the scratch buffers this rank's steps use are allocated.
   std::vector<ScratchBuffer> scratch(program.buffer_elements.size());
-  for (std::size_t b = 1; b < scratch.size(); ++b) {
-    if (program.buffer_elements[b] > 0) scratch[b] = ScratchBuffer(layout, program.buffer_elements[b]);
+  auto allocate = [&](const Slice& slice) {
+    if (slice.buffer != 0 && scratch[slice.buffer].data() == nullptr && program.buffer_elements[slice.buffer] > 0) {
+      scratch[slice.buffer] = ScratchBuffer(layout, program.buffer_elements[slice.buffer]);
+    }
+  };
+  for (const auto& step : steps) {
+    allocate(step.data);
+    if (step.kind == ProgramStep::Kind::combine || step.kind == ProgramStep::Kind::copy) allocate(step.into);
   }
   (void)count;
   auto address = [&](const Slice& slice) -> void* {
     void* base = slice.buffer == 0 ? data : scratch[slice.buffer].data();
     return element_address(base, slice.offset, layout);
   };
-  const auto& steps = program.steps[static_cast<std::size_t>(rank)];
   const double entered = MPI_Wtime();
   std::vector<MPI_Request> requests(steps.size(), MPI_REQUEST_NULL);
   for (std::size_t index = 0; index < steps.size(); ++index) {
@@ -70,6 +133,17 @@ void check_arguments(const CommProgram& program, const Exchange& exchange, int s
   if (count < 0) exchange.abort(fmt::format("{}: negative count {}", call, count));
 }
 
+// Every rank holds the same program and the same operation: refused alike everywhere.
+void check_operation(const CommProgram& program, MPI_Op op, std::string_view call) {
+  int commutative = 1;
+  MPI_Op_commutative(op, &commutative);
+  if (!commutative && !program.rank_order) {
+    throw MismatchError(fmt::format("{}: \"{}\" combines in arrival order, which needs a commutative operation; "
+                                    "this one is not",
+                                    call, program.name));
+  }
+}
+
 }  // namespace
 
 int bcast(void* buffer, int count, MPI_Datatype datatype, int root, const CommProgram& program, MPI_Comm private_comm,
@@ -91,6 +165,7 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
   MPI_Comm_rank(private_comm, &rank);
   MPI_Comm_size(private_comm, &size);
   check_arguments(program, exchange, size, count, "hetcoll::mpi::reduce");
+  check_operation(program, op, "hetcoll::mpi::reduce");
   const auto layout = DatatypeLayout::of(datatype);
   void* data = nullptr;
   ScratchBuffer working;
@@ -113,6 +188,7 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
   MPI_Comm_rank(private_comm, &rank);
   MPI_Comm_size(private_comm, &size);
   check_arguments(program, exchange, size, count, "hetcoll::mpi::allreduce");
+  check_operation(program, op, "hetcoll::mpi::allreduce");
   const auto layout = DatatypeLayout::of(datatype);
   if (sendbuf != MPI_IN_PLACE) copy_elements(sendbuf, recvbuf, static_cast<std::size_t>(count), datatype, layout);
   run_program_steps(program, exchange, rank, recvbuf, count, datatype, op);

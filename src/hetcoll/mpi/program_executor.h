@@ -16,15 +16,31 @@
 // Deadlock-free exactly when the program completes in the model
 // (predict_program reports no stuck rank): both follow MPI's matching rules.
 // The caller checks the program (check_program) and that every rank runs
-// the same one.
+// the same one. A program without `rank_order` run with a non-commutative
+// operation is refused (MismatchError on every rank: all hold the same
+// program and operation).
 #pragma once
 
 #include <mpi.h>
 
+#include "hetcoll/mpi/communicator.h"
 #include "hetcoll/mpi/exchange.h"
 #include "hetcoll/plan/comm_program.h"
+#include "hetcoll/plan/plan.h"
+#include "hetcoll/plan/plan_program.h"
 
 namespace hetcoll::mpi {
+
+// How the runtime's options lower a plan (plan/plan_program.h): eager
+// plans paced as RuntimeOptions::eager_pacing says where their times are
+// seconds (a plan with a message size); sends by RuntimeOptions::send_mode.
+PlanLowering lowering_of(const MakespanPlan& plan, const RuntimeOptions& options, bool rank_order);
+// A hash of everything the program makes every rank do (PlanHash), by
+// which ranks check they hold the same program (agree_on_hash).
+std::uint64_t program_hash(const CommProgram& program);
+
+// The send mode of RuntimeOptions as a program's.
+PlanLowering::Sends sends_of(const RuntimeOptions& options);
 
 // Runs rank `rank`'s steps with `data` as buffer 0 (`count` elements).
 void run_program_steps(const CommProgram& program, const Exchange& exchange, int rank, void* data, int count,

@@ -18,7 +18,7 @@
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/model/participants.h"
-#include "hetcoll/mpi/collectives.h"
+#include "hetcoll/mpi/executable_plan.h"
 #include "hetcoll/mpi/exchange.h"
 #include "hetcoll/mpi/program_executor.h"
 #include "hetcoll/plan/program_bytes.h"
@@ -28,37 +28,6 @@ namespace hetcoll::mpi {
 
 namespace {
 
-
-// Whether a split plan runs for `key` (root, count, type size), decided
-// alike on every rank and cached: `plan_and_compare` plans it and says
-// whether its prediction beats the whole-message plan's; a failure on any
-// rank, or any rank saying no, means no (the whole-message plan then runs
-// and reports its own errors); else `prepare` binds it (collective).
-const ChosenProgram* decide_split(std::map<std::tuple<int, int, int>, std::unique_ptr<ChosenProgram>>& cache,
-                                  const std::tuple<int, int, int>& key, MPI_Comm comm, double timeout_seconds,
-                                  const std::string& what, const std::function<bool()>& plan_and_compare,
-                                  const std::function<std::unique_ptr<ChosenProgram>()>& prepare) {
-  if (auto found = cache.find(key); found != cache.end()) return found->second.get();
-  if (cache.size() >= Runtime::kSplitCacheEntries) return nullptr;
-  int split = 0;
-  std::string local_error;
-  try {
-    split = plan_and_compare() ? 1 : 0;
-  } catch (const std::exception& error) {
-    local_error = error.what();
-  }
-  try {
-    agree_on_outcome(comm, local_error, what, timeout_seconds);
-  } catch (const MismatchError&) {
-    return cache.emplace(key, nullptr).first->second.get();
-  }
-  // Every rank decides alike (deterministic planners); the minimum makes sure.
-  int everyone = 0;
-  MPI_Request request;
-  PMPI_Iallreduce(&split, &everyone, 1, MPI_INT, MPI_MIN, comm, &request);
-  wait_for_collective(request, comm, timeout_seconds, what);
-  return cache.emplace(key, everyone ? prepare() : nullptr).first->second.get();
-}
 
 // Throws InputError unless `root` is a rank of a communicator of `ranks`.
 void check_root(int root, std::size_t ranks) {
@@ -135,93 +104,140 @@ void Runtime::initialise(const std::string& read_error, const RankMapping& mappi
   agree_on_outcome(comm, local_error, "hetcoll::mpi::Runtime", options_.timeout_seconds);
 }
 
-Runtime::PlanKey Runtime::plan_key(Operation operation, int root, std::size_t message_bytes, int type_size) const {
-  if (!size_dependent_) return {operation, root, 0, 0};
-  return {operation, root, message_bytes, type_size};
+Runtime::ProgramKey Runtime::program_key(Operation operation, int root, int count, int type_size,
+                                         bool commutative) const {
+  return {operation, operation == Operation::allreduce ? -1 : root, count, type_size,
+          operation == Operation::broadcast || commutative};
 }
 
 Cluster Runtime::rank_cluster(double message_bytes) const {
   return restrict_to_processors(platform_, processor_of_rank_, message_bytes);
 }
 
-const ExecutablePlan& Runtime::plan_for(Operation operation, int root, std::size_t message_bytes, int type_size) {
-  const PlanKey key = plan_key(operation, root, message_bytes, type_size);
-  if (auto found = plans_.find(key); found != plans_.end()) {
-    plans_by_use_.splice(plans_by_use_.begin(), plans_by_use_, found->second.use);
-    return *found->second.plan;
-  }
-
-  MakespanPlan plan;
-  std::vector<std::string> ids;
-  std::string local_error;
-  try {
-    const auto ranks = static_cast<int>(processor_of_rank_.size());
-    for (auto p : processor_of_rank_) ids.push_back(platform_.is_cluster() ? platform_.cluster().id(p) : platform_.graph().id(p));
-    if (operation != Operation::allreduce && (root < 0 || root >= ranks)) {
-      throw InputError(fmt::format("root {} is not a rank of the communicator of {} ranks", root, ranks));
-    }
-    const std::string& algorithm = operation == Operation::broadcast ? planning_.broadcast_algorithm
-                                   : operation == Operation::reduce  ? planning_.reduce_algorithm
-                                                                     : planning_.allreduce_algorithm;
-    plan = plan_for_ranks(platform_, processor_of_rank_, operation, root,
-                          static_cast<double>(message_bytes) + planning_.envelope_bytes, algorithm, planning_.model);
-  } catch (const std::exception& error) {
-    local_error = error.what();
-  }
-  agree_on_outcome(communicator_->get(), local_error, fmt::format("hetcoll::mpi: planning the {}", to_string(operation)),
-                   options_.timeout_seconds);
-  auto prepared = std::make_unique<ExecutablePlan>(ExecutablePlan::prepare(
-      communicator_, plan, ids, RankMapping::by_order(), options_, platform_.source_name));
-  // Every rank makes the same calls, so every rank evicts the same plan.
-  if (plans_.size() >= kPlanCacheEntries) {
-    plans_.erase(plans_by_use_.back());
-    plans_by_use_.pop_back();
-  }
-  plans_by_use_.push_front(key);
-  auto& entry = plans_[key];
-  entry.plan = std::move(prepared);
-  entry.use = plans_by_use_.begin();
-  return *entry.plan;
-}
-
 NicNetwork Runtime::rank_nic_network() const {
   return nic_network_of_ranks(platform_, processor_of_rank_, planning_.envelope_bytes);
 }
 
-const ChosenProgram* Runtime::split_reduce_for(int root, int count, int type_size) {
+const ChosenProgram& Runtime::program_for(Operation operation, int root, int count, int type_size, bool commutative) {
+  const ProgramKey key = program_key(operation, root, count, type_size, commutative);
+  if (auto found = programs_.find(key); found != programs_.end()) {
+    programs_by_use_.splice(programs_by_use_.begin(), programs_by_use_, found->second.use);
+    return found->second.chosen;
+  }
+  ChosenProgram chosen = decide(key);  // collective; throws alike on every rank
+  // Every rank makes the same calls, so every rank evicts the same entry.
+  if (programs_.size() >= kProgramCacheEntries) {
+    programs_.erase(programs_by_use_.back());
+    programs_by_use_.pop_back();
+  }
+  programs_by_use_.push_front(key);
+  auto& entry = programs_[key];
+  entry.chosen = std::move(chosen);
+  entry.use = programs_by_use_.begin();
+  return entry.chosen;
+}
+
+ChosenProgram Runtime::decide(const ProgramKey& key) {
+  if (auto chosen = choose(key)) return std::move(*chosen);
+  if (key.operation == Operation::broadcast) {
+    if (auto split = split_for(key.root, key.count, key.type_size)) return std::move(*split);
+  }
+  if (key.operation == Operation::reduce && key.commutative) {
+    if (auto split = split_reduce_for(key.root, key.count, key.type_size)) return std::move(*split);
+  }
+  return whole_plan(key);
+}
+
+ChosenProgram Runtime::whole_plan(const ProgramKey& key) {
+  ChosenProgram chosen;
+  chosen.source = ChosenProgram::Source::plan;
+  std::string local_error;
+  try {
+    const auto ranks = static_cast<int>(processor_of_rank_.size());
+    if (key.operation != Operation::allreduce) check_root(key.root, processor_of_rank_.size());
+    if (key.count < 0) throw InputError(fmt::format("count {} is negative", key.count));
+    const std::string& algorithm = key.operation == Operation::broadcast ? planning_.broadcast_algorithm
+                                   : key.operation == Operation::reduce  ? planning_.reduce_algorithm
+                                                                         : planning_.allreduce_algorithm;
+    const double bytes = static_cast<double>(key.count) * key.type_size;
+    const auto plan = plan_for_ranks(platform_, processor_of_rank_, key.operation, key.root,
+                                     bytes + planning_.envelope_bytes, algorithm, planning_.model);
+    check_executable_structure(plan, ranks, platform_.source_name);
+    chosen.name = plan.algorithm;
+    chosen.predicted_seconds = plan.makespan;
+    chosen.model = plan.model;
+    chosen.program = std::make_unique<CommProgram>(program_of_plan(
+        plan, ranks, static_cast<std::size_t>(key.count), lowering_of(plan, options_, !key.commutative)));
+    check_program(*chosen.program, static_cast<std::size_t>(key.count), platform_.source_name);
+  } catch (const std::exception& error) {
+    local_error = error.what();
+  }
+  const std::string what = fmt::format("hetcoll::mpi: planning the {}", to_string(key.operation));
+  agree_on_outcome(communicator_->get(), local_error, what, options_.timeout_seconds);
+  agree_on_hash(communicator_->get(), program_hash(*chosen.program), what, options_.timeout_seconds);
+  return chosen;
+}
+
+namespace {
+
+// Whether a split plan runs, decided alike on every rank: `plan_and_compare`
+// plans it and says whether its prediction beats the whole-message plan's;
+// a failure on any rank, or any rank saying no, means no (the
+// whole-message plan then runs and reports its own errors).
+bool everyone_splits(MPI_Comm comm, double timeout_seconds, const std::string& what,
+                     const std::function<bool()>& plan_and_compare) {
+  int split = 0;
+  std::string local_error;
+  try {
+    split = plan_and_compare() ? 1 : 0;
+  } catch (const std::exception& error) {
+    local_error = error.what();
+  }
+  try {
+    agree_on_outcome(comm, local_error, what, timeout_seconds);
+  } catch (const MismatchError&) {
+    return false;
+  }
+  // Every rank decides alike (deterministic planners); the minimum makes sure.
+  int everyone = 0;
+  MPI_Request request;
+  PMPI_Iallreduce(&split, &everyone, 1, MPI_INT, MPI_MIN, comm, &request);
+  wait_for_collective(request, comm, timeout_seconds, what);
+  return everyone != 0;
+}
+
+}  // namespace
+
+std::unique_ptr<ChosenProgram> Runtime::split_reduce_for(int root, int count, int type_size) {
   if (!planning_.split_reduces || !size_dependent_ || count <= 0 || type_size <= 0) return nullptr;
   SplitReducePlan plan;
-  return decide_split(
-      split_reduces_, std::make_tuple(root, count, type_size), communicator_->get(), options_.timeout_seconds,
-      "hetcoll::mpi: planning the split reduce",
-      [&] {
+  const bool split = everyone_splits(
+      communicator_->get(), options_.timeout_seconds, "hetcoll::mpi: planning the split reduce", [&] {
         check_root(root, processor_of_rank_.size());
         plan = plan_split_reduce(rank_nic_network(), root, static_cast<std::size_t>(count), type_size);
         const double bytes = static_cast<double>(count) * type_size;
         const auto whole = plan_for_ranks(platform_, processor_of_rank_, Operation::reduce, root,
                                           bytes + planning_.envelope_bytes, planning_.reduce_algorithm, planning_.model);
         return plan.predicted_seconds < whole.makespan;
-      },
-      [&] {
-        auto chosen = std::make_unique<ChosenProgram>();
-        chosen->name = plan.description;
-        chosen->predicted_seconds = plan.predicted_seconds;
-        chosen->program = std::make_unique<CommProgram>(program_of_split_reduce(plan));
-        return chosen;
       });
+  if (!split) return nullptr;
+  auto chosen = std::make_unique<ChosenProgram>();
+  chosen->source = ChosenProgram::Source::split;
+  chosen->name = plan.description;
+  chosen->predicted_seconds = plan.predicted_seconds;
+  chosen->program = std::make_unique<CommProgram>(program_of_split_reduce(plan));
+  return chosen;
 }
 
-const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int count, int type_size, bool commutative) {
-  if (!planning_.choose || !chooser_applies(platform_) || count <= 0 || type_size <= 0) return nullptr;
-  const ChoiceKey key{operation, operation == Operation::allreduce ? -1 : root, count, type_size, commutative};
-  if (auto found = choices_.find(key); found != choices_.end()) return &found->second;
-  if (choices_.size() >= kPlanCacheEntries) choices_.erase(choices_.begin());  // every rank alike
+std::optional<ChosenProgram> Runtime::choose(const ProgramKey& key) {
+  if (!planning_.choose || !chooser_applies(platform_) || key.count <= 0 || key.type_size <= 0) return std::nullopt;
+  const Operation operation = key.operation;
   CallShape call;
   call.operation = operation;
-  call.root = root;
-  call.count = static_cast<std::size_t>(count);
-  call.element_bytes = static_cast<std::size_t>(type_size);
-  call.commutative = commutative;
+  call.root = key.root;
+  call.count = static_cast<std::size_t>(key.count);
+  call.element_bytes = static_cast<std::size_t>(key.type_size);
+  call.commutative = key.commutative;
   ChooserOptions options;
   options.margin = planning_.choose_margin;
   options.library = running_library();
@@ -279,7 +295,13 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
     }
     agree_on_outcome(comm, local_error, "hetcoll::mpi: receiving the chosen program", options_.timeout_seconds);
   }
-  return &choices_.emplace(key, std::move(chosen)).first->second;
+  chosen.source = ChosenProgram::Source::chooser;
+  return chosen;
+}
+
+const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int count, int type_size, bool commutative) {
+  if (!planning_.choose || !chooser_applies(platform_) || count <= 0 || type_size <= 0) return nullptr;
+  return &program_for(operation, root, count, type_size, commutative);
 }
 
 int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root) {
@@ -287,30 +309,21 @@ int Runtime::reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
   MPI_Type_size(datatype, &type_size);
   int commutative = 0;
   MPI_Op_commutative(op, &commutative);
-  if (const auto* chosen = chosen_for(Operation::reduce, root, count, type_size, commutative != 0)) {
-    if (!chosen->program) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user());
-    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen->program, communicator_->get(),
-                       communicator_->user(), options_);
-  }
-  if (const auto* split = commutative ? split_reduce_for(root, count, type_size) : nullptr) {
-    return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *split->program, communicator_->get(),
-                       communicator_->user(), options_);
-  }
-  const auto& plan =
-      plan_for(Operation::reduce, root, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
-  return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user(), plan);
+  const auto& chosen = program_for(Operation::reduce, root, count, type_size, commutative != 0);
+  if (!chosen.program) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, communicator_->user());
+  if (count == 0) return MPI_SUCCESS;
+  return mpi::reduce(sendbuf, recvbuf, count, datatype, op, root, *chosen.program, communicator_->get(),
+                     communicator_->user(), options_);
 }
 
-const ChosenProgram* Runtime::split_for(int root, int count, int type_size) {
+std::unique_ptr<ChosenProgram> Runtime::split_for(int root, int count, int type_size) {
   if (!planning_.split_broadcasts || planning_.model != PlanModel::eager || platform_.is_cluster() || count <= 0 ||
       type_size <= 0) {
     return nullptr;
   }
   SplitBroadcastPlan plan;
-  return decide_split(
-      splits_, std::make_tuple(root, count, type_size), communicator_->get(), options_.timeout_seconds,
-      "hetcoll::mpi: planning the split broadcast",
-      [&] {
+  const bool split = everyone_splits(
+      communicator_->get(), options_.timeout_seconds, "hetcoll::mpi: planning the split broadcast", [&] {
         check_root(root, processor_of_rank_.size());
         const double bytes = static_cast<double>(count) * type_size;
         plan = plan_split_broadcast(SplitCosts::of(platform_.graph(), processor_of_rank_),
@@ -320,32 +333,24 @@ const ChosenProgram* Runtime::split_for(int root, int count, int type_size) {
                                           bytes + planning_.envelope_bytes, planning_.broadcast_algorithm,
                                           PlanModel::eager);
         return plan.makespan < whole.makespan;
-      },
-      [&] {
-        auto chosen = std::make_unique<ChosenProgram>();
-        chosen->name = plan.description;
-        chosen->predicted_seconds = plan.makespan;
-        chosen->program =
-            std::make_unique<CommProgram>(program_of_split_broadcast(plan, options_.paces_eager_broadcasts()));
-        return chosen;
       });
+  if (!split) return nullptr;
+  auto chosen = std::make_unique<ChosenProgram>();
+  chosen->source = ChosenProgram::Source::split;
+  chosen->name = plan.description;
+  chosen->predicted_seconds = plan.makespan;
+  chosen->program = std::make_unique<CommProgram>(program_of_split_broadcast(plan, options_.paces_eager_broadcasts()));
+  return chosen;
 }
 
 int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
   int type_size = 0;
   MPI_Type_size(datatype, &type_size);
-  if (const auto* chosen = chosen_for(Operation::broadcast, root, count, type_size, true)) {
-    if (!chosen->program) return PMPI_Bcast(buffer, count, datatype, root, communicator_->user());
-    return mpi::bcast(buffer, count, datatype, root, *chosen->program, communicator_->get(), communicator_->user(),
-                      options_);
-  }
-  if (const auto* split = split_for(root, count, type_size)) {
-    return mpi::bcast(buffer, count, datatype, root, *split->program, communicator_->get(), communicator_->user(),
-                      options_);
-  }
-  const auto& plan =
-      plan_for(Operation::broadcast, root, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
-  return mpi::bcast(buffer, count, datatype, root, communicator_->user(), plan);
+  const auto& chosen = program_for(Operation::broadcast, root, count, type_size, true);
+  if (!chosen.program) return PMPI_Bcast(buffer, count, datatype, root, communicator_->user());
+  if (count == 0) return MPI_SUCCESS;
+  return mpi::bcast(buffer, count, datatype, root, *chosen.program, communicator_->get(), communicator_->user(),
+                    options_);
 }
 
 int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {
@@ -353,14 +358,11 @@ int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   MPI_Type_size(datatype, &type_size);
   int commutative = 0;
   MPI_Op_commutative(op, &commutative);
-  if (const auto* chosen = chosen_for(Operation::allreduce, -1, count, type_size, commutative != 0)) {
-    if (!chosen->program) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user());
-    return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program, communicator_->get(),
-                          communicator_->user(), options_);
-  }
-  const auto& plan =
-      plan_for(Operation::allreduce, -1, static_cast<size_t>(count) * static_cast<size_t>(type_size), type_size);
-  return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user(), plan);
+  const auto& chosen = program_for(Operation::allreduce, -1, count, type_size, commutative != 0);
+  if (!chosen.program) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, communicator_->user());
+  if (count == 0) return MPI_SUCCESS;
+  return mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen.program, communicator_->get(),
+                        communicator_->user(), options_);
 }
 
 }  // namespace hetcoll::mpi

@@ -1,6 +1,8 @@
-// hetcoll::mpi::Runtime: plans computed in-process from a platform file, one
-// per (operation, root, message size, datatype size), cached, and run with the
-// collectives of collectives.h. What the PMPI library (pmpi.cpp) uses, and
+// hetcoll::mpi::Runtime: what runs for each collective call, decided
+// in-process from a platform file, as a communication program
+// (plan/comm_program.h) — or the MPI library's own call — cached per call
+// class in one cache, and run by the one program executor
+// (program_executor.h). What the PMPI library (pmpi.cpp) uses, and
 // the shortest way for a program to swap its collectives:
 //
 //     hetcoll::mpi::Runtime hetcoll_runtime(MPI_COMM_WORLD, "cluster.json");   // collective
@@ -26,9 +28,12 @@
 // time per message), so one plan per (operation, root) serves every size; on
 // a graph with latency and bandwidth the times depend on the size, and each
 // (operation, root, message bytes, datatype size) is planned for its exact
-// size (see kPlanCacheEntries for why). Every rank computes the same plan
-// (the planners are deterministic: node budgets, not time budgets) and the
-// first use of a class checks that with ExecutablePlan::prepare.
+// size (see kProgramCacheEntries for why). Every rank computes the same
+// plan (the planners are deterministic: node budgets, not time budgets),
+// lowers it to the program of the call's element count and operation
+// (plan/plan_program.h: non-commutative operations combine in rank order),
+// and the first use of a class checks that every rank holds the same
+// program (a hash, communicator.h).
 //
 // Every call is collective and must be made by every rank with matching
 // arguments, as MPI requires; the first call of a class prepares its plan
@@ -44,11 +49,14 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <cstdint>
 #include <vector>
 
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/registry/plans_on_ranks.h"
-#include "hetcoll/mpi/executable_plan.h"
+#include "hetcoll/mpi/communicator.h"
+#include "hetcoll/mpi/rank_mapping.h"
+#include "hetcoll/mpi/runtime_options.h"
 #include "hetcoll/model/nic_network.h"
 #include "hetcoll/plan/comm_program.h"
 #include <mpi.h>
@@ -105,12 +113,19 @@ struct PlanningOptions {
   double choose_margin = 0.02;
 };
 
-// What the chooser decided for one call class, shared by every rank.
+// What runs for one call class, the same on every rank: a program, or the
+// MPI library's own call.
 struct ChosenProgram {
-  std::string name;                      // "mpi:default" = the MPI library's own call
-  double predicted_seconds = 0;          // the chosen candidate's prediction
-  double default_seconds = 0;            // the library default's (NaN when not modelled)
+  // Where it came from: the chooser (registry/program_chooser.h), a split
+  // plan (PlanningOptions::split_broadcasts / split_reduces), or a
+  // whole-message plan of the PlanningOptions' model and algorithm.
+  enum class Source : std::uint8_t { chooser, split, plan };
+  Source source = Source::plan;
+  std::string name;                      // "mpi:default" = the MPI library's own call; else the plan's algorithm
+  double predicted_seconds = 0;          // the candidate's prediction (a plan's makespan, in the platform's unit)
+  double default_seconds = 0;            // the library default's (NaN when not modelled; chooser only)
   std::string reason;
+  PlanModel model = PlanModel::sender_speed;  // Source::plan: the model of the plan
   std::unique_ptr<CommProgram> program;  // null: run the library's own call
 };
 
@@ -126,64 +141,60 @@ class Runtime {
   Runtime(MPI_Comm comm, const std::function<LoadedPlatform()>& load, const RankMapping& mapping = {},
           const RuntimeOptions& options = {}, const PlanningOptions& planning = {});
 
-  // The plan for an operation, root rank, message size (bytes) and datatype
-  // size (bytes); prepared on first use (collective) and cached under
-  // plan_key.
-  const ExecutablePlan& plan_for(Operation operation, int root, std::size_t message_bytes, int type_size = 1);
-  // What a plan is cached under: on a platform whose times depend on the
-  // message size, the exact message bytes and datatype size (the plan is
-  // made for exactly that message: its prediction is the call's); else 0 and
-  // 0 (one plan serves every size).
-  struct PlanKey {
+  // What runs for a call of `count` elements of `type_size` bytes
+  // (`commutative`: the operation's; true for broadcasts): decided on first
+  // use (collective) and cached. In order: the chooser's decision
+  // (PlanningOptions::choose, where it applies); a split plan when the
+  // options ask for one and it is predicted faster; else the whole-message
+  // plan of the options' model and algorithm, lowered to a program. Throws
+  // MismatchError on every rank when the decision fails on any.
+  const ChosenProgram& program_for(Operation operation, int root, int count, int type_size, bool commutative);
+  // What a program is cached under: the operation, the root (-1 for
+  // all-reduces), the call's element count and datatype size (a program
+  // addresses elements, so the count is part of every key; on a platform
+  // whose times depend on the size the plan is made for exactly that
+  // message too) and whether the operation commutes (rank order or not).
+  // The communicator is the Runtime's own: one Runtime per communicator.
+  struct ProgramKey {
     Operation operation = Operation::broadcast;
     int root = -1;
-    std::size_t message_bytes = 0;
+    int count = 0;
     int type_size = 0;
-    auto operator<=>(const PlanKey&) const = default;
+    bool commutative = true;
+    auto operator<=>(const ProgramKey&) const = default;
   };
-  PlanKey plan_key(Operation operation, int root, std::size_t message_bytes, int type_size) const;
-  // The cache of whole-message plans keeps this many, least recently used
-  // evicted first. Why exact sizes and not size classes: a plan made for a
-  // class's middle is up to the class's width off the call's size, and its
+  ProgramKey program_key(Operation operation, int root, int count, int type_size, bool commutative) const;
+  // The one cache keeps this many programs, least recently used evicted
+  // first. Why exact sizes and not size classes: a plan made for a class's
+  // middle is up to the class's width off the call's size, and its
   // prediction with it (power-of-two classes: a factor of 1.4), while the
   // chooser compares candidates' predictions for the call itself; programs
   // use few distinct sizes (a solver's vector, a few buffer sizes), so
-  // exact keys cost few plans, and the bound caps the memory of one that
-  // uses many. A miss costs one planning and the prepare's two small
-  // collectives; every rank evicts alike (same calls, same order).
-  static constexpr std::size_t kPlanCacheEntries = 256;
-  // How many whole-message plans are cached now.
-  std::size_t cached_plans() const { return plans_.size(); }
+  // exact keys cost few programs, and the bound caps the memory of one that
+  // uses many. A miss costs one decision and a few small collectives; every
+  // rank evicts alike (same calls, same order).
+  static constexpr std::size_t kProgramCacheEntries = 256;
+  std::size_t cached_programs() const { return programs_.size(); }
 
-  // PlanningOptions::split_broadcasts: the split broadcast of `count`
-  // elements of `type_size` bytes from `root` when the eager model predicts
-  // it faster than the whole-message eager plan, else nullptr (also for
-  // other planning models and on clusters, and when planning it fails on
-  // any rank: the whole-message plan then runs and reports its own
-  // errors). Decided and prepared on first use (collective), cached for up
-  // to kSplitCacheEntries (root, count, size) triples; past that, new ones
-  // are not split.
-  const ChosenProgram* split_for(int root, int count, int type_size);
-  static constexpr std::size_t kSplitCacheEntries = 256;
-
-  // PlanningOptions::split_reduces: the split reduce of `count` elements of
-  // `type_size` bytes into `root` when its prediction beats the
-  // whole-vector plan's, else nullptr (also without the option, on
-  // platforms whose times do not grow with the size, and when planning it
-  // fails on any rank). Decided and prepared on first use (collective),
-  // cached like split_for. The caller checks the operation is commutative.
-  const ChosenProgram* split_reduce_for(int root, int count, int type_size);
+  // The entries of program_for by where they come from (each nullptr when
+  // that source does not apply to the call or was not chosen):
+  // PlanningOptions::choose on a platform where the chooser applies: the
+  // chooser's decision (rank 0 predicts every candidate and tells the
+  // others which runs).
+  const ChosenProgram* chosen_for(Operation operation, int root, int count, int type_size, bool commutative);
+  // PlanningOptions::split_broadcasts (eager model, platform graph): the
+  // split broadcast of `count` elements from `root` when the eager model
+  // predicts it faster than the whole-message eager plan. Decided on each
+  // call (collective; program_for caches what runs).
+  std::unique_ptr<ChosenProgram> split_for(int root, int count, int type_size);
+  // PlanningOptions::split_reduces: the split reduce (commutative
+  // operations) when its prediction in the NIC fluid model beats the
+  // whole-vector plan's. Decided on each call (collective), like split_for.
+  std::unique_ptr<ChosenProgram> split_reduce_for(int root, int count, int type_size);
   // The NIC network of the communicator's ranks (split_reduce.h): L_u and
   // U_u from the rank cluster's times at two sizes, every down link at the
   // fastest U.
   NicNetwork rank_nic_network() const;
-
-  // PlanningOptions::choose on a platform where the chooser applies: the
-  // chooser's decision for this call (collective on first use: rank 0
-  // predicts every candidate and tells the others which runs; cached per
-  // (operation, root, count, element size, commutativity), up to
-  // kPlanCacheEntries); else nullptr.
-  const ChosenProgram* chosen_for(Operation operation, int root, int count, int type_size, bool commutative);
 
   int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
   int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
@@ -217,18 +228,16 @@ class Runtime {
   PlanningOptions planning_;
   std::vector<ProcessorIndex> processor_of_rank_;
   bool size_dependent_ = false;  // a graph with latency/bandwidth
-  struct CachedPlan {
-    std::unique_ptr<ExecutablePlan> plan;
-    std::list<PlanKey>::iterator use;  // its place in plans_by_use_
+  // The decision for a key not in the cache (collective).
+  ChosenProgram decide(const ProgramKey& key);
+  std::optional<ChosenProgram> choose(const ProgramKey& key);
+  ChosenProgram whole_plan(const ProgramKey& key);
+  struct CachedProgram {
+    ChosenProgram chosen;
+    std::list<ProgramKey>::iterator use;  // its place in programs_by_use_
   };
-  std::map<PlanKey, CachedPlan> plans_;
-  std::list<PlanKey> plans_by_use_;  // most recently used first
-  using ChoiceKey = std::tuple<Operation, int, int, int, bool>;
-  std::map<ChoiceKey, ChosenProgram> choices_;
-  // (root, count, type size) -> the split broadcast, or null: not split.
-  std::map<std::tuple<int, int, int>, std::unique_ptr<ChosenProgram>> splits_;
-  // (root, count, type size) -> the split reduce, or null: not split.
-  std::map<std::tuple<int, int, int>, std::unique_ptr<ChosenProgram>> split_reduces_;
+  std::map<ProgramKey, CachedProgram> programs_;
+  std::list<ProgramKey> programs_by_use_;  // most recently used first
 };
 
 // plan_for_cluster, plan_for_ranks and restrict_to_processors (what the

@@ -1,4 +1,6 @@
-// How the runtime's collectives wait and send (every executor takes them).
+// How the runtime's collectives wait and send: the program executor
+// (program_executor.h) and the lowering of hetcoll's plans to programs
+// (lowering_of, sends_of) take them.
 #pragma once
 
 namespace hetcoll::mpi {
@@ -15,7 +17,9 @@ struct RuntimeOptions {
   // Without it, small messages leave eagerly and a rank's consecutive sends
   // run at the same time, sharing its network link: each arrives later than
   // planned (docs/MPI.md shows it under SimGrid). standard: MPI_Isend
-  // always; synchronous: MPI_Issend always.
+  // always; synchronous: MPI_Issend always. It applies to hetcoll's
+  // whole-message and pipelined plans; MPI libraries' algorithms and the
+  // split plans' programs say themselves which sends are synchronous.
   enum class SendMode { one_port, standard, synchronous };
   SendMode send_mode = SendMode::one_port;
   // Eager plans: when a send is posted. automatic (the default): a

@@ -14,7 +14,9 @@
 //  * wait(requests): blocks until the listed earlier send/receive steps of
 //    this rank have completed (MPI_Waitall);
 //  * combine(from, into): into = from (op) into, element-wise
-//    (MPI_Reduce_local(from, into)); copy(from, into): into = from;
+//    (MPI_Reduce_local(from, into)): `from` is the left operand, `into` the
+//    right one, so the order of the operands is explicit; copy(from,
+//    into): into = from;
 //  * pace(t): the rank does nothing until `t` seconds after it entered the
 //    call (a planned post time; nothing when that time has passed).
 // Messages match by order (MPI's non-overtaking rule, explicit sources, one
@@ -71,6 +73,13 @@ struct CommProgram {
   // Scratch buffers 1.. (index 0 unused: buffer 0 is the caller's data).
   std::vector<std::size_t> buffer_elements{0};
   std::vector<std::vector<ProgramStep>> steps;  // per rank
+  // Every combine joins values of consecutive ranks, the lower ranks'
+  // (`from`) on the left of the higher ranks' (`into`): the result is MPI's
+  // x_0 op x_1 op ... op x_{n-1} for any associative operation, commutative
+  // or not (verify_program checks the order when this is set). Programs
+  // without it are for commutative operations only, and the executor
+  // refuses to run them with a non-commutative one.
+  bool rank_order = false;
 
   explicit CommProgram(int rank_count = 0, std::string description = {});
   // Appends a step to `rank` and returns its index (for wait lists).

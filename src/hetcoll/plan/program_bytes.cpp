@@ -85,6 +85,7 @@ std::vector<char> encode_program(const CommProgram& program) {
   out.put<std::uint64_t>(program.name.size());
   out.bytes.insert(out.bytes.end(), program.name.begin(), program.name.end());
   out.put<std::int32_t>(program.ranks);
+  out.put<std::uint8_t>(program.rank_order ? 1 : 0);
   out.put<std::uint64_t>(program.buffer_elements.size());
   for (auto elements : program.buffer_elements) out.put<std::uint64_t>(elements);
   out.put<std::uint64_t>(program.steps.size());
@@ -110,6 +111,7 @@ CommProgram decode_program(std::string_view bytes, std::size_t data_elements) {
   CommProgram program;
   program.name = std::string(in.take(in.get_count(1)));
   program.ranks = in.get<std::int32_t>();
+  program.rank_order = in.get<std::uint8_t>() != 0;
   program.buffer_elements.resize(in.get_count(8));
   for (auto& elements : program.buffer_elements) elements = static_cast<std::size_t>(in.get<std::uint64_t>());
   program.steps.resize(in.get_count(8));

@@ -3,7 +3,7 @@
 // then need not plan it again.
 //
 // Format: "HCP1", then little-endian fixed-width fields: the name, the rank
-// count, the scratch buffers' sizes and, per rank, its steps (kind, peer,
+// count, whether it combines in rank order, the scratch buffers' sizes and, per rank, its steps (kind, peer,
 // synchronous, both slices, pace seconds, wait list). Only processes of one
 // build exchange it (no versioning beyond the tag).
 //

@@ -140,6 +140,46 @@ class ProgramRun {
     return {};
   }
 
+  // The ranks [first, last] whose contributions `bits` holds, or {-1, -1}
+  // when they are not consecutive (or none).
+  std::pair<int, int> run_of(const std::uint64_t* bits) const {
+    int first = -1, last = -1;
+    for (std::size_t w = 0; w < words_; ++w) {
+      if (bits[w] == 0) continue;
+      const int low = static_cast<int>(w * 64) + __builtin_ctzll(bits[w]);
+      const int high = static_cast<int>(w * 64) + 63 - __builtin_clzll(bits[w]);
+      if (first < 0) first = low;
+      last = high;
+    }
+    if (first < 0) return {-1, -1};
+    for (int r = first; r <= last; ++r) {
+      if (((bits[static_cast<std::size_t>(r) / 64] >> (r % 64)) & 1) == 0) return {-1, -1};
+    }
+    return {first, last};
+  }
+
+  // A rank-order combine: `from` holds ranks [a, b], `into` [b + 1, c].
+  std::string check_rank_order(int rank, std::size_t index, const std::uint64_t* from, const std::uint64_t* into,
+                               std::int64_t element) const {
+    const auto left = run_of(from), right = run_of(into);
+    if (left.first < 0 || right.first < 0 || left.second + 1 != right.first) {
+      return fmt::format("{}: combines the contributions {} (left) with {} (right) to element {}: not consecutive "
+                         "ranks in rank order (a non-commutative operation would give another result)",
+                         where(rank, index), describe(from), describe(into), element);
+    }
+    return {};
+  }
+
+  std::string describe(const std::uint64_t* bits) const {
+    std::string list;
+    for (std::size_t w = 0; w < words_; ++w) {
+      for (int b = 0; b < 64; ++b) {
+        if ((bits[w] >> b) & 1) list += fmt::format("{}{}", list.empty() ? "" : ", ", w * 64 + static_cast<std::size_t>(b));
+      }
+    }
+    return "{" + list + "}";
+  }
+
   std::size_t message_of(int from, int to, bool sending) {
     auto& list = channels_[{from, to}];
     auto& posted = sending ? sends_posted_[{from, to}] : receives_posted_[{from, to}];
@@ -251,6 +291,13 @@ class ProgramRun {
                                  where(rank, index), from_index[k], target.index[to], step.data.offset + k,
                                  step.data.buffer, to, step.into.buffer);
             }
+            if (program_.rank_order) {
+              if (auto problem = check_rank_order(rank, index, from_bits.data() + k * words_,
+                                                  target.bits.data() + to * words_, target.index[to]);
+                  !problem.empty()) {
+                return problem;
+              }
+            }
             for (std::size_t w = 0; w < words_; ++w) {
               const std::uint64_t both = from_bits[k * words_ + w] & target.bits[to * words_ + w];
               if (both != 0) {
@@ -315,9 +362,12 @@ std::string final_problem(const ProgramRun& run, int rank, const std::vector<std
 
 }  // namespace
 
-VerifyReport verify_program(const CommProgram& program, Operation operation, int root, std::size_t count) {
-  if (operation != Operation::broadcast && operation != Operation::reduce && operation != Operation::allreduce) {
-    throw InputError("operation", fmt::format("programs are checked for broadcast, reduce and allreduce, not {}",
+VerifyReport verify_program(const CommProgram& program, Operation operation, int root, std::size_t count,
+                            const std::vector<int>& targets) {
+  if (operation != Operation::broadcast && operation != Operation::multicast && operation != Operation::reduce &&
+      operation != Operation::allreduce) {
+    throw InputError("operation", fmt::format("programs are checked for broadcast, multicast, reduce and allreduce, "
+                                              "not {}",
                                               to_string(operation)));
   }
   VerifyReport report;
@@ -338,15 +388,33 @@ VerifyReport verify_program(const CommProgram& program, Operation operation, int
   }
   const std::size_t words = run.words();
   std::vector<std::uint64_t> expected(words, 0);
-  if (operation == Operation::broadcast) {
+  if (operation == Operation::broadcast || operation == Operation::multicast) {
     expected[static_cast<std::size_t>(root) / 64] |= std::uint64_t{1} << (root % 64);
   } else {
     for (int rank = 0; rank < program.ranks; ++rank) {
       expected[static_cast<std::size_t>(rank) / 64] |= std::uint64_t{1} << (rank % 64);
     }
   }
+  std::vector<char> is_target(static_cast<std::size_t>(program.ranks), operation != Operation::multicast);
+  for (int target : targets) {
+    if (target < 0 || target >= program.ranks || target == root) {
+      report.add_violation(fmt::format("target {} is not a rank of {} other than the root", target, program.ranks));
+      return report;
+    }
+    is_target[static_cast<std::size_t>(target)] = 1;
+  }
   for (int rank = 0; rank < program.ranks; ++rank) {
     if (operation == Operation::reduce && rank != root) continue;
+    if (operation == Operation::multicast && !is_target[static_cast<std::size_t>(rank)] && rank != root) {
+      // Not a target: its buffer 0 is left as it was.
+      std::vector<std::uint64_t> own(words, 0);
+      own[static_cast<std::size_t>(rank) / 64] |= std::uint64_t{1} << (rank % 64);
+      if (auto problem = final_problem(run, rank, own, count); !problem.empty()) {
+        report.add_violation(fmt::format("{}: a rank that is no target changes its buffer: {}", program.name, problem));
+        return report;
+      }
+      continue;
+    }
     if (auto problem = final_problem(run, rank, expected, count); !problem.empty()) {
       report.add_violation(fmt::format("{}: {}", program.name, problem));
       return report;

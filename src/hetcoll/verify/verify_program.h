@@ -17,14 +17,20 @@
 //    share no contribution (a contribution counted twice is an error);
 //    undefined data makes the result undefined (padding an algorithm sends
 //    along but never uses is allowed, only the final buffer is judged);
-//    copy(from, into) copies.
+//    copy(from, into) copies. A program with `rank_order` set (a reduce
+//    for non-commutative operations) is held to more: both sides of a
+//    combine hold the contributions of consecutive ranks, and `from`'s end
+//    just before `into`'s start (from is the left operand: the result is
+//    x_a op ... op x_b in rank order).
 // Violations: a malformed program (check_program); reading, sending or
 // overwriting a slice a pending receive will write (data read before it
 // arrived); overwriting a slice a pending send still reads; combining
 // different indices or a contribution twice; a deadlock; and at the end —
 // broadcast: an element of some rank's buffer 0 that is not the root's
-// initial element; reduce (at the root) and all-reduce (at every rank): an
-// element that is not exactly every rank's contribution to that index.
+// initial element; multicast: the same on the targets only (other ranks'
+// buffer 0 must be left as it was); reduce (at the root) and all-reduce (at
+// every rank): an element that is not exactly every rank's contribution to
+// that index.
 // The report holds the first violation, naming rank, step and element.
 //
 // Complexity: O(S + E · ⌈R/64⌉) time for S steps moving E elements in
@@ -32,6 +38,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "hetcoll/plan/comm_program.h"
 #include "hetcoll/plan/plan.h"
@@ -39,8 +46,10 @@
 
 namespace hetcoll {
 
-// `operation`: broadcast, reduce or allreduce (anything else: InputError);
-// `root` ignored for allreduce; `count`: the elements of buffer 0.
-VerifyReport verify_program(const CommProgram& program, Operation operation, int root, std::size_t count);
+// `operation`: broadcast, multicast, reduce or allreduce (anything else:
+// InputError); `root` ignored for allreduce; `count`: the elements of
+// buffer 0; `targets`: a multicast's targets (ranks other than the root).
+VerifyReport verify_program(const CommProgram& program, Operation operation, int root, std::size_t count,
+                            const std::vector<int>& targets = {});
 
 }  // namespace hetcoll
