@@ -117,7 +117,7 @@ class SitePlanner {
   std::string site_algorithm(const std::vector<int>& site, int leader, bool broadcast_phase, std::size_t longest,
                              std::size_t shortest, std::size_t element_bytes) {
     if (site.size() < 2) return {};
-    const auto key = std::make_tuple(site.front(), leader, broadcast_phase, longest, shortest);
+    const auto key = std::make_tuple(site, leader, broadcast_phase, longest, shortest);
     if (auto found = chosen_.find(key); found != chosen_.end()) return found->second;
     const FlowNetwork& site_network = network_of(site);
     const int ranks = static_cast<int>(site.size());
@@ -152,19 +152,19 @@ class SitePlanner {
 
  private:
   const FlowNetwork& network_of(const std::vector<int>& site) {
-    auto found = site_networks_.find(site.front());
+    auto found = site_networks_.find(site);
     if (found != site_networks_.end()) return found->second;
     std::vector<ProcessorIndex> members;
     for (int r : site) members.push_back(processor_of_rank_[static_cast<std::size_t>(r)]);
-    return site_networks_.emplace(site.front(), FlowNetwork(platform_, members)).first->second;
+    return site_networks_.emplace(site, FlowNetwork(platform_, members)).first->second;
   }
 
   const Platform& platform_;
   const std::vector<ProcessorIndex>& processor_of_rank_;
   const FlowNetwork& network_;
   sim::FlowModelOptions flow_;
-  std::map<int, FlowNetwork> site_networks_;
-  std::map<std::tuple<int, int, bool, std::size_t, std::size_t>, std::string> chosen_;
+  std::map<std::vector<int>, FlowNetwork> site_networks_;
+  std::map<std::tuple<std::vector<int>, int, bool, std::size_t, std::size_t>, std::string> chosen_;
 };
 
 std::size_t site_of_rank(const std::vector<std::vector<int>>& sites, int rank) {
@@ -205,6 +205,25 @@ std::vector<int> choose_leaders(const std::vector<std::vector<int>>& sites, cons
     leaders.push_back(best);
   }
   return leaders;
+}
+
+// The rank of the root's site, not the root, whose routes to the other
+// sites' leaders are fastest for the whole message.
+int choose_gateway(const SitePlan& plan, const FlowNetwork& network, double bytes) {
+  const std::size_t root_site = site_of_rank(plan.sites, plan.root);
+  int best = -1;
+  double best_seconds = std::numeric_limits<double>::infinity();
+  for (int x : plan.sites[root_site]) {
+    if (x == plan.root) continue;
+    double seconds = 0;
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (s != root_site) {
+        seconds += network.alone_time(static_cast<std::size_t>(x), static_cast<std::size_t>(plan.leaders[s]), bytes);
+      }
+    }
+    if (seconds < best_seconds) best = x, best_seconds = seconds;
+  }
+  return best;
 }
 
 }  // namespace
@@ -270,7 +289,8 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
   // Sub-programs per (site, phase, segment length), generated once.
   std::map<std::tuple<std::size_t, bool, std::size_t>, CommProgram> generated;
   auto run_site_phase = [&](std::size_t s, bool broadcast_phase, std::size_t k) {
-    const auto& site = plan.sites[s];
+    std::vector<int> site = plan.sites[s];
+    if (broadcast_phase && plan.gateway >= 0) std::erase(site, plan.gateway);  // the gateway only forwards
     const std::string& name = broadcast_phase ? plan.site_broadcast[s] : plan.site_reduce[s];
     if (site.size() < 2 || name.empty()) return;
     const auto [offset, length] = segment_range(plan.count, segments, k);
@@ -296,27 +316,42 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
 
   if (plan.operation == Operation::broadcast) {
     const std::size_t root_site = site_of_rank(plan.sites, plan.root);
+    const int wan_sender = plan.gateway >= 0 ? plan.gateway : plan.root;
     std::vector<std::vector<std::uint32_t>> received(site_count);  // per site: its leader's receive of each segment
     for (std::size_t s = 0; s < site_count; ++s) {
       if (s == root_site) continue;
       for (std::size_t k = 0; k < segments; ++k) {
-        received[s].push_back(program.add(plan.leaders[s], ProgramStep::receive_of(plan.root, segment(k))));
+        received[s].push_back(program.add(plan.leaders[s], ProgramStep::receive_of(wan_sender, segment(k))));
+      }
+    }
+    // Without a gateway the root sends from a copy: its site's broadcast may
+    // receive into the root's buffer while a WAN send still reads it.
+    const std::uint32_t outgoing = plan.gateway >= 0 || site_count < 2 ? 0 : program.add_buffer(plan.count);
+    std::vector<std::uint32_t> at_gateway;
+    if (plan.gateway >= 0) {
+      for (std::size_t k = 0; k < segments; ++k) {
+        at_gateway.push_back(program.add(plan.gateway, ProgramStep::receive_of(plan.root, segment(k))));
+        program.blocking_send(plan.root, plan.gateway, segment(k));
       }
     }
     std::vector<std::uint32_t> sent;
     for (std::size_t k = 0; k < segments; ++k) {
+      if (plan.gateway >= 0) program.add(plan.gateway, ProgramStep::wait_for({at_gateway[k]}));
       if (plan.pace_seconds > 0 && k > 0) {
-        program.add(plan.root, ProgramStep::pace_until(static_cast<double>(k) * plan.pace_seconds));
+        program.add(wan_sender, ProgramStep::pace_until(static_cast<double>(k) * plan.pace_seconds));
       }
+      if (outgoing != 0) program.add(plan.root, ProgramStep::copy_of(segment(k), in_buffer(outgoing, segment(k))));
       for (std::size_t s = 0; s < site_count; ++s) {
-        if (s != root_site) sent.push_back(program.add(plan.root, ProgramStep::send_of(plan.leaders[s], segment(k))));
+        if (s == root_site) continue;
+        const Slice data = outgoing != 0 ? in_buffer(outgoing, segment(k)) : segment(k);
+        sent.push_back(program.add(wan_sender, ProgramStep::send_of(plan.leaders[s], data)));
       }
       for (std::size_t s = 0; s < site_count; ++s) {
         if (s != root_site) program.add(plan.leaders[s], ProgramStep::wait_for({received[s][k]}));
         run_site_phase(s, true, k);
       }
     }
-    if (!sent.empty()) program.add(plan.root, ProgramStep::wait_for(sent));
+    if (!sent.empty()) program.add(wan_sender, ProgramStep::wait_for(sent));
     return program;
   }
 
@@ -443,8 +478,8 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
     const bool reduce_phase = operation != Operation::broadcast;
     candidate.site_broadcast.assign(plan.sites.size(), "");
     candidate.site_reduce.assign(plan.sites.size(), "");
+    const std::size_t other = shortest == longest ? 0 : shortest;
     for (std::size_t s = 0; s < plan.sites.size(); ++s) {
-      const std::size_t other = shortest == longest ? 0 : shortest;
       if (broadcast_phase) {
         candidate.site_broadcast[s] =
             planner.site_algorithm(plan.sites[s], plan.leaders[s], true, longest, other, element_bytes);
@@ -453,6 +488,15 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
         candidate.site_reduce[s] =
             planner.site_algorithm(plan.sites[s], plan.leaders[s], false, longest, other, element_bytes);
       }
+    }
+    std::vector<int> gateways{-1};
+    std::string gateway_site_broadcast;
+    if (operation == Operation::broadcast && plan.sites[root_site].size() >= 2) {
+      const int gateway = choose_gateway(plan, network, bytes);
+      gateways.push_back(gateway);
+      auto rest = plan.sites[root_site];
+      std::erase(rest, gateway);
+      gateway_site_broadcast = planner.site_algorithm(rest, root, true, longest, other, element_bytes);
     }
     std::vector<double> paces{0};
     std::vector<std::size_t> lags{0};
@@ -470,19 +514,28 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
       if (interval > 0) paces.push_back(interval);
     }
     if (operation == Operation::allreduce && segments > 1) {
-      lags = {1, 2, 4, segments};
+      lags = {segments};
+      for (std::size_t lag = 1; lag < segments; lag *= 2) lags.push_back(lag);
       std::sort(lags.begin(), lags.end());
       lags.erase(std::unique(lags.begin(), lags.end()), lags.end());
     }
-    for (double pace : paces) {
-      for (std::size_t lag : lags) {
-        if (lag > segments) continue;
-        candidate.pace_seconds = pace;
-        candidate.lag = lag;
-        candidate.predicted_seconds = planner.predict(candidate);
-        if (candidate.predicted_seconds < best.predicted_seconds) best = candidate;
+    const std::string site_broadcast = candidate.site_broadcast.empty() || root_site == SIZE_MAX
+                                           ? std::string()
+                                           : candidate.site_broadcast[root_site];
+    for (int gateway : gateways) {
+      candidate.gateway = gateway;
+      if (gateway >= 0) candidate.site_broadcast[root_site] = gateway_site_broadcast;
+      for (double pace : paces) {
+        for (std::size_t lag : lags) {
+          if (lag > segments) continue;
+          candidate.pace_seconds = pace;
+          candidate.lag = lag;
+          candidate.predicted_seconds = planner.predict(candidate);
+          if (candidate.predicted_seconds < best.predicted_seconds) best = candidate;
+        }
       }
     }
+    if (!site_broadcast.empty()) candidate.site_broadcast[root_site] = site_broadcast;
   }
   if (!std::isfinite(best.predicted_seconds)) {
     throw InputError("platform", "no site plan completes in the flow model");

@@ -23,7 +23,11 @@
 // ranks for each segment (the one predicted fastest on the site alone).
 //  * broadcast: the root posts segment k to every other leader at
 //    k · pace_seconds (0: all at once), then runs its site's broadcast of
-//    segment k; a leader waits for segment k, then broadcasts it in its site;
+//    segment k; a leader waits for segment k, then broadcasts it in its site.
+//    With a gateway, the root first sends every segment to it (blocking),
+//    and the gateway, not the root, posts them over the WAN: under CM02's
+//    sharing a WAN flow (long latency) gets almost nothing of a link that
+//    LAN flows also cross;
 //  * reduce: each site reduces segment k to its leader, which sends it to
 //    the root; the root reduces its own site, then combines what arrives;
 //  * all-reduce: each site reduces segment k to its leader, which sends it
@@ -31,7 +35,8 @@
 //    site's part of segment k (in site order, so every site computes the
 //    same result) and broadcasts it in its site.
 // The planner builds the program of every (segments, pace, lag) in a small
-// set (segments 1, 2, 4, ..., 64 with at least one element each) and keeps
+// set (segments 1, 2, 4, ..., 64 with at least one element each; with and
+// without pacing and a gateway; lags 1, 2, 4, ..., segments) and keeps
 // the one sim::predict_program times fastest on the ranks' FlowNetwork (the
 // flow model the MPI runtime's chooser ranks every candidate by).
 //
@@ -89,7 +94,12 @@ struct SitePlan {
   // the site has one rank).
   std::vector<std::string> site_broadcast, site_reduce;
   std::size_t segments = 1;
-  double pace_seconds = 0;  // broadcast: segment k leaves the root at k · pace_seconds
+  double pace_seconds = 0;  // broadcast: segment k leaves for the WAN at k · pace_seconds
+  // Broadcast: -1, or a rank of the root's site that receives every segment
+  // from the root first and alone sends them over the WAN (its link then
+  // carries no traffic of its site); the root's site's broadcast runs on its
+  // other ranks.
+  int gateway = -1;
   std::size_t lag = 0;      // all-reduce: segments reduced before the first is broadcast
   double predicted_seconds = 0;
 };
