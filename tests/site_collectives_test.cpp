@@ -100,7 +100,8 @@ TEST(SiteCollectives, DeclaredSitesAreTheSites) {
 
 // Seeded random clusters of 2-3 sites of 1-5 hosts: every plan's program
 // is well formed, computes its collective, is timed as planned, and crosses
-// each WAN cut with exactly one message's worth per site (broadcast: root
+// each WAN cut with exactly one message's worth per site (per remote rank
+// for direct plans) (broadcast: root
 // site to every other; reduce: every other to the root's; all-reduce:
 // every ordered pair).
 TEST(SiteCollectives, RandomMultiSiteClustersEveryProgramVerified) {
@@ -145,7 +146,10 @@ TEST(SiteCollectives, RandomMultiSiteClustersEveryProgramVerified) {
             if (a == b) continue;
             const bool crosses = operation == Operation::allreduce || (operation == Operation::broadcast && a == root_site) ||
                                  (operation == Operation::reduce && b == root_site);
-            EXPECT_EQ(crossing[a][b], crosses ? count : 0) << what << ", sites " << a << " -> " << b;
+            // Direct plans: one message per rank of the remote site.
+            const std::size_t remote = operation == Operation::broadcast ? b : a;
+            const std::size_t messages = plan.direct ? sites[remote].size() : 1;
+            EXPECT_EQ(crossing[a][b], crosses ? count * messages : 0) << what << ", sites " << a << " -> " << b;
           }
         }
         ++plans;

@@ -282,6 +282,32 @@ std::vector<std::vector<int>> sites_of_ranks(const Platform& platform,
 }
 
 CommProgram program_of_site_plan(const SitePlan& plan) {
+  if (plan.direct && plan.operation != Operation::allreduce) {
+    // Every remote rank a site of its own, led by itself.
+    SitePlan expanded = plan;
+    expanded.direct = false;
+    expanded.sites.clear();
+    expanded.leaders.clear();
+    expanded.site_broadcast.clear();
+    expanded.site_reduce.clear();
+    const std::size_t root_site = site_of_rank(plan.sites, plan.root);
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (s == root_site) {
+        expanded.sites.push_back(plan.sites[s]);
+        expanded.leaders.push_back(plan.leaders[s]);
+        expanded.site_broadcast.push_back(plan.site_broadcast[s]);
+        expanded.site_reduce.push_back(plan.site_reduce[s]);
+        continue;
+      }
+      for (int rank : plan.sites[s]) {
+        expanded.sites.push_back({rank});
+        expanded.leaders.push_back(rank);
+        expanded.site_broadcast.emplace_back();
+        expanded.site_reduce.emplace_back();
+      }
+    }
+    return program_of_site_plan(expanded);
+  }
   const std::size_t segments = std::max<std::size_t>(1, plan.segments);
   CommProgram program(plan.ranks, fmt::format("hetcoll site plan ({} sites, {} segments)", plan.sites.size(), segments));
   ProgramComposer composer(program);
@@ -524,6 +550,7 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
                                            : candidate.site_broadcast[root_site];
     for (int gateway : gateways) {
       candidate.gateway = gateway;
+      candidate.direct = false;
       if (gateway >= 0) candidate.site_broadcast[root_site] = gateway_site_broadcast;
       for (double pace : paces) {
         for (std::size_t lag : lags) {
@@ -536,6 +563,15 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
       }
     }
     if (!site_broadcast.empty()) candidate.site_broadcast[root_site] = site_broadcast;
+    if (operation != Operation::allreduce && segments == 1) {
+      // Direct: one message per remote rank, whole.
+      candidate.gateway = -1;
+      candidate.direct = true;
+      candidate.pace_seconds = 0;
+      candidate.lag = 0;
+      candidate.predicted_seconds = planner.predict(candidate);
+      if (candidate.predicted_seconds < best.predicted_seconds) best = candidate;
+    }
   }
   if (!std::isfinite(best.predicted_seconds)) {
     throw InputError("platform", "no site plan completes in the flow model");

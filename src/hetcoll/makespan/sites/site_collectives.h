@@ -36,7 +36,7 @@
 //    same result) and broadcasts it in its site.
 // The planner builds the program of every (segments, pace, lag) in a small
 // set (segments 1, 2, 4, ..., 64 with at least one element each; with and
-// without pacing and a gateway; lags 1, 2, 4, ..., segments) and keeps
+// without pacing, a gateway, direct sends; lags 1, 2, 4, ..., segments) and keeps
 // the one sim::predict_program times fastest on the ranks' FlowNetwork (the
 // flow model the MPI runtime's chooser ranks every candidate by).
 //
@@ -54,10 +54,10 @@
 // WAN as in Kielmann, Hofman, Bal, Plaat, Bhoedjang, "MagPIe: MPI's
 // collective communication operations for clustered wide area systems"
 // (PPoPP 1999).
-// Limits: one leader per site (one WAN sender per site and direction: a
+// Limits: one leader per site or one per rank (one WAN sender per site and direction: a
 // WAN narrower than a host's own link is not spread over several senders);
-// sites found by latency only (a WAN of LAN latency and low bandwidth
-// needs declared sites); commutative operations only.
+// sites found by latency only (a WAN of LAN latency and low bandwidth, or
+// sites of one host each, need declared sites); commutative operations only.
 #pragma once
 
 #include <cstddef>
@@ -100,6 +100,10 @@ struct SitePlan {
   // carries no traffic of its site); the root's site's broadcast runs on its
   // other ranks.
   int gateway = -1;
+  // Broadcast and reduce: every rank of another site is its own leader (the
+  // WAN carries one message per remote rank, their latencies overlapping:
+  // for calls whose time is the WAN's latency, not its bandwidth).
+  bool direct = false;
   std::size_t lag = 0;      // all-reduce: segments reduced before the first is broadcast
   double predicted_seconds = 0;
 };
