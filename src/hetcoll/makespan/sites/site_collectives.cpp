@@ -226,6 +226,28 @@ int choose_gateway(const SitePlan& plan, const FlowNetwork& network, double byte
   return best;
 }
 
+// Per site: the rank, not its leader, whose routes to and from the other
+// sites' leaders are fastest for the whole message; -1 for a site of one rank.
+std::vector<int> choose_allreduce_gateways(const SitePlan& plan, const FlowNetwork& network, double bytes) {
+  std::vector<int> gateways;
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    int best = -1;
+    double best_seconds = std::numeric_limits<double>::infinity();
+    for (int x : plan.sites[s]) {
+      if (x == plan.leaders[s]) continue;
+      double seconds = 0;
+      for (std::size_t t = 0; t < plan.sites.size(); ++t) {
+        if (t == s) continue;
+        const auto u = static_cast<std::size_t>(x), v = static_cast<std::size_t>(plan.leaders[t]);
+        seconds += network.alone_time(u, v, bytes) + network.alone_time(v, u, bytes);
+      }
+      if (seconds < best_seconds) best = x, best_seconds = seconds;
+    }
+    gateways.push_back(best);
+  }
+  return gateways;
+}
+
 }  // namespace
 
 std::vector<std::vector<int>> sites_of_ranks(const Platform& platform,
@@ -317,6 +339,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
   auto run_site_phase = [&](std::size_t s, bool broadcast_phase, std::size_t k) {
     std::vector<int> site = plan.sites[s];
     if (broadcast_phase && plan.gateway >= 0) std::erase(site, plan.gateway);  // the gateway only forwards
+    if (!plan.allreduce_gateways.empty() && plan.allreduce_gateways[s] >= 0) std::erase(site, plan.allreduce_gateways[s]);
     const std::string& name = broadcast_phase ? plan.site_broadcast[s] : plan.site_reduce[s];
     if (site.size() < 2 || name.empty()) return;
     const auto [offset, length] = segment_range(plan.count, segments, k);
@@ -417,31 +440,48 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
   }
 
   // All-reduce: every site's part of each segment lands in buffer part[s]
-  // at every leader (its own copied there), combined in site order.
+  // at every WAN endpoint (the site's gateway, else its leader; its own part
+  // copied or received there), combined in site order.
+  auto gateway_of = [&](std::size_t s) { return plan.allreduce_gateways.empty() ? -1 : plan.allreduce_gateways[s]; };
+  auto endpoint_of = [&](std::size_t s) { return gateway_of(s) >= 0 ? gateway_of(s) : plan.leaders[s]; };
   std::vector<std::uint32_t> part(site_count);
   for (std::size_t s = 0; s < site_count; ++s) part[s] = program.add_buffer(plan.count);
-  // received[s][t][k]: leader s's receive of site t's segment k.
+  // received[s][t][k]: endpoint s's receive of site t's segment k (t == s:
+  // a gateway's receive of its leader's partial).
   std::vector<std::vector<std::vector<std::uint32_t>>> received(site_count,
                                                                std::vector<std::vector<std::uint32_t>>(site_count));
   for (std::size_t s = 0; s < site_count; ++s) {
     for (std::size_t t = 0; t < site_count; ++t) {
-      if (t == s) continue;
+      if (t == s && gateway_of(s) < 0) continue;
+      const int from = t == s ? plan.leaders[s] : endpoint_of(t);
       for (std::size_t k = 0; k < segments; ++k) {
-        received[s][t].push_back(
-            program.add(plan.leaders[s], ProgramStep::receive_of(plan.leaders[t], in_buffer(part[t], segment(k)))));
+        received[s][t].push_back(program.add(endpoint_of(s), ProgramStep::receive_of(from, in_buffer(part[t], segment(k)))));
       }
     }
   }
+  // sent[s][k]: endpoint s's WAN sends of segment k; handed[s][k]: a
+  // leader's send of its partial to its gateway, result[s][k]: the
+  // gateway's send of the result back.
   std::vector<std::vector<std::vector<std::uint32_t>>> sent(site_count, std::vector<std::vector<std::uint32_t>>(segments));
+  std::vector<std::vector<std::uint32_t>> handed(site_count, std::vector<std::uint32_t>(segments, 0));
+  std::vector<std::vector<std::uint32_t>> results(site_count);
   const std::size_t lag = std::min(plan.lag, segments);
   for (std::size_t step = 0; step < segments + lag; ++step) {
     for (std::size_t s = 0; s < site_count; ++s) {
-      const int leader = plan.leaders[s];
+      const int leader = plan.leaders[s], gateway = gateway_of(s), endpoint = endpoint_of(s);
       if (step < segments) {
         const std::size_t k = step;
         run_site_phase(s, false, k);
+        Slice outgoing = segment(k);
+        if (gateway >= 0) {
+          handed[s][k] = program.add(leader, ProgramStep::send_of(gateway, segment(k)));
+          // The gateway's part: its own contribution and the rest of its site's.
+          program.add(gateway, ProgramStep::wait_for({received[s][s][k]}));
+          program.add(gateway, ProgramStep::combine_of(segment(k), in_buffer(part[s], segment(k))));
+          outgoing = in_buffer(part[s], segment(k));
+        }
         for (std::size_t t = 0; t < site_count; ++t) {
-          if (t != s) sent[s][k].push_back(program.add(leader, ProgramStep::send_of(plan.leaders[t], segment(k))));
+          if (t != s) sent[s][k].push_back(program.add(endpoint, ProgramStep::send_of(endpoint_of(t), outgoing)));
         }
       }
       if (step >= lag) {
@@ -450,15 +490,23 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
         for (std::size_t t = 0; t < site_count; ++t) {
           if (t != s) pending.push_back(received[s][t][k]);
         }
-        if (!pending.empty()) program.add(leader, ProgramStep::wait_for(pending));
-        program.add(leader, ProgramStep::copy_of(segment(k), in_buffer(part[s], segment(k))));
-        program.add(leader, ProgramStep::copy_of(in_buffer(part[site_count - 1], segment(k)), segment(k)));
+        if (!pending.empty()) program.add(endpoint, ProgramStep::wait_for(pending));
+        if (gateway < 0) program.add(endpoint, ProgramStep::copy_of(segment(k), in_buffer(part[s], segment(k))));
+        program.add(endpoint, ProgramStep::copy_of(in_buffer(part[site_count - 1], segment(k)), segment(k)));
         for (std::size_t t = site_count - 1; t-- > 0;) {
-          program.add(leader, ProgramStep::combine_of(in_buffer(part[t], segment(k)), segment(k)));
+          program.add(endpoint, ProgramStep::combine_of(in_buffer(part[t], segment(k)), segment(k)));
+        }
+        if (gateway >= 0) {
+          results[s].push_back(program.add(gateway, ProgramStep::send_of(leader, segment(k))));
+          program.add(leader, ProgramStep::wait_for({handed[s][k]}));
+          program.blocking_receive(leader, gateway, segment(k));
         }
         run_site_phase(s, true, k);
       }
     }
+  }
+  for (std::size_t s = 0; s < site_count; ++s) {
+    if (!results[s].empty()) program.add(gateway_of(s), ProgramStep::wait_for(results[s]));
   }
   return program;
 }
@@ -515,14 +563,33 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
             planner.site_algorithm(plan.sites[s], plan.leaders[s], false, longest, other, element_bytes);
       }
     }
-    std::vector<int> gateways{-1};
-    std::string gateway_site_broadcast;
+    // The structures tried: leaders only; a broadcast's gateway; all-reduce
+    // gateways in every site of two ranks or more.
+    candidate.gateway = -1;
+    candidate.direct = false;
+    std::vector<SitePlan> structures{candidate};
     if (operation == Operation::broadcast && plan.sites[root_site].size() >= 2) {
-      const int gateway = choose_gateway(plan, network, bytes);
-      gateways.push_back(gateway);
+      SitePlan with_gateway = candidate;
+      with_gateway.gateway = choose_gateway(plan, network, bytes);
       auto rest = plan.sites[root_site];
-      std::erase(rest, gateway);
-      gateway_site_broadcast = planner.site_algorithm(rest, root, true, longest, other, element_bytes);
+      std::erase(rest, with_gateway.gateway);
+      with_gateway.site_broadcast[root_site] = planner.site_algorithm(rest, root, true, longest, other, element_bytes);
+      structures.push_back(std::move(with_gateway));
+    }
+    if (operation == Operation::allreduce) {
+      SitePlan with_gateways = candidate;
+      with_gateways.allreduce_gateways = choose_allreduce_gateways(plan, network, bytes);
+      bool any = false;
+      for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+        const int gateway = with_gateways.allreduce_gateways[s];
+        if (gateway < 0) continue;
+        any = true;
+        auto rest = plan.sites[s];
+        std::erase(rest, gateway);
+        with_gateways.site_broadcast[s] = planner.site_algorithm(rest, plan.leaders[s], true, longest, other, element_bytes);
+        with_gateways.site_reduce[s] = planner.site_algorithm(rest, plan.leaders[s], false, longest, other, element_bytes);
+      }
+      if (any) structures.push_back(std::move(with_gateways));
     }
     std::vector<double> paces{0};
     std::vector<std::size_t> lags{0};
@@ -545,24 +612,17 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
       std::sort(lags.begin(), lags.end());
       lags.erase(std::unique(lags.begin(), lags.end()), lags.end());
     }
-    const std::string site_broadcast = candidate.site_broadcast.empty() || root_site == SIZE_MAX
-                                           ? std::string()
-                                           : candidate.site_broadcast[root_site];
-    for (int gateway : gateways) {
-      candidate.gateway = gateway;
-      candidate.direct = false;
-      if (gateway >= 0) candidate.site_broadcast[root_site] = gateway_site_broadcast;
+    for (SitePlan& structure : structures) {
       for (double pace : paces) {
         for (std::size_t lag : lags) {
           if (lag > segments) continue;
-          candidate.pace_seconds = pace;
-          candidate.lag = lag;
-          candidate.predicted_seconds = planner.predict(candidate);
-          if (candidate.predicted_seconds < best.predicted_seconds) best = candidate;
+          structure.pace_seconds = pace;
+          structure.lag = lag;
+          structure.predicted_seconds = planner.predict(structure);
+          if (structure.predicted_seconds < best.predicted_seconds) best = structure;
         }
       }
     }
-    if (!site_broadcast.empty()) candidate.site_broadcast[root_site] = site_broadcast;
     if (operation != Operation::allreduce && segments == 1) {
       // Direct: one message per remote rank, whole.
       candidate.gateway = -1;

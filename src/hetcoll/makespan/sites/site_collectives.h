@@ -33,7 +33,9 @@
 //  * all-reduce: each site reduces segment k to its leader, which sends it
 //    to every other leader; `lag` segments later a leader combines every
 //    site's part of segment k (in site order, so every site computes the
-//    same result) and broadcasts it in its site.
+//    same result) and broadcasts it in its site; with gateways, a rank of
+//    each site that takes no part in its site's reduce and broadcast does
+//    the WAN exchange instead of the leader.
 // The planner builds the program of every (segments, pace, lag) in a small
 // set (segments 1, 2, 4, ..., 64 with at least one element each; with and
 // without pacing, a gateway, direct sends; lags 1, 2, 4, ..., segments) and keeps
@@ -100,6 +102,12 @@ struct SitePlan {
   // carries no traffic of its site); the root's site's broadcast runs on its
   // other ranks.
   int gateway = -1;
+  // All-reduce: per site -1, or a rank other than the leader that alone
+  // crosses the WAN: the leader hands it the site's part of each segment,
+  // it adds its own contribution, exchanges parts with the other sites,
+  // combines, and hands the result back; the site's reduce and broadcast
+  // run on its other ranks. Empty: no gateways.
+  std::vector<int> allreduce_gateways;
   // Broadcast and reduce: every rank of another site is its own leader (the
   // WAN carries one message per remote rank, their latencies overlapping:
   // for calls whose time is the WAN's latency, not its bandwidth).
