@@ -75,7 +75,9 @@ TEST(SiteCollectives, SitesAreFoundByLatencyAndOneSiteIsRefused) {
   EXPECT_THROW(candidate_program(one, one_members, call, "hetcoll:sites"), InputError);
   const auto choice = choose_program(one, one_members, call);
   for (const auto& candidate : choice.candidates) {
-    if (candidate.name == "hetcoll:sites") EXPECT_FALSE(candidate.refused.empty());
+    if (candidate.name == "hetcoll:sites") {
+      EXPECT_FALSE(candidate.refused.empty());
+    }
   }
 }
 
