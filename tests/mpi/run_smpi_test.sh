@@ -310,7 +310,7 @@ PY
         fi
         timeout 300 smpirun -np 16 -platform "$work/two-site.xml" -hostfile "$work/hosts" "${cfg[@]}" \
           --cfg=smpi/display-timing:no "${extra[@]}" "$bench" --platform "$work/two-site.xml" --datatype int --op sum \
-          --repetitions 1 --sizes 4,16384 --collective "$collective" "${args[@]}" 2>"$work/err" >>"$work/sites.csv" ||
+          --repetitions 3 --sizes 4,16384 --collective "$collective" "${args[@]}" 2>"$work/err" >>"$work/sites.csv" ||
           { echo "FAIL: hetcoll_mpi_bench ($collective, $implementation)"; tail -20 "$work/err"; exit 1; }
       done
     done

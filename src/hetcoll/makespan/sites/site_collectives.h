@@ -36,16 +36,20 @@
 //    same result) and broadcasts it in its site; with gateways, a rank of
 //    each site that takes no part in its site's reduce and broadcast does
 //    the WAN exchange instead of the leader.
+// Direct plans (broadcast, reduce): every rank of another site is its own
+// leader, for calls bound by the WAN's latency rather than its bandwidth.
 // The planner builds the program of every (segments, pace, lag) in a small
 // set (segments 1, 2, 4, ..., 64 with at least one element each; with and
-// without pacing, a gateway, direct sends; lags 1, 2, 4, ..., segments) and keeps
-// the one sim::predict_program times fastest on the ranks' FlowNetwork (the
-// flow model the MPI runtime's chooser ranks every candidate by).
+// without pacing and gateways; direct; lags 1, 2, 4, ..., segments) and
+// keeps the one sim::predict_program times fastest on the ranks'
+// FlowNetwork (the flow model the MPI runtime's chooser ranks every
+// candidate by).
 //
 // Guarantee: none on time beyond "the fastest of the programs tried, as
 // predicted". The program computes the collective for commutative
 // operations (verify/verify_program.h checks it in the tests); each WAN
-// cut is crossed by count elements per site and direction.
+// cut is crossed by count elements per site and direction (per remote rank
+// in direct plans).
 // Complexity: O(S · R) programs predicted for S segment counts and R
 // pacing/lag choices, each O(K · m) messages for m messages of one
 // segment's intra-site programs.
@@ -56,8 +60,8 @@
 // WAN as in Kielmann, Hofman, Bal, Plaat, Bhoedjang, "MagPIe: MPI's
 // collective communication operations for clustered wide area systems"
 // (PPoPP 1999).
-// Limits: one leader per site or one per rank (one WAN sender per site and direction: a
-// WAN narrower than a host's own link is not spread over several senders);
+// Limits: one WAN sender per site and direction (or one per rank): a WAN
+// narrower than a host's own link is not spread over several senders;
 // sites found by latency only (a WAN of LAN latency and low bandwidth, or
 // sites of one host each, need declared sites); commutative operations only.
 #pragma once
