@@ -21,7 +21,7 @@ only; the planner families do not include each other's folders).
 
 Inside the planners, makespan/'s families may include makespan/'s shared
 files (bounds, claims, request) and each other only downward in this order:
-  mpi_algorithms < sender_speed < graph < eager < split
+  mpi_algorithms < sender_speed < graph < eager < split < sites
 (MPI libraries' own algorithms use nothing else; graph planners use
 sender-speed planners for their views, eager plans seed split plans).
 
@@ -38,7 +38,7 @@ LAYERS = {
     "makespan": 5, "steady": 5, "registry": 6, "report": 7, "viz": 7, "mpi": 7,
     "facade": 8, "experiments": 9, "app": 10,
 }
-MAKESPAN_FAMILIES = {"": 0, "mpi_algorithms": 1, "sender_speed": 2, "graph": 3, "eager": 4, "split": 5}
+MAKESPAN_FAMILIES = {"": 0, "mpi_algorithms": 1, "sender_speed": 2, "graph": 3, "eager": 4, "split": 5, "sites": 6}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"((?:hetcoll|experiments)/[^"]+)"')
 
 

@@ -1124,7 +1124,25 @@ void suite_programs() {
   }
   xml += "</zone></platform>";
   const LoadedPlatform platform{parse_simgrid_xml(xml, "programs.xml"), "programs.xml"};
-  const auto members = platform.graph().participants();
+  // The same hosts in two sites (the first half and the rest) joined by a
+  // 5 ms, 12.5 MB/s WAN link per direction: where hetcoll:sites applies.
+  std::string two_sites = R"(<?xml version='1.0'?><!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Full">)";
+  for (int i = 0; i < world_size; ++i) two_sites += fmt::format(R"(<host id="h{}" speed="1Gf"/>)", i);
+  for (int i = 0; i < world_size; ++i) {
+    two_sites += fmt::format(R"(<link id="h{}_up" bandwidth="{}MBps" latency="20us"/><link id="h{}_down" bandwidth="100MBps" latency="0us"/>)",
+                             i, i % 3 == 0 ? 100 : i % 3 == 1 ? 25 : 10, i);
+  }
+  two_sites += R"(<link id="wan_0_1" bandwidth="12.5MBps" latency="5ms"/><link id="wan_1_0" bandwidth="12.5MBps" latency="5ms"/>)";
+  for (int i = 0; i < world_size; ++i) {
+    for (int j = 0; j < world_size; ++j) {
+      const int site_i = 2 * i / world_size, site_j = 2 * j / world_size;
+      const std::string wan = site_i == site_j ? "" : fmt::format(R"(<link_ctn id="wan_{}_{}"/>)", site_i, site_j);
+      if (i != j) two_sites += fmt::format(R"(<route src="h{}" dst="h{}" symmetrical="NO"><link_ctn id="h{}_up"/>{}<link_ctn id="h{}_down"/></route>)", i, j, i, wan, j);
+    }
+  }
+  two_sites += "</zone></platform>";
+  const LoadedPlatform two_site_platform{parse_simgrid_xml(two_sites, "two-sites.xml"), "two-sites.xml"};
   MPI_Comm private_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &private_comm);
   const std::vector<int> counts = {1, 1000, 20000};
@@ -1136,7 +1154,10 @@ void suite_programs() {
     names.emplace_back("hetcoll:graph");
     names.emplace_back("hetcoll:sender-speed");
     if (operation != Operation::allreduce) names.emplace_back("hetcoll:eager");
+    names.emplace_back("hetcoll:sites");  // on the two-site platform
     for (const auto& name : names) {
+      const LoadedPlatform& program_platform = name == "hetcoll:sites" ? two_site_platform : platform;
+      const auto program_members = program_platform.graph().participants();
       bool ok = true;
       std::string why;
       int ran = 0;
@@ -1153,7 +1174,7 @@ void suite_programs() {
             call.element_bytes = static_cast<std::size_t>(type_size);
             std::unique_ptr<CommProgram> program;
             try {
-              program = std::make_unique<CommProgram>(candidate_program(platform, members, call, name));
+              program = std::make_unique<CommProgram>(candidate_program(program_platform, program_members, call, name));
             } catch (const InputError&) {
               continue;  // not a candidate for this call (the chooser refuses it too)
             }
@@ -1210,6 +1231,16 @@ void suite_programs() {
     check_reductions(runtime, MPI_COMM_WORLD, commutative, "chooser", {1, 64, 4096, 20000}, false);
     check_broadcasts(runtime, MPI_COMM_WORLD, {commutative[0], commutative[3]}, "chooser");
     report("chooser: decisions cached per call", runtime.chosen_for(Operation::broadcast, 0, 4096, 4, true) != nullptr);
+  }
+  // On two sites the chooser runs site plans (hetcoll:sites) where they are
+  // predicted fastest: same results as MPI's.
+  {
+    Runtime runtime(MPI_COMM_WORLD, [&] { return two_site_platform; });
+    check_reductions(runtime, MPI_COMM_WORLD, commutative, "chooser on two sites", {1, 1000, 20000}, false);
+    check_broadcasts(runtime, MPI_COMM_WORLD, {commutative[0], commutative[3]}, "chooser on two sites");
+    const auto* chosen = runtime.chosen_for(Operation::allreduce, 0, 20000, 4, true);
+    report("chooser on two sites: a 20000-int all-reduce runs the site plan",
+           chosen != nullptr && chosen->name == "hetcoll:sites", chosen != nullptr ? chosen->name : "nothing cached");
   }
   {
     MPI_Comm half;

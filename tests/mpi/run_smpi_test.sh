@@ -18,7 +18,11 @@
 # allreduce:rab2 at 256 and 1024 ints.
 # `chooser` runs the drop-in's default (the chooser) on the 8-host cluster:
 # within 3 % of its prediction, never slower than the tested built-ins.
-# Usage: run_smpi_test.sh calibrate|pipeline|graph|eager|split|chooser SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
+# `sites` runs the drop-in's default on a two-site grid (scripts/nic-platform,
+# 8 + 8 hosts, a 5 ms 100 Mbit/s WAN): the site plan (hetcoll:sites) runs
+# the 16384-int calls, each call within 3 % of its prediction and never
+# slower than the tested built-ins.
+# Usage: run_smpi_test.sh calibrate|pipeline|graph|eager|split|chooser|sites SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
 set -u
 suite="$1"
@@ -282,6 +286,47 @@ PY
                  if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
                }
              }' "$work/chooser.csv" || exit 1
+    ;;
+  sites)
+    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
+    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
+    hosts=""
+    for i in 0 1 2 3 4 5 6 7; do hosts+="a$i:1:0 "; done
+    for i in 0 1 2 3 4 5 6 7; do hosts+="b$i:2:1 "; done
+    "$source_dir/scripts/nic-platform" two-site 2e-5 1.25e8 "$hosts" 5e-3 1.25e7 >"$work/two-site.xml"
+    for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
+    for collective in bcast reduce allreduce; do
+      case $collective in
+        bcast) builtins="default binomial_tree ompi_pipeline" ;;
+        reduce) builtins="default binomial scatter_gather" ;;
+        allreduce) builtins="default rab rdb" ;;
+      esac
+      for implementation in runtime $builtins; do
+        extra=()
+        args=(--implementation runtime)
+        if [ "$implementation" != runtime ]; then
+          extra=(--cfg=smpi/$collective:$implementation)
+          args=(--implementation builtin --label "$implementation")
+        fi
+        timeout 300 smpirun -np 16 -platform "$work/two-site.xml" -hostfile "$work/hosts" "${cfg[@]}" \
+          --cfg=smpi/display-timing:no "${extra[@]}" "$bench" --platform "$work/two-site.xml" --datatype int --op sum \
+          --repetitions 3 --sizes 4,16384 --collective "$collective" "${args[@]}" 2>"$work/err" >>"$work/sites.csv" ||
+          { echo "FAIL: hetcoll_mpi_bench ($collective, $implementation)"; tail -20 "$work/err"; exit 1; }
+      done
+    done
+    awk -F, '$3 == "runtime" { printf "%s of %s ints: runs %s, measured %.6g s, predicted %.6g s\n", $2, $5, $4, $7, $8 }
+             $3 == "runtime" && !($7 / $8 > 0.97 && $7 / $8 < 1.03) { bad = 1; print "  not within 3 % of its prediction" }
+             $3 == "runtime" && $5 == 16384 && $4 != "hetcoll:sites" { bad = 1; print "  not the site plan" }
+             $3 == "runtime" { chosen[$2 "," $5] = $7 }
+             $3 == "builtin" { key = $2 "," $5; if (!(key in best) || $7 < best[key]) { best[key] = $7; name[key] = $4 } }
+             END {
+               if (NR != 24) { print "FAIL: expected 24 runs, got " NR; exit 1 }
+               if (bad) { print "FAIL: a chosen program is not within 3 % of its prediction, or not the site plan"; exit 1 }
+               for (key in chosen) {
+                 printf "%s: default %.6g s, best of the tested built-ins %s %.6g s\n", key, chosen[key], name[key], best[key]
+                 if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
+               }
+             }' "$work/sites.csv" || exit 1
     ;;
   *) echo "unknown suite $suite"; exit 2 ;;
 esac

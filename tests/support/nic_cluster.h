@@ -17,6 +17,15 @@ namespace hetcoll::testing {
 // and no latency.
 LoadedPlatform nic_cluster(int hosts, const std::vector<double>& up_mbps, double latency_us);
 
+// Sites joined by a WAN (scripts/nic-platform's two-site shape): site s
+// has hosts s<s>h0, s<s>h1, ... (in file order, site by site) whose up
+// links send at `up_mbps[s][i]` MB/s with `latency_us`; every down link at
+// the fastest up link's bandwidth, no latency; between two sites one
+// shared WAN link per direction (`wan_latency_us`, `wan_mbps`) on every
+// route between them.
+LoadedPlatform multi_site_nic_cluster(const std::vector<std::vector<double>>& up_mbps, double latency_us,
+                                      double wan_latency_us, double wan_mbps);
+
 // A NicNetwork of the given per-host latencies and bandwidths.
 NicNetwork network_of(std::vector<double> latency, std::vector<double> up, std::vector<double> down,
                       double envelope = 0);

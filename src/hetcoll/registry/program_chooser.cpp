@@ -14,6 +14,7 @@
 #include "hetcoll/makespan/split/split_allreduce_nic.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
 #include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/makespan/sites/site_collectives.h"
 #include "hetcoll/model/split_costs.h"
 #include "hetcoll/plan/plan_program.h"
 #include "hetcoll/plan/split_program.h"
@@ -26,12 +27,13 @@ constexpr std::string_view kMpiPrefix = "mpi:";
 constexpr std::string_view kDefault = "mpi:default";
 constexpr std::string_view kSplit = "hetcoll:split";
 constexpr std::string_view kSplitNic = "hetcoll:split-nic";
+constexpr std::string_view kSites = "hetcoll:sites";
 // The most messages a split all-reduce candidate may have (fewer chunks
 // beyond): planning and predicting a program costs about its messages x
 // the ranks, and 64 ranks with 16 chunks (130,000 messages) took a minute.
 constexpr std::size_t kMaxSplitMessages = 20'000;
 constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:eager-paced, hetcoll:split, "
-                                                "hetcoll:split-nic";
+                                                "hetcoll:split-nic, hetcoll:sites";
 
 struct HetcollCandidate {
   std::string_view name;
@@ -98,6 +100,11 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
     if (ranks < 2) return "one rank: nothing to split";
     return {};
   }
+  if (name == kSites) {
+    if (!call.commutative && call.operation != Operation::broadcast) return "combines at site leaders: commutative operations only";
+    if (ranks < 2) return "one rank: one site";
+    return {};
+  }
   throw InputError("algorithm", fmt::format("unknown candidate \"{}\" ({})", name, kCandidateNames));
 }
 
@@ -151,6 +158,14 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
   }
   if (name == kSplit || name == kSplitNic) {
     auto program = split_program(platform, processor_of_rank, call, name == kSplitNic);
+    program.name = name;
+    return program;
+  }
+  if (name == kSites) {
+    // Refused (InputError) when the ranks form one site.
+    const FlowNetwork network(platform.graph(), processor_of_rank);
+    auto program = program_of_site_plan(plan_site_collective(platform.graph(), processor_of_rank, network,
+                                                             call.operation, call.root, call.count, call.element_bytes));
     program.name = name;
     return program;
   }
@@ -219,6 +234,7 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
   for (const auto& candidate : kHetcollCandidates) consider(std::string(candidate.name));
   consider(std::string(kSplit));
   consider(std::string(kSplitNic));
+  consider(std::string(kSites));
   // Open MPI's default: the prediction of the program its fixed decision runs.
   bool default_modelled = options.library == MpiLibrary::smpi;
   if (options.library == MpiLibrary::openmpi) {

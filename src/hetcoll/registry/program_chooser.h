@@ -22,7 +22,10 @@
 //    (makespan/split/), planned for the call's count and lowered by
 //    plan/split_program.h; "hetcoll:split-nic": the split all-reduce
 //    planned in the NIC fluid model (split_allreduce_nic.h) instead of the
-//    eager model.
+//    eager model;
+//  * "hetcoll:sites": on ranks in two or more sites, the site plan
+//    (makespan/sites/site_collectives.h: the WAN crossed once per site in
+//    segments, each site's best MPI algorithm inside).
 // Rule: the library's default runs (PMPI_* unchanged) unless another
 // candidate is predicted faster by more than `margin` (a fraction); then the
 // fastest candidate runs. When the library's default is not modelled, a
