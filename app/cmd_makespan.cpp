@@ -224,8 +224,12 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
     }
     throw InputError(fmt::format("--algo: unknown graph planner \"{}\" (known: {})", options.algorithm, known));
   }
-  return verify_and_write_graph_plan(plan_graph_makespan(network, request, options.algorithm), network,
-                                     options.output);
+  // Without --algo, the registry's default graph row ("predicted"; the
+  // library's plan_graph_makespan defaults to "auto", what the MPI runtime runs).
+  const std::string algorithm = options.algorithm.empty()
+                                    ? default_planner(operation, CommunicationModel::platform_graph)->name
+                                    : options.algorithm;
+  return verify_and_write_graph_plan(plan_graph_makespan(network, request, algorithm), network, options.output);
 }
 
 // --view eager: the eager model's broadcast and reduce planners

@@ -23,6 +23,10 @@
 //    plan/split_program.h; "hetcoll:split-nic": the split all-reduce
 //    planned in the NIC fluid model (split_allreduce_nic.h) instead of the
 //    eager model.
+// By name only (candidate_program, predict_candidate; never chosen here):
+// "hetcoll:predicted", the command line's default graph plan
+// (registry/predicted_plan.h) for the call's size, lowered like
+// "hetcoll:graph" (or "hetcoll:eager" when an eager tree won).
 // Rule: the library's default runs (PMPI_* unchanged) unless another
 // candidate is predicted faster by more than `margin` (a fraction); then the
 // fastest candidate runs. When the library's default is not modelled, a
