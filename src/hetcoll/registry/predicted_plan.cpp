@@ -91,7 +91,8 @@ PredictedPlan plan_by_flow_prediction(const GraphNetwork& network, const Makespa
   for (const char* name : kGraphCandidates) consider(name, [&] { return run_row(name); });
   if (request.operation != Operation::allreduce) {
     const ProcessorIndex root = graph_request_root(network, request);
-    for (auto heuristic : {EagerHeuristic::automatic, EagerHeuristic::flat}) {
+    for (auto heuristic : {EagerHeuristic::automatic, EagerHeuristic::flat, EagerHeuristic::binomial,
+                           EagerHeuristic::knomial4}) {
       consider(fmt::format("eager {}", to_string(heuristic)), [&] {
         return request.operation == Operation::reduce ? plan_eager_reduce(network, root, heuristic)
                                                       : plan_eager_broadcast(network, root, heuristic);

@@ -11,8 +11,8 @@
 // the runtime runs (plan/plan_program.h): the graph planners auto,
 // hierarchical, look-ahead, ECEF and MPI's binomial tree (one-port model,
 // each forward a synchronous send), and for broadcasts and reduces the eager
-// model's auto and flat trees (a node posts all its sends, or receives, at
-// once). A candidate that cannot plan the call (too many participants) is
+// model's auto, flat, binomial and 4-nomial trees (a node posts all its
+// sends, or receives, at once). A candidate that cannot plan the call (too many participants) is
 // skipped, with its reason.
 // Rule: the smallest prediction; ties go to the earlier candidate above.
 // What the plan then claims: its makespan, lower bound, guarantee and

@@ -25,7 +25,7 @@ namespace {
 constexpr std::string_view kMpiPrefix = "mpi:";
 constexpr std::string_view kDefault = "mpi:default";
 constexpr std::string_view kSplit = "hetcoll:split";
-constexpr std::string_view kSplitNic = "hetcoll:split-nic, hetcoll:predicted";
+constexpr std::string_view kSplitNic = "hetcoll:split-nic";
 // The command line's default plan (registry/predicted_plan.h): run and
 // predicted by name only, never one of choose_program's candidates.
 constexpr std::string_view kPredicted = "hetcoll:predicted";
