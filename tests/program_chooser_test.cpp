@@ -15,6 +15,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/model/simgrid/simgrid_xml.h"
 #include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/plan/program_bytes.h"
 #include "hetcoll/plan/split_program.h"
 #include "hetcoll/registry/plans_on_ranks.h"
 #include "hetcoll/registry/program_chooser.h"
@@ -60,9 +61,14 @@ TEST(ProgramChooser, EveryCandidateIsPredictedAndTheRuleHolds) {
       const double fastest = choice.candidates.front().predicted_seconds;
       if (choice.runs_library_default()) {
         EXPECT_LE(choice.default_seconds, fastest * 1.02 * (1 + 1e-12));
+        EXPECT_EQ(choice.program, nullptr);
       } else {
         EXPECT_EQ(choice.chosen_seconds, fastest);
         EXPECT_LT(choice.chosen_seconds * 1.02, choice.default_seconds);
+        // The program handed out is the one predicted: what candidate_program builds.
+        ASSERT_NE(choice.program, nullptr);
+        EXPECT_EQ(encode_program(*choice.program),
+                  encode_program(candidate_program(platform, members, call_of(operation, count, 3), choice.chosen)));
       }
     }
   }
@@ -84,6 +90,35 @@ TEST(ProgramChooser, EveryPickableProgramComputesItsCollective) {
       }
     }
   }
+}
+
+// The runtime's rank 0 sends the chosen program as bytes: every candidate's
+// program comes back identical, and damaged bytes are refused, never run.
+TEST(ProgramChooser, ProgramsSurviveTheirBytesAndDamagedBytesAreRefused) {
+  const auto platform = nic_cluster(5, {100, 25}, 20);
+  const auto members = hosts_of(platform);
+  for (auto operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
+    const auto call = call_of(operation, 777, 1);
+    for (const auto& candidate : choose_program(platform, members, call).candidates) {
+      if (!candidate.refused.empty()) continue;
+      SCOPED_TRACE(candidate.name);
+      const auto program = candidate_program(platform, members, call, candidate.name);
+      const auto bytes = encode_program(program);
+      const auto back = decode_program(std::string_view(bytes.data(), bytes.size()), call.count);
+      EXPECT_EQ(encode_program(back), bytes);
+      EXPECT_EQ(back.name, program.name);
+      EXPECT_EQ(back.message_count(), program.message_count());
+      for (std::size_t cut : {std::size_t{0}, std::size_t{3}, bytes.size() / 2, bytes.size() - 1}) {
+        EXPECT_THROW(decode_program(std::string_view(bytes.data(), cut), call.count), InputError) << cut;
+      }
+      auto longer = bytes;
+      longer.push_back(0);
+      EXPECT_THROW(decode_program(std::string_view(longer.data(), longer.size()), call.count), InputError);
+      // Fewer elements than the program's slices cover: check_program refuses it.
+      EXPECT_THROW(decode_program(std::string_view(bytes.data(), bytes.size()), 1), InputError);
+    }
+  }
+  EXPECT_THROW(decode_program("HCP0", 1), InputError);
 }
 
 // Property: on seeded random NIC clusters (2 to 12 hosts of random up-link

@@ -1,8 +1,10 @@
 #include "hetcoll/mpi/runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -19,6 +21,7 @@
 #include "hetcoll/mpi/collectives.h"
 #include "hetcoll/mpi/exchange.h"
 #include "hetcoll/mpi/program_executor.h"
+#include "hetcoll/plan/program_bytes.h"
 #include "hetcoll/registry/program_chooser.h"
 
 namespace hetcoll::mpi {
@@ -224,12 +227,12 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
   options.library = running_library();
   options.flow.envelope_bytes = planning_.envelope_bytes > 0 ? planning_.envelope_bytes : sim::kSmpiEnvelopeBytes;
   MPI_Comm comm = communicator_->get();
-  // Rank 0 predicts every candidate (the planners are deterministic, but
-  // there is no need for every rank to repeat the work) and sends the
-  // decision; every rank then builds the chosen program.
+  // Rank 0 predicts every candidate and sends the decision with the chosen
+  // program (planned once, on rank 0: the split plans take seconds to plan
+  // on 64 ranks); every other rank decodes it.
   ChosenProgram chosen;
   std::string local_error;
-  std::vector<char> decision;
+  std::vector<char> decision, program_bytes;
   if (communicator_->rank() == 0) {
     try {
       const auto started = std::chrono::steady_clock::now();
@@ -239,18 +242,27 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
                                            choice.chosen_seconds, choice.default_seconds, choice.reason,
                                            deciding.count());
       decision.assign(text.begin(), text.end());
+      if (choice.program) program_bytes = encode_program(*choice.program);
     } catch (const std::exception& error) {
       local_error = error.what();
     }
   }
   agree_on_outcome(comm, local_error, "hetcoll::mpi: choosing what runs", options_.timeout_seconds);
-  int length = static_cast<int>(decision.size());
-  MPI_Request request;
-  PMPI_Ibcast(&length, 1, MPI_INT, 0, comm, &request);
-  wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
-  decision.resize(static_cast<std::size_t>(length));
-  PMPI_Ibcast(decision.data(), length, MPI_CHAR, 0, comm, &request);
-  wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
+  auto broadcast_bytes = [&](std::vector<char>& bytes) {
+    long long length = static_cast<long long>(bytes.size());
+    MPI_Request request;
+    PMPI_Ibcast(&length, 1, MPI_LONG_LONG, 0, comm, &request);
+    wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chooser's decision");
+    bytes.resize(static_cast<std::size_t>(length));
+    // In pieces of at most INT_MAX bytes (MPI's count).
+    for (std::size_t done = 0; done < bytes.size();) {
+      const auto piece = static_cast<int>(std::min<std::size_t>(bytes.size() - done, std::numeric_limits<int>::max()));
+      PMPI_Ibcast(bytes.data() + done, piece, MPI_CHAR, 0, comm, &request);
+      wait_for_collective(request, comm, options_.timeout_seconds, "hetcoll::mpi: the chosen program");
+      done += static_cast<std::size_t>(piece);
+    }
+  };
+  broadcast_bytes(decision);
   const std::string text(decision.begin(), decision.end());
   const auto first = text.find('\n'), second = text.find('\n', first + 1), third = text.find('\n', second + 1);
   chosen.name = text.substr(0, first);
@@ -258,12 +270,14 @@ const ChosenProgram* Runtime::chosen_for(Operation operation, int root, int coun
   chosen.default_seconds = std::strtod(text.c_str() + second + 1, nullptr);
   chosen.reason = text.substr(third + 1);
   if (chosen.name != "mpi:default") {
+    broadcast_bytes(program_bytes);
     try {
-      chosen.program = std::make_unique<CommProgram>(candidate_program(platform_, processor_of_rank_, call, chosen.name));
+      chosen.program = std::make_unique<CommProgram>(
+          decode_program(std::string_view(program_bytes.data(), program_bytes.size()), call.count));
     } catch (const std::exception& error) {
       local_error = error.what();
     }
-    agree_on_outcome(comm, local_error, "hetcoll::mpi: building the chosen program", options_.timeout_seconds);
+    agree_on_outcome(comm, local_error, "hetcoll::mpi: receiving the chosen program", options_.timeout_seconds);
   }
   return &choices_.emplace(key, std::move(chosen)).first->second;
 }

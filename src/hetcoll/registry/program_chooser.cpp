@@ -164,13 +164,21 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
   throw InputError("algorithm", fmt::format("unknown candidate \"{}\" ({})", name, kCandidateNames));
 }
 
-double predict_candidate(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
-                         const FlowNetwork& network, const CallShape& call, const std::string& name,
-                         const sim::FlowModelOptions& flow) {
-  const auto program = candidate_program(platform, processor_of_rank, call, name);
+namespace {
+
+double predict(const CommProgram& program, const std::string& name, const FlowNetwork& network,
+               const CallShape& call, const sim::FlowModelOptions& flow) {
   check_program(program, call.count, name);
   const auto timing = sim::predict_program(program, network, call.element_bytes, flow);
   return timing.completed() ? timing.makespan : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+double predict_candidate(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
+                         const FlowNetwork& network, const CallShape& call, const std::string& name,
+                         const sim::FlowModelOptions& flow) {
+  return predict(candidate_program(platform, processor_of_rank, call, name), name, network, call, flow);
 }
 
 ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
@@ -183,6 +191,9 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
   const FlowNetwork network(platform.graph(), processor_of_rank);
   const double infinity = std::numeric_limits<double>::infinity();
   ProgramChoice choice;
+  std::shared_ptr<const CommProgram> fastest_program;
+  std::string fastest_name;
+  double fastest_program_seconds = infinity;
   auto consider = [&](const std::string& name) {
     ProgramCandidate candidate;
     candidate.name = name;
@@ -193,8 +204,15 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
       return;
     }
     try {
-      candidate.predicted_seconds = predict_candidate(platform, processor_of_rank, network, call, name, options.flow);
+      auto program = std::make_shared<CommProgram>(candidate_program(platform, processor_of_rank, call, name));
+      candidate.predicted_seconds = predict(*program, name, network, call, options.flow);
       if (candidate.predicted_seconds == infinity) candidate.refused = "the program does not complete in the model";
+      // Only the fastest program can run (or none: the library's default).
+      if (candidate.predicted_seconds < fastest_program_seconds) {
+        fastest_program_seconds = candidate.predicted_seconds;
+        fastest_program = std::move(program);
+        fastest_name = name;
+      }
     } catch (const InputError& error) {
       candidate.refused = error.what();
     }
@@ -235,6 +253,11 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
     return infinity;
   };
   const ProgramCandidate& best = choice.candidates.front();
+  // The program predicted for `name` (the fastest's, kept above).
+  auto program_of = [&](const std::string& name) -> std::shared_ptr<const CommProgram> {
+    if (fastest_program && fastest_name == name) return fastest_program;
+    return std::make_shared<const CommProgram>(candidate_program(platform, processor_of_rank, call, name));
+  };
   choice.default_seconds = default_modelled ? prediction_of(kDefault) : std::nan("");
   choice.chosen = std::string(kDefault);
   choice.chosen_seconds = choice.default_seconds;
@@ -246,6 +269,7 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
     if (best.predicted_seconds < choice.default_seconds / (1 + options.margin)) {
       choice.chosen = best.name;
       choice.chosen_seconds = best.predicted_seconds;
+      choice.program = program_of(best.name);
       choice.reason = fmt::format("{} predicted {:.4g} s, the library's default {:.4g} s", best.name,
                                   best.predicted_seconds, choice.default_seconds);
     } else {
@@ -263,6 +287,7 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
   if (!best.name.starts_with(kMpiPrefix) && best.predicted_seconds < fastest_mpi / (1 + options.margin)) {
     choice.chosen = best.name;
     choice.chosen_seconds = best.predicted_seconds;
+    choice.program = program_of(best.name);
     choice.reason = fmt::format("{} predicted {:.4g} s, every MPI algorithm {:.4g} s or more", best.name,
                                 best.predicted_seconds, fastest_mpi);
   } else {

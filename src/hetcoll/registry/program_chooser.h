@@ -40,6 +40,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,6 +93,9 @@ struct ProgramChoice {
   // The library default's prediction (NaN when not modelled).
   double default_seconds = 0;
   std::string reason;  // one line, for verbose output
+  // The chosen candidate's program, as predicted (empty when the library's
+  // default runs): callers run it as is instead of planning it again.
+  std::shared_ptr<const CommProgram> program;
   bool runs_library_default() const { return chosen == "mpi:default"; }
 };
 
