@@ -96,6 +96,23 @@ TEST(SplitAllreduce, PlansOnTheSec61ClusterAreValid) {
   EXPECT_GT(plan.pieces.size(), 1u);
 }
 
+// A cap on the plan's messages limits the chunks (one chunk always), and the
+// capped plan is valid and no faster than the uncapped one.
+TEST(SplitAllreduce, MaxMessagesCapsTheChunks) {
+  Platform platform = liu_kuo_wang_sender_speed_graph();
+  SplitCosts costs = costs_of(platform);
+  const std::size_t k = costs.size();
+  const auto free = plan_split_allreduce(costs, 1 << 20, 4, 16);
+  ASSERT_GT(free.chunks, 2u);
+  for (std::size_t cap : {std::size_t{1}, 2 * 2 * k * (k - 1)}) {
+    const auto capped = plan_split_allreduce(costs, 1 << 20, 4, 16, cap);
+    EXPECT_LE(capped.transfers.size(), std::max(cap, 2 * k * (k - 1))) << cap;
+    EXPECT_LE(capped.chunks, std::max<std::size_t>(1, cap / (2 * k * (k - 1)))) << cap;
+    EXPECT_TRUE(verify_split_allreduce(costs, capped).valid);
+    EXPECT_GE(capped.makespan, free.makespan * (1 - 1e-12));
+  }
+}
+
 TEST(SplitAllreduce, EveryPlanOnRandomPlatformsPassesTheVerifier) {
   std::mt19937_64 rng(13);
   for (int instance = 0; instance < 60; ++instance) {

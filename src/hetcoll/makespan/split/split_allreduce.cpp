@@ -124,7 +124,7 @@ void schedule_split_allreduce(SplitAllreducePlan& plan, const SplitCosts& costs)
 }
 
 SplitAllreducePlan plan_split_allreduce(const SplitCosts& costs, std::size_t elements, double element_bytes,
-                                        double envelope_bytes) {
+                                        double envelope_bytes, std::size_t max_messages) {
   const std::size_t k = costs.size();
   split_sizing::check_arguments(elements, element_bytes, envelope_bytes, "split all-reduce");
   SplitAllreducePlan best;
@@ -145,6 +145,7 @@ SplitAllreducePlan plan_split_allreduce(const SplitCosts& costs, std::size_t ele
   SplitAllreducePlan trial = best;
   for (std::size_t chunks : split_sizing::kChunkCounts) {
     if (chunks > 1 && chunks * k > elements) break;
+    if (chunks > 1 && max_messages > 0 && 2 * chunks * k * (k - 1) > max_messages) break;
     const double per_schedule = 2 * static_cast<double>(chunks) * square;
     const int rounds = static_cast<int>(std::clamp(kTransferBudget / (per_schedule * 16), 4.0,
                                                    static_cast<double>(split_sizing::kRefinementRounds)));

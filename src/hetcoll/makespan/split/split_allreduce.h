@@ -56,9 +56,11 @@ namespace hetcoll {
 // `transfers` and `makespan` (members, sizes, chunks and pieces set).
 void schedule_split_allreduce(SplitAllreducePlan& plan, const SplitCosts& costs);
 
-// The planner of the header. Throws InputError naming the parameter
-// (elements, element_bytes, envelope_bytes).
+// The planner of the header; max_messages > 0: only chunk counts whose
+// plan has at most that many messages (2 K k (k - 1)), one chunk always.
+// Throws InputError naming the parameter (elements, element_bytes,
+// envelope_bytes).
 SplitAllreducePlan plan_split_allreduce(const SplitCosts& costs, std::size_t elements, double element_bytes,
-                                        double envelope_bytes = 0);
+                                        double envelope_bytes = 0, std::size_t max_messages = 0);
 
 }  // namespace hetcoll

@@ -70,8 +70,9 @@ class FluidEngine {
     f.latency_end = now + network_.latency[from];
     const double l = network_.latency[from];
     f.weight = l > 0 ? 1 / l : 1;
-    f.bound = std::min(network_.up_bandwidth[from], network_.down_bandwidth[to]);
-    active_.push_back(f);
+    f.sequence = posted_++;
+    waiting_.push_back(f);
+    std::push_heap(waiting_.begin(), waiting_.end(), starts_later);
   }
 
   // Runs until nothing is left: poster.next_post(u) (the time of u's next
@@ -85,21 +86,22 @@ class FluidEngine {
       for (std::size_t u = 0; u < n_; ++u) {
         while (poster.next_post(u) <= now) poster.post(u, now, *this);
       }
-      for (auto& f : active_) {
-        if (!f.flowing && f.latency_end <= now) {
-          f.flowing = true;
-          dirty = true;
-        }
+      // Flows whose latency has passed start flowing (in post order).
+      while (!waiting_.empty() && waiting_.front().latency_end <= now) {
+        std::pop_heap(waiting_.begin(), waiting_.end(), starts_later);
+        active_.push_back(waiting_.back());
+        waiting_.pop_back();
+        dirty = true;
       }
       if (dirty) share();
       dirty = false;
-      double next = kInfinity;
+      double next = waiting_.empty() ? kInfinity : waiting_.front().latency_end;
       for (std::size_t u = 0; u < n_; ++u) next = std::min(next, poster.next_post(u));
-      for (const auto& f : active_) {
-        next = std::min(next, f.flowing ? (f.rate > 0 ? now + f.remaining / f.rate : kInfinity) : f.latency_end);
-      }
+      for (const auto& f : active_) next = std::min(next, f.rate > 0 ? now + f.remaining / f.rate : kInfinity);
       if (!std::isfinite(next)) {
-        if (!active_.empty()) throw std::logic_error("split all-reduce simulation: flows without a rate");
+        if (!active_.empty() || !waiting_.empty()) {
+          throw std::logic_error("split all-reduce simulation: flows without a rate");
+        }
         return;
       }
       const double step = next - now;
@@ -108,15 +110,14 @@ class FluidEngine {
       std::size_t kept = 0;
       for (std::size_t i = 0; i < active_.size(); ++i) {
         auto& f = active_[i];
-        if (f.flowing) {
-          f.remaining -= f.rate * step;
-          if (f.remaining <= 1e-9 * std::max(1.0, f.bytes) || f.remaining <= f.rate * slack) {
-            arrived_.push_back(f.transfer);
-            dirty = true;
-            continue;
-          }
+        f.remaining -= f.rate * step;
+        if (f.remaining <= 1e-9 * std::max(1.0, f.bytes) || f.remaining <= f.rate * slack) {
+          arrived_.push_back(f.transfer);
+          dirty = true;
+          continue;
         }
-        active_[kept++] = f;
+        if (kept != i) active_[kept] = f;
+        ++kept;
       }
       active_.resize(kept);
       for (auto transfer : arrived_) poster.arrived(transfer, now);
@@ -126,54 +127,88 @@ class FluidEngine {
 
  private:
   struct Flow {
-    std::size_t transfer = 0, from = 0, to = 0;
-    double bytes = 0, remaining = 0, latency_end = 0, weight = 1, bound = 0, rate = 0;
-    bool flowing = false;
+    std::size_t transfer = 0, from = 0, to = 0, sequence = 0;
+    double bytes = 0, remaining = 0, latency_end = 0, weight = 1, rate = 0;
+    bool frozen = false;
   };
+  // Heap order of the flows still in their latency: the earliest start
+  // first, then the earliest post.
+  static bool starts_later(const Flow& a, const Flow& b) {
+    return a.latency_end != b.latency_end ? a.latency_end > b.latency_end : a.sequence > b.sequence;
+  }
 
-  // Weighted max-min rates by progressive filling (links tied at the
-  // lowest level saturate together).
+  // Weighted max-min rates by progressive filling: each round the links of
+  // the lowest level (capacity left / weights of their unfrozen flows;
+  // ties within a relative 1e-12) saturate and their flows freeze at that
+  // level. Each flow crosses two links (its sender's up link, its
+  // receiver's down link): a round scans the links that still have
+  // unfrozen flows and freezes only the saturated links' flows, O(n^2 + F)
+  // per call for F flows. A flow's own bound (the smaller of its two
+  // bandwidths) never binds before its links do: level <= capacity left /
+  // weights on the link <= bandwidth / the flow's weight.
   void share() {
+    const std::size_t links = 2 * n_;
     for (std::size_t u = 0; u < n_; ++u) {
       capacity_[u] = network_.up_bandwidth[u];
       capacity_[n_ + u] = network_.down_bandwidth[u];
     }
-    unfrozen_.clear();
+    std::fill(weight_sum_.begin(), weight_sum_.end(), 0.0);
+    flows_on_link_.resize(links);
+    for (auto& members : flows_on_link_) members.clear();
+    unfrozen_on_link_.assign(links, 0);
     for (std::size_t i = 0; i < active_.size(); ++i) {
-      if (active_[i].flowing) unfrozen_.push_back(i);
-    }
-    while (!unfrozen_.empty()) {
-      std::fill(weight_sum_.begin(), weight_sum_.end(), 0.0);
-      for (auto i : unfrozen_) {
-        weight_sum_[active_[i].from] += active_[i].weight;
-        weight_sum_[n_ + active_[i].to] += active_[i].weight;
+      auto& f = active_[i];
+      f.frozen = false;
+      for (auto link : {f.from, n_ + f.to}) {
+        weight_sum_[link] += f.weight;
+        flows_on_link_[link].push_back(i);
+        ++unfrozen_on_link_[link];
       }
+    }
+    live_.clear();
+    for (std::size_t l = 0; l < links; ++l) {
+      if (unfrozen_on_link_[l] > 0) live_.push_back(l);
+    }
+    while (!live_.empty()) {
       double level = kInfinity;
-      for (std::size_t l = 0; l < 2 * n_; ++l) {
-        level_[l] = weight_sum_[l] > 0 ? std::max(capacity_[l], 0.0) / weight_sum_[l] : kInfinity;
+      for (auto l : live_) {
+        level_[l] = std::max(capacity_[l], 0.0) / weight_sum_[l];
         level = std::min(level, level_[l]);
       }
-      for (auto i : unfrozen_) level = std::min(level, active_[i].bound / active_[i].weight);
       const double tie = level * (1 + 1e-12);
-      std::size_t kept = 0;
-      for (auto i : unfrozen_) {
-        auto& f = active_[i];
-        if (level_[f.from] <= tie || level_[n_ + f.to] <= tie || f.bound / f.weight <= tie) {
+      saturated_.clear();
+      for (auto l : live_) {
+        if (level_[l] <= tie) saturated_.push_back(l);
+      }
+      for (auto l : saturated_) {
+        for (auto i : flows_on_link_[l]) {
+          auto& f = active_[i];
+          if (f.frozen) continue;
+          f.frozen = true;
           f.rate = level * f.weight;
-          capacity_[f.from] -= f.rate;
-          capacity_[n_ + f.to] -= f.rate;
-        } else {
-          unfrozen_[kept++] = i;
+          for (auto link : {f.from, n_ + f.to}) {
+            capacity_[link] -= f.rate;
+            weight_sum_[link] -= f.weight;
+            --unfrozen_on_link_[link];
+          }
         }
       }
-      unfrozen_.resize(kept);
+      std::size_t kept = 0;
+      for (auto l : live_) {
+        if (unfrozen_on_link_[l] > 0) live_[kept++] = l;
+      }
+      live_.resize(kept);
     }
   }
 
   const NicNetwork& network_;
   std::size_t n_;
-  std::vector<Flow> active_;
-  std::vector<std::size_t> arrived_, unfrozen_;
+  std::vector<Flow> active_;   // flowing
+  std::vector<Flow> waiting_;  // in their latency: a heap (starts_later)
+  std::size_t posted_ = 0;
+  std::vector<std::size_t> arrived_, saturated_, live_;
+  std::vector<std::vector<std::size_t>> flows_on_link_;
+  std::vector<std::size_t> unfrozen_on_link_;
   std::vector<double> capacity_, weight_sum_, level_;
 };
 
