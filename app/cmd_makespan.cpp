@@ -224,8 +224,12 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
     }
     throw InputError(fmt::format("--algo: unknown graph planner \"{}\" (known: {})", options.algorithm, known));
   }
-  return verify_and_write_graph_plan(plan_graph_makespan(network, request, options.algorithm), network,
-                                     options.output);
+  // Without --algo, the registry's default graph row ("predicted"; the
+  // library's plan_graph_makespan defaults to "auto", what the MPI runtime runs).
+  const std::string algorithm = options.algorithm.empty()
+                                    ? default_planner(operation, CommunicationModel::platform_graph)->name
+                                    : options.algorithm;
+  return verify_and_write_graph_plan(plan_graph_makespan(network, request, algorithm), network, options.output);
 }
 
 // --view eager: the eager model's broadcast and reduce planners
@@ -324,12 +328,12 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   CLI::App* command = app.add_subcommand(name, description);
   add_platform_options(command, options.platform);
   command->add_option("--view", options.view,
-                      "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes); "
+                      "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes; without --algo, the plan predicted fastest in the flow model, eager trees included: --algo predicted); "
                       "\"sender-speed\" collapses it to one time per node (each node's slowest route) and uses the "
                       "sender-speed algorithms, whose claims then hold for that view only; \"eager\" (broadcast and reduce) "
                       "plans for eager MPI sends: a broadcast node sends to all its children without waiting, its link "
                       "carrying one message at a time (size / bandwidth) while latencies overlap; a reduce node "
-                      "sends once, its link receiving one message at a time; --algo auto or flat");
+                      "sends once, its link receiving one message at a time; --algo auto, flat, binomial or 4-nomial");
   const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
   command->add_option(is_reduce ? "--root" : "--source", options.processor,
                       is_reduce ? (operation == Operation::allreduce

@@ -339,7 +339,9 @@ TEST(EagerBroadcast, RefusesTooManyParticipantsAndRouters) {
   const GraphNetwork small(platform, 8.0);
   EXPECT_THROW(plan_eager_broadcast(small, 4), InputError);  // r0, a router
   EXPECT_EQ(eager_heuristic_from_string("flat"), EagerHeuristic::flat);
-  EXPECT_EQ(eager_heuristic_from_string("binomial"), std::nullopt);
+  EXPECT_EQ(eager_heuristic_from_string("binomial"), EagerHeuristic::binomial);
+  EXPECT_EQ(eager_heuristic_from_string("4-nomial"), EagerHeuristic::knomial4);
+  EXPECT_EQ(eager_heuristic_from_string("3-nomial"), std::nullopt);
 }
 
 }  // namespace

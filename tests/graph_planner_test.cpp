@@ -38,8 +38,12 @@ MakespanRequest request_for(Operation operation, ProcessorIndex root, std::vecto
 double check_plan(const GraphNetwork& network, const MakespanPlan& plan, const std::string& context) {
   auto report = verify(network, plan);
   EXPECT_TRUE(report.valid) << context << "\n" << report.summary();
-  auto executed = simulate(network, plan);
-  EXPECT_NEAR(executed.makespan, plan.makespan, kTolerance * std::max(1.0, plan.makespan)) << context;
+  // The one-port simulator replays one-port plans; an eager plan (the
+  // default "predicted" may pick one) is checked by the verifier in its model.
+  if (plan.model != PlanModel::eager) {
+    auto executed = simulate(network, plan);
+    EXPECT_NEAR(executed.makespan, plan.makespan, kTolerance * std::max(1.0, plan.makespan)) << context;
+  }
   EXPECT_LE(plan.lower_bound, plan.makespan + kTolerance) << context;
   if (plan.optimal) {
     EXPECT_NEAR(plan.lower_bound, plan.makespan, kTolerance * std::max(1.0, plan.makespan)) << context;

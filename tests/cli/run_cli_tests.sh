@@ -81,7 +81,8 @@ for e in graph:  # no all-reduce is proven optimal on a graph
     if e["operation"] == "allreduce":
         spec = e["guarantee_spec"]
         assert spec["kind"] == "heuristic" and all(c["kind"] != "exact" for c in spec["stronger"]), e
-assert by_name["auto"]["default"] and by_name["auto"]["guarantee_spec"]["stronger"][0]["kind"] == "exact"
+assert not by_name["auto"]["default"] and by_name["auto"]["guarantee_spec"]["stronger"][0]["kind"] == "exact"
+assert by_name["predicted"]["default"] and by_name["predicted"]["selector"], by_name["predicted"]
 assert by_name["fnf-view"]["baseline"] and not by_name["ecef"]["baseline"]
 PY
 then
@@ -99,8 +100,17 @@ check "help" 0 "$hetcoll" --help
 check "broadcast help" 0 "$hetcoll" broadcast --help
 expect_in "help explains algo" "$work/out" "--algo"
 check "simgrid platform" 0 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml" \
-  --message-size 1e6 --json
+  --message-size 1e6 --algo auto --json
 expect_in "simgrid planned on its graph" "$work/out" '"model": "graph"'
+# The default on a platform with latencies and bandwidths: the candidate the
+# flow model predicts fastest, said in the notes (text and JSON).
+check "simgrid default predicted" 0 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml" \
+  --message-size 1e6 --json
+expect_in "default names its choice" "$work/out" 'predicted: eager flat chosen, predicted 0.453201 s in the flow model'
+expect_in "default says where its claims hold" "$work/out" 'claims above are those of the eager model'
+check "one-port default at 64 bytes" 0 "$hetcoll" reduce --platform "$source_dir/examples/small_platform.xml" \
+  --message-size 64
+expect_in "reduce default names its choice" "$work/out" 'chosen, predicted'
 check "simgrid sender-speed view" 0 "$hetcoll" broadcast --platform "$source_dir/examples/small_platform.xml" \
   --message-size 1e6 --view sender-speed --json
 expect_in "simgrid view note" "$work/out" "sender-speed view"

@@ -10,13 +10,13 @@ source "$(dirname "$0")/cli_test_lib.sh"  # $work, passed, failed, check, expect
 two_sites="$source_dir/examples/two-sites.json"
 
 # --- the two-site example: one WAN crossing, proven for the graph ------------
-check "two-sites broadcast" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --json --out "$work/two.json"
+check "two-sites broadcast" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --algo auto --json --out "$work/two.json"
 expect_true "two-sites makespan" "$work/out" "abs(d['makespan'] - 0.09805) < 1e-9"
 expect_true "two-sites graph model" "$work/out" "d['model'] == 'graph'"
 expect_true "two-sites proven on the graph" "$work/out" "d['optimal'] and 'exact search' in d['optimality_proof']"
 expect_true "two-sites routes" "$work/out" "all(t['route'][0] == t['from'] and t['route'][-1] == t['to'] for t in d['transfers'])"
 expect_true "two-sites valid" "$work/out" "d['valid']"
-check "two-sites text" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6
+check "two-sites text" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --algo auto
 expect_in "text names the model" "$work/out" "platform graph"
 if grep -q "Thm 4.4" "$work/out"; then
   failed=$((failed + 1)); echo "FAIL two-sites text: a sender-speed theorem is printed for the graph"

@@ -26,7 +26,7 @@ expect_no_match() {  # expect_no_match NAME FILE EXTENDED_REGEX
 }
 
 # --- routes name their links, with bandwidth and latency ----------------------
-check "small broadcast" 0 "$hetcoll" broadcast --platform "$small" --message-size 1e6
+check "small broadcast" 0 "$hetcoll" broadcast --platform "$small" --message-size 1e6 --algo auto
 expect_in "links counted by kind" "$work/out" "7 participants (24 links)"
 expect_in "a one-link route with its figures" "$work/out" "Jacquelin receives 0.100286..0.487787 via link 145 (2.58 MB/s, 410 µs)"
 expect_in "a longer route with its narrowest link" "$work/out" "via links 4, 3, 5 (narrowest: link 4, 10.1 MB/s)"
@@ -81,7 +81,7 @@ check "sites found by cost" 0 "$hetcoll" broadcast --platform "$work/grid.json" 
 expect_in "sites found by cost said so" "$work/out" "found by link cost"
 
 # --- JSON: values with units ----------------------------------------------------
-check "two sites with units" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --json
+check "two sites with units" 0 "$hetcoll" broadcast --platform "$two_sites" --message-size 1e6 --algo auto --json
 expect_true "units read" "$work/out" "abs(d['makespan'] - 0.09805) < 1e-9"
 cat >"$work/bad-unit.json" <<'JSON'
 {"model": "graph", "nodes": [{"id": "a"}, {"id": "b"}],

@@ -93,8 +93,11 @@ expect_in "tree makespan in s" "$work/out" "message of 1 MB in 11 slices: first 
 check "steady broadcast with units" 0 "$hetcoll" steady broadcast --platform "$small" --message-size 1MB --quiet
 expect_in "steady broadcast per s" "$work/out" "slices per s (period 0.0301867 s per slice)"
 expect_in "steady broadcast makespans in s" "$work/out" "one tree (improve): 0.398469 s"
-check "broadcast plan" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --quiet --out "$work/b.json"
+check "broadcast plan" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --algo auto --quiet --out "$work/b.json"
 expect_in "message size in words" "$work/out" "1 MB messages"
+check "default plan" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --quiet --out "$work/d.json"
+check "simulate refuses the default's eager plan" 2 "$hetcoll" simulate --platform "$small" --plan "$work/d.json"
+expect_in "simulate says why" "$work/err" "an eager plan cannot be simulated"
 check "simulate makespan plan" 0 "$hetcoll" simulate --platform "$small" --plan "$work/b.json"
 expect_in "planned in s" "$work/out" "  planned      0.487787 s"
 grep -qE '^  simulated +[0-9.e+-]+ s' "$work/out" && passed=$((passed + 1)) ||
@@ -119,11 +122,11 @@ expect_in "zero size message" "$work/err" '--slice-size: must be a positive fini
 # --- one honest summary ---------------------------------------------------
 check "allreduce both phases optimal" 0 "$hetcoll" allreduce --times 1,2,3,4 --quiet
 same_text "allreduce summary" "$golden/allreduce_1234.txt" "$work/out"
-check "graph auto on a fat tree" 0 "$hetcoll" broadcast --platform "$fat_tree" --message-size 1MB --quiet
+check "graph auto on a fat tree" 0 "$hetcoll" broadcast --platform "$fat_tree" --message-size 1MB --algo auto --quiet
 expect_in "auto says what it picked" "$work/out" "auto: ECEF (the best of hierarchical, ECEF and look-ahead), as the 16 participants are more than the 10"
 expect_in "guarantee for this size" "$work/out" "guarantee    heuristic, no proven ratio (16 participants; the exact search takes at most 10)"
 expect_not_in "no policy text" "$work/out" "optimal when the exact search finishes"
-check "graph auto small platform" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --quiet
+check "graph auto small platform" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --algo auto --quiet
 expect_in "small run optimal" "$work/out" "guarantee    optimal (the exact search finished)"
 expect_in "small run picked" "$work/out" "auto: the exact search, seeded with hierarchical (the best of hierarchical, ECEF and look-ahead), finished"
 for command in "reduce --times 1,1,1,1,1.6,1.6,1.6,1.6,2.5,2.5" "allreduce --times 1,2,3,4,5,6,7" "algorithms" \

@@ -16,13 +16,15 @@
 # prediction and 1.2x faster than reduce:mpich at 1024 and 4096 ints; then
 # the split all-reduce: within 1 % of its prediction and 1.1x faster than
 # allreduce:rab2 at 256 and 1024 ints.
+# `cli_default` runs the command line's default plan on SimGrid's backbone
+# cluster cut to 16 hosts against every built-in (scripts/cli-plan-bench).
 # `chooser` runs the drop-in's default (the chooser) on the 8-host cluster:
 # within 3 % of its prediction, never slower than the tested built-ins.
 # `sites` runs the drop-in's default on a two-site grid (scripts/nic-platform,
 # 8 + 8 hosts, a 5 ms 100 Mbit/s WAN): the site plan (hetcoll:sites) runs
 # the 16384-int calls, each call within 3 % of its prediction and never
 # slower than the tested built-ins.
-# Usage: run_smpi_test.sh calibrate|pipeline|graph|eager|split|chooser|sites SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
+# Usage: run_smpi_test.sh calibrate|pipeline|graph|eager|split|chooser|sites|cli_default SOURCE_DIR SMPI_BUILD_DIR RELEASE_HETCOLL
 # Exit 0 pass, 1 fail, 77 skipped (no smpirun, or build/smpi not built).
 set -u
 suite="$1"
@@ -327,6 +329,20 @@ PY
                  if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
                }
              }' "$work/sites.csv" || exit 1
+    ;;
+  cli_default)
+    # The command line's default plan (hetcoll broadcast|reduce --platform P
+    # --message-size S: the graph row "predicted") on SimGrid's
+    # cluster_backbone.xml cut to 16 hosts, broadcasts and reduces of 1 and
+    # 4096 ints, against every SMPI built-in: scripts/cli-plan-bench fails
+    # when a row's plan is more than 2 % slower than its best built-in.
+    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
+    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
+    HETCOLL_BENCH="$bench" "$source_dir/scripts/cli-plan-bench" --hosts 16 --only backbone --collectives bcast,reduce \
+      --sizes 1,4096 --out "$work/cli" 2>"$work/cli.err"
+    status=$?
+    [ $status -eq 0 ] || { echo "FAIL: the default plan loses to a built-in, or a run failed (exit $status)"; tail -5 "$work/cli.err"; exit 1; }
+    echo "PASS: the default plan within 2 % of the best built-in on every row"
     ;;
   *) echo "unknown suite $suite"; exit 2 ;;
 esac

@@ -50,6 +50,16 @@ void add_eager_planners(std::vector<PlannerEntry>& rows) {
                            "O(k log k) after the eager matrix (k route searches)",
                            "the flat tree of MPI's linear broadcast", "none (heuristic)"));
   rows.back().capabilities.baseline = true;
+  for (auto heuristic : {EagerHeuristic::binomial, EagerHeuristic::knomial4}) {
+    rows.push_back(eager_row(Operation::broadcast, heuristic,
+                             fmt::format("MPI's {} tree over the participants in index order, each node posting "
+                                         "its sends at once",
+                                         to_string(heuristic)),
+                             "O(k log k) after the eager matrix (k route searches)",
+                             "Thakur, Rabenseifner, Gropp 2005 (MPICH binomial); MVAPICH2's knomial broadcast",
+                             "none (heuristic)"));
+    rows.back().capabilities.baseline = true;
+  }
   rows.push_back(eager_row(
       Operation::reduce, EagerHeuristic::automatic,
       "the eager broadcast's auto tree from the root on the transposed costs, reversed in time (each node sends "
@@ -63,6 +73,16 @@ void add_eager_planners(std::vector<PlannerEntry>& rows) {
                            "O(k log k) after the eager matrix (k route searches)", "the flat tree of MPI's linear reduce",
                            "none (heuristic)"));
   rows.back().capabilities.baseline = true;
+  for (auto heuristic : {EagerHeuristic::binomial, EagerHeuristic::knomial4}) {
+    rows.push_back(eager_row(Operation::reduce, heuristic,
+                             fmt::format("MPI's {} tree to the root over the participants in index order, each "
+                                         "node receiving its children's values at once",
+                                         to_string(heuristic)),
+                             "O(k log k) after the eager matrix (k route searches)",
+                             "Thakur, Rabenseifner, Gropp 2005 (MPICH binomial reduce); MVAPICH2's knomial reduce",
+                             "none (heuristic)"));
+    rows.back().capabilities.baseline = true;
+  }
 }
 
 }  // namespace hetcoll

@@ -8,6 +8,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/makespan/graph/auto_graph.h"
+#include "hetcoll/makespan/graph/binomial_tree.h"
 #include "hetcoll/makespan/graph/ecef.h"
 #include "hetcoll/makespan/graph/exact_search.h"
 #include "hetcoll/makespan/graph/fef.h"
@@ -15,6 +16,7 @@
 #include "hetcoll/makespan/graph/graph_planner.h"
 #include "hetcoll/makespan/graph/hierarchical.h"
 #include "hetcoll/makespan/graph/lookahead.h"
+#include "hetcoll/registry/predicted_plan.h"
 
 namespace hetcoll {
 
@@ -73,6 +75,24 @@ std::vector<GraphPlanner> build_planners() {
   std::vector<GraphPlanner> algorithms;
   {
     Guarantee guarantee = heuristic();
+    guarantee.text = "the candidate predicted fastest in the flow model; its own claims (e.g. auto's proven "
+                     "optimum) hold in its own model";
+    auto algorithm = entry("predicted", guarantee, "the candidates' planners, plus one flow-model prediction each",
+                           "selector: the flow model of SimGrid's CM02 (Velho, Legrand 2009) as SMPI runs MPI",
+                           "with latencies, bandwidths and a message size: of auto, hierarchical, look-ahead, ECEF, "
+                           "binomial and the eager model's auto and flat trees, the one predicted to finish first "
+                           "in the flow model (shared links at their capacity); otherwise auto",
+                           {});
+    algorithm.row.is_default = true;
+    algorithm.row.is_selector = true;
+    algorithm.row.capabilities.limits = true;
+    algorithm.row.run_on_graph = [](const GraphNetwork& network, const MakespanRequest& request) {
+      return plan_by_flow_prediction(network, request).plan;
+    };
+    algorithms.push_back(std::move(algorithm));
+  }
+  {
+    Guarantee guarantee = heuristic();
     guarantee.text = fmt::format("optimal when the exact search finishes (up to {} participants), else heuristic",
                                  kAutoExactMembers);
     auto algorithm = entry("auto", guarantee, "budgeted exact search (n <= 10), else O(n^2 log n) per site",
@@ -80,7 +100,6 @@ std::vector<GraphPlanner> build_planners() {
                            "the best of hierarchical, ECEF and look-ahead; up to 10 participants, the exact search "
                            "(fixed node budget) started from it",
                            {});
-    algorithm.row.is_default = true;
     algorithm.row.is_selector = true;
     algorithm.row.capabilities.limits = true;
     algorithm.row.guarantee.stronger.push_back({Guarantee::Kind::exact, 1,
@@ -129,6 +148,11 @@ std::vector<GraphPlanner> build_planners() {
                              broadcast_ecef));
   algorithms.push_back(entry("fef", heuristic(), "O(n^2 log n)", "Bhat, Raghavendra, Prasanna 2003",
                              "fastest edge first: the cheapest route from an informed node", broadcast_fef));
+  algorithms.push_back(entry("binomial", heuristic(), "O(k log k) placements + O(k^2) route table",
+                             "Thakur, Rabenseifner, Gropp 2005 (MPICH); SimGrid SMPI bcast-binomial-tree",
+                             "MPI's binomial tree over the participants in index order (source = relative rank "
+                             "0), timed on the graph; it ignores every cost",
+                             broadcast_binomial));
   {
     Guarantee guarantee = Guarantee::exact();
     guarantee.text = "exact (when the search finishes; else the best plan found)";

@@ -44,6 +44,8 @@ namespace hetcoll {
 std::optional<EagerHeuristic> eager_heuristic_from_string(std::string_view name) {
   if (name == "auto") return EagerHeuristic::automatic;
   if (name == "flat") return EagerHeuristic::flat;
+  if (name == "binomial") return EagerHeuristic::binomial;
+  if (name == "4-nomial") return EagerHeuristic::knomial4;
   return std::nullopt;
 }
 
@@ -51,11 +53,13 @@ const char* to_string(EagerHeuristic heuristic) {
   switch (heuristic) {
     case EagerHeuristic::automatic: return "auto";
     case EagerHeuristic::flat: return "flat";
+    case EagerHeuristic::binomial: return "binomial";
+    case EagerHeuristic::knomial4: return "4-nomial";
   }
   return "?";
 }
 
-std::string eager_heuristic_names() { return "auto, flat"; }
+std::string eager_heuristic_names() { return "auto, flat, binomial, 4-nomial"; }
 
 namespace {
 
@@ -170,6 +174,19 @@ std::vector<std::size_t> kary_parents(const EagerMatrix& matrix, std::size_t sou
   return parent;
 }
 
+// MPI's k-nomial tree over k members in index order, the source at relative
+// rank 0 (eager_broadcast.h).
+std::vector<std::size_t> knomial_parents(std::size_t members, std::size_t source, std::size_t radix) {
+  std::vector<std::size_t> parent(members, npos);
+  for (std::size_t relative = 1; relative < members; ++relative) {
+    std::size_t level = 1;
+    while (relative % (radix * level) == 0) level *= radix;
+    const std::size_t from = relative - relative % (radix * level);
+    parent[(relative + source) % members] = (from + source) % members;
+  }
+  return parent;
+}
+
 std::size_t depth_of(const EagerTree& tree) {
   std::vector<std::size_t> depth(tree.parent.size(), 0);
   std::size_t deepest = 0;
@@ -256,6 +273,12 @@ EagerSearch best_eager_tree(const EagerMatrix& matrix, std::size_t source_member
   std::vector<std::size_t> flat(k, source_member);
   flat[source_member] = npos;
   EagerSearch best;
+  if (heuristic == EagerHeuristic::binomial || heuristic == EagerHeuristic::knomial4) {
+    best.fan_out = heuristic == EagerHeuristic::binomial ? 2 : 4;
+    best.tree = time_eager_tree(matrix, source_member, knomial_parents(k, source_member, best.fan_out));
+    best.shape = EagerTreeShape::knomial;
+    return best;
+  }
   best.tree = time_eager_tree(matrix, source_member, flat);
   best.shape = EagerTreeShape::flat;
   if (heuristic == EagerHeuristic::automatic && k > 2) {
@@ -356,6 +379,10 @@ MakespanPlan plan_eager_broadcast(const GraphNetwork& network, ProcessorIndex so
       shape = fmt::format("{}-ary tree over the forwarding order (members by arrival from the source), the source "
                           "sending to {}",
                           search.fan_out, search.k0);
+      break;
+    case EagerTreeShape::knomial:
+      shape = fmt::format("{}-nomial tree over the participants in index order (depth {})", search.fan_out,
+                          depth_of(best));
       break;
   }
 

@@ -19,6 +19,10 @@
 //    by decreasing delay(u, v) + the time v's subtree then takes, computed
 //    bottom-up. Ties: the lower participant index first; candidates in the
 //    order above, the first of equal makespans kept.
+//  * "binomial", "4-nomial": MPI's k-nomial trees (k = 2, 4; MPICH's and
+//    MVAPICH2's knomial broadcasts): the participants in index order, the
+//    source at relative rank 0; relative rank r receives from r with its
+//    lowest nonzero base-k digit cleared; children in Jackson's order.
 // Lower bound: the larger of
 //    (a) the farthest participant's eager distance from the source and
 //    (b) the postal-model optimum with every cost lowered to the smallest
@@ -49,12 +53,12 @@
 
 namespace hetcoll {
 
-enum class EagerHeuristic { automatic, flat };
+enum class EagerHeuristic { automatic, flat, binomial, knomial4 };
 
-// "auto" / "flat"; nullopt otherwise.
+// "auto" / "flat" / "binomial" / "4-nomial"; nullopt otherwise.
 std::optional<EagerHeuristic> eager_heuristic_from_string(std::string_view name);
 const char* to_string(EagerHeuristic heuristic);
-// The names, for messages and --help: "auto, flat".
+// The names, for messages and --help: "auto, flat, binomial, 4-nomial".
 std::string eager_heuristic_names();
 
 inline constexpr std::size_t kEagerFullSearchMembers = 64;
@@ -78,12 +82,12 @@ struct EagerTree {
 EagerTree time_eager_tree(const EagerMatrix& matrix, std::size_t source, std::vector<std::size_t> parent);
 
 // Which candidate a search kept (for the plan's note).
-enum class EagerTreeShape { flat, shortest_path, greedy, kary };
+enum class EagerTreeShape { flat, shortest_path, greedy, kary, knomial };
 
 struct EagerSearch {
   EagerTree tree;
   EagerTreeShape shape = EagerTreeShape::flat;
-  std::size_t k0 = 0, fan_out = 0;  // kary: the source's fan-out and the others'
+  std::size_t k0 = 0, fan_out = 0;  // kary: the source's fan-out and the others'; knomial: fan_out = k
   std::uint64_t candidates = 1;     // trees timed
 };
 

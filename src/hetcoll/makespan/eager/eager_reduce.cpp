@@ -76,6 +76,10 @@ MakespanPlan plan_eager_reduce(const GraphNetwork& network, ProcessorIndex root,
       shape = fmt::format("{}-ary tree over the members by their time to the root, the root receiving from {}",
                           search.fan_out, search.k0);
       break;
+    case EagerTreeShape::knomial:
+      shape = fmt::format("{}-nomial tree to the root over the participants in index order (depth {})",
+                          search.fan_out, eager_tree_depth(tree));
+      break;
   }
 
   MakespanPlan plan = eager_plan_header(network, Operation::reduce, heuristic, root);
