@@ -13,13 +13,25 @@ namespace hetcoll::mpi {
 void wait_until(double instant) {
   double remaining = instant - MPI_Wtime();
   if (remaining <= 0) return;
+  auto sleep_for = [](double seconds) {
+    struct timespec pause;
+    pause.tv_sec = static_cast<time_t>(seconds);
+    pause.tv_nsec = static_cast<long>((seconds - static_cast<double>(pause.tv_sec)) * 1e9);
+    nanosleep(&pause, nullptr);
+  };
+#ifdef HETCOLL_SMPI
+  // SMPI's nanosleep moves the simulated clock exactly; spinning on
+  // MPI_Wtime would move it by tiny steps, each a switch of the simulator
+  // (a paced program of a few thousand posts then took minutes).
+  for (int attempt = 0; attempt < 4 && remaining > 0; ++attempt) {
+    sleep_for(remaining);
+    remaining = instant - MPI_Wtime();
+  }
+  return;
+#endif
   if (remaining > 2e-4) {
     // Sleep most of it, then spin: sleeping alone overshoots by tens of µs.
-    const double sleep = remaining - 1e-4;
-    struct timespec pause;
-    pause.tv_sec = static_cast<time_t>(sleep);
-    pause.tv_nsec = static_cast<long>((sleep - static_cast<double>(pause.tv_sec)) * 1e9);
-    nanosleep(&pause, nullptr);
+    sleep_for(remaining - 1e-4);
   }
   while (MPI_Wtime() < instant) {
   }

@@ -192,6 +192,9 @@ void check_executable_structure(const MakespanPlan& plan, ProcessorIndex process
       }
       break;
     }
+    case Operation::scatter:
+    case Operation::gossip:
+      throw InputError(fmt::format("{}: {} plans do not run on the MPI runtime", source_name, to_string(plan.operation)));
   }
 }
 
