@@ -50,6 +50,55 @@ write_seed_cluster() {
   for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
 }
 
+# The drop-in's default (hetcoll_mpi_bench --implementation runtime) and the
+# given built-ins of each collective, on NP ranks of PLATFORM (hostfile
+# $work/hosts), appended to CSV.
+# Usage: default_and_builtins NP PLATFORM SIZES CSV BCAST_BUILTINS REDUCE_BUILTINS ALLREDUCE_BUILTINS
+default_and_builtins() {
+  local np="$1" platform="$2" sizes="$3" csv="$4" collective implementation builtins
+  local bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
+  [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
+  for collective in bcast reduce allreduce; do
+    case $collective in
+      bcast) builtins="$5" ;;
+      reduce) builtins="$6" ;;
+      allreduce) builtins="$7" ;;
+    esac
+    for implementation in runtime $builtins; do
+      local extra=() args=(--implementation runtime)
+      if [ "$implementation" != runtime ]; then
+        extra=(--cfg=smpi/$collective:$implementation)
+        args=(--implementation builtin --label "$implementation")
+      fi
+      timeout 300 smpirun -np "$np" -platform "$platform" -hostfile "$work/hosts" "${cfg[@]}" \
+        --cfg=smpi/display-timing:no "${extra[@]}" "$bench" --platform "$platform" --datatype int --op sum \
+        --repetitions 3 --sizes "$sizes" --collective "$collective" "${args[@]}" 2>"$work/err" >>"$csv" ||
+        { echo "FAIL: hetcoll_mpi_bench ($collective, $implementation)"; tail -20 "$work/err"; exit 1; }
+    done
+  done
+}
+
+# Checks CSV of default_and_builtins: RUNS rows, every default call within
+# 3 % of its prediction (and, when PLAN is given, PLAN ran every call of
+# PLAN_SIZE elements), and never slower than the best tested built-in.
+# Usage: check_default CSV RUNS [PLAN PLAN_SIZE]
+check_default() {
+  awk -F, -v runs="$2" -v plan="${3:-}" -v plan_size="${4:-}" '
+    $3 == "runtime" { printf "%s of %s ints: runs %s, measured %.6g s, predicted %.6g s\n", $2, $5, $4, $7, $8 }
+    $3 == "runtime" && !($7 / $8 > 0.97 && $7 / $8 < 1.03) { bad = 1; print "  not within 3 % of its prediction" }
+    $3 == "runtime" && plan != "" && $5 == plan_size && $4 != plan { bad = 1; print "  not " plan }
+    $3 == "runtime" { chosen[$2 "," $5] = $7 }
+    $3 == "builtin" { key = $2 "," $5; if (!(key in best) || $7 < best[key]) { best[key] = $7; name[key] = $4 } }
+    END {
+      if (NR != runs) { print "FAIL: expected " runs " runs, got " NR; exit 1 }
+      if (bad) { print "FAIL: a chosen program is not within 3 % of its prediction, or not the expected plan"; exit 1 }
+      for (key in chosen) {
+        printf "%s: default %.6g s, best of the tested built-ins %s %.6g s\n", key, chosen[key], name[key], best[key]
+        if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
+      }
+    }' "$1"
+}
+
 case "$suite" in
   calibrate)
     # Four hosts, each with its own link (latency l, bandwidth b), route
@@ -254,81 +303,20 @@ PY
     # within 3 % of its prediction, and is never slower than SMPI's default
     # algorithm nor than the best of three strong built-ins (a wrong pick
     # is a failure).
-    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
-    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
     write_seed_cluster
-    for collective in bcast reduce allreduce; do
-      case $collective in
-        bcast) builtins="default scatter_rdb_allgather ompi_pipeline" ;;
-        reduce) builtins="default scatter_gather ompi_pipeline" ;;
-        allreduce) builtins="default rab2 rdb" ;;
-      esac
-      for implementation in runtime $builtins; do
-        extra=()
-        args=(--implementation runtime)
-        if [ "$implementation" != runtime ]; then
-          extra=(--cfg=smpi/$collective:$implementation)
-          args=(--implementation builtin --label "$implementation")
-        fi
-        timeout 300 smpirun -np 8 -platform "$work/seed.xml" -hostfile "$work/hosts" "${cfg[@]}" \
-          --cfg=smpi/display-timing:no "${extra[@]}" "$bench" --platform "$work/seed.xml" --datatype int --op sum \
-          --repetitions 3 --sizes 4,1024,16384 --collective "$collective" "${args[@]}" 2>"$work/err" >>"$work/chooser.csv" ||
-          { echo "FAIL: hetcoll_mpi_bench ($collective, $implementation)"; tail -20 "$work/err"; exit 1; }
-      done
-    done
-    awk -F, '$3 == "runtime" { printf "%s of %s ints: runs %s, measured %.6g s, predicted %.6g s\n", $2, $5, $4, $7, $8 }
-             $3 == "runtime" && !($7 / $8 > 0.97 && $7 / $8 < 1.03) { bad = 1; print "  not within 3 % of its prediction" }
-             $3 == "runtime" { chosen[$2 "," $5] = $7 }
-             $3 == "builtin" { key = $2 "," $5; if (!(key in best) || $7 < best[key]) { best[key] = $7; name[key] = $4 } }
-             END {
-               if (NR != 36) { print "FAIL: expected 36 runs, got " NR; exit 1 }
-               if (bad) { print "FAIL: a chosen program is not within 3 % of its prediction"; exit 1 }
-               for (key in chosen) {
-                 printf "%s: default %.6g s, best of the tested built-ins %s %.6g s\n", key, chosen[key], name[key], best[key]
-                 if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
-               }
-             }' "$work/chooser.csv" || exit 1
+    default_and_builtins 8 "$work/seed.xml" 4,1024,16384 "$work/chooser.csv" "default scatter_rdb_allgather ompi_pipeline" \
+      "default scatter_gather ompi_pipeline" "default rab2 rdb"
+    check_default "$work/chooser.csv" 36 || exit 1
     ;;
   sites)
-    bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
-    [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
     hosts=""
     for i in 0 1 2 3 4 5 6 7; do hosts+="a$i:1:0 "; done
     for i in 0 1 2 3 4 5 6 7; do hosts+="b$i:2:1 "; done
     "$source_dir/scripts/nic-platform" two-site 2e-5 1.25e8 "$hosts" 5e-3 1.25e7 >"$work/two-site.xml"
     for h in $hosts; do echo "${h%%:*}"; done >"$work/hosts"
-    for collective in bcast reduce allreduce; do
-      case $collective in
-        bcast) builtins="default binomial_tree ompi_pipeline" ;;
-        reduce) builtins="default binomial scatter_gather" ;;
-        allreduce) builtins="default rab rdb" ;;
-      esac
-      for implementation in runtime $builtins; do
-        extra=()
-        args=(--implementation runtime)
-        if [ "$implementation" != runtime ]; then
-          extra=(--cfg=smpi/$collective:$implementation)
-          args=(--implementation builtin --label "$implementation")
-        fi
-        timeout 300 smpirun -np 16 -platform "$work/two-site.xml" -hostfile "$work/hosts" "${cfg[@]}" \
-          --cfg=smpi/display-timing:no "${extra[@]}" "$bench" --platform "$work/two-site.xml" --datatype int --op sum \
-          --repetitions 3 --sizes 4,16384 --collective "$collective" "${args[@]}" 2>"$work/err" >>"$work/sites.csv" ||
-          { echo "FAIL: hetcoll_mpi_bench ($collective, $implementation)"; tail -20 "$work/err"; exit 1; }
-      done
-    done
-    awk -F, '$3 == "runtime" { printf "%s of %s ints: runs %s, measured %.6g s, predicted %.6g s\n", $2, $5, $4, $7, $8 }
-             $3 == "runtime" && !($7 / $8 > 0.97 && $7 / $8 < 1.03) { bad = 1; print "  not within 3 % of its prediction" }
-             $3 == "runtime" && $5 == 16384 && $4 != "hetcoll:sites" { bad = 1; print "  not the site plan" }
-             $3 == "runtime" { chosen[$2 "," $5] = $7 }
-             $3 == "builtin" { key = $2 "," $5; if (!(key in best) || $7 < best[key]) { best[key] = $7; name[key] = $4 } }
-             END {
-               if (NR != 24) { print "FAIL: expected 24 runs, got " NR; exit 1 }
-               if (bad) { print "FAIL: a chosen program is not within 3 % of its prediction, or not the site plan"; exit 1 }
-               for (key in chosen) {
-                 printf "%s: default %.6g s, best of the tested built-ins %s %.6g s\n", key, chosen[key], name[key], best[key]
-                 if (!(chosen[key] <= 1.005 * best[key])) { print "FAIL: the default is slower than " name[key]; exit 1 }
-               }
-             }' "$work/sites.csv" || exit 1
+    default_and_builtins 16 "$work/two-site.xml" 4,16384 "$work/sites.csv" "default binomial_tree ompi_pipeline" \
+      "default binomial scatter_gather" "default rab rdb"
+    check_default "$work/sites.csv" 24 hetcoll:sites 16384 || exit 1
     ;;
   cli_default)
     # The command line's default plan (hetcoll broadcast|reduce --platform P
