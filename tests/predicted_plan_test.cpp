@@ -7,6 +7,8 @@
 // program the benchmark runs by the name hetcoll:predicted.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -140,6 +142,41 @@ TEST(PredictedPlan, ChoosesTheFastestPredictionNotTheOnePortFlatTree) {
       const double via_chooser = predict_candidate(loaded, ranks, flow, call, "hetcoll:predicted", options);
       EXPECT_NEAR(via_chooser, fastest, 1e-9 * fastest) << to_string(operation) << " " << bytes;
     }
+  }
+}
+
+// When one of MPI's algorithms is predicted faster than every whole-message
+// plan (a 1 MiB broadcast on the backbone: scatter + all-gather), a note
+// says which and by how much, checked against the chooser's own
+// prediction of that algorithm; where the plan holds (4 bytes), no note.
+TEST(PredictedPlan, SaysWhenAnMpiAlgorithmIsPredictedFaster) {
+  const auto loaded = backbone();
+  for (double bytes : {4.0, 1048576.0}) {
+    const GraphNetwork network(loaded.graph(), bytes);
+    MakespanRequest request;
+    request.operation = Operation::broadcast;
+    const auto predicted = plan_by_flow_prediction(network, request);
+    std::string note;
+    for (const auto& n : predicted.plan.notes) {
+      if (n.find("algorithm (as SimGrid SMPI implements it) is predicted") != std::string::npos) note = n;
+    }
+    if (bytes < 16) {
+      EXPECT_TRUE(note.empty()) << note;
+      continue;
+    }
+    ASSERT_FALSE(note.empty());
+    const auto name = note.substr(note.find("MPI's ") + 6, note.find(" algorithm") - note.find("MPI's ") - 6);
+    std::vector<ProcessorIndex> ranks = network.participants();
+    const FlowNetwork flow(loaded.graph(), ranks);
+    CallShape call;
+    call.operation = Operation::broadcast;
+    call.count = static_cast<std::size_t>(bytes);
+    call.element_bytes = 1;
+    sim::FlowModelOptions options;
+    options.envelope_bytes = sim::kSmpiEnvelopeBytes;
+    const double mpi = predict_candidate(loaded, ranks, flow, call, "mpi:" + name, options);
+    EXPECT_LT(mpi * 1.02, predicted.candidates.front().predicted_seconds) << note;
+    EXPECT_NE(note.find(fmt::format("({:.6g} s)", mpi)), std::string::npos) << note;
   }
 }
 

@@ -10,6 +10,7 @@
 #include "hetcoll/makespan/eager/eager_broadcast.h"
 #include "hetcoll/makespan/eager/eager_reduce.h"
 #include "hetcoll/makespan/graph/graph_planner.h"
+#include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/plan/plan_program.h"
 #include "hetcoll/registry/registry.h"
@@ -48,6 +49,34 @@ double predict(const GraphNetwork& network, const FlowNetwork& flow, const Makes
 }
 
 std::string seconds(double value) { return fmt::format("{:.6g} s", value); }
+
+// The fastest of MPI libraries' algorithms (makespan/mpi_algorithms/, as
+// SimGrid SMPI implements them) for the request, predicted like the
+// candidates: its name and time; +inf when none applies.
+std::pair<std::string, double> fastest_mpi_algorithm(const GraphNetwork& network, const FlowNetwork& flow,
+                                                     const MakespanRequest& request, double message_bytes) {
+  const auto count = static_cast<std::size_t>(std::max(1.0, std::ceil(message_bytes)));
+  const int ranks = static_cast<int>(flow.size());
+  int root = -1;
+  if (request.operation != Operation::allreduce) {
+    const auto& members = network.participants();
+    const auto node = graph_request_root(network, request);
+    root = static_cast<int>(std::find(members.begin(), members.end(), node) - members.begin());
+  }
+  sim::FlowModelOptions options;
+  options.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  std::pair<std::string, double> fastest{"", std::numeric_limits<double>::infinity()};
+  for (const auto& algorithm : mpi_algorithms()) {
+    if (algorithm.operation != request.operation || !algorithm.refusal(ranks, count, 1).empty()) continue;
+    try {
+      const auto timing = sim::predict_program(algorithm.generate(ranks, root, count, 1), flow, 1, options);
+      if (timing.completed() && timing.makespan < fastest.second) fastest = {std::string(algorithm.name), timing.makespan};
+    } catch (const InputError&) {
+      // not modelled for this call
+    }
+  }
+  return fastest;
+}
 
 }  // namespace
 
@@ -128,6 +157,16 @@ PredictedPlan plan_by_flow_prediction(const GraphNetwork& network, const Makespa
                 fmt::format("predicted: the makespan, bound and claims above are those of the {}; the flow model's "
                             "time is a prediction, not a bound",
                             result.plan.model == PlanModel::eager ? "eager model" : "one-port graph model")});
+  // Say so when an MPI algorithm is predicted faster (no tree of whole
+  // messages reaches scatter + all-gather or Rabenseifner's on large ones).
+  const auto [mpi_name, mpi_seconds] = fastest_mpi_algorithm(network, flow, request, message_bytes);
+  if (mpi_seconds < chosen.predicted_seconds / 1.02) {
+    notes.push_back(fmt::format(
+        "predicted: MPI's {} algorithm (as SimGrid SMPI implements it) is predicted {:.3g}x faster ({}): no "
+        "whole-message plan reaches it; hetcoll's MPI library (libhetcoll_pmpi.so) runs it or a faster plan for "
+        "this call, `hetcoll choose` compares them",
+        mpi_name, chosen.predicted_seconds / mpi_seconds, seconds(mpi_seconds)));
+  }
   return result;
 }
 
