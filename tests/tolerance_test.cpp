@@ -105,6 +105,28 @@ TEST(ToleranceRule, NearTiesAreTies) {
   }
 }
 
+// The optimum of the request by brute force (no tolerance anywhere).
+double brute_force_optimum(const Cluster& cluster, const MakespanRequest& request) {
+  switch (request.operation) {
+    case Operation::broadcast: return testing::broadcast_by_sequences(cluster, request.root);
+    case Operation::multicast: return testing::multicast_by_helper_sets(cluster, request.root, request.targets);
+    case Operation::reduce: return testing::reduce_by_ep_orders(cluster, request.root);
+    case Operation::allreduce: return testing::allreduce_by_compositions(cluster);
+    default: ADD_FAILURE() << "no brute force for " << to_string(request.operation); return 0;
+  }
+}
+
+// The plan's bound, makespan, optimality and ratio claims against the
+// optimum, each within `slack`.
+void expect_claims_hold(const MakespanPlan& plan, double optimum, double slack, const std::string& context) {
+  EXPECT_LE(plan.lower_bound, optimum + slack) << context;
+  EXPECT_GE(plan.makespan, optimum - slack) << context;
+  if (plan.optimal) { EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof; }
+  if (plan.guarantee.kind == Guarantee::Kind::ratio) {
+    EXPECT_LE(plan.makespan, plan.guarantee.ratio * optimum + slack) << context;
+  }
+}
+
 // 1e-9 next to 1: valid plans, and every claim holds against brute force.
 TEST(ToleranceRule, ExtremeRatiosKeepEveryClaimTrue) {
   std::mt19937_64 rng(5);
@@ -122,23 +144,10 @@ TEST(ToleranceRule, ExtremeRatiosKeepEveryClaimTrue) {
       const std::string context = fmt::format("{} {} times {}: ", to_string(algorithm.operation), algorithm.name,
                                               fmt::join(times, ","));
       ASSERT_TRUE(verify(cluster, plan).valid) << context << verify(cluster, plan).summary();
-      double optimum = 0;
-      switch (algorithm.operation) {
-        case Operation::broadcast: optimum = testing::broadcast_by_sequences(cluster, request.root); break;
-        case Operation::multicast:
-          optimum = testing::multicast_by_helper_sets(cluster, request.root, request.targets);
-          break;
-        case Operation::reduce: optimum = testing::reduce_by_ep_orders(cluster, request.root); break;
-        case Operation::allreduce: optimum = testing::allreduce_by_compositions(cluster); break;
-      }
+      const double optimum = brute_force_optimum(cluster, request);
       // The rule (core/ids.h): equal within 1e-9 of the larger value.
       const double slack = 1.000001e-9 * std::max(optimum, plan.makespan) + cluster.tolerance() * n;
-      EXPECT_LE(plan.lower_bound, optimum + slack) << context;
-      EXPECT_GE(plan.makespan, optimum - slack) << context;
-      if (plan.optimal) { EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof; }
-      if (plan.guarantee.kind == Guarantee::Kind::ratio) {
-        EXPECT_LE(plan.makespan, plan.guarantee.ratio * optimum + slack) << context;
-      }
+      expect_claims_hold(plan, optimum, slack, context);
     }
   }
 }
@@ -168,22 +177,9 @@ TEST(ToleranceRule, TimesSpanningEighteenDecadesKeepEveryClaimTrue) {
                                               fmt::join(request.targets, ","));
       const auto report = verify(cluster, plan);
       ASSERT_TRUE(report.valid) << context << report.summary();
-      double optimum = 0;
-      switch (algorithm.operation) {
-        case Operation::broadcast: optimum = testing::broadcast_by_sequences(cluster, request.root); break;
-        case Operation::multicast:
-          optimum = testing::multicast_by_helper_sets(cluster, request.root, request.targets);
-          break;
-        case Operation::reduce: optimum = testing::reduce_by_ep_orders(cluster, request.root); break;
-        case Operation::allreduce: optimum = testing::allreduce_by_compositions(cluster); break;
-      }
+      const double optimum = brute_force_optimum(cluster, request);
       const double slack = 1.000001e-9 * std::max(optimum, plan.makespan);
-      EXPECT_LE(plan.lower_bound, optimum + slack) << context;
-      EXPECT_GE(plan.makespan, optimum - slack) << context;
-      if (plan.optimal) { EXPECT_NEAR(plan.makespan, optimum, slack) << context << plan.optimality_proof; }
-      if (plan.guarantee.kind == Guarantee::Kind::ratio) {
-        EXPECT_LE(plan.makespan, plan.guarantee.ratio * optimum + slack) << context;
-      }
+      expect_claims_hold(plan, optimum, slack, context);
       // An exact search that finished is the optimum itself.
       if (algorithm.name == "optimal" && plan.status == SearchStatus::finished) {
         EXPECT_TRUE(plan.optimal) << context;
