@@ -14,4 +14,14 @@ namespace hetcoll {
 
 nlohmann::json parse_json_rejecting_duplicate_keys(std::string_view text, std::string_view source_name);
 
+// Whether the text holds a raw control character (below 0x20). The fast
+// (simdjson) readers leave such strings to the reference reader, which
+// rejects raw ones and keeps escaped ones: both readers' ids stay identical.
+inline bool has_control_character(std::string_view text) {
+  for (char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20) return true;
+  }
+  return false;
+}
+
 }  // namespace hetcoll

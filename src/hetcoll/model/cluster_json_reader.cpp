@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/core/json_input_internal.h"
 
 #if HETCOLL_WITH_SIMDJSON
 #include <simdjson.h>
@@ -17,15 +18,6 @@ static_assert(kJsonReadPadding >= simdjson::SIMDJSON_PADDING);
 namespace {
 
 namespace ondemand = simdjson::ondemand;
-
-// The reference reader rejects raw control characters in strings and keeps
-// escaped ones; leaving both to it keeps the two readers' ids identical.
-bool has_control_character(std::string_view text) {
-  for (char c : text) {
-    if (static_cast<unsigned char>(c) < 0x20) return true;
-  }
-  return false;
-}
 
 // Walks a value the cluster reader ignores ("description") so that
 // it is validated as fully as the reference reader validates it.

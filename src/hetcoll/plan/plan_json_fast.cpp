@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include "hetcoll/core/json_input_internal.h"
+
 #if HETCOLL_WITH_SIMDJSON
 #include <simdjson.h>
 #endif
@@ -16,15 +18,6 @@ namespace hetcoll {
 namespace {
 
 namespace ondemand = simdjson::ondemand;
-
-// The reference reader rejects raw control characters in strings and keeps
-// escaped ones; leaving both to it keeps the two readers' ids identical.
-bool has_control_character(std::string_view text) {
-  for (char c : text) {
-    if (static_cast<unsigned char>(c) < 0x20) return true;
-  }
-  return false;
-}
 
 // Ids are resolved after the whole array is read (find_all, all at once):
 // meanwhile `index` holds the id's position in `ids` (the strings stay in
