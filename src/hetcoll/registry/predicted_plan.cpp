@@ -38,13 +38,18 @@ MakespanPlan on_ranks(const GraphNetwork& network, MakespanPlan plan) {
   return plan;
 }
 
+// SMPI's sends: what every prediction here assumes.
+sim::FlowModelOptions smpi_sends() {
+  sim::FlowModelOptions options;
+  options.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  return options;
+}
+
 double predict(const GraphNetwork& network, const FlowNetwork& flow, const MakespanPlan& plan, double message_bytes) {
   const auto count = static_cast<std::size_t>(std::max(1.0, std::ceil(message_bytes)));
   const auto program = program_of_plan(on_ranks(network, plan), static_cast<int>(flow.size()), count);
   check_program(program, count, plan.algorithm);
-  sim::FlowModelOptions options;
-  options.envelope_bytes = sim::kSmpiEnvelopeBytes;
-  const auto timing = sim::predict_program(program, flow, 1, options);
+  const auto timing = sim::predict_program(program, flow, 1, smpi_sends());
   return timing.completed() ? timing.makespan : std::numeric_limits<double>::infinity();
 }
 
@@ -63,8 +68,7 @@ std::pair<std::string, double> fastest_mpi_algorithm(const GraphNetwork& network
     const auto node = graph_request_root(network, request);
     root = static_cast<int>(std::find(members.begin(), members.end(), node) - members.begin());
   }
-  sim::FlowModelOptions options;
-  options.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  const auto options = smpi_sends();
   std::pair<std::string, double> fastest{"", std::numeric_limits<double>::infinity()};
   for (const auto& algorithm : mpi_algorithms()) {
     if (algorithm.operation != request.operation || !algorithm.refusal(ranks, count, 1).empty()) continue;
