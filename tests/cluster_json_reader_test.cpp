@@ -1,7 +1,8 @@
-// The fast cluster reader (model/cluster_json_reader_internal.h) against the
-// reference reader: on every document it either reads exactly what the
-// reference reads or declines, and a file that it declines still gives the
-// reference reader's message naming the file and field.
+// The fast cluster readers (model/cluster_json_reader_internal.h, simdjson;
+// model/cluster_json_stream_internal.h, streaming) against the reference
+// reader: on every document each either reads exactly what the reference
+// reads or declines, and a file that they decline still gives the reference
+// reader's message naming the file and field.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/cluster_json_reader_internal.h"
+#include "hetcoll/model/cluster_json_stream_internal.h"
 #include "hetcoll/model/platform_io.h"
 #include "support/test_support.h"
 
@@ -25,8 +27,30 @@ std::optional<Cluster> read_fast(const std::string& text) {
   return read_cluster_json_fast(padded, "fast.json");
 }
 
-// Fails when the fast reader accepts what the reference rejects or reads it
-// differently; returns whether the fast reader read it.
+// The streaming reader over `text`, `chunk_bytes` bytes per read.
+std::optional<Cluster> read_streaming(const std::string& text, size_t chunk_bytes) {
+  std::string copy = text.empty() ? std::string(" ") : text;  // fmemopen wants a non-empty buffer
+  std::FILE* file = fmemopen(copy.data(), text.empty() ? 0 : copy.size(), "rb");
+  if (text.empty() && file == nullptr) return std::nullopt;
+  EXPECT_NE(file, nullptr);
+  std::optional<Cluster> read = read_cluster_json_stream(file, "fast.json", text.size(), chunk_bytes);
+  std::fclose(file);
+  return read;
+}
+
+// Fails when `fast` holds what the reference rejects or reads differently.
+void expect_same_as_reference(const std::optional<Cluster>& fast, const std::optional<Cluster>& reference,
+                              const std::string& text, const char* reader) {
+  if (!fast) return;
+  EXPECT_TRUE(reference.has_value()) << "the " << reader << " reader accepted what the reference rejects: " << text;
+  if (!reference) return;
+  EXPECT_EQ(fast->ids(), reference->ids()) << reader << ": " << text;
+  EXPECT_EQ(fast->transmission_times(), reference->transmission_times()) << reader << ": " << text;
+}
+
+// Fails when a fast reader (simdjson, or streaming in chunks of 1, 7 and
+// 2^20 bytes, which read alike) accepts what the reference rejects or reads
+// it differently; returns whether the simdjson reader read it.
 bool agrees_with_reference(const std::string& text) {
   std::optional<Cluster> fast = read_fast(text);
   std::optional<Cluster> reference;
@@ -35,12 +59,13 @@ bool agrees_with_reference(const std::string& text) {
     if (loaded.is_cluster()) reference = loaded.cluster();
   } catch (const InputError&) {
   }
-  if (!fast) return false;
-  EXPECT_TRUE(reference.has_value()) << "the fast reader accepted what the reference rejects: " << text;
-  if (!reference) return true;
-  EXPECT_EQ(fast->ids(), reference->ids()) << text;
-  EXPECT_EQ(fast->transmission_times(), reference->transmission_times()) << text;
-  return true;
+  expect_same_as_reference(fast, reference, text, "simdjson");
+  std::optional<Cluster> streamed = read_streaming(text, size_t{1} << 20);
+  expect_same_as_reference(streamed, reference, text, "streaming");
+  for (size_t chunk : {size_t{1}, size_t{7}}) {
+    EXPECT_EQ(read_streaming(text, chunk).has_value(), streamed.has_value()) << "chunks of " << chunk << ": " << text;
+  }
+  return fast.has_value();
 }
 
 const std::string kHead = R"({"model": "cluster", "processors": [)";
@@ -112,6 +137,42 @@ TEST(ClusterJsonReader, MutationsNeverMakeTheReadersDisagree) {
 #if HETCOLL_WITH_SIMDJSON
   EXPECT_GT(accepted, 0);  // some mutations (in an id, a digit) stay valid
 #endif
+}
+
+TEST(ClusterJsonReader, StreamsPlainFilesAndDeclinesTheRest) {
+  const std::string plain = kHead + "{\"id\": \"a\", \"t\": 1},\n  {\"t\": 2.5e-3, \"id\": \"b\"}]}\n";
+  std::optional<Cluster> read = read_streaming(plain, 3);
+  ASSERT_TRUE(read.has_value());
+  EXPECT_EQ(read->ids(), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(read->transmission_times(), (std::vector<double>{1, 2.5e-3}));
+  // Whitespace runs longer than the window between tokens are read.
+  const std::string spaced = std::string(3 * kClusterStreamWindow, ' ') + kHead + std::string(3 * kClusterStreamWindow, '\n') +
+                             R"({"id": "a", "t": 1})" + std::string(3 * kClusterStreamWindow, ' ') + "]}" +
+                             std::string(3 * kClusterStreamWindow, '\t');
+  EXPECT_TRUE(read_streaming(spaced, 5).has_value());
+  // Declined (the other readers take them): escapes, non-ASCII ids, other
+  // fields, an entry longer than the window when read in small chunks, a
+  // truncated file.
+  for (const std::string& text : std::vector<std::string>{
+           kHead + R"({"id": "a\u0062", "t": 1}]})", kHead + R"({"id": "é", "t": 1}]})",
+           R"({"model": "cluster", "description": "d", "processors": [{"id": "a", "t": 1}]})",
+           kHead + R"({"id": ")" + std::string(kClusterStreamWindow, 'x') + R"(", "t": 1}]})",
+           plain.substr(0, plain.size() - 3)}) {
+    EXPECT_FALSE(read_streaming(text, 1).has_value()) << text;
+  }
+}
+
+TEST(ClusterJsonReader, LongIdsStillLoadThroughTheOtherReaders) {
+  auto path = std::filesystem::temp_directory_path() / "hetcoll_cluster_reader_long_id.json";
+  const std::string long_id(2 * kClusterStreamWindow, 'x');
+  {
+    std::ofstream out(path);
+    out << kHead << R"({"id": ")" << long_id << R"(", "t": 1}, {"id": "b", "t": 2}]})";
+  }
+  LoadedPlatform loaded = load_platform_file(path.string());
+  ASSERT_TRUE(loaded.is_cluster());
+  EXPECT_EQ(loaded.cluster().id(0), long_id);
+  std::filesystem::remove(path);
 }
 
 TEST(ClusterJsonReader, LoadedFileGivesTheReferenceErrorMessages) {

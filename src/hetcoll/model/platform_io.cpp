@@ -15,6 +15,7 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/json_input_internal.h"
 #include "hetcoll/model/cluster_json_reader_internal.h"
+#include "hetcoll/model/cluster_json_stream_internal.h"
 #include "hetcoll/model/simgrid/simgrid_xml.h"
 
 #include <map>
@@ -531,10 +532,25 @@ std::string read_text_file(const std::string& path) {
 }
 
 LoadedPlatform load_platform_file(const std::string& path) {
+  const bool xml_name = path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0;
+  // Plain cluster files stream into the cluster without their text; any
+  // other file (it declines at once on a graph or XML) is read whole below.
+  // Regular files only: a pipe read by a reader that declines could not be
+  // read again.
+  std::error_code regular_error;
+  if (!xml_name && std::filesystem::is_regular_file(path, regular_error)) {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+    std::error_code size_error;
+    auto size = std::filesystem::file_size(path, size_error);
+    if (file) {
+      if (auto cluster = read_cluster_json_stream(file.get(), path, size_error ? 0 : static_cast<size_t>(size))) {
+        return LoadedPlatform{std::move(*cluster), path};
+      }
+    }
+  }
   std::string text = read_text_file(path);
   size_t first = text.find_first_not_of(" \t\r\n");
-  bool is_xml = (path.size() >= 4 && path.compare(path.size() - 4, 4, ".xml") == 0) ||
-                (first != std::string::npos && text[first] == '<');
+  bool is_xml = xml_name || (first != std::string::npos && text[first] == '<');
   if (is_xml) {
     Platform platform = parse_simgrid_xml(text, path);
     platform.set_time_unit("s");  // SimGrid's latencies are seconds, its bandwidths bytes per second
