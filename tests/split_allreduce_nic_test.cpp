@@ -124,6 +124,32 @@ TEST(SplitAllreduceNic, RandomNetworksGiveValidPlansAboveTheirBounds) {
   }
 }
 
+// Each pacing searches its own chunk counts: the plan over several pacings
+// is at least as fast as the plan of any one of them with the same budget.
+// (On this 8-host cluster of Liu, Kuo, Wang 2009, 16384 ints, a pacing's
+// search once stopped because another pacing had done better: 12 chunks
+// paced together were never tried, 2 % slower.)
+TEST(SplitAllreduceNic, EveryPacingSearchesItsOwnChunkCounts) {
+  std::vector<double> latency, up, down;
+  for (int u = 0; u < 8; ++u) {
+    const double factor = u < 4 ? 1 : 1.6;
+    latency.push_back(5e-5 * factor);
+    up.push_back(1.25e7 / factor);
+    down.push_back(1.25e7);
+  }
+  const auto network = network_of(latency, up, down, /*envelope=*/16);
+  SplitAllreduceNicOptions all;
+  all.chunk_counts = {1, 4, 8, 12, 16};
+  const auto plan = plan_split_allreduce_nic(network, 16384, 4, all);
+  for (double pace : all.paces) {
+    SplitAllreduceNicOptions one;
+    one.paces = {pace};
+    one.max_work = all.max_work / all.paces.size();
+    const auto alone = plan_split_allreduce_nic(network, 16384, 4, one);
+    EXPECT_LE(plan.makespan, alone.makespan * (1 + 1e-12)) << "pace " << pace << ": " << alone.description;
+  }
+}
+
 TEST(SplitAllreduceNic, TheCheckerCatchesBrokenPlans) {
   std::mt19937_64 rng(7);
   const auto network = random_network(rng, 5);

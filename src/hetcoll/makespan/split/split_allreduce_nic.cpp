@@ -568,71 +568,75 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
   best.makespan = kInfinity;
   const double base = std::max(split_allreduce_lower_bounds(network, elements, element_bytes).traffic, 1e-12);
   for (double pace : options.paces) {
-  std::size_t work = 0;  // messages simulated so far at this pace
-  const std::size_t max_work = options.max_work / std::max<std::size_t>(1, options.paces.size());
-  for (std::size_t chunks : options.chunk_counts) {
-    if (chunks == 0) continue;
-    const std::size_t messages = 2 * chunks * n * (n - 1);
-    if (chunks > 1 && (chunks * n > elements || messages > options.max_messages ||
-                       work + kSimulationsPerChunkCount * messages > max_work)) {
-      continue;
+    std::size_t work = 0;  // messages simulated so far at this pace
+    double best_at_pace = kInfinity;
+    const std::size_t max_work = options.max_work / std::max<std::size_t>(1, options.paces.size());
+    for (std::size_t chunks : options.chunk_counts) {
+      if (chunks == 0) continue;
+      const std::size_t messages = 2 * chunks * n * (n - 1);
+      if (chunks > 1 && (chunks * n > elements || messages > options.max_messages ||
+                         work + kSimulationsPerChunkCount * messages > max_work)) {
+        continue;
+      }
+      const double best_before = best_at_pace;
+      auto evaluate = [&](const std::vector<std::size_t>& sizes) {
+        auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks, pace);
+        work += plan.transfers.size();
+        best_at_pace = std::min(best_at_pace, plan.makespan);
+        if (plan.makespan < best.makespan * (1 - 1e-12)) {
+          best = std::move(plan);
+          return best.makespan;
+        }
+        return plan.makespan;
+      };
+      // Golden-section search on T / traffic bound in [1, 4] (4: close to
+      // pieces proportional to the up bandwidths).
+      const double golden = (std::sqrt(5.0) - 1) / 2;
+      double lo = 1, hi = 4;
+      double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
+      double f1 = evaluate(rounded_sizes(weights_for(x1 * base), elements));
+      double f2 = evaluate(rounded_sizes(weights_for(x2 * base), elements));
+      for (int i = 0; i < kGoldenSteps; ++i) {
+        if (f1 <= f2) {
+          hi = x2, x2 = x1, f2 = f1;
+          x1 = hi - golden * (hi - lo);
+          f1 = evaluate(rounded_sizes(weights_for(x1 * base), elements));
+        } else {
+          lo = x1, x1 = x2, f1 = f2;
+          x2 = lo + golden * (hi - lo);
+          f2 = evaluate(rounded_sizes(weights_for(x2 * base), elements));
+        }
+      }
+      const double x = f1 <= f2 ? x1 : x2;
+      std::vector<std::size_t> sizes = rounded_sizes(weights_for(x * base), elements);
+      // Rounds that scale each piece by sqrt(mean finish / its finish).
+      for (int round = 0; round < kRebalancingRounds; ++round) {
+        auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks, pace);
+        work += plan.transfers.size();
+        best_at_pace = std::min(best_at_pace, plan.makespan);
+        if (plan.makespan < best.makespan * (1 - 1e-12)) best = plan;
+        std::vector<double> finish_of(n, 0.0);
+        for (const auto& t : plan.transfers) {
+          if (!t.contribution) finish_of[t.from] = std::max(finish_of[t.from], t.end);
+        }
+        double mean = 0;
+        std::size_t used = 0;
+        for (std::size_t u = 0; u < n; ++u) {
+          if (sizes[u] > 0) mean += finish_of[u], ++used;
+        }
+        mean /= static_cast<double>(used);
+        std::vector<double> w(n, 0.0);
+        for (std::size_t u = 0; u < n; ++u) {
+          if (sizes[u] > 0 && finish_of[u] > 0) w[u] = static_cast<double>(sizes[u]) * std::sqrt(mean / finish_of[u]);
+        }
+        auto next = rounded_sizes(w, elements);
+        if (next == sizes) break;
+        sizes = std::move(next);
+      }
+      // More chunks stop helping once they no longer beat fewer at this
+      // pace (by 1 %); another pace's best does not stop this one's search.
+      if (chunks > 1 && !(best_at_pace < best_before * 0.99)) break;
     }
-    const double best_before = best.makespan;
-    auto evaluate = [&](const std::vector<std::size_t>& sizes) {
-      auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks, pace);
-      work += plan.transfers.size();
-      if (plan.makespan < best.makespan * (1 - 1e-12)) {
-        best = std::move(plan);
-        return best.makespan;
-      }
-      return plan.makespan;
-    };
-    // Golden-section search on T / traffic bound in [1, 4] (4: close to
-    // pieces proportional to the up bandwidths).
-    const double golden = (std::sqrt(5.0) - 1) / 2;
-    double lo = 1, hi = 4;
-    double x1 = hi - golden * (hi - lo), x2 = lo + golden * (hi - lo);
-    double f1 = evaluate(rounded_sizes(weights_for(x1 * base), elements));
-    double f2 = evaluate(rounded_sizes(weights_for(x2 * base), elements));
-    for (int i = 0; i < kGoldenSteps; ++i) {
-      if (f1 <= f2) {
-        hi = x2, x2 = x1, f2 = f1;
-        x1 = hi - golden * (hi - lo);
-        f1 = evaluate(rounded_sizes(weights_for(x1 * base), elements));
-      } else {
-        lo = x1, x1 = x2, f1 = f2;
-        x2 = lo + golden * (hi - lo);
-        f2 = evaluate(rounded_sizes(weights_for(x2 * base), elements));
-      }
-    }
-    const double x = f1 <= f2 ? x1 : x2;
-    std::vector<std::size_t> sizes = rounded_sizes(weights_for(x * base), elements);
-    // Rounds that scale each piece by sqrt(mean finish / its finish).
-    for (int round = 0; round < kRebalancingRounds; ++round) {
-      auto plan = make_split_allreduce_nic(network, elements, element_bytes, sizes, chunks, pace);
-      work += plan.transfers.size();
-      if (plan.makespan < best.makespan * (1 - 1e-12)) best = plan;
-      std::vector<double> finish_of(n, 0.0);
-      for (const auto& t : plan.transfers) {
-        if (!t.contribution) finish_of[t.from] = std::max(finish_of[t.from], t.end);
-      }
-      double mean = 0;
-      std::size_t used = 0;
-      for (std::size_t u = 0; u < n; ++u) {
-        if (sizes[u] > 0) mean += finish_of[u], ++used;
-      }
-      mean /= static_cast<double>(used);
-      std::vector<double> w(n, 0.0);
-      for (std::size_t u = 0; u < n; ++u) {
-        if (sizes[u] > 0 && finish_of[u] > 0) w[u] = static_cast<double>(sizes[u]) * std::sqrt(mean / finish_of[u]);
-      }
-      auto next = rounded_sizes(w, elements);
-      if (next == sizes) break;
-      sizes = std::move(next);
-    }
-    // More chunks stop helping once they no longer beat fewer (by 1 %).
-    if (chunks > 1 && !(best.makespan < best_before * 0.99)) break;
-  }
   }
   return best;
 }
