@@ -6,6 +6,8 @@
 // clusters, against the sender-speed brute force.
 #include <gtest/gtest.h>
 
+#include "hetcoll/gen/grid_generator.h"
+
 #include <random>
 
 #include "hetcoll/core/error.h"
@@ -255,6 +257,31 @@ TEST(GraphPlanners, SitesAreFoundByCostGaps) {
   GraphNetwork network(platform, std::nullopt);
   EXPECT_EQ(detect_sites(network).link_class_count(), 2);
   expect_two_sites_crossed_once(network, 4, 8, "hierarchical two sites");
+}
+
+TEST(GraphPlanners, ManySitesAreBatchedSoThatEveryLevelStaysSmall) {
+  // Thirty sites of four hosts on one WAN: with at most 8 per level the
+  // thirty sites go into batches of at most 8 consecutive sites, each a
+  // group of its own; every site is still a leaf, under one batch.
+  GridGeneratorOptions options;
+  options.sites = 30;
+  options.min_hosts = options.max_hosts = 4;
+  const Platform platform = generate_grid(options);
+  GraphNetwork network(platform, std::nullopt);
+  const SiteHierarchy sites = detect_sites(network, 8);
+  const auto& root = sites.groups[0];
+  EXPECT_EQ(root.children.size(), 4u);  // 8 + 8 + 8 + 6 sites
+  std::size_t leaves = 0;
+  for (const auto& group : sites.groups) {
+    EXPECT_LE(group.children.size(), 8u);
+    if (group.children.empty()) {
+      ++leaves;
+      EXPECT_EQ(group.participants.size(), 4u);
+      EXPECT_EQ(group.depth, 2);
+    }
+  }
+  EXPECT_EQ(leaves, 30u);
+  for (auto v : network.participants()) EXPECT_NE(sites.site_of[static_cast<std::size_t>(v)], SIZE_MAX);
 }
 
 TEST(GraphPlanners, SitesAreFoundBehindPrivateAccessLinks) {

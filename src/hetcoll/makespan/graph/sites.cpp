@@ -104,7 +104,9 @@ SiteHierarchy detect_sites(const GraphNetwork& network, std::size_t max_leaf) {
   std::iota(everything.begin(), everything.end(), 0);
   add_group(std::move(everything), 0, 0);
 
+  std::vector<bool> already_split;  // per group: batches of subgroups, split when made
   for (std::size_t g = 0; g < hierarchy.groups.size(); ++g) {
+    if (g < already_split.size() && already_split[g]) continue;
     const std::vector<ProcessorIndex> nodes = node_sets[g];
     for (std::size_t i = 0; i < nodes.size(); ++i) local[static_cast<std::size_t>(nodes[i])] = i;
     std::vector<double> inner;
@@ -175,10 +177,32 @@ SiteHierarchy detect_sites(const GraphNetwork& network, std::size_t max_leaf) {
     const int depth = hierarchy.groups[g].depth + 1;
     if (with_participants >= 2) {
       thresholds.push_back(threshold);
-      for (auto& component : components) {
-        if (participants_in(component) == 0) continue;
-        const std::size_t child = add_group(std::move(component), g, depth);
-        hierarchy.groups[g].children.push_back(child);
+      std::erase_if(components, [&](const auto& component) { return participants_in(component) == 0; });
+      if (components.size() <= max_leaf) {
+        for (auto& component : components) {
+          const std::size_t child = add_group(std::move(component), g, depth);
+          hierarchy.groups[g].children.push_back(child);
+        }
+        continue;
+      }
+      // More subgroups than one flat plan takes (e.g. thousands of sites on
+      // one WAN): batches of at most max_leaf consecutive subgroups, each a
+      // group of its own holding them, so that every level stays small. A
+      // batch is not split again: its subgroups are already known.
+      for (std::size_t first = 0; first < components.size(); first += max_leaf) {
+        const std::size_t last = std::min(components.size(), first + max_leaf);
+        std::vector<ProcessorIndex> batch_nodes;
+        for (std::size_t c = first; c < last; ++c) {
+          batch_nodes.insert(batch_nodes.end(), components[c].begin(), components[c].end());
+        }
+        const std::size_t batch = add_group(std::move(batch_nodes), g, depth);
+        hierarchy.groups[g].children.push_back(batch);
+        already_split.resize(hierarchy.groups.size(), false);
+        already_split[batch] = true;
+        for (std::size_t c = first; c < last; ++c) {
+          const std::size_t child = add_group(std::move(components[c]), batch, depth + 1);
+          hierarchy.groups[batch].children.push_back(child);
+        }
       }
       continue;
     }

@@ -14,8 +14,9 @@
 // for the next gap down. Routers belong to groups like hosts, so
 // a site's switch is inside the site; subgroups without participants are
 // dropped (their nodes only route). Leaves of more than `max_leaf`
-// participants are cut into chunks of consecutive node indices, so every
-// flat plan stays small.
+// participants are cut into chunks of consecutive node indices, and a group
+// of more than `max_leaf` subgroups gets a level of batches of at most
+// `max_leaf` consecutive subgroups, so every flat plan stays small.
 // Declared sites: when the platform names the site of its hosts
 // (PlatformNode::site: SimGrid zones, JSON "site") and they name two or
 // more, the sites are those, in order of first appearance (hosts without
