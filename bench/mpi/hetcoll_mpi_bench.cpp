@@ -570,7 +570,7 @@ int run(Options options) {
                       ? exact.makespan
                       : mpi::predict_plan_time(exact, bytes, platform_costs(platform, runtime->processor_of_rank()));
       std::vector<std::string> ids;
-      for (auto p : runtime->processor_of_rank()) ids.push_back(platform.is_cluster() ? platform.cluster().id(p) : platform.graph().id(p));
+      for (auto p : runtime->processor_of_rank()) ids.emplace_back(platform.is_cluster() ? platform.cluster().id(p) : platform.graph().id(p));
       plan = std::make_unique<mpi::ExecutablePlan>(mpi::ExecutablePlan::prepare(
           MPI_COMM_WORLD, exact, ids, mpi::RankMapping::by_order(), runtime_options, options.platform));
       algorithm = "hetcoll " + plan->algorithm();

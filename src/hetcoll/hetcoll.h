@@ -62,6 +62,7 @@ class ProcessorRef {
   ProcessorRef() = default;
   ProcessorRef(std::string id) : name_(std::move(id)) {}
   ProcessorRef(const char* id) : name_(id) {}
+  ProcessorRef(std::string_view id) : name_(std::string(id)) {}
   ProcessorRef(ProcessorIndex index) : name_(index) {}
 
   bool is_default() const { return std::holds_alternative<std::monostate>(name_); }

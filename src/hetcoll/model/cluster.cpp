@@ -13,8 +13,29 @@
 
 namespace hetcoll {
 
-Cluster::Cluster(std::vector<std::string> ids, std::vector<double> transmission_times,
-                 std::string_view source_name)
+PackedIds::PackedIds(const std::vector<std::string>& ids) {
+  std::size_t bytes = 0;
+  for (const auto& id : ids) bytes += id.size();
+  reserve(ids.size(), bytes);
+  for (const auto& id : ids) push_back(id);
+}
+
+void PackedIds::push_back(std::string_view id) {
+  if (text_.size() + id.size() > std::numeric_limits<std::uint32_t>::max()) {
+    throw InputError("ids", "the processor ids take more than 4 GiB");
+  }
+  text_.append(id);
+  ends_.push_back(static_cast<std::uint32_t>(text_.size()));
+}
+
+std::vector<std::string> PackedIds::to_strings() const {
+  std::vector<std::string> ids;
+  ids.reserve(size());
+  for (std::size_t p = 0; p < size(); ++p) ids.emplace_back((*this)[p]);
+  return ids;
+}
+
+Cluster::Cluster(Packed, PackedIds ids, std::vector<double> transmission_times, std::string_view source_name)
     : ids_(std::move(ids)), times_(std::move(transmission_times)) {
   if (ids_.size() != times_.size()) {
     throw InputError(fmt::format("{}: {} ids but {} transmission times", source_name,
@@ -131,7 +152,7 @@ void Cluster::find_all(std::span<const std::string_view> ids_or_indices, std::sp
   };
   const auto fetch_ahead = [&](size_t q) {
     const ProcessorIndex first = id_slots_[hashes[q % kAhead] & mask];
-    if (first != kNoProcessor) __builtin_prefetch(&ids_[static_cast<size_t>(first)]);
+    if (first != kNoProcessor) __builtin_prefetch(ids_[static_cast<size_t>(first)].data());
   };
   for (size_t q = 0; q < std::min(kAhead, count); ++q) hash_ahead(q);
   for (size_t q = 0; q < std::min(kAhead / 2, count); ++q) fetch_ahead(q);

@@ -6,6 +6,8 @@
 // and receiving at once).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <span>
@@ -23,14 +25,47 @@ namespace hetcoll {
 // themselves lose precision (subnormals have fewer significant bits).
 inline constexpr double kSmallestTransmissionTime = std::numeric_limits<double>::min() / kRelativeTimeTolerance;
 
+// Processor ids stored end to end in one string (id p is
+// text[end(p - 1), end(p))): about 12 bytes per short id where a
+// std::string takes 32, so that ten million processors fit in memory.
+class PackedIds {
+ public:
+  PackedIds() = default;
+  explicit PackedIds(const std::vector<std::string>& ids);
+
+  std::size_t size() const { return ends_.size(); }
+  bool empty() const { return ends_.empty(); }
+  std::string_view operator[](std::size_t p) const {
+    const std::uint32_t begin = p == 0 ? 0 : ends_[p - 1];
+    return std::string_view(text_.data() + begin, ends_[p] - begin);
+  }
+  // Appends an id; throws InputError ("ids") past 4 GiB of id text.
+  void push_back(std::string_view id);
+  void reserve(std::size_t ids, std::size_t bytes) {
+    ends_.reserve(ids);
+    text_.reserve(bytes);
+  }
+  std::vector<std::string> to_strings() const;
+
+ private:
+  std::string text_;
+  std::vector<std::uint32_t> ends_;
+};
+
 class Cluster {
  public:
   Cluster() = default;
   // Throws InputError when ids are empty or duplicated, or a time is not a
   // positive finite number of at least kSmallestTransmissionTime, or the
   // times' sum overflows. `source_name` prefixes the messages.
-  Cluster(std::vector<std::string> ids, std::vector<double> transmission_times,
-          std::string_view source_name = "cluster");
+  Cluster(const std::vector<std::string>& ids, std::vector<double> transmission_times,
+          std::string_view source_name = "cluster")
+      : Cluster(Packed{}, PackedIds(ids), std::move(transmission_times), source_name) {}
+  // The same from ids already packed (the readers of large files).
+  static Cluster with_packed_ids(PackedIds ids, std::vector<double> transmission_times,
+                                 std::string_view source_name = "cluster") {
+    return Cluster(Packed{}, std::move(ids), std::move(transmission_times), source_name);
+  }
 
   // A cluster whose processors are named p0, p1, ...
   static Cluster from_times(std::vector<double> transmission_times,
@@ -39,8 +74,9 @@ class Cluster {
   ProcessorIndex size() const { return static_cast<ProcessorIndex>(times_.size()); }
   double transmission_time(ProcessorIndex p) const { return times_[static_cast<size_t>(p)]; }
   const std::vector<double>& transmission_times() const { return times_; }
-  const std::string& id(ProcessorIndex p) const { return ids_[static_cast<size_t>(p)]; }
-  const std::vector<std::string>& ids() const { return ids_; }
+  std::string_view id(ProcessorIndex p) const { return ids_[static_cast<size_t>(p)]; }
+  // Every id, copied (for tests and small clusters; id(p) does not copy).
+  std::vector<std::string> ids() const { return ids_.to_strings(); }
 
   // Looks up a processor by id, or by its decimal index when no id matches.
   std::optional<ProcessorIndex> find(std::string_view id_or_index) const;
@@ -76,13 +112,16 @@ class Cluster {
   std::vector<double> distinct_times() const;
 
  private:
+  struct Packed {};
+  Cluster(Packed, PackedIds ids, std::vector<double> transmission_times, std::string_view source_name);
+
   // Open-addressing table of processor indices keyed by their id (linear
   // probing, kNoProcessor = empty slot, a power of two at least twice n): a
   // million ids cost 8 MB here instead of a node and a copy of the id each.
   std::optional<ProcessorIndex> find_id(std::string_view id) const;
   size_t id_slot(std::string_view id) const;
 
-  std::vector<std::string> ids_;
+  PackedIds ids_;
   std::vector<double> times_;
   std::vector<ProcessorIndex> id_slots_;
   std::string time_unit_;

@@ -67,7 +67,7 @@ bool skip_value(ondemand::value value, int depth) {
 }
 
 // Reads {"id": "...", "t": number, "description": ...} into the two columns.
-bool read_processor(ondemand::value value, std::vector<std::string>& ids, std::vector<double>& times) {
+bool read_processor(ondemand::value value, PackedIds& ids, std::vector<double>& times) {
   ondemand::object object;
   if (value.get_object().get(object)) return false;
   bool have_id = false, have_time = false, have_description = false;
@@ -78,7 +78,7 @@ bool read_processor(ondemand::value value, std::vector<std::string>& ids, std::v
     if (key == "id" && !have_id) {
       std::string_view id;
       if (field.value().get_string().get(id) || has_control_character(id)) return false;  // numeric ids: reference
-      ids.emplace_back(id);
+      ids.push_back(id);
       have_id = true;
     } else if (key == "t" && !have_time) {
       double time;
@@ -102,7 +102,7 @@ std::optional<Cluster> read_cluster(std::string_view text, std::string_view sour
   if (parser.iterate(padded).get(document)) return std::nullopt;
   ondemand::object root;
   if (document.get_object().get(root)) return std::nullopt;
-  std::vector<std::string> ids;
+  PackedIds ids;
   std::vector<double> times;
   bool have_model = false, have_processors = false, have_description = false;
   for (auto field_result : root) {
@@ -117,7 +117,7 @@ std::optional<Cluster> read_cluster(std::string_view text, std::string_view sour
       ondemand::array processors;
       if (field.value().get_array().get(processors)) return std::nullopt;
       // A cluster file spends about 25 bytes per processor: reserve once.
-      ids.reserve(text.size() / 24);
+      ids.reserve(text.size() / 24, text.size() / 3);
       times.reserve(text.size() / 24);
       for (auto element : processors) {
         ondemand::value processor;
@@ -140,7 +140,7 @@ std::optional<Cluster> read_cluster(std::string_view text, std::string_view sour
     return std::nullopt;
   }
   try {
-    return Cluster(std::move(ids), std::move(times), source_name);
+    return Cluster::with_packed_ids(std::move(ids), std::move(times), source_name);
   } catch (const InputError&) {
     return std::nullopt;  // the reference reader words the message
   }

@@ -132,7 +132,7 @@ Platform::Platform(std::vector<PlatformNode> nodes, std::vector<PlatformEdge> ed
 Platform Platform::from_cluster(const Cluster& cluster) {
   std::vector<PlatformNode> nodes;
   nodes.reserve(static_cast<size_t>(cluster.size()));
-  for (ProcessorIndex p = 0; p < cluster.size(); ++p) nodes.push_back({cluster.id(p), std::nullopt, std::nullopt});
+  for (ProcessorIndex p = 0; p < cluster.size(); ++p) nodes.push_back({std::string(cluster.id(p)), std::nullopt, std::nullopt});
   std::vector<PlatformEdge> edges;
   for (ProcessorIndex from = 0; from < cluster.size(); ++from) {
     for (ProcessorIndex to = 0; to < cluster.size(); ++to) {

@@ -269,7 +269,7 @@ CommunicatorState* state_of(MPI_Comm comm) {
       const auto& platform = *s.platform;
       for (int world_rank : world_ranks) {
         auto p = s.world_processors[static_cast<size_t>(world_rank)];
-        ids.push_back(platform.is_cluster() ? platform.cluster().id(p) : platform.graph().id(p));
+        ids.emplace_back(platform.is_cluster() ? platform.cluster().id(p) : platform.graph().id(p));
       }
     }
     try {

@@ -56,7 +56,7 @@ std::string number(double value) { return fmt::format("{}", value); }
 // platform's nodes (then routes are written too).
 struct PlanNodes {
   ProcessorIndex count = 0;
-  std::function<const std::string&(ProcessorIndex)> id;
+  std::function<std::string_view(ProcessorIndex)> id;
   std::function<std::optional<ProcessorIndex>(std::string_view)> find;
   FindAllProcessors find_all;  // find for many ids at once (kNoProcessor: none)
   const Platform* platform = nullptr;
@@ -65,7 +65,7 @@ struct PlanNodes {
 };
 
 PlanNodes nodes_of(const Cluster& cluster) {
-  return {cluster.size(), [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); },
+  return {cluster.size(), [&cluster](ProcessorIndex p) -> std::string_view { return cluster.id(p); },
           [&cluster](std::string_view key) { return cluster.find(key); },
           [&cluster](std::span<const std::string_view> keys, std::span<ProcessorIndex> found) {
             cluster.find_all(keys, found);
@@ -76,7 +76,7 @@ PlanNodes nodes_of(const Cluster& cluster) {
 PlanNodes nodes_of(const Platform& platform) {
   ProcessorIndex participants = 0;
   for (const auto& node : platform.nodes()) participants += node.router ? 0 : 1;
-  return {platform.size(), [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); },
+  return {platform.size(), [&platform](ProcessorIndex p) -> std::string_view { return platform.id(p); },
           [&platform](std::string_view key) { return platform.find(key); },
           [&platform](std::span<const std::string_view> keys, std::span<ProcessorIndex> found) {
             for (std::size_t i = 0; i < keys.size(); ++i) found[i] = platform.find(keys[i]).value_or(kNoProcessor);

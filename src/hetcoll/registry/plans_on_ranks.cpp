@@ -116,7 +116,7 @@ Cluster restrict_to_processors(const LoadedPlatform& platform, const std::vector
     std::vector<std::string> ids;
     std::vector<double> times;
     for (auto p : processors) {
-      ids.push_back(cluster.id(p));
+      ids.emplace_back(cluster.id(p));
       times.push_back(cluster.transmission_time(p));
     }
     return Cluster(std::move(ids), std::move(times), platform.source_name);

@@ -31,7 +31,7 @@ std::string format_seconds(double seconds) {
 // their time t), or a platform's nodes (with the route a message takes).
 struct Labels {
   std::size_t count = 0;
-  std::function<const std::string&(ProcessorIndex)> id;
+  std::function<std::string_view(ProcessorIndex)> id;
   std::function<std::string(ProcessorIndex)> node;  // "p3 (t=2)" or "a0"
   std::function<std::string(const Transfer&)> route;  // " via sw, wan" or ""
   std::string header;                                  // "8 processors, source p0 (t = 1)"
@@ -52,7 +52,10 @@ std::string summary(const MakespanPlan& plan, const Labels& labels, const Verify
   if (!plan.claims_scope.empty()) line("claims for", plan.claims_scope + " (not the platform graph)");
   if (plan.operation == Operation::multicast) {
     std::string targets;
-    for (size_t i = 0; i < plan.targets.size() && i < 12; ++i) targets += (i ? ", " : "") + labels.id(plan.targets[i]);
+    for (size_t i = 0; i < plan.targets.size() && i < 12; ++i) {
+      if (i) targets += ", ";
+      targets += labels.id(plan.targets[i]);
+    }
     if (plan.targets.size() > 12) targets += fmt::format(", ... ({} in all)", plan.targets.size());
     line("targets", targets);
   }
@@ -160,7 +163,7 @@ std::string tree(const MakespanPlan& plan, const Labels& labels, std::size_t max
 Labels cluster_labels(const MakespanPlan& plan, const Cluster& cluster) {
   Labels labels;
   labels.count = static_cast<std::size_t>(cluster.size());
-  labels.id = [&cluster](ProcessorIndex p) -> const std::string& { return cluster.id(p); };
+  labels.id = [&cluster](ProcessorIndex p) -> std::string_view { return cluster.id(p); };
   labels.node = [&cluster](ProcessorIndex p) {
     return fmt::format("{} (t={})", cluster.id(p), format_time(cluster.transmission_time(p)));
   };
@@ -181,7 +184,7 @@ Labels graph_labels(const MakespanPlan& plan, const GraphNetwork& network) {
   const Platform& platform = network.platform();
   Labels labels;
   labels.count = static_cast<std::size_t>(platform.size());
-  labels.id = [&platform](ProcessorIndex p) -> const std::string& { return platform.id(p); };
+  labels.id = [&platform](ProcessorIndex p) -> std::string_view { return platform.id(p); };
   labels.node = [&platform](ProcessorIndex p) { return platform.id(p); };
   labels.route = [&platform](const Transfer& t) { return route_via_text(platform, t.route, /*figures=*/true); };
   const bool is_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;

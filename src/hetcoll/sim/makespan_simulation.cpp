@@ -21,7 +21,7 @@ struct ExecutionModel {
   std::vector<std::vector<std::uint32_t>> ports;       // per transfer: the ports it holds
   std::vector<Route> routes;                           // per transfer: its route (graphs)
   std::function<double(ProcessorIndex)> combine_time;  // 0 = free
-  std::function<const std::string&(ProcessorIndex)> name;
+  std::function<std::string_view(ProcessorIndex)> name;
 };
 
 // The data each transfer waits for, from the plan's structure alone.
@@ -225,7 +225,7 @@ MakespanSimulation simulate(const GraphNetwork& network, const MakespanPlan& pla
   model.node_count = network.node_count();
   model.port_count = network.port_count();
   model.combine_time = [&network](ProcessorIndex v) { return network.combine_time(v); };
-  model.name = [&platform](ProcessorIndex v) -> const std::string& { return platform.id(v); };
+  model.name = [&platform](ProcessorIndex v) -> std::string_view { return platform.id(v); };
   const auto& transfers = plan.transfers;
   model.duration.resize(transfers.size());
   model.ports.resize(transfers.size());
@@ -287,7 +287,7 @@ MakespanSimulation simulate(const Cluster& cluster, const MakespanPlan& plan, co
   ExecutionModel model;
   model.node_count = cluster.size();
   model.port_count = static_cast<std::size_t>(cluster.size());  // one port per processor
-  model.name = [&cluster](ProcessorIndex v) -> const std::string& { return cluster.id(v); };
+  model.name = [&cluster](ProcessorIndex v) -> std::string_view { return cluster.id(v); };
   model.duration.reserve(plan.transfers.size());
   for (const auto& t : plan.transfers) {
     model.duration.push_back(cluster.transmission_time(t.from));

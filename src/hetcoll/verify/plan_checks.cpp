@@ -121,7 +121,7 @@ double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
   const auto n = static_cast<std::size_t>(rules_.node_count);
   const std::vector<std::size_t> send_of = reduce_send_of(
       plan_, indices, n, [this](std::size_t i) { return describe(i); },
-      [this](ProcessorIndex p) -> const std::string& { return name(p); }, report_);
+      [this](ProcessorIndex p) -> std::string_view { return name(p); }, report_);
   // A node combines each arriving partial result, one at a time in arrival
   // order, as early as possible: the earliest it can hold its combined value.
   std::vector<std::vector<double>> arrivals(n);
@@ -170,7 +170,7 @@ double PlanChecker::check_reduce(const std::vector<std::size_t>& indices) {
 std::vector<std::size_t> reduce_send_of(const MakespanPlan& plan, const std::vector<std::size_t>& indices,
                                         std::size_t node_count,
                                         const std::function<std::string(std::size_t)>& describe,
-                                        const std::function<const std::string&(ProcessorIndex)>& name,
+                                        const std::function<std::string_view(ProcessorIndex)>& name,
                                         VerifyReport& report) {
   std::vector<std::size_t> send_of(node_count, SIZE_MAX);
   for (auto i : indices) {

@@ -21,7 +21,7 @@ namespace hetcoll::verify_detail {
 // What the shared checks need to know about the model.
 struct StructureRules {
   ProcessorIndex node_count = 0;
-  std::function<const std::string&(ProcessorIndex)> name;
+  std::function<std::string_view(ProcessorIndex)> name;
   // Nodes that must take part (receive in a broadcast, send in a reduce);
   // routers do not. Empty function: every node.
   std::function<bool(ProcessorIndex)> is_participant;
@@ -36,7 +36,7 @@ struct StructureRules {
 std::vector<std::size_t> reduce_send_of(const MakespanPlan& plan, const std::vector<std::size_t>& indices,
                                         std::size_t node_count,
                                         const std::function<std::string(std::size_t)>& describe,
-                                        const std::function<const std::string&(ProcessorIndex)>& name,
+                                        const std::function<std::string_view(ProcessorIndex)>& name,
                                         VerifyReport& report);
 
 // Reduce completeness: each contribution follows the unique chain of sends
@@ -54,7 +54,7 @@ class PlanChecker {
     report_.add_violation(fmt::format(format, std::forward<Args>(args)...));
   }
 
-  const std::string& name(ProcessorIndex p) const { return rules_.name(p); }
+  std::string_view name(ProcessorIndex p) const { return rules_.name(p); }
   // "transfers[i] (a -> b, 0..1)"
   std::string describe(std::size_t i) const;
   double tolerance() const { return tolerance_; }

@@ -64,7 +64,7 @@ class Checker {
   }
   bool at_least(double x, double y, double duration) const { return x >= y - tolerance(x, y, duration); }
 
-  const std::string& name(ProcessorIndex p) const { return cluster_.id(p); }
+  std::string_view name(ProcessorIndex p) const { return cluster_.id(p); }
   double time_of(ProcessorIndex p) const { return cluster_.transmission_time(p); }
   std::string describe(std::size_t i) const {
     const auto& t = plan_.transfers[i];
@@ -229,7 +229,7 @@ class Checker {
     const auto n = static_cast<std::size_t>(cluster_.size());
     const std::vector<std::size_t> send_of = verify_detail::reduce_send_of(
         plan_, indices, n, [this](std::size_t i) { return describe(i); },
-        [this](ProcessorIndex p) -> const std::string& { return name(p); }, report_);
+        [this](ProcessorIndex p) -> std::string_view { return name(p); }, report_);
     std::vector<double> last_receive(n, 0.0);
     for (auto i : indices) {
       const auto& t = plan_.transfers[i];

@@ -57,7 +57,7 @@ std::string gantt_svg(const MakespanPlan& plan, const Cluster& cluster, const Ga
     subject.rows[static_cast<std::size_t>(p)] = p;
     subject.row_of[static_cast<std::size_t>(p)] = static_cast<int>(p);
   }
-  subject.id = [&cluster](ProcessorIndex p) { return cluster.id(p); };
+  subject.id = [&cluster](ProcessorIndex p) { return std::string(cluster.id(p)); };
   subject.detail = [&cluster](ProcessorIndex p) { return "t=" + format_number(cluster.transmission_time(p)); };
   subject.headline_population = fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
   subject.time_unit = cluster.time_unit();

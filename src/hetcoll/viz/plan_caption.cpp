@@ -41,7 +41,7 @@ std::string pretty_guarantee(const std::string& text) {
 
 std::string plan_headline(const MakespanPlan& plan, const Cluster& cluster) {
   const bool has_root = plan.root >= 0 && plan.root < cluster.size();
-  return plan_headline(plan, has_root ? cluster.id(plan.root) : std::string("?"),
+  return plan_headline(plan, has_root ? std::string(cluster.id(plan.root)) : std::string("?"),
                        fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s"));
 }
 

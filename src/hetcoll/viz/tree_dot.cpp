@@ -186,7 +186,7 @@ std::string draw(const MakespanPlan& plan, const DotSubject& subject, const Tree
 std::string tree_dot(const MakespanPlan& plan, const Cluster& cluster, const TreeDotOptions& options) {
   DotSubject subject;
   subject.node_count = subject.counted = cluster.size();
-  subject.id = [&cluster](ProcessorIndex p) { return cluster.id(p); };
+  subject.id = [&cluster](ProcessorIndex p) { return std::string(cluster.id(p)); };
   subject.detail = [&cluster](ProcessorIndex p) { return "t=" + format_number(cluster.transmission_time(p)); };
   subject.population = fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
   subject.time_unit = cluster.time_unit();

@@ -40,7 +40,7 @@ using tree_internal::format_number;
 std::string tree_svg(const MakespanPlan& plan, const Cluster& cluster, const TreeSvgOptions& options) {
   TreeSubject subject;
   subject.node_count = cluster.size();
-  subject.id = [&cluster](ProcessorIndex p) { return cluster.id(p); };
+  subject.id = [&cluster](ProcessorIndex p) { return std::string(cluster.id(p)); };
   subject.detail = [&cluster](ProcessorIndex p) { return "t=" + format_number(cluster.transmission_time(p)); };
   subject.headline_population = fmt::format("{} processor{}", cluster.size(), cluster.size() == 1 ? "" : "s");
   subject.time_floor = cluster.size() > 0 ? cluster.slowest_time() : 0;

@@ -88,7 +88,10 @@ MakespanPlan finish_plan(const Cluster& cluster, const MulticastGroup& group, co
   }
   std::sort(plan.helpers.begin(), plan.helpers.end());
   std::string names;
-  for (ProcessorIndex helper : plan.helpers) names += (names.empty() ? "" : ", ") + cluster.id(helper);
+  for (ProcessorIndex helper : plan.helpers) {
+    if (!names.empty()) names += ", ";
+    names += cluster.id(helper);
+  }
   plan.notes.push_back(plan.helpers.empty()
                            ? fmt::format("helpers: none (up to {} tried)", fastest_non_members(helpers_allowed))
                            : fmt::format("helpers (non-members that forward): {} (up to {} tried)", names,
