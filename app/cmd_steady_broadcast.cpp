@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/report/steady_broadcast_json.h"
 #include "hetcoll/report/steady_broadcast_text.h"
@@ -70,20 +71,15 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
   CLI::App* broadcast = steady->add_subcommand(
       "broadcast", "The best throughput of a pipelined broadcast using any number of trees: the SSB linear program "
                    "(Beaumont, Marchal, Robert 2004, eq. 2), exact, with a dual certificate");
-  broadcast->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
-  broadcast->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph)");
-  broadcast->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
-  add_byte_size_option(broadcast, "--slice-size", options->slice_size,
-                       "Slice size in bytes (needed when edges give latency/bandwidth)");
-  add_byte_size_option(broadcast, "--message-size", options->message_size,
-                       "Whole message in bytes (latency/bandwidth platforms): predicts the makespan of one tree and "
-                       "of the multi-tree schedule dealt out in rounds, chooses the slice size and the faster one");
-  broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
-  broadcast->add_option("--out", options->out, "Write the JSON to this file");
-  broadcast->add_option("--schedule-out", options->schedule_out,
-                        "Write the multi-tree schedule as a periodic plan (the steady-state plan JSON that "
-                        "hetcoll validate and hetcoll simulate read)");
-  broadcast->add_flag("--quiet", options->quiet, "Throughput, proof and schedule size only");
+  add_table_option(broadcast, "--platform", options->platform.platform_file);
+  add_table_option(broadcast, "--times", options->platform.times);
+  add_table_option(broadcast, "--source", options->source);
+  add_byte_size_option(broadcast, "--slice-size", options->slice_size);
+  add_byte_size_option(broadcast, "--message-size", options->message_size);
+  add_table_flag(broadcast, "--json", options->json);
+  add_table_option(broadcast, "--out", options->out);
+  add_table_option(broadcast, "--schedule-out", options->schedule_out);
+  add_table_flag(broadcast, "--quiet", options->quiet);
   broadcast->add_flag("--detail", options->detail,
                       "Also print every tree's edges and the slices per time unit on every used edge");
   broadcast->callback([&result, options] { result = run_steady_broadcast(*options); });

@@ -8,6 +8,7 @@
 #include "cli_common.h"
 #include "hetcoll/core/units.h"
 #include "commands.h"
+#include "option_table.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
 #include "hetcoll/plan/periodic_plan_json.h"
@@ -175,24 +176,19 @@ void add_tree_command(CLI::App& app, int& result) {
   CLI::App* tree = app.add_subcommand(
       "tree", "Pipelined broadcast along one spanning tree: the slices of a long message follow the same tree; "
               "prints the tree, its period and throughput (Beaumont, Marchal, Robert 2004)");
-  tree->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
-  tree->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph c(i,j) = t(i))");
-  tree->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
+  add_table_option(tree, "--platform", options->platform.platform_file);
+  add_table_option(tree, "--times", options->platform.times);
+  add_table_option(tree, "--source", options->source);
   tree->add_option("--heuristic", options->heuristic, "How to build the tree (default " + default_name + "):" + names);
   tree->add_option("--model", options->model,
                    "one-port (default: a node sends one slice and receives one at a time) or multi-port "
                    "(sends overlap; each costs the node's send_overhead)");
-  add_byte_size_option(tree, "--slice-size", options->slice_size,
-                       "Slice size in bytes: turns latency/bandwidth edges into slice times");
-  add_byte_size_option(tree, "--message-size", options->platform.message_size,
-                       "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
-                       "minimises it when --slice-size is not given");
-  tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
-  tree->add_option("--out", options->out, "Write the plan JSON to this file");
-  tree->add_option("--schedule-out", options->schedule_out,
-                   "Write the tree's one-port periodic schedule (the steady-state plan JSON that hetcoll validate "
-                   "and hetcoll simulate read); not for trees with routed edges");
-  tree->add_flag("--quiet", options->quiet, "Summary only, no tree");
+  add_byte_size_option(tree, "--slice-size", options->slice_size);
+  add_byte_size_option(tree, "--message-size", options->platform.message_size);
+  add_table_flag(tree, "--json", options->json);
+  add_table_option(tree, "--out", options->out);
+  add_table_option(tree, "--schedule-out", options->schedule_out);
+  add_table_flag(tree, "--quiet", options->quiet);
   add_limit_options(tree, options->limits);
   tree->add_flag("--skip-lp", options->skip_lp,
                  "Do not solve the SSB linear program (no optimal_throughput / ratio; not for lp-prune, lp-grow)");
