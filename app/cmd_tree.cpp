@@ -41,7 +41,7 @@ namespace {
 
 struct TreeCommandOptions {
   PlatformOptions platform;
-  std::string source, heuristic, model = "one-port", out, schedule_out;  // heuristic "": the registry's default
+  std::string source, heuristic, model = "one-port", out, schedule_out, dot;  // heuristic "": the registry's default
   std::optional<double> slice_size;
   bool json = false, quiet = false, skip_lp = false;
   LimitOptions limits;
@@ -94,6 +94,11 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
 }
 
 int run_tree(const TreeCommandOptions& options) {
+  if (!options.dot.empty() && picture_format(options.dot) != PictureFormat::other) {
+    throw InputError(fmt::format("--dot: \"{}\": tree writes Graphviz DOT; give a .dot file and render it with "
+                                 "dot -Tsvg FILE.dot -o tree.svg",
+                                 options.dot));
+  }
   Platform platform = load_platform_graph(options.platform);
   PipelinedTreeRequest request;
   request.source = resolve_node(platform, options.source, "--source");
@@ -152,10 +157,19 @@ int run_tree(const TreeCommandOptions& options) {
       return static_cast<int>(ExitCode::internal_error);
     }
   }
+  if (!options.dot.empty()) {
+    write_file(options.dot,
+               broadcast_tree_hosts_dot(platform, plan.tree,
+                                        fmt::format("Pipelined broadcast from {} along one tree ({}, {} model)",
+                                                    platform.id(plan.source), plan.heuristic,
+                                                    port_model_name(plan.model))),
+               "--dot");
+  }
   if (options.json) {
     std::cout << json.str();
   } else {
     print_tree_summary(platform, plan, options.quiet);
+    if (!options.dot.empty()) std::cout << fmt::format("wrote tree to {}\n", options.dot);
   }
   if (!plan.valid) return static_cast<int>(ExitCode::internal_error);
   if (plan.search_finished && !*plan.search_finished) return static_cast<int>(ExitCode::limit_reached);
@@ -188,6 +202,7 @@ void add_tree_command(CLI::App& app, int& result) {
   add_table_flag(tree, "--json", options->json);
   add_table_option(tree, "--out", options->out);
   add_table_option(tree, "--schedule-out", options->schedule_out);
+  add_table_option(tree, "--dot", options->dot);
   add_table_flag(tree, "--quiet", options->quiet);
   add_limit_options(tree, options->limits);
   tree->add_flag("--skip-lp", options->skip_lp,

@@ -195,7 +195,11 @@ const std::vector<OptionDefinition>& option_table() {
                  "converted with rsvg-convert); on a platform graph the tree's edges are labelled with the links "
                  "they cross",
                  "",
-                 {}});
+                 {{{"tree"},
+                   "Write the tree as Graphviz DOT (render: dot -Tsvg FILE -o tree.svg): hosts only, each edge "
+                   "labelled with the links its slices cross",
+                   "",
+                   "a pipelined tree has no message times; it is written as DOT only"}}});
     t.push_back({"--quiet", "", {},
                  "Print only the summary: no tree, schedule or progress lines",
                  "",

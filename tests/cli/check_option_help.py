@@ -30,6 +30,7 @@ INTENDED = {
     "--out": {"tree", "steady broadcast", "generate cluster", "generate grid", "generate random", "generate tiers",
               "calibrate", "tune", "demo", "experiment"},
     "--schedule-out": {"tree"},
+    "--dot": {"tree"},
     "--quiet": {"calibrate", "tune"},
     "--plan": {"validate"},
     "--nodes": {"generate tiers"},
