@@ -188,9 +188,7 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
                       "exact period is longer; the throughput lost is printed (at most trees / T). Default: text "
                       "output picks T so that the loss is at most 1% of the optimum; --exact and --json keep the "
                       "exact period");
-  command->add_flag("--exact", options.exact,
-                    "Print the exact plan: the exact period (however long) and exact rationals in the text, the "
-                    "optimal throughput itself (--json always gives the exact plan unless --period-max)");
+  add_table_flag(command, "--exact", options.exact);
   command->add_flag("--whole-messages", options.whole_messages,
                     "Never split a message across slots: the period is multiplied until every count is whole "
                     "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");

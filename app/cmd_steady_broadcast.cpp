@@ -14,11 +14,15 @@
 namespace hetcoll::cli {
 namespace {
 
+// The practical schedule's loss bound: at most 1% of the optimal throughput
+// (Legrand, Marchal, Robert 2003 Prop. 4), as for steady scatter, gossip and reduce.
+constexpr double kPracticalLoss = 0.01;
+
 struct SteadyBroadcastCommandOptions {
   PlatformOptions platform;
   std::string source, out, schedule_out;
   std::optional<double> slice_size, message_size;
-  bool json = false, quiet = false, detail = false;
+  bool json = false, quiet = false, detail = false, exact = false;
 };
 
 int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
@@ -35,6 +39,9 @@ int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
   SteadyBroadcastOptions request;
   request.slice_size = options.slice_size;
   request.message_size = options.message_size;
+  // Text output: a practical schedule by default (as steady scatter, gossip
+  // and reduce); the exact one with --exact or --json.
+  if (!options.exact && !options.json) request.practical_loss = kPracticalLoss;
   const SteadyBroadcastResult result = plan_steady_broadcast(platform, source, request);
   std::ostringstream json;
   write_steady_broadcast_json(json, platform, result);
@@ -50,6 +57,7 @@ int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
     text.detail = options.detail;
     text.detail_request = "--detail";
     text.json_request = "--json";
+    text.exact_request = "--exact";
     std::cout << steady_broadcast_summary(platform, result, text);
     if (result.latency_aware) std::cout << latency_aware_choice_text(*result.latency_aware);
   }
@@ -80,6 +88,7 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
   add_table_option(broadcast, "--out", options->out);
   add_table_option(broadcast, "--schedule-out", options->schedule_out);
   add_table_flag(broadcast, "--quiet", options->quiet);
+  add_table_flag(broadcast, "--exact", options->exact);
   broadcast->add_flag("--detail", options->detail,
                       "Also print every tree's edges and the slices per time unit on every used edge");
   broadcast->callback([&result, options] { result = run_steady_broadcast(*options); });

@@ -258,6 +258,16 @@ const std::vector<OptionDefinition>& option_table() {
                    "participants",
                    "",
                    "reduce's LP is priced by trees, not routings"}}});
+    t.push_back({"--exact", "", {},
+                 "Print the exact plan instead of a practical one: the exact period (however long) and exact "
+                 "rationals in the text, the optimal throughput itself (--json always gives the exact plan unless "
+                 "--period-max)",
+                 "",
+                 {{{"steady broadcast"},
+                   "Print the exact schedule instead of a practical one: the exact period (however long), reaching "
+                   "the optimal throughput itself (--json always gives it)",
+                   "",
+                   "steady broadcast has no --period-max"}}});
     t.push_back({"--simplex", "METHOD", {},
                  "Clp's method for the whole LP: dual, primal, presolve (Clp's initialSolve) or barrier (then "
                  "crossover); implies --full-lp; the answer is re-solved exactly either way",

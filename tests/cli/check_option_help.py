@@ -38,6 +38,7 @@ INTENDED = {
     "--operation": {"choose", "experiment"},
     "--full-lp": {"steady reduce"},
     "--simplex": {"steady reduce"},
+    "--exact": {"steady broadcast"},
     # --algo lists the registry's rows for each operation.
     "--algo": {"broadcast", "multicast", "reduce", "allreduce"},
 }
