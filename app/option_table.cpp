@@ -192,8 +192,8 @@ const std::vector<OptionDefinition>& option_table() {
                  {}});
     t.push_back({"--dot", "FILE", {},
                  "Write the communication tree: Graphviz DOT, or a drawing when FILE ends in .svg (.png, .pdf: "
-                 "converted with rsvg-convert); on a platform graph the tree's edges are labelled with the links "
-                 "they cross",
+                 "converted with rsvg-convert); on a platform graph the DOT labels each edge with the links it "
+                 "crosses",
                  "",
                  {{{"tree"},
                    "Write the tree as Graphviz DOT (render: dot -Tsvg FILE -o tree.svg): hosts only, each edge "
