@@ -1,4 +1,5 @@
 #include "cli_common.h"
+#include "option_table.h"
 
 #include <unistd.h>
 
@@ -124,15 +125,12 @@ CLI::Validator positive_finite_number() {
 }
 
 void add_platform_options(CLI::App* command, PlatformOptions& options) {
-  command->add_option("--platform", options.platform_file,
-                      "Platform file: JSON (model cluster or graph) or SimGrid XML (.xml)");
-  command->add_option("--times", options.times, "Inline cluster: transmission times T,T,... (processors p0, p1, ...)");
-  add_byte_size_option(command, "--message-size", options.message_size,
-                       "Message size in bytes, turning latency/bandwidth edges into costs");
+  add_table_option(command, "--platform", options.platform_file);
+  add_table_option(command, "--times", options.times);
+  add_byte_size_option(command, "--message-size", options.message_size);
 }
 
-CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, std::optional<double>& value,
-                                  const std::string& description) {
+CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, std::optional<double>& value) {
   CLI::Validator bytes(
       [](std::string& text) -> std::string {
         const auto size = parse_byte_size(text);
@@ -152,20 +150,20 @@ CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, st
         text = fmt::format("{:.17g}", *size);
         return {};
       },
-      "BYTES");
-  return command->add_option(name, value, description + " (units: B, kB/KB = 1000, MB, GB, KiB = 1024, MiB, GiB)")
-      ->transform(bytes);
+      "");  // the option table names the value (BYTES)
+  CLI::Option* option = command->add_option(
+      name, value, option_help(name, command, "; in bytes, or with a unit: 1e6, 1MB = 10^6, 4KiB = 4096 (B, kB/KB, MB, GB, KiB, MiB, GiB)"));
+  option->transform(bytes);
+  apply_table_definition(option, name, command);
+  return option;
 }
 
 void add_output_options(CLI::App* command, OutputOptions& options) {
-  command->add_flag("--json", options.json, "Print the plan as JSON on stdout (docs/FORMATS.md)");
-  command->add_option("--out", options.out_file, "Write the plan (JSON, with every transfer) to this file");
-  command->add_option("--gantt", options.gantt_file, "Write a Gantt chart, one row per processor: FILE.svg, or FILE.png / FILE.pdf (converted with "
-                    "rsvg-convert)");
-  command->add_option("--dot", options.dot_file,
-                      "Write the communication tree: Graphviz DOT, or a drawing when FILE ends in .svg (.png, .pdf: "
-                      "converted with rsvg-convert)");
-  command->add_flag("--quiet", options.quiet, "Print only the summary, no tree and no progress");
+  add_table_flag(command, "--json", options.json);
+  add_table_option(command, "--out", options.out_file);
+  add_table_option(command, "--gantt", options.gantt_file);
+  add_table_option(command, "--dot", options.dot_file);
+  add_table_flag(command, "--quiet", options.quiet);
 }
 
 ProgressCallback progress_printer(bool quiet) {
@@ -207,15 +205,8 @@ void write_file(const std::string& path, const std::string& text, const char* op
 }
 
 void add_limit_options(CLI::App* command, LimitOptions& options) {
-  command->add_option("--time-limit", options.time_limit,
-                      fmt::format("Wall-clock limit in seconds for searches, DPs and the PTAS (default {:g}; \"none\" "
-                                  "for no limit). A search stops at the limit and prints its best plan; a DP or the "
-                                  "PTAS whose predicted time exceeds it refuses at once and prints the fallback plan "
-                                  "(FNF or SNF). Either way the exit code is 4",
-                                  kDefaultTimeLimitSeconds));
-  command->add_option("--node-limit", options.node_limit,
-                      "Stop exact searches after exactly N search nodes (a positive integer, default none) and "
-                      "print the best plan so far (exit code 4); also under --algo auto");
+  add_table_option(command, "--time-limit", options.time_limit);
+  add_table_option(command, "--node-limit", options.node_limit);
 }
 
 SearchLimits parse_limits(const LimitOptions& options) {

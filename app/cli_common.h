@@ -61,9 +61,9 @@ void add_platform_options(CLI::App* command, PlatformOptions& options);
 
 // A byte-size option (--message-size, --slice-size): "1e6", "1MB" (10^6),
 // "4KiB" (4096), ... (core/units.h); anything else, or 0, is refused naming
-// the option (exit code 2).
-CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, std::optional<double>& value,
-                                  const std::string& description);
+// the option (exit code 2). Its help comes from the option table
+// (option_table.h).
+CLI::Option* add_byte_size_option(CLI::App* command, const std::string& name, std::optional<double>& value);
 
 struct OutputOptions {
   bool json = false;

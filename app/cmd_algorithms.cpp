@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "experiments/experiment.h"
@@ -147,7 +148,7 @@ int run_algorithms(bool json) {
 void add_algorithms_command(CLI::App& app, int& result) {
   auto json = std::make_shared<bool>(false);
   CLI::App* algorithms = app.add_subcommand("algorithms", "List the algorithms with their guarantees and references");
-  algorithms->add_flag("--json", *json, "Print as JSON");
+  add_table_flag(algorithms, "--json", *json);
   algorithms->callback([&result, json] { result = run_algorithms(*json); });
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
@@ -180,21 +181,18 @@ void add_calibrate_command(CLI::App& app, int& result) {
       "Every pair of ranks ping-pongs two message sizes (median of repeated round trips), in rounds where each rank "
       "has one partner, so the run takes O(N) rounds. Fits per-pair latency and bandwidth; writes the graph, the "
       "sender-speed cluster and a SimGrid platform. Rank 0 prints and writes; progress goes to stderr.");
-  calibrate->add_option("--sizes", options->sizes,
-                        "Two message sizes in bytes, S1,S2 with S1 < S2 (default 1024,1048576): the slope between them "
-                        "gives the bandwidth, the rest the latency");
+  add_table_option(calibrate, "--sizes", options->sizes);
   calibrate->add_option("--repetitions", options->repetitions,
                         "Measured round trips per pair, size and direction; the median is kept (default 5; one "
                         "warm-up round trip more is not counted)");
-  add_byte_size_option(calibrate, "--message-size", options->message_size,
-                       "Message size in bytes for the sender-speed cluster's times (default: S1)");
-  calibrate->add_option("--out", options->out, "Write the sender-speed cluster (JSON, one t per rank) to this file");
+  add_byte_size_option(calibrate, "--message-size", options->message_size);
+  add_table_option(calibrate, "--out", options->out);
   calibrate->add_option("--graph", options->graph,
                         "Write the platform graph (JSON: per-pair latency and bandwidth) to this file");
   calibrate->add_option("--simgrid", options->simgrid,
                         "Write the graph as a SimGrid platform (XML, one link per ordered pair) to this file");
-  calibrate->add_flag("--json", options->json, "Print the measurement as JSON (names, t, latency and bandwidth matrices)");
-  calibrate->add_flag("--quiet", options->quiet, "No progress lines on stderr");
+  add_table_flag(calibrate, "--json", options->json);
+  add_table_flag(calibrate, "--quiet", options->quiet);
   calibrate->add_flag("--one-pair-at-a-time", options->one_pair_at_a_time,
                       "Measure one pair per round instead of disjoint pairs side by side: for networks whose routes "
                       "share links (two sites joined by one WAN link), where pairs measured together would share its "

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/registry/program_chooser.h"
@@ -76,17 +77,14 @@ void add_choose_command(CLI::App& app, int& result) {
       "platform graph: every candidate — the MPI library's default, MPI libraries' own algorithms (as SimGrid SMPI "
       "implements them), hetcoll's plans — predicted by one flow model (SimGrid's CM02 link sharing, SMPI's eager "
       "and rendezvous sends), fastest first; '*' marks what runs. Ranks play the platform's hosts in file order.");
-  choose->add_option("--platform", options->platform.platform_file,
-                     "Platform graph with latencies and bandwidths: SimGrid XML (.xml) or JSON")
-      ->required();
-  choose->add_option("--operation", options->operation, "bcast, reduce or allreduce (default bcast)")
+  add_table_option(choose, "--platform", options->platform.platform_file)->required();
+  add_table_option(choose, "--operation", options->operation)
       ->check(CLI::IsMember({"bcast", "broadcast", "reduce", "allreduce"}));
   choose->add_option("--count", options->count, "Elements in the call (MPI's count, 1 to 2147483647)")
       ->required()
       ->check(CLI::PositiveNumber);
-  choose->add_option("--element-bytes", options->element_bytes, "Bytes per element (default 4, an int)")
-      ->check(CLI::PositiveNumber);
-  choose->add_option("--root", options->root, "Root rank of bcast and reduce (default 0)")->check(CLI::NonNegativeNumber);
+  add_table_option(choose, "--element-bytes", options->element_bytes);
+  add_table_option(choose, "--root", options->root)->check(CLI::NonNegativeNumber);
   choose->add_option("--ranks", options->ranks, "Ranks in the communicator: the first N hosts (default: every host)")
       ->check(CLI::PositiveNumber);
   choose->add_option("--margin", options->margin,
@@ -100,7 +98,7 @@ void add_choose_command(CLI::App& app, int& result) {
                      "(Open MPI 4.1's fixed decision, where the algorithm it picks is modelled) or other (not "
                      "modelled)")
       ->check(CLI::IsMember({"smpi", "openmpi", "other"}));
-  choose->add_flag("--json", options->json, "Print JSON instead of text");
+  add_table_flag(choose, "--json", options->json);
   choose->callback([options, &result] { result = run_choose(*options); });
 }
 

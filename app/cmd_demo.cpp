@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 
@@ -70,7 +71,7 @@ int run_demo(const std::string& out_dir) {
 void add_demo_command(CLI::App& app, int& result) {
   auto out_dir = std::make_shared<std::string>("hetcoll-demo");
   CLI::App* demo = app.add_subcommand("demo", "Plan broadcast, reduce and all-reduce on a built-in 8-processor cluster");
-  demo->add_option("--out", *out_dir, "Directory for the Gantt charts (default: hetcoll-demo)");
+  add_table_option(demo, "--out", *out_dir);
   demo->callback([&result, out_dir] { result = run_demo(*out_dir); });
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "cli_parse_errors.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
@@ -111,20 +112,12 @@ void add_experiment_command(CLI::App& app, int& result) {
     return list;
   });
   experiment->add_flag("--quick", options->quick, "A small version that runs in seconds");
-  experiment->add_option("--out", options->out, "Directory for the CSV and SVG files (default: results)");
-  experiment->add_option("--seed", options->seed, "Random seed (default 1)")
-      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
-  experiment->add_option("--time-limit", options->time_limit, "Per-instance time limit in seconds");
-  experiment->add_option("--sizes", options->sizes,
-                         "Problem sizes to run, comma-separated (search-distinct: processor counts n, e.g. 40; "
-                         "steady-scale: platform nodes, e.g. 260,1000; default: the experiment's own)");
-  experiment->add_option("--threads", options->threads,
-                         "search-distinct: threads of the exact broadcast search (default 1, serial; 0 = one per "
-                         "hardware thread); the reduce search is serial")
-      ->check(whole_number_in(0, kMaxSearchThreads));
-  experiment->add_option("--operation", options->operation,
-                         "search-distinct: the searches to run, broadcast, reduce or both comma-separated (default "
-                         "both); steady-scale: any of scatter, gossip, broadcast, reduce (default all)");
+  add_table_option(experiment, "--out", options->out);
+  add_table_option(experiment, "--seed", options->seed);
+  add_table_option(experiment, "--time-limit", options->time_limit);
+  add_table_option(experiment, "--sizes", options->sizes);
+  add_table_option(experiment, "--threads", options->threads);
+  add_table_option(experiment, "--operation", options->operation);
   experiment->callback([&result, options] {
     result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit,
                             parse_sizes(options->sizes), options->threads, options->operation);

@@ -10,6 +10,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
@@ -59,10 +60,7 @@ void add_link_draw_options(CLI::App* command, LinkDrawOptions& links) {
                       "Multi-port send overhead of a node = this fraction x the time its fastest link takes for one "
                       "slice (default 0.8: no send_overhead is written and the planners apply this rule at the "
                       "slice size in use; another fraction writes fixed seconds per slice, see --slice-size)");
-  command->add_option("--slice-size", links.slice_size,
-                      "Write each node's send_overhead as fixed seconds per slice of this many bytes (default: "
-                      "none written, the 0.8 rule applies at whatever slice size is planned; 1e6 when only "
-                      "--send-overhead-fraction is given)");
+  add_table_option(command, "--slice-size", links.slice_size);
 }
 
 // generate grid: sites of hosts behind shared wide-area links (gen/grid_generator.h).
@@ -99,9 +97,8 @@ void add_generate_grid(CLI::App* generate, int& result) {
                    "Spread of host link costs: each is [1 - jitter, 1] x its site's (default 0.5)")
       ->check(CLI::Range(0.0, 0.99));
   grid->add_flag("--speeds", options->grid.speeds, "Give hosts a compute speed in [1, 4] (reductions cost time)");
-  grid->add_option("--seed", options->grid.seed, "Random seed (default 1)")
-      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
-  grid->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_table_option(grid, "--seed", options->grid.seed);
+  add_table_option(grid, "--out", options->out);
   grid->callback([&result, options] {
     GridGeneratorOptions chosen = options->grid;
     const std::string& range = options->hosts_per_site;
@@ -140,9 +137,8 @@ void add_generate_command(CLI::App& app, int& result) {
   cluster->add_option("--min-time", options->cluster.min_time, "Fastest time (default 1)");
   cluster->add_option("--max-time", options->cluster.max_time, "Slowest time (default 4)");
   cluster->add_option("--class-times", options->class_times, "Explicit class times T,T,... (overrides)");
-  cluster->add_option("--seed", options->cluster.seed, "Random seed (default 1)")
-      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
-  cluster->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_table_option(cluster, "--seed", options->cluster.seed);
+  add_table_option(cluster, "--out", options->out);
   cluster->callback([&result, options] {
     if (!options->class_times.empty()) {
       options->cluster.class_times = parse_times_list(options->class_times, "class_times").transmission_times();
@@ -154,13 +150,12 @@ void add_generate_command(CLI::App& app, int& result) {
   CLI::App* random = generate->add_subcommand(
       "random", "A random platform graph (Beaumont, Marchal, Robert 2004, Table 2): each pair of nodes is linked with "
                 "probability --density; a disconnected draw is repaired with the fewest extra links");
-  random->add_option("--nodes,-n", random_options->nodes, "Number of nodes (default 30; the paper uses 10..50)");
+  add_table_option(random, "--nodes", random_options->nodes, "--nodes,-n");
   random->add_option("--density", random_options->density,
                      "Probability of a link between two nodes (default 0.1; the paper uses 0.04..0.20)");
   random->add_option("--latency", random_options->latency, "Latency of every link, seconds (default 0)");
-  random->add_option("--seed", random_options->seed, "Random seed (default 1)")
-      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
-  random->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_table_option(random, "--seed", random_options->seed);
+  add_table_option(random, "--out", options->out);
   add_link_draw_options(random, random_options->links);
   random->callback([&result, options, random_options] {
     result = write_generated_platform(generate_random_platform(*random_options), options->out);
@@ -175,7 +170,7 @@ void add_generate_command(CLI::App& app, int& result) {
       "tiers", "A three-level WAN/MAN/LAN platform in the style of the Tiers generator (Doar 1996): spanning trees "
                "plus redundancy links inside WAN and MANs, LANs as stars, MANs hung off WAN nodes and LANs off MAN "
                "nodes. --nodes 30 or 65 picks the paper's sizes; the other options override the preset");
-  tiers->add_option("--nodes,-n", tiers_options->nodes, "Preset size: 30 or 65 (default 65)");
+  add_table_option(tiers, "--nodes", tiers_options->nodes, "--nodes,-n");
   auto& t = tiers_options->tiers;
   tiers->add_option("--wan-nodes", t.wan_nodes, "Nodes in the WAN");
   tiers->add_option("--mans", t.mans, "Number of MANs (each hung off a WAN node)");
@@ -190,9 +185,8 @@ void add_generate_command(CLI::App& app, int& result) {
   tiers->add_option("--wan-latency", t.wan_latency, "Latency of WAN links and MAN-WAN links, seconds (default 0)");
   tiers->add_option("--man-latency", t.man_latency, "Latency of MAN links and LAN-MAN links, seconds (default 0)");
   tiers->add_option("--lan-latency", t.lan_latency, "Latency of LAN links, seconds (default 0)");
-  tiers->add_option("--seed", t.seed, "Random seed (default 1)")
-      ->check(whole_number_in(0, std::numeric_limits<long long>::max()));
-  tiers->add_option("--out", options->out, "Write to this file instead of stdout");
+  add_table_option(tiers, "--seed", t.seed);
+  add_table_option(tiers, "--out", options->out);
   add_link_draw_options(tiers, t.links);
   tiers->callback([&result, options, tiers_options, tiers] {
     // The preset fills every size option the user did not give.

@@ -9,6 +9,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
@@ -335,11 +336,7 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                       "carrying one message at a time (size / bandwidth) while latencies overlap; a reduce node "
                       "sends once, its link receiving one message at a time; --algo auto, flat, binomial or 4-nomial");
   const bool is_reduce = operation == Operation::reduce || operation == Operation::allreduce;
-  command->add_option(is_reduce ? "--root" : "--source", options.processor,
-                      is_reduce ? (operation == Operation::allreduce
-                                       ? "Root of the reduce phase (default: a fastest processor)"
-                                       : "Destination of the reduction (id or index; default: the first)")
-                                : "Source processor (id or index; default: the first)");
+  add_table_option(command, is_reduce ? "--root" : "--source", options.processor);
   // Every row of the registry for this operation, by model.
   std::string algorithms;
   const auto list = [&](CommunicationModel model, const char* heading) {
@@ -360,7 +357,7 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
     command->add_option("--order", options.order, "With --algo ep: the sender order P,P,... (all but the root)");
   }
   if (operation == Operation::multicast) {
-    command->add_option("--targets", options.targets, "The processors that must receive: P,P,...")->required();
+    add_table_option(command, "--targets", options.targets)->required();
   }
   if (operation == Operation::broadcast || operation == Operation::multicast) {
     command->add_option("--eps", options.eps, "With --algo ptas: the precision epsilon (default 0.5)")
@@ -381,14 +378,7 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   }
   add_limit_options(command, options.limits);
   if (operation == Operation::broadcast || operation == Operation::multicast) {
-    command->add_option("--threads", options.threads,
-                        fmt::format("Threads for the exact search (--algo optimal, and auto when it searches): 1 "
-                                    "(default) = serial, the same plan on every run under --node-limit; N > 1 "
-                                    "splits each pass into subproblems solved in parallel (same optimum; which "
-                                    "optimal plan, the node count and, under a limit, the plan and bound may vary "
-                                    "from run to run); 0 = one per hardware thread (at most {})",
-                                    kMaxSearchThreads))
-        ->check(whole_number_in(0, kMaxSearchThreads));
+    add_table_option(command, "--threads", options.threads);
   }
   add_output_options(command, options.output);
   command->callback([&result, operation, &options, keep_alive] { result = run_makespan(operation, options); });

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/units.h"
@@ -159,13 +160,13 @@ void add_simulate_command(CLI::App& app, int& result) {
                   "platform (one operation, or K back to back), or K pipelined operations of a steady-state plan with "
                   "start-up and clean-up");
   add_platform_options(command, options->platform);
-  command->add_option("--plan", options->plan_file, "The plan JSON file (written by --out)")->required();
+  add_table_option(command, "--plan", options->plan_file)->required();
   CLI::Option* operations = command->add_option(
       "--operations", options->operations,
       "K: how many operations to run. Makespan plans: K back to back, each following the previous one on every "
       "port and link (default 1). Steady-state plans: K pipelined operations (default 1000)");
   operations->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000000}));
-  command->add_flag("--json", options->json, "Print the result as JSON");
+  add_table_flag(command, "--json", options->json);
   command->footer(
       "Makespan plans: only the plan's structure is used (who sends what to whom, and the order of messages on each "
       "port and link); times come from the platform. On a graph a message lasts its route's cost; --message-size "

@@ -9,6 +9,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/participants.h"
 #include "hetcoll/plan/periodic_plan_json.h"
@@ -172,18 +173,12 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
 }
 
 void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool personal) {
-  command->add_option("--platform", options.platform.platform_file,
-                      "Platform: graph JSON, SimGrid XML (.xml), or a cluster JSON (its complete graph)");
-  command->add_option("--times", options.platform.times, "Inline cluster T,T,...: the complete graph c(i,j) = t(i)");
-  add_byte_size_option(command, "--message-size", options.platform.message_size,
-                       "Message size in bytes, turning latency/bandwidth edges into costs");
+  add_table_option(command, "--platform", options.platform.platform_file);
+  add_table_option(command, "--times", options.platform.times);
+  add_byte_size_option(command, "--message-size", options.platform.message_size);
   if (personal) {
-    command->add_option("--participants", options.participants,
-                        "Hosts that take part (ids or indices); every other node only forwards (a router)");
-    command->add_flag("--full-lp", options.full_lp,
-                      "Gossip by source: build and solve the whole LP with Clp instead of the default routing generation "
-                      "(a master over shortest-path routings, priced by Dijkstra; its certificate is the whole "
-                      "LP's). Same exact optimum");
+    add_table_option(command, "--participants", options.participants);
+    add_table_flag(command, "--full-lp", options.full_lp);
     command->add_option("--formulation", options.formulation,
                         "LP: per-type (one commodity per source-target pair, the paper's) or by-source (one per "
                         "source: far smaller, same optimum). Default: by-source");
@@ -193,18 +188,11 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
                       "exact period is longer; the throughput lost is printed (at most trees / T). Default: text "
                       "output picks T so that the loss is at most 1% of the optimum; --exact and --json keep the "
                       "exact period");
-  command->add_flag("--exact", options.exact,
-                    "Print the exact plan: the exact period (however long) and exact rationals in the text, the "
-                    "optimal throughput itself (--json always gives the exact plan unless --period-max)");
+  add_table_flag(command, "--exact", options.exact);
   command->add_flag("--whole-messages", options.whole_messages,
                     "Never split a message across slots: the period is multiplied until every count is whole "
                     "(Fig. 4(b)); default: messages may be split (Fig. 4(a))");
-  command->add_option("--simplex", options.simplex,
-                      personal ? "Clp's method for the whole LP: dual, primal, presolve (Clp's initialSolve) or barrier "
-                                 "(then crossover); implies --full-lp; the answer is re-solved exactly either way"
-                               : "Clp's method for the full LP: dual, primal, presolve (Clp's initialSolve) or barrier "
-                                 "(then crossover); implies --full-lp unless --column-generation; the answer is "
-                                 "re-solved exactly either way");
+  add_table_option(command, "--simplex", options.simplex);
   command->add_flag("--exact-solver", options.exact_solver,
                     "Solve with QSopt_ex (exact rational simplex) instead of Clp + exact basis re-solve");
   command->add_option("--simulate", options.simulate,
@@ -213,9 +201,9 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
       ->check(whole_number_in(1, 1000000000));
   command->add_option("--slots", options.slots, "How many slots of the period to print (0 to 1000000, default 12)")
       ->check(whole_number_in(0, 1000000));
-  command->add_flag("--json", options.json, "Print the plan as JSON on stdout (docs/FORMATS.md)");
-  command->add_option("--out", options.out_file, "Write the plan JSON to this file (for validate and simulate)");
-  command->add_flag("--quiet", options.quiet, "Print only the summary, not the slots and trees");
+  add_table_flag(command, "--json", options.json);
+  add_table_option(command, "--out", options.out_file);
+  add_table_flag(command, "--quiet", options.quiet);
 }
 
 }  // namespace
@@ -237,8 +225,8 @@ void add_steady_commands(CLI::App& app, int& result) {
   CLI::App* scatter = steady->add_subcommand(
       "scatter", "Series of scatters: the source sends a distinct message to every target in each operation");
   add_common_options(scatter, *scatter_options, true);
-  scatter->add_option("--source", scatter_options->source, "The source (id or index; default: the first participant)");
-  scatter->add_option("--targets", scatter_options->targets, "Targets P,P,... (default: every other participant)");
+  add_table_option(scatter, "--source", scatter_options->source);
+  add_table_option(scatter, "--targets", scatter_options->targets);
   scatter->callback([&result, scatter_options] { result = run_steady(SteadyOperation::scatter, *scatter_options); });
 
   auto gossip_options = std::make_shared<SteadyCommandOptions>();
@@ -246,22 +234,16 @@ void add_steady_commands(CLI::App& app, int& result) {
       "gossip", "Series of gossips (personalised all-to-all): every source sends a distinct message to every target");
   add_common_options(gossip, *gossip_options, true);
   gossip->add_option("--sources", gossip_options->sources, "Sources P,P,... (default: every participant)");
-  gossip->add_option("--targets", gossip_options->targets, "Targets P,P,... (default: every participant)");
+  add_table_option(gossip, "--targets", gossip_options->targets);
   gossip->callback([&result, gossip_options] { result = run_steady(SteadyOperation::gossip, *gossip_options); });
 
   auto reduce_options = std::make_shared<SteadyCommandOptions>();
   CLI::App* reduce = steady->add_subcommand(
       "reduce", "Series of reduces: the participants' values combined in order (associative operator) on the root");
   add_common_options(reduce, *reduce_options, false);
-  reduce->add_option("--root", reduce_options->root, "The root, a participant (default: the first participant)");
-  reduce->add_option("--participants", reduce_options->participants,
-                     "Participants in the reduction order P,P,... (default: every host in file order); every other "
-                     "node only forwards");
-  auto* full_lp = reduce->add_flag(
-      "--full-lp", reduce_options->full_lp,
-      "Solve the paper's LP as printed (every partial result on every edge, every task) with Clp, instead of the "
-      "default reduction-tree pricing (a small LP over trees, priced by a shortest-path DP; its certificate is "
-      "built for, and checked on, the full LP). Same exact optimum; far slower beyond 12 participants");
+  add_table_option(reduce, "--root", reduce_options->root);
+  add_table_option(reduce, "--participants", reduce_options->participants);
+  auto* full_lp = add_table_flag(reduce, "--full-lp", reduce_options->full_lp);
   reduce->add_flag("--column-generation", reduce_options->column_generation,
                    "Solve the full LP by column generation: start from the flat reductions' columns, add the others "
                    "as their reduced costs ask; the exact check still prices every column, so the optimum and its "

@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "option_table.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/report/steady_broadcast_json.h"
 #include "hetcoll/report/steady_broadcast_text.h"
@@ -13,11 +14,15 @@
 namespace hetcoll::cli {
 namespace {
 
+// The practical schedule's loss bound: at most 1% of the optimal throughput
+// (Legrand, Marchal, Robert 2003 Prop. 4), as for steady scatter, gossip and reduce.
+constexpr double kPracticalLoss = 0.01;
+
 struct SteadyBroadcastCommandOptions {
   PlatformOptions platform;
   std::string source, out, schedule_out;
   std::optional<double> slice_size, message_size;
-  bool json = false, quiet = false, detail = false;
+  bool json = false, quiet = false, detail = false, exact = false;
 };
 
 int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
@@ -34,6 +39,9 @@ int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
   SteadyBroadcastOptions request;
   request.slice_size = options.slice_size;
   request.message_size = options.message_size;
+  // Text output: a practical schedule by default (as steady scatter, gossip
+  // and reduce); the exact one with --exact or --json.
+  if (!options.exact && !options.json) request.practical_loss = kPracticalLoss;
   const SteadyBroadcastResult result = plan_steady_broadcast(platform, source, request);
   std::ostringstream json;
   write_steady_broadcast_json(json, platform, result);
@@ -49,6 +57,7 @@ int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
     text.detail = options.detail;
     text.detail_request = "--detail";
     text.json_request = "--json";
+    text.exact_request = "--exact";
     std::cout << steady_broadcast_summary(platform, result, text);
     if (result.latency_aware) std::cout << latency_aware_choice_text(*result.latency_aware);
   }
@@ -70,20 +79,16 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
   CLI::App* broadcast = steady->add_subcommand(
       "broadcast", "The best throughput of a pipelined broadcast using any number of trees: the SSB linear program "
                    "(Beaumont, Marchal, Robert 2004, eq. 2), exact, with a dual certificate");
-  broadcast->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
-  broadcast->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph)");
-  broadcast->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
-  add_byte_size_option(broadcast, "--slice-size", options->slice_size,
-                       "Slice size in bytes (needed when edges give latency/bandwidth)");
-  add_byte_size_option(broadcast, "--message-size", options->message_size,
-                       "Whole message in bytes (latency/bandwidth platforms): predicts the makespan of one tree and "
-                       "of the multi-tree schedule dealt out in rounds, chooses the slice size and the faster one");
-  broadcast->add_flag("--json", options->json, "Print the result as JSON (docs/FORMATS.md)");
-  broadcast->add_option("--out", options->out, "Write the JSON to this file");
-  broadcast->add_option("--schedule-out", options->schedule_out,
-                        "Write the multi-tree schedule as a periodic plan (the steady-state plan JSON that "
-                        "hetcoll validate and hetcoll simulate read)");
-  broadcast->add_flag("--quiet", options->quiet, "Throughput, proof and schedule size only");
+  add_table_option(broadcast, "--platform", options->platform.platform_file);
+  add_table_option(broadcast, "--times", options->platform.times);
+  add_table_option(broadcast, "--source", options->source);
+  add_byte_size_option(broadcast, "--slice-size", options->slice_size);
+  add_byte_size_option(broadcast, "--message-size", options->message_size);
+  add_table_flag(broadcast, "--json", options->json);
+  add_table_option(broadcast, "--out", options->out);
+  add_table_option(broadcast, "--schedule-out", options->schedule_out);
+  add_table_flag(broadcast, "--quiet", options->quiet);
+  add_table_flag(broadcast, "--exact", options->exact);
   broadcast->add_flag("--detail", options->detail,
                       "Also print every tree's edges and the slices per time unit on every used edge");
   broadcast->callback([&result, options] { result = run_steady_broadcast(*options); });

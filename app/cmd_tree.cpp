@@ -8,6 +8,7 @@
 #include "cli_common.h"
 #include "hetcoll/core/units.h"
 #include "commands.h"
+#include "option_table.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/pipelined_plan_json.h"
 #include "hetcoll/plan/periodic_plan_json.h"
@@ -40,7 +41,7 @@ namespace {
 
 struct TreeCommandOptions {
   PlatformOptions platform;
-  std::string source, heuristic, model = "one-port", out, schedule_out;  // heuristic "": the registry's default
+  std::string source, heuristic, model = "one-port", out, schedule_out, dot;  // heuristic "": the registry's default
   std::optional<double> slice_size;
   bool json = false, quiet = false, skip_lp = false;
   LimitOptions limits;
@@ -93,6 +94,11 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
 }
 
 int run_tree(const TreeCommandOptions& options) {
+  if (!options.dot.empty() && picture_format(options.dot) != PictureFormat::other) {
+    throw InputError(fmt::format("--dot: \"{}\": tree writes Graphviz DOT; give a .dot file and render it with "
+                                 "dot -Tsvg FILE.dot -o tree.svg",
+                                 options.dot));
+  }
   Platform platform = load_platform_graph(options.platform);
   PipelinedTreeRequest request;
   request.source = resolve_node(platform, options.source, "--source");
@@ -151,10 +157,19 @@ int run_tree(const TreeCommandOptions& options) {
       return static_cast<int>(ExitCode::internal_error);
     }
   }
+  if (!options.dot.empty()) {
+    write_file(options.dot,
+               broadcast_tree_hosts_dot(platform, plan.tree,
+                                        fmt::format("Pipelined broadcast from {} along one tree ({}, {} model)",
+                                                    platform.id(plan.source), plan.heuristic,
+                                                    port_model_name(plan.model))),
+               "--dot");
+  }
   if (options.json) {
     std::cout << json.str();
   } else {
     print_tree_summary(platform, plan, options.quiet);
+    if (!options.dot.empty()) std::cout << fmt::format("wrote tree to {}\n", options.dot);
   }
   if (!plan.valid) return static_cast<int>(ExitCode::internal_error);
   if (plan.search_finished && !*plan.search_finished) return static_cast<int>(ExitCode::limit_reached);
@@ -175,24 +190,20 @@ void add_tree_command(CLI::App& app, int& result) {
   CLI::App* tree = app.add_subcommand(
       "tree", "Pipelined broadcast along one spanning tree: the slices of a long message follow the same tree; "
               "prints the tree, its period and throughput (Beaumont, Marchal, Robert 2004)");
-  tree->add_option("--platform", options->platform.platform_file, "Platform graph: JSON or SimGrid XML (.xml)");
-  tree->add_option("--times", options->platform.times, "Inline cluster T,T,... (the complete graph c(i,j) = t(i))");
-  tree->add_option("--source", options->source, "Source node, id or index (default: the first participant)");
+  add_table_option(tree, "--platform", options->platform.platform_file);
+  add_table_option(tree, "--times", options->platform.times);
+  add_table_option(tree, "--source", options->source);
   tree->add_option("--heuristic", options->heuristic, "How to build the tree (default " + default_name + "):" + names);
   tree->add_option("--model", options->model,
                    "one-port (default: a node sends one slice and receives one at a time) or multi-port "
                    "(sends overlap; each costs the node's send_overhead)");
-  add_byte_size_option(tree, "--slice-size", options->slice_size,
-                       "Slice size in bytes: turns latency/bandwidth edges into slice times");
-  add_byte_size_option(tree, "--message-size", options->platform.message_size,
-                       "Whole message in bytes: predicts the broadcast's makespan, and picks the slice size that "
-                       "minimises it when --slice-size is not given");
-  tree->add_flag("--json", options->json, "Print the plan as JSON (docs/FORMATS.md)");
-  tree->add_option("--out", options->out, "Write the plan JSON to this file");
-  tree->add_option("--schedule-out", options->schedule_out,
-                   "Write the tree's one-port periodic schedule (the steady-state plan JSON that hetcoll validate "
-                   "and hetcoll simulate read); not for trees with routed edges");
-  tree->add_flag("--quiet", options->quiet, "Summary only, no tree");
+  add_byte_size_option(tree, "--slice-size", options->slice_size);
+  add_byte_size_option(tree, "--message-size", options->platform.message_size);
+  add_table_flag(tree, "--json", options->json);
+  add_table_option(tree, "--out", options->out);
+  add_table_option(tree, "--schedule-out", options->schedule_out);
+  add_table_option(tree, "--dot", options->dot);
+  add_table_flag(tree, "--quiet", options->quiet);
   add_limit_options(tree, options->limits);
   tree->add_flag("--skip-lp", options->skip_lp,
                  "Do not solve the SSB linear program (no optimal_throughput / ratio; not for lp-prune, lp-grow)");

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/registry/mpi_tuning.h"
@@ -130,11 +131,9 @@ void add_tune_command(CLI::App& app, int& result) {
       "picks an algorithm hetcoll does not model, the file keeps it (rule 0); algorithms wrong for "
       "non-commutative operations are written only with --commutative-only. Prints each rule and, for Open MPI, "
       "the predicted speed-up over its default decision.");
-  tune->add_option("--platform", options->platform.platform_file,
-                   "Platform graph with latencies and bandwidths: SimGrid XML (.xml) or JSON")
-      ->required();
+  add_table_option(tune, "--platform", options->platform.platform_file)->required();
   tune->add_option("--mpi", options->mpi, "openmpi or mpich")->required()->check(CLI::IsMember({"openmpi", "mpich"}));
-  tune->add_option("--out", options->out_file, "The tuning file to write")->required();
+  add_table_option(tune, "--out", options->out_file)->required();
   tune->add_option("--collectives", options->collectives, "Comma-separated: bcast, reduce, allreduce (default all)");
   tune->add_option("--communicator-sizes", options->communicator_sizes,
                    "Comma-separated communicator sizes, 2 to the host count (default: the host count and the "
@@ -144,10 +143,8 @@ void add_tune_command(CLI::App& app, int& result) {
                    "16 MiB by --step)");
   tune->add_option("--step", options->step, "Ratio between the default message size classes: 2 or 4 (default 4)")
       ->check(CLI::IsMember({2, 4}));
-  tune->add_option("--element-bytes", options->element_bytes, "Bytes per element the predictions use (default 4)")
-      ->check(CLI::PositiveNumber);
-  tune->add_option("--root", options->root, "Root rank of bcast and reduce in the predictions (default 0)")
-      ->check(CLI::NonNegativeNumber);
+  add_table_option(tune, "--element-bytes", options->element_bytes);
+  add_table_option(tune, "--root", options->root)->check(CLI::NonNegativeNumber);
   tune->add_option("--base", options->base_file,
                    "MPICH only: a full selection file (MPICH's maint/tuning/coll/mpir/generic.json) whose bcast, "
                    "reduce and allreduce entries are replaced, so that MPICH finds every collective");
@@ -158,9 +155,8 @@ void add_tune_command(CLI::App& app, int& result) {
   tune->add_flag("--replace-unmodelled-default", options->replace_unmodelled,
                  "Open MPI: also replace its default decision where it picks an algorithm hetcoll does not model "
                  "(by default those sizes keep Open MPI's decision, rule 0: nothing says the replacement is faster)");
-  tune->add_flag("--json", options->json,
-                 "Print every cell's predictions as JSON instead of text (the file is written the same)");
-  tune->add_flag("--quiet", options->quiet, "Print only where the file went");
+  add_table_flag(tune, "--json", options->json);
+  add_table_flag(tune, "--quiet", options->quiet);
   tune->callback([options, &result] { result = run_tune(*options); });
 }
 

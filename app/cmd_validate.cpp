@@ -5,6 +5,7 @@
 #include <fmt/ostream.h>
 
 #include "cli_common.h"
+#include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/model/platform_io.h"
@@ -120,11 +121,8 @@ void add_validate_command(CLI::App& app, int& result) {
                                                       "completeness, claimed numbers). Exit 0: valid; 5: the plan "
                                                       "breaks the model; 2: a file could not be read");
   add_platform_options(validate, options->platform);
-  validate->add_option("--plan", options->plan,
-                       "The plan JSON file. Exit code 0 when it is valid, 5 when it was read and is invalid "
-                       "(every violation listed), 2 when it cannot be read")
-      ->required();
-  validate->add_flag("--json", options->json, "Print the verdict as JSON");
+  add_table_option(validate, "--plan", options->plan)->required();
+  add_table_flag(validate, "--json", options->json);
   validate->callback([&result, options] { result = run_validate(options->platform, options->plan, options->json); });
 }
 

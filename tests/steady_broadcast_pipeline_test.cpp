@@ -13,6 +13,7 @@
 #include "hetcoll/report/steady_broadcast_json.h"
 #include "hetcoll/report/steady_broadcast_text.h"
 #include "hetcoll/steady/broadcast/steady_broadcast.h"
+#include "hetcoll/steady/steady_planner.h"
 
 namespace hetcoll {
 namespace {
@@ -69,6 +70,43 @@ TEST(SteadyBroadcastPipeline, AgreesWithThePartsRunByHand) {
   EXPECT_EQ(result.schedule.throughput, optimum.throughput);
   EXPECT_EQ(result.schedule.message_size, std::optional<double>(1e6));
   EXPECT_FALSE(result.schedule.slots.empty());
+}
+
+// The practical schedule (Prop. 4): the period of practical_period, every
+// weight rounded down to it, the loss within trees / period and within the
+// fraction asked for, and the verifier's check of the rounded schedule.
+TEST(SteadyBroadcastPipeline, PracticalScheduleRoundsToAShortPeriod) {
+  const Platform platform = tiers(30, 3, true);
+  SteadyBroadcastOptions exact_options;
+  exact_options.slice_size = 1e6;
+  const auto exact = plan_steady_broadcast(platform, 0, exact_options);
+  ASSERT_TRUE(exact.valid()) << exact.failure;
+  SteadyBroadcastOptions options = exact_options;
+  options.practical_loss = 0.01;
+  const auto practical = plan_steady_broadcast(platform, 0, options);
+  ASSERT_TRUE(practical.valid()) << practical.failure;
+  const PeriodicPlan& plan = practical.schedule;
+  const BigInteger period = practical_period(exact.optimum.throughput, exact.packing.trees.size(), 0.01);
+  ASSERT_GT(exact.schedule.period, period) << "the exact period is short: nothing to round";
+  EXPECT_EQ(plan.period, period);
+  ASSERT_TRUE(plan.exact_period);
+  EXPECT_EQ(*plan.exact_period, exact.schedule.period);
+  ASSERT_TRUE(plan.loss_bound);
+  EXPECT_EQ(*plan.loss_bound, Rational(BigInteger(static_cast<unsigned long>(exact.packing.trees.size()))) /
+                                  Rational(period));
+  // Every weight rounded down to the period, independently of the planner.
+  Rational rounded = 0;
+  for (const auto& tree : exact.packing.trees) rounded += Rational(floor_of(tree.weight * Rational(period))) / Rational(period);
+  EXPECT_EQ(plan.throughput, rounded);
+  EXPECT_EQ(plan.throughput_bound, exact.optimum.throughput);
+  const Rational lost = exact.optimum.throughput - plan.throughput;
+  EXPECT_GE(lost, 0);
+  EXPECT_LE(lost, *plan.loss_bound);
+  EXPECT_LE(lost, Rational(1, 100) * exact.optimum.throughput);
+  EXPECT_TRUE(practical.schedule_report.valid) << practical.schedule_report.summary();
+  Rational slots = 0;
+  for (const auto& slot : plan.slots) slots += slot.length;
+  EXPECT_EQ(slots, Rational(period));
 }
 
 TEST(SteadyBroadcastPipeline, StagesStopWhereAsked) {

@@ -101,5 +101,27 @@ check "g5k gantt" 0 "$hetcoll" broadcast --platform "$g5k" --message-size 1e6 --
 expect_in "g5k row keeps the host part" "$work/g5k.svg" ">bordeplage-1…"
 expect_no_match "g5k: no middle cuts" "$work/g5k.svg" "bordeplage…"
 
+# --- DOT trees: hosts only, each edge labelled with the links it crosses ------
+check "broadcast --dot on a graph" 0 "$hetcoll" broadcast --platform "$small" --message-size 1e6 --algo auto \
+  --dot "$work/b.dot" --quiet
+expect_in "a one-link edge label" "$work/b.dot" 'link 145 (2.58 MB/s, 410 µs)'
+expect_in "a long route shortened to its narrowest link" "$work/b.dot" 'narrowest: link 4 (10.1 MB/s, 480 µs)'
+expect_in "edge times with the unit" "$work/b.dot" ' s\n'
+# Nodes of the drawing: the 7 hosts, no link or router.
+nodes=$(grep -cE '^ +b[0-9]+ \[label=' "$work/b.dot")
+if [ "$nodes" -eq 7 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL broadcast --dot: $nodes nodes, not the 7 hosts"; fi
+check "tree --dot" 0 "$hetcoll" tree --platform "$small" --message-size 1e6 --source Tremblay --dot "$work/t.dot" --quiet
+expect_in "tree --dot edge to Jacquelin" "$work/t.dot" 'link 145 (2.58 MB/s, 410 µs)'
+nodes=$(grep -cE '^ +h[0-9]+ \[label=' "$work/t.dot")
+if [ "$nodes" -eq 7 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL tree --dot: $nodes nodes, not the 7 hosts"; fi
+check "tree --dot on a fat tree" 0 "$hetcoll" tree --platform "$fat_tree" --message-size 1e6 --dot "$work/f.dot" --quiet
+expect_in "shared id prefix said once" "$work/f.dot" '4 links link_from_…:'
+expect_in "shared figures said once" "$work/f.dot" 'each 125 MB/s, 50 µs'
+check "tree --dot refuses a picture" 2 "$hetcoll" tree --platform "$small" --message-size 1e6 --dot "$work/t.svg"
+expect_in "tree --dot says DOT" "$work/err" 'tree writes Graphviz DOT'
+if command -v dot >/dev/null; then
+  check "the DOT renders" 0 dot -Tsvg "$work/t.dot" -o "$work/t.svg"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

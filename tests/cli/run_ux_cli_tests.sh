@@ -72,6 +72,23 @@ check "simulate practical plan" 0 "$hetcoll" simulate --platform "$small" --mess
   --plan "$work/practical.json" --operations 3000
 expect_in "simulate in seconds" "$work/out" "3000 operations in "
 expect_in "simulate per s" "$work/out" " per s = "
+# steady broadcast: the practical schedule by default too, the exact one with --exact.
+check "steady broadcast small platform" 0 "$hetcoll" steady broadcast --platform "$small" --message-size 1e6 \
+  --quiet --schedule-out "$work/broadcast-practical.json"
+expect_in "broadcast practical period" "$work/out" "practical schedule: period 10 s in "
+expect_in "broadcast slices per period" "$work/out" "331 slices per period = 33.1 slices per s (99.92% of the optimum)"
+expect_in "broadcast loss within Prop. 4" "$work/out" "within Prop. 4's bound 0.2 = 2 trees / 10 s"
+expect_in "broadcast exact period named" "$work/out" "the exact period, ~2.60353e+32 s (an integer of 33 digits), reaches the optimum (--exact prints it)"
+expect_not_in "broadcast: no exact period as the schedule's" "$work/out" "one period of ~"
+# (the schedule's messages are slices: validate takes their size from the plan)
+check "validate broadcast practical schedule" 0 "$hetcoll" validate --platform "$small" \
+  --plan "$work/broadcast-practical.json"
+expect_in "broadcast practical schedule valid" "$work/out" "throughput 33.1 operations per s, period 10 s"
+check "steady broadcast --exact" 0 "$hetcoll" steady broadcast --platform "$small" --message-size 1e6 --exact --quiet
+expect_in "broadcast exact schedule" "$work/out" "one period of ~2.60353e+32 s (an integer of 33 digits) in 7 one-port matchings"
+expect_not_in "broadcast --exact: no practical schedule" "$work/out" "practical schedule"
+check "steady broadcast --json" 0 "$hetcoll" steady broadcast --platform "$small" --message-size 1e6 --json
+expect_not_in "broadcast json: the exact schedule" "$work/out" "period_limit"
 # --simulate: the note suggests nothing already given.
 check "period-max and a short simulation" 0 "$hetcoll" steady scatter --platform "$small" --message-size 1MB \
   --period-max 20 --simulate 300 --quiet

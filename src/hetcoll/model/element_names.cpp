@@ -1,5 +1,7 @@
 #include "hetcoll/model/element_names.h"
 
+#include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -121,6 +123,83 @@ ProcessorIndex resolve_host(const Platform& platform, std::string_view name, std
                                  describe_element(platform, *by_index), host_indices));
   }
   throw InputError(fmt::format("{}: no host \"{}\" (give a host's id or {})", what, name, host_indices));
+}
+
+namespace {
+
+// A long id cut in the middle: "node-12.very-long-c…luster.org".
+std::string short_id(const std::string& id, std::size_t most = 24) {
+  if (id.size() <= most) return id;
+  const std::size_t head = (most - 1) / 2, tail = most - 1 - head;
+  return id.substr(0, head) + "\u2026" + id.substr(id.size() - tail);
+}
+
+// The bandwidth of a link node (from the edges entering it), if any.
+std::optional<double> link_bandwidth(const Platform& platform, ProcessorIndex link) {
+  for (auto e : platform.in_edges(link)) {
+    if (platform.edges()[e].bandwidth) return platform.edges()[e].bandwidth;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string route_links_label(const Platform& platform, std::span<const std::size_t> route, std::size_t max_lines) {
+  std::vector<ProcessorIndex> links;
+  for (std::size_t k = 0; k + 1 < route.size(); ++k) {
+    if (route[k] >= platform.edges().size()) break;
+    const ProcessorIndex inner = platform.edges()[route[k]].to;
+    if (platform.node(inner).kind == NodeKind::link) links.push_back(inner);
+  }
+  // "link 145"; an id that already says it is a link ("link_from_0_UP") is not prefixed.
+  auto named = [&](ProcessorIndex link) {
+    const std::string id = short_id(platform.id(link));
+    const bool says_link = id.size() >= 4 && (id.compare(0, 4, "link") == 0 || id.compare(0, 4, "Link") == 0);
+    return says_link ? id : "link " + id;
+  };
+  auto described = [&](ProcessorIndex link) {
+    const std::string figures = link_figures(platform, link);
+    return figures.empty() ? named(link) : fmt::format("{} ({})", named(link), figures);
+  };
+  std::string text;
+  if (links.size() <= std::max<std::size_t>(max_lines, 1)) {
+    for (auto link : links) text += (text.empty() ? "" : "\n") + described(link);
+    return text;
+  }
+  // First line: the count and the ids, without the prefix they all share
+  // ("4 links link_from_…: 0_31_0_UP, 31_27_16_UP, ...").
+  std::size_t common = platform.id(links.front()).size();
+  for (auto link : links) {
+    const std::string& id = platform.id(link);
+    const std::string& first = platform.id(links.front());
+    std::size_t same = 0;
+    while (same < common && same < id.size() && id[same] == first[same]) ++same;
+    common = same;
+  }
+  if (common < 4) common = 0;
+  constexpr std::size_t kListed = 4;
+  text = common ? fmt::format("{} links {}\u2026:\n", links.size(), platform.id(links.front()).substr(0, common))
+                : fmt::format("{} links: ", links.size());
+  for (std::size_t i = 0; i < links.size() && i < kListed; ++i) {
+    text += (i ? ", " : "") + short_id(platform.id(links[i]).substr(common), 16);
+  }
+  if (links.size() > kListed) text += ", \u2026";
+  // Second line: the figures all the links share, or the narrowest link
+  // (the first of the slowest; the first link when none has a bandwidth).
+  const std::string figures = link_figures(platform, links.front());
+  const bool alike = std::all_of(links.begin(), links.end(),
+                                 [&](ProcessorIndex link) { return link_figures(platform, link) == figures; });
+  if (alike && !figures.empty()) return text + "\neach " + figures;
+  ProcessorIndex narrowest = links.front();
+  std::optional<double> least = link_bandwidth(platform, narrowest);
+  for (auto link : links) {
+    const auto bandwidth = link_bandwidth(platform, link);
+    if (bandwidth && (!least || *bandwidth < *least)) {
+      least = bandwidth;
+      narrowest = link;
+    }
+  }
+  return text + "\n" + (least ? "narrowest: " : "first: ") + described(narrowest);
 }
 
 std::string route_via_text(const Platform& platform, std::span<const std::size_t> route, bool figures) {

@@ -36,6 +36,15 @@ std::string link_figures(const Platform& platform, ProcessorIndex link);
 // with its bandwidth: " via links 4, 3, 5 (narrowest: link 4, 10.1 MB/s)".
 std::string route_via_text(const Platform& platform, std::span<const std::size_t> route, bool figures = false);
 
+// The links a route crosses, for the label of a tree edge in a drawing;
+// routers are not named. Up to `max_lines` links: one line each, "link 145
+// (2.58 MB/s, 410 µs)". More: the count and the first ids ("6 links: 3, 0,
+// 1, 8, …"; a prefix every id shares is said once, the ids on a line of
+// their own), then the figures they share ("each 125 MB/s, 50 µs") or the
+// narrowest link with its figures. "" for a direct edge. Lines are joined by
+// '\n'; ids longer than 24 characters are cut in the middle.
+std::string route_links_label(const Platform& platform, std::span<const std::size_t> route, std::size_t max_lines = 2);
+
 // The nodes that are not participants, counted by kind: "24 links",
 // "3 routers, 40 links", "2 hosts left out"; "" when there are none.
 std::string network_elements_text(const Platform& platform);

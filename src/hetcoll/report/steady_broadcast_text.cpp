@@ -41,20 +41,43 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
                       "{:.3f} s\n",
                       solution.lp_rows, solution.lp_columns, solution.floating_rounds, solution.rounds,
                       solution.rounds == 1 ? "" : "s", solution.lp_method, solution.seconds);
-  std::string period = to_string(schedule.period);
-  text += fmt::format("multi-tree schedule: {} trees, weights sum to {:.6g} = {} of the LP bound ({}); "
-                      "one period of {} {} in {} one-port matchings, built in {:.3f} s\n",
-                      packing.trees.size(), to_double(packing.total_weight),
-                      sgn(solution.throughput)
-                          ? fmt::format("{:.{}f}%", 100 * to_double(packing.total_weight / solution.throughput),
-                                        packing.reaches_optimum ? 4 : 10)
-                          : "100%",
-                      packing.reaches_optimum ? "exactly the optimum" : "SHORT of the optimum",
-                      period.size() > 300  ? fmt::format("an integer of {} digits", period.size())
-                      : period.size() > 15 ? fmt::format("{:.6g} (an integer of {} digits)",
-                                                         to_double(schedule.period), period.size())
-                                           : period,
-                      time_unit_name(platform.time_unit(), schedule.period != 1), schedule.slots.size(), packing.seconds);
+  // A period in time units: whole and short as it is, else ~its value.
+  auto period_text = [&](const BigInteger& value) {
+    const std::string digits = value.get_str();
+    const std::string unit = time_unit_name(platform.time_unit(), value != 1);
+    if (digits.size() > 300) return fmt::format("an integer of {} digits, {}", digits.size(), unit);
+    if (digits.size() > 15) return fmt::format("~{:.6g} {} (an integer of {} digits)", to_double(Rational(value)), unit,
+                                               digits.size());
+    return digits + " " + unit;
+  };
+  const std::string weights_share =
+      sgn(solution.throughput) ? fmt::format("{:.{}f}%", 100 * to_double(packing.total_weight / solution.throughput),
+                                             packing.reaches_optimum ? 4 : 10)
+                               : "100%";
+  const std::string packing_text =
+      fmt::format("multi-tree schedule: {} trees, weights sum to {:.6g} = {} of the LP bound ({})", packing.trees.size(),
+                  to_double(packing.total_weight), weights_share,
+                  packing.reaches_optimum ? "exactly the optimum" : "SHORT of the optimum");
+  if (schedule.exact_period && schedule.loss_bound) {
+    // The practical schedule (Prop. 4): a short period, the throughput it gives up.
+    const Rational lost = solution.throughput - schedule.throughput;
+    text += packing_text + fmt::format(", built in {:.3f} s\n", packing.seconds);
+    text += fmt::format("practical schedule: period {} in {} one-port matchings, {} slices per period = {:.6g} slices "
+                        "per {} ({:.2f}% of the optimum)\n",
+                        period_text(schedule.period), schedule.slots.size(), schedule.operations_per_period.get_str(),
+                        to_double(schedule.throughput), per_unit,
+                        sgn(solution.throughput) ? 100 * to_double(schedule.throughput / solution.throughput) : 100.0);
+    text += fmt::format("lost: {:.6g} slices per {} ({:.4f}%), within Prop. 4's bound {:.6g} = {} trees / {} "
+                        "(Legrand, Marchal, Robert 2003); the exact period, {}, reaches the optimum ({} prints "
+                        "it)\n",
+                        to_double(lost), per_unit,
+                        sgn(solution.throughput) ? 100 * to_double(lost / solution.throughput) : 0.0,
+                        to_double(*schedule.loss_bound), packing.trees.size(), period_text(schedule.period),
+                        period_text(*schedule.exact_period), options.exact_request);
+  } else {
+    text += packing_text + fmt::format("; one period of {} in {} one-port matchings, built in {:.3f} s\n",
+                                       period_text(schedule.period), schedule.slots.size(), packing.seconds);
+  }
   if (options.brief) return text;
   std::vector<const WeightedBroadcastTree*> by_weight;
   for (const auto& tree : packing.trees) by_weight.push_back(&tree);

@@ -3,7 +3,8 @@
 // schedule's size, the tree weights and the busiest ports (a port's busy
 // fraction = the rates x slice times on its edges; the LP's one-port rows cap
 // it at 100%); with detail, every tree's edges and every used edge's rate;
-// with a message size, the latency-aware choice. Reports sit above the
+// with a message size, the latency-aware choice; for a practical schedule
+// (Prop. 4) its period, the throughput it loses and the exact period. Reports sit above the
 // planners and verify/ (they show both).
 #pragma once
 
@@ -22,6 +23,7 @@ struct SteadyBroadcastTextOptions {
   // e.g. a command line's flags), named in its hints.
   std::string detail_request = "the detailed report";
   std::string json_request = "the JSON report";
+  std::string exact_request = "the exact schedule";  // how to ask for it when the schedule is a practical one
 };
 
 // The summary of a result of stage `verified` (its verdict is `failure`).

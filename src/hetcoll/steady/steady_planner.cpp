@@ -43,8 +43,14 @@ std::optional<BigInteger> fixed_period(const SteadyOptions& options, const Ratio
                                        std::size_t bound_count) {
   if (options.period_max) return options.period_max;
   if (!options.practical_loss || throughput <= 0) return std::nullopt;
+  return practical_period(throughput, bound_count, *options.practical_loss);
+}
+
+}  // namespace
+
+BigInteger practical_period(const Rational& throughput, std::size_t bound_count, double loss_fraction) {
   // loss as a rational with a 10^6 denominator (the fraction asked for, to 6 digits).
-  const Rational loss = Rational(BigInteger(static_cast<long>(*options.practical_loss * 1e6 + 0.5))) / Rational(1000000);
+  const Rational loss = Rational(BigInteger(static_cast<long>(loss_fraction * 1e6 + 0.5))) / Rational(1000000);
   const BigInteger needed = ceil_of(Rational(BigInteger(static_cast<unsigned long>(bound_count))) / (loss * throughput));
   BigInteger decade = 1;
   while (true) {
@@ -55,6 +61,8 @@ std::optional<BigInteger> fixed_period(const SteadyOptions& options, const Ratio
     decade *= 10;
   }
 }
+
+namespace {
 
 void copy_stats(PeriodicPlan& plan, const LpRunStats& stats) {
   plan.stats.lp_rows = stats.rows;

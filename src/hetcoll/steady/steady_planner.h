@@ -71,6 +71,12 @@ struct SteadyOptions {
   ReduceLpMethod reduce_method = ReduceLpMethod::tree_pricing;
 };
 
+// The practical period of Prop. 4: the smallest of 1, 2, 5, 10, 20, 50, ...
+// time units with bound_count / period <= loss_fraction x throughput (the
+// loss bound, e.g. trees / period, within that fraction of the optimum).
+// `throughput` must be positive, `loss_fraction` in (0, 1).
+BigInteger practical_period(const Rational& throughput, std::size_t bound_count, double loss_fraction);
+
 // `targets` empty: every participant but the source.
 PeriodicPlan plan_steady_scatter(const Platform& platform, ProcessorIndex source, std::vector<ProcessorIndex> targets,
                                  const SteadyOptions& options = {});

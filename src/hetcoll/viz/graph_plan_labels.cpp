@@ -50,6 +50,7 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
   labels.transfer_class.assign(plan.transfers.size(), 0);
   labels.crossed.resize(plan.transfers.size());
   labels.route_text.resize(plan.transfers.size());
+  labels.link_label.resize(plan.transfers.size());
   for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
     const auto& t = plan.transfers[i];
     if (t.from < 0 || t.to < 0 || t.from >= platform.size() || t.to >= platform.size() || t.from == t.to) continue;
@@ -60,6 +61,7 @@ GraphPlanLabels graph_plan_labels(const MakespanPlan& plan, const GraphNetwork& 
     }
     int link_class = 0;
     const std::string via = route_via_text(platform, route, /*figures=*/true);
+    labels.link_label[i] = route_links_label(platform, route);
     for (std::size_t k = 0; k < route.size() && route[k] < platform.edges().size(); ++k) {
       link_class = std::max(link_class, static_cast<int>(sites->edge_class[route[k]]));
       if (k + 1 == route.size()) break;

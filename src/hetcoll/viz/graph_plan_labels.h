@@ -23,6 +23,7 @@ struct GraphPlanLabels {
   // Per transfer (plan order):
   std::vector<int> transfer_class;                      // the colour slot of the slowest link on its route
   std::vector<std::string> route_text;                  // " via router sw, link wan (...) (WAN)"
+  std::vector<std::string> link_label;                  // the links it crosses, a line each (route_links_label)
   std::vector<std::vector<ProcessorIndex>> crossed;     // one-port routers and links it crosses
   std::vector<std::size_t> crossings;                   // per node: messages crossing it
   std::size_t unlimited_crossed = 0;  // distinct routers and links of unlimited ports the routes cross

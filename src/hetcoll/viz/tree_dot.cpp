@@ -60,6 +60,7 @@ struct DotSubject {
   const char* nodes_word = "processor";
   std::vector<int> transfer_class;      // graphs: per transfer
   std::vector<std::string> route_text;  // graphs: per transfer
+  std::vector<std::string> link_label;  // graphs: per transfer, the links crossed ('\n' between lines)
   std::vector<std::string> class_names;
 };
 
@@ -100,13 +101,25 @@ void write_phase(svg::SvgText& out, const MakespanPlan& plan, const DotSubject& 
   for (std::size_t i = 1; i < shown; ++i) {
     const TreeNode& node = phase.nodes[i];
     std::string extra;
-    if (node.transfer < subject.transfer_class.size()) {
+    if (node.transfer < subject.transfer_class.size() && subject.class_names.size() > 1) {  // colour by link class
       const int link_class = std::clamp(subject.transfer_class[node.transfer], 0, 3);
       extra = fmt::format(", color=\"{}\", penwidth={}, tooltip=\"{}\"", kClassColours[link_class],
                           link_class > 0 ? 2.5 : 1.2, dot_escape(subject.route_text[node.transfer]));
     }
-    out.add("{}{}{} -> {}{} [label=\" {}–{}\"{}];\n", indent, style.prefix, phase.nodes[node.parent].processor, style.prefix,
-        node.processor, format_number(node.link_start), format_number(node.link_end), extra);
+    // On a platform graph the label also names the links the message
+    // crosses (the tree itself shows hosts only).
+    std::string links;
+    if (node.transfer < subject.link_label.size() && !subject.link_label[node.transfer].empty()) {
+      std::string_view rest = subject.link_label[node.transfer];
+      while (!rest.empty()) {
+        const std::size_t end = std::min(rest.find('\n'), rest.size());
+        links += "\\n" + dot_escape(rest.substr(0, end));
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+      }
+    }
+    out.add("{}{}{} -> {}{} [label=\" {}–{}{}{}\"{}];\n", indent, style.prefix, phase.nodes[node.parent].processor,
+            style.prefix, node.processor, format_number(node.link_start), format_number(node.link_end),
+            subject.time_unit.empty() ? "" : " " + dot_escape(subject.time_unit), links, extra);
   }
   // One "+k more" node under each drawn node whose children were cut.
   for (std::size_t i = 0; i < shown; ++i) {
@@ -205,6 +218,7 @@ std::string tree_dot(const MakespanPlan& plan, const GraphNetwork& network, cons
   subject.nodes_word = "participant";
   subject.transfer_class = std::move(labels.transfer_class);
   subject.route_text = std::move(labels.route_text);
+  subject.link_label = std::move(labels.link_label);
   subject.class_names = std::move(labels.class_names);
   return draw(plan, subject, options);
 }

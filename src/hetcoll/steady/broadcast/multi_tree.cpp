@@ -308,7 +308,7 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
 
 PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorIndex source,
                                         const std::vector<double>& slice_times,
-                                        const std::vector<WeightedBroadcastTree>& trees) {
+                                        const std::vector<WeightedBroadcastTree>& trees, bool rational_slots) {
   PeriodicPlan plan;
   plan.operation = SteadyOperation::broadcast;
   plan.algorithm = "broadcast-trees";
@@ -350,7 +350,7 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     load.canonicalize();
     busy.push_back(std::move(load));
   }
-  BigInteger period = lcm(weight_period, lcm_of_denominators(busy));
+  BigInteger period = rational_slots ? weight_period : lcm(weight_period, lcm_of_denominators(busy));
   const BigInteger factor = period / weight_period;
   for (auto& c : count) c *= factor;
   for (auto& c : carried) c *= factor;  // slices per period
@@ -400,11 +400,18 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
     // In units of 1/a_e slices, where time[e] = a_e / b_e: a slot of length
     // L carries L b_e units and tree i needs w_i x period x a_e units per hop,
     // both whole numbers, so the dealing runs in integers (no gcd per step).
+    // With rational_slots the same dealing runs in slices, as rationals.
     std::vector<std::size_t> next_tree(m, 0);  // per edge: the tree now being served
     std::vector<BigInteger> left(m);           // per edge: the units that tree still needs
+    std::vector<Rational> left_slices(rational_slots ? m : 0);  // rational_slots: the slices it still needs
     auto advance = [&](size_t e) {
       while (next_tree[e] < trees.size() && uses[next_tree[e]][e] == 0) ++next_tree[e];
-      if (next_tree[e] < trees.size()) left[e] = count[next_tree[e]] * uses[next_tree[e]][e] * time[e].get_num();
+      if (next_tree[e] >= trees.size()) return;
+      if (rational_slots) {
+        left_slices[e] = Rational(count[next_tree[e]] * uses[next_tree[e]][e]);
+      } else {
+        left[e] = count[next_tree[e]] * uses[next_tree[e]][e] * time[e].get_num();
+      }
     };
     for (size_t e = 0; e < m; ++e) {
       if (sgn(carried[e]) != 0) advance(e);
@@ -417,6 +424,24 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
       for (int index : matching.edges) {
         auto e = edge_of[static_cast<size_t>(index)];
         const auto& edge = platform.edges()[e];
+        if (rational_slots) {
+          Rational slices = matching.length / time[e];  // what the slot carries on this edge
+          while (sgn(slices) > 0 && next_tree[e] < trees.size()) {
+            Rational messages = slices < left_slices[e] ? slices : left_slices[e];
+            slices -= messages;
+            left_slices[e] -= messages;
+            slot.transfers.push_back({edge.from, edge.to, MessageType::broadcast(), std::move(messages),
+                                      static_cast<int>(next_tree[e])});
+            if (sgn(left_slices[e]) == 0) {
+              ++next_tree[e];
+              advance(e);
+            }
+          }
+          if (sgn(slices) > 0) {
+            throw std::logic_error("periodic_broadcast_schedule: the colouring gives an edge more time than its trees use");
+          }
+          continue;
+        }
         units = whole_number(matching.length * time[e].get_den());
         while (sgn(units) > 0 && next_tree[e] < trees.size()) {
           take = units < left[e] ? units : left[e];
@@ -473,6 +498,43 @@ PeriodicPlan multi_tree_schedule(const Platform& platform, ProcessorIndex source
   plan.targets = optimum.targets;
   plan.throughput_bound = optimum.throughput;
   plan.certificate = optimum.certificate;
+  return plan;
+}
+
+PeriodicPlan practical_multi_tree_schedule(const Platform& platform, ProcessorIndex source,
+                                           const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                           const MultiTreePacking& packing, const BigInteger& period,
+                                           const BigInteger& exact_period) {
+  std::vector<WeightedBroadcastTree> rounded;
+  for (const auto& tree : packing.trees) {
+    const BigInteger slices = floor_of(tree.weight * Rational(period));
+    if (sgn(slices) == 0) continue;
+    rounded.push_back({Rational(slices) / Rational(period), tree.tree});
+  }
+  if (rounded.empty()) {
+    throw InputError(fmt::format("period_max: {} is too small: rounding the trees down keeps no slice per period (the "
+                                 "exact period is {})",
+                                 period.get_str(), exact_period.get_str()));
+  }
+  PeriodicPlan plan = periodic_broadcast_schedule(platform, source, slice_times, rounded, /*rational_slots=*/true);
+  // The weights' lcm divides the period; the schedule runs over the period asked for.
+  if (plan.period != period) {
+    const Rational scale = Rational(period) / Rational(plan.period);
+    for (auto& slot : plan.slots) {
+      slot.length *= scale;
+      for (auto& transfer : slot.transfers) transfer.messages *= scale;
+    }
+    for (auto& flow : plan.flows) flow.messages *= scale;
+    plan.period = period;
+    plan.operations_per_period = whole_number(plan.throughput * Rational(period));
+  }
+  plan.algorithm = "ssb-multi-tree";
+  plan.targets = optimum.targets;
+  plan.throughput_bound = optimum.throughput;
+  plan.certificate = optimum.certificate;
+  plan.period_limit = period;
+  plan.exact_period = exact_period;
+  plan.loss_bound = Rational(BigInteger(static_cast<unsigned long>(packing.trees.size()))) / Rational(period);
   return plan;
 }
 

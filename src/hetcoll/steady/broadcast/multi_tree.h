@@ -85,9 +85,23 @@ MultiTreePacking pack_broadcast_trees(const Platform& platform, ProcessorIndex s
 // per-period share before the next starts (PeriodicTransfer::tree = the
 // tree's index), so an edge has at most slots + trees - 1 transfers.
 // throughput = throughput_bound = the weights' sum, no certificate.
+// With `rational_slots`, the period is the lcm of the weights' denominators
+// alone (the edge loads need not be whole per period): slot lengths are any
+// rationals and an edge's slices are dealt to its trees in rationals. The
+// practical schedule uses it, its weights rounded to a short period.
 PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorIndex source,
                                         const std::vector<double>& slice_times,
-                                        const std::vector<WeightedBroadcastTree>& trees);
+                                        const std::vector<WeightedBroadcastTree>& trees, bool rational_slots = false);
+
+// Prop. 4 of Legrand, Marchal, Robert 2003 for the multi-tree schedule:
+// every weight rounded down to floor(w x period) / period, trees of weight 0
+// dropped, the schedule of the rest (rational_slots) with the SSB optimum
+// and certificate as its bound; `exact_period` and `loss_bound` (trees /
+// period) say what was given up. InputError when the period keeps no slice.
+PeriodicPlan practical_multi_tree_schedule(const Platform& platform, ProcessorIndex source,
+                                           const std::vector<double>& slice_times, const SsbSolution& optimum,
+                                           const MultiTreePacking& packing, const BigInteger& period,
+                                           const BigInteger& exact_period);
 
 // One pipelined tree as a periodic plan: weight 1 / its exact one-port
 // period (a node's sends and receives summed), for the simulator and the

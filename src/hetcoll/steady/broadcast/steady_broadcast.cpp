@@ -1,9 +1,11 @@
 #include "hetcoll/steady/broadcast/steady_broadcast.h"
 
+#include <string>
 #include <utility>
 
 #include "hetcoll/core/error.h"
 #include "hetcoll/plan/broadcast_tree.h"
+#include "hetcoll/steady/steady_planner.h"
 
 namespace hetcoll {
 
@@ -20,6 +22,9 @@ SteadyBroadcastResult plan_steady_broadcast(const Platform& platform, ProcessorI
   if (!options.slice_size && !options.message_size && !platform.has_fixed_costs()) {
     throw InputError("slice_size", "the platform's edges give latency/bandwidth; give the slice size in bytes, or "
                                    "the message size to choose the slice size and between one tree and many");
+  }
+  if (options.practical_loss && !(*options.practical_loss > 0 && *options.practical_loss < 1)) {
+    throw InputError("practical_loss", "must be in (0, 1), got " + std::to_string(*options.practical_loss));
   }
   if (options.message_size && platform.has_fixed_costs()) {
     throw InputError("message_size", "the platform's edges have fixed costs (no latency/bandwidth), so there are no "
@@ -46,6 +51,14 @@ SteadyBroadcastResult plan_steady_broadcast(const Platform& platform, ProcessorI
   }
   if (options.stage <= SteadyBroadcastStage::packing) return result;
   result.schedule = multi_tree_schedule(platform, source, result.slice_times, result.optimum, result.packing);
+  if (options.practical_loss && result.packing.reaches_optimum && sgn(result.optimum.throughput) > 0) {
+    const BigInteger period =
+        practical_period(result.optimum.throughput, result.packing.trees.size(), *options.practical_loss);
+    if (result.schedule.period > period) {
+      result.schedule = practical_multi_tree_schedule(platform, source, result.slice_times, result.optimum,
+                                                      result.packing, period, result.schedule.period);
+    }
+  }
   if (!platform.has_fixed_costs()) result.schedule.message_size = result.slice_size;
   if (options.stage == SteadyBroadcastStage::schedule) return result;
   // The verifier re-derives the certificate and runs the exact max-flows

@@ -50,6 +50,12 @@ struct SteadyBroadcastOptions {
   // slice size and between one tree and the multi-tree schedule.
   std::optional<double> message_size;
   SteadyBroadcastStage stage = SteadyBroadcastStage::verified;
+  // A practical schedule (Legrand, Marchal, Robert 2003 Prop. 4): when the
+  // exact period is longer, the trees' weights are rounded down to the
+  // period of steady_planner.h's practical_period, whose loss bound (trees /
+  // period) is at most this fraction of the optimum, e.g. 0.01; must be in
+  // (0, 1). Unset: the exact schedule, reaching the optimum.
+  std::optional<double> practical_loss;
 };
 
 struct SteadyBroadcastResult {
