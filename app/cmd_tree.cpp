@@ -50,7 +50,7 @@ struct TreeCommandOptions {
 void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan, bool quiet) {
   const auto& evaluation = plan.evaluation;
   std::cout << fmt::format("pipelined broadcast from {} along one tree ({}, {} model)\n", platform.id(plan.source),
-                           plan.heuristic, port_model_name(plan.model));
+                           plan.algorithm, port_model_name(plan.port_model));
   if (plan.slice_size) {
     std::cout << fmt::format(
         "slice size: {}{}\n", byte_size_text(*plan.slice_size),
@@ -65,7 +65,7 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
                            time_text(evaluation.period, unit), evaluation.throughput, time_unit_name(unit, false),
                            platform.id(evaluation.bottleneck));
   if (plan.optimal_throughput) {
-    if (plan.model == BroadcastModel::one_port) {
+    if (plan.port_model == BroadcastModel::one_port) {
       std::cout << fmt::format("multi-tree optimum (SSB LP): {:.6g} slices per {}; this tree reaches {:.1f}% of it\n",
                                *plan.optimal_throughput, time_unit_name(unit, false), 100 * evaluation.throughput / *plan.optimal_throughput);
     } else {
@@ -74,12 +74,11 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
                                *plan.optimal_throughput, time_unit_name(unit, false), 100 * evaluation.throughput / *plan.optimal_throughput);
     }
   }
-  if (plan.search_finished) {
-    std::cout << (*plan.search_finished ? fmt::format("optimal single tree: proven ({} search nodes)\n", plan.search_nodes)
+  if (plan.searched()) {
+    std::cout << (!plan.limit_reached() ? fmt::format("optimal single tree: proven ({} search nodes)\n", plan.stats.nodes)
                                         : fmt::format("search stopped ({}, {} nodes): best tree found, not proven "
                                                       "optimal\n",
-                                                      to_string(plan.search_status.value_or(SearchStatus::node_limit)),
-                                                      plan.search_nodes));
+                                                      to_string(plan.status), plan.stats.nodes));
   }
   if (plan.makespan) {
     const auto& m = *plan.makespan;
@@ -172,7 +171,7 @@ int run_tree(const TreeCommandOptions& options) {
     if (!options.dot.empty()) std::cout << fmt::format("wrote tree to {}\n", options.dot);
   }
   if (!plan.valid) return static_cast<int>(ExitCode::internal_error);
-  if (plan.search_finished && !*plan.search_finished) return static_cast<int>(ExitCode::limit_reached);
+  if (plan.searched() && plan.limit_reached()) return static_cast<int>(ExitCode::limit_reached);
   return 0;
 }
 

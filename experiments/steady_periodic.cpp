@@ -191,18 +191,18 @@ ExperimentResult run_steady_tiers(const ExperimentOptions& options) {
                                 fmt::format("{:.9g}", to_double(exact.throughput)),
                                 fmt::format("{}", digits(exact.period)),
                                 fmt::format("{}", digits(exact.operations_per_period)),
-                                fmt::format("{}", exact.trees.size()), fmt::format("{}", exact.stats.matchings),
-                                fmt::format("{}", exact.stats.lp_rows), fmt::format("{}", exact.stats.lp_columns),
-                                fmt::format("{}", exact.stats.lp_nonzeros), exact.stats.lp_method,
-                                fmt::format("{:.4f}", exact.stats.lp_seconds),
-                                fmt::format("{:.4f}", exact.stats.lp_floating_seconds),
-                                fmt::format("{:.4f}", exact.stats.lp_exact_seconds),
-                                fmt::format("{:.4f}", exact.stats.schedule_seconds),
+                                fmt::format("{}", exact.trees.size()), fmt::format("{}", exact.steady_stats.matchings),
+                                fmt::format("{}", exact.steady_stats.lp_rows), fmt::format("{}", exact.steady_stats.lp_columns),
+                                fmt::format("{}", exact.steady_stats.lp_nonzeros), exact.steady_stats.lp_method,
+                                fmt::format("{:.4f}", exact.steady_stats.lp_seconds),
+                                fmt::format("{:.4f}", exact.steady_stats.lp_floating_seconds),
+                                fmt::format("{:.4f}", exact.steady_stats.lp_exact_seconds),
+                                fmt::format("{:.4f}", exact.steady_stats.schedule_seconds),
                                 to_string(*fixed_options.period_max), fmt::format("{:.6f}", to_double(fixed_ratio)),
                                 fmt::format("{:.6f}", to_double(prop4)), fmt::format("{}", multiple),
                                 fmt::format("{:.6f}", ratio)});
         }
-        lp_times[to_string(operation)][nodes].push_back(exact.stats.lp_seconds);
+        lp_times[to_string(operation)][nodes].push_back(exact.steady_stats.lp_seconds);
         if (k == 0) {
           PlotSeries series;
           series.name = operation_label(operation, nodes);
@@ -215,8 +215,8 @@ ExperimentResult run_steady_tiers(const ExperimentOptions& options) {
         }
         summary += fmt::format("{:>5} {:>5} {:>8} {:>4} {:>12.6g} {:>6}d {:>6} {:>6} {:>8.3f} {:>10.4f} {:>10.4f}\n",
                                nodes, seed, to_string(operation), participants, to_double(exact.throughput),
-                               digits(exact.period), exact.trees.size(), exact.stats.matchings,
-                               exact.stats.lp_seconds, to_double(fixed_ratio), points.back().second);
+                               digits(exact.period), exact.trees.size(), exact.steady_stats.matchings,
+                               exact.steady_stats.lp_seconds, to_double(fixed_ratio), points.back().second);
         options.progress(fmt::format("{} nodes, seed {}: {} done, {:.1f} s", nodes, seed, to_string(operation),
                                      seconds_since(start)));
       }
@@ -279,7 +279,7 @@ ExperimentResult run_steady_paper(const ExperimentOptions& options) {
   require_valid(toy, toy_whole, "toy scatter, whole messages");
   row("fig2", "toy scatter", "", to_string(toy_plan.throughput), "1/2", "TP, operations per time unit");
   row("fig4", "period, split messages (Fig. 4(a))", "", to_string(toy_plan.period), "12",
-      fmt::format("{} matchings; the paper's costs are not in its text", toy_plan.stats.matchings));
+      fmt::format("{} matchings; the paper's costs are not in its text", toy_plan.steady_stats.matchings));
   row("fig4", "period, whole messages (Fig. 4(b))", "", to_string(toy_whole.period), "48",
       "the split period times the lcm of the fractional counts' denominators");
   summary += fmt::format("Fig. 2 toy scatter: TP {} (paper 1/2); period {} with split messages, {} with whole "

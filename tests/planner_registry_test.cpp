@@ -115,7 +115,7 @@ std::string check(const PlannerEntry& row, const PlannerProblem& problem, const 
     return "";
   }
   if (const auto* tree = std::get_if<PipelinedTreePlan>(&plan)) {
-    const auto costs = make_tree_costs(*problem.platform, tree->slice_size, tree->model);
+    const auto costs = make_tree_costs(*problem.platform, tree->slice_size, tree->port_model);
     auto report = verify_broadcast_tree(*problem.platform, tree->tree, costs, tree->evaluation.period);
     return report.valid ? "" : report.summary();
   }
@@ -153,6 +153,11 @@ TEST(PlannerRegistry, EveryRowPlansVerifiedOnRandomInstances) {
       ASSERT_GT(processors, 0) << "no instance for the model " << to_string(row.model);
       PlannerRequest request = request_for(row, processors, rng);
       PlanVariant plan = run_planner(row, problem, request);
+      // Every family answers in the one header: the row's operation and model
+      // (a selector may pick a plan of a neighbouring model: graph or eager).
+      EXPECT_EQ(plan_header(plan).operation, row.operation) << "seed " << seed;
+      if (!row.is_selector) EXPECT_EQ(plan_header(plan).model, row.model) << "seed " << seed;
+      EXPECT_FALSE(plan_header(plan).algorithm.empty()) << "seed " << seed;
       const std::string failure = check(row, problem, request, plan);
       EXPECT_EQ(failure, "") << "seed " << seed;
       ++checked[to_string(row.model)];

@@ -98,7 +98,7 @@ TEST(SplitAllreduceNic, RandomNetworksGiveValidPlansAboveTheirBounds) {
     SplitAllreduceNicOptions options;
     options.max_work = 60'000;
     const auto plan = plan_split_allreduce_nic(network, elements, element_bytes, options);
-    SCOPED_TRACE(fmt::format("instance {}: {} processors, {} elements, {}", instance, n, elements, plan.description));
+    SCOPED_TRACE(fmt::format("instance {}: {} processors, {} elements, {}", instance, n, elements, plan.algorithm));
     EXPECT_EQ(checked(network, plan), "");
     EXPECT_GE(plan.makespan, std::max(plan.own_data_bound, plan.traffic_bound) * (1 - 1e-9));
     // The greedy run that made it is what the replay of its order gives.
@@ -114,7 +114,7 @@ TEST(SplitAllreduceNic, RandomNetworksGiveValidPlansAboveTheirBounds) {
     for (const auto& piece : plan.pieces) shape[piece.spreader] = piece.elements;
     const auto rebuilt = make_split_allreduce_nic(network, elements, element_bytes, shape, plan.chunks, plan.pace);
     EXPECT_EQ(rebuilt.makespan, plan.makespan);
-    EXPECT_EQ(rebuilt.description, plan.description);
+    EXPECT_EQ(rebuilt.algorithm, plan.algorithm);
     // Any piece sizes and chunk count give valid plans too.
     std::vector<std::size_t> sizes(n, 0);
     for (std::size_t e = 0; e < elements; ++e) ++sizes[rng() % n];

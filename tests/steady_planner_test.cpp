@@ -219,7 +219,7 @@ TEST(SteadyGossip, RoutingGenerationMatchesTheWholeLpExactlyOnRandomPlatforms) {
     EXPECT_EQ(generated.throughput_bound, full.throughput_bound);
     EXPECT_EQ(generated.throughput, full.throughput);
     EXPECT_TRUE(generated.optimal());
-    EXPECT_NE(generated.stats.lp_method.find("routing generation"), std::string::npos) << generated.stats.lp_method;
+    EXPECT_NE(generated.steady_stats.lp_method.find("routing generation"), std::string::npos) << generated.steady_stats.lp_method;
     expect_valid(platform, generated);
     ++compared;
   }
@@ -231,7 +231,7 @@ TEST(SteadyGossip, RoutingGenerationMatchesTheWholeLpExactlyOnRandomPlatforms) {
   const auto generated = plan_steady_gossip(platform, {0, 1}, {0});
   EXPECT_EQ(generated.throughput_bound, plan_steady_gossip(platform, {0, 1}, {0}, whole).throughput_bound);
   EXPECT_GT(generated.throughput, 0);
-  EXPECT_NE(generated.stats.lp_method.find("routing generation"), std::string::npos) << generated.stats.lp_method;
+  EXPECT_NE(generated.steady_stats.lp_method.find("routing generation"), std::string::npos) << generated.steady_stats.lp_method;
   expect_valid(platform, generated);
 }
 
@@ -249,19 +249,19 @@ TEST(SteadyPlanners, RandomPlatformsAreExactVerifiedAndFormulationsAgree) {
     const auto scatter = plan_steady_scatter(platform, 0, {}, per_type);
     const auto scatter_aggregated = plan_steady_scatter(platform, 0, {}, by_source);
     EXPECT_EQ(scatter.throughput, scatter_aggregated.throughput);
-    EXPECT_NEAR(scatter.stats.lp_floating_throughput, to_double(scatter.throughput), 1e-9);
+    EXPECT_NEAR(scatter.steady_stats.lp_floating_throughput, to_double(scatter.throughput), 1e-9);
     expect_valid(platform, scatter);
     expect_valid(platform, scatter_aggregated);
 
     const auto gossip = plan_steady_gossip(platform, {}, {}, by_source);
     const auto gossip_per_type = plan_steady_gossip(platform, {}, {}, per_type);
     EXPECT_EQ(gossip.throughput, gossip_per_type.throughput);
-    EXPECT_NEAR(gossip.stats.lp_floating_throughput, to_double(gossip.throughput), 1e-9);
+    EXPECT_NEAR(gossip.steady_stats.lp_floating_throughput, to_double(gossip.throughput), 1e-9);
     expect_valid(platform, gossip);
     expect_valid(platform, gossip_per_type);
 
     const auto reduce = plan_steady_reduce(platform, 0, {});
-    EXPECT_NEAR(reduce.stats.lp_floating_throughput, to_double(reduce.throughput), 1e-9);
+    EXPECT_NEAR(reduce.steady_stats.lp_floating_throughput, to_double(reduce.throughput), 1e-9);
     expect_valid(platform, reduce);
     // The reduce LP by column generation: the same exact optimum.
     const auto view = make_steady_platform(platform, std::nullopt);
@@ -328,7 +328,7 @@ TEST(SteadyReduce, TreePricingMatchesTheFullLpExactly) {
 
     const auto plan = plan_steady_reduce(platform, root, participants);
     EXPECT_EQ(plan.throughput, by_trees.throughput);
-    EXPECT_NE(plan.stats.lp_method.find("reduction-tree pricing"), std::string::npos);
+    EXPECT_NE(plan.steady_stats.lp_method.find("reduction-tree pricing"), std::string::npos);
     expect_valid(platform, plan);
   }
 }
@@ -351,7 +351,7 @@ TEST(SteadyPlanners, HugePeriodsAreBuiltWithoutEnumeratingTimeSteps) {
   const auto plan = plan_steady_gossip(platform, {}, {});
   EXPECT_GT(plan.period, BigInteger("100000000000000000000"));
   expect_valid(platform, plan);
-  EXPECT_LE(plan.stats.matchings, static_cast<int>(platform.edges().size() + platform.size()));
+  EXPECT_LE(plan.steady_stats.matchings, static_cast<int>(platform.edges().size() + platform.size()));
   SteadyOptions whole;
   whole.split_messages = false;
   expect_valid(platform, plan_steady_gossip(platform, {}, {}, whole));

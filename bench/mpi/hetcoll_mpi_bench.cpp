@@ -438,12 +438,12 @@ int run(Options options) {
           aggregators.push_back(static_cast<ProcessorIndex>(pieces[i + 1]));
         }
         planned = make_split_reduce(network, options.root, type_size, counts, aggregators);
-        planned.description = fmt::format("split reduce, {} pieces", planned.pieces.size());
+        planned.algorithm = fmt::format("split reduce, {} pieces", planned.pieces.size());
       }
       predicted = planned.predicted_seconds;
       std::string sizes;
       for (const auto& piece : planned.pieces) sizes += fmt::format("{}{}@{}", sizes.empty() ? "" : " ", piece.count, piece.aggregator);
-      algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.description, sizes,
+      algorithm = fmt::format("hetcoll {} (elements@aggregator: {}); lower bound {:.4g} s", planned.algorithm, sizes,
                               split_reduce_lower_bound(network, options.root, static_cast<std::size_t>(count), type_size));
       program = std::make_unique<CommProgram>(program_of_split_reduce(planned));
       split = true;
@@ -532,7 +532,7 @@ int run(Options options) {
       auto planned = make_split_allreduce_nic(network, static_cast<std::size_t>(elements), type_size, sizes,
                                               static_cast<std::size_t>(shape[0]), pace);
       predicted = planned.makespan;
-      algorithm = "hetcoll " + planned.description;
+      algorithm = "hetcoll " + planned.algorithm;
       program = std::make_unique<CommProgram>(program_of_split_allreduce(planned));
       split = true;
     } else if (use_hetcoll && options.collective == "split-allreduce") {
@@ -540,7 +540,7 @@ int run(Options options) {
       auto costs = SplitCosts::of(platform.graph(), runtime->processor_of_rank());
       auto planned = plan_split_allreduce(costs, static_cast<std::size_t>(elements), type_size, options.envelope_bytes);
       predicted = planned.makespan;
-      algorithm = "hetcoll " + planned.description;
+      algorithm = "hetcoll " + planned.algorithm;
       program = std::make_unique<CommProgram>(
           program_of_split_allreduce(planned, runtime_options.paces_eager_broadcasts()));
       split = true;
@@ -551,7 +551,7 @@ int run(Options options) {
       auto planned = plan_split_broadcast(costs, static_cast<std::size_t>(options.root), static_cast<std::size_t>(elements),
                                           type_size, options.envelope_bytes);
       predicted = planned.makespan;
-      algorithm = "hetcoll " + planned.description;
+      algorithm = "hetcoll " + planned.algorithm;
       program = std::make_unique<CommProgram>(
           program_of_split_broadcast(planned, runtime_options.paces_eager_broadcasts()));
       split = true;

@@ -768,7 +768,7 @@ void suite_split_broadcast(const std::string& platform_dir) {
         auto executable = program_of_split_broadcast(plan);
         if (!run(seven, executable, root, count, MPI_INT, 1)) {
           ok = false;
-          why = fmt::format("count {} ({})", count, plan.description);
+          why = fmt::format("count {} ({})", count, plan.algorithm);
         }
       }
       report(fmt::format("split bcast planned on small_platform.xml, root {}", root), ok, why);

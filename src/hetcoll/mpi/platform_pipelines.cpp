@@ -110,9 +110,9 @@ PlatformPipeline plan_platform_pipeline(const Platform& platform, const std::vec
     PlatformPipeline result;
     result.plan.trees = {{1.0, rank_tree(single.tree, participating, identity)}};
     result.plan.slice_bytes = static_cast<std::size_t>(std::max(1.0, std::floor(*single.slice_size)));
-    result.plan.algorithm = "tree " + single.heuristic;
+    result.plan.algorithm = "tree " + single.algorithm;
     result.predicted_seconds = single.makespan->makespan;
-    result.description = fmt::format("pipelined best single tree ({}); {:.0f} B slices", single.heuristic, *single.slice_size);
+    result.description = fmt::format("pipelined best single tree ({}); {:.0f} B slices", single.algorithm, *single.slice_size);
     return result;
   };
   if (method == "tree") {

@@ -223,7 +223,7 @@ std::unique_ptr<ChosenProgram> Runtime::split_reduce_for(int root, int count, in
   if (!split) return nullptr;
   auto chosen = std::make_unique<ChosenProgram>();
   chosen->source = ChosenProgram::Source::split;
-  chosen->name = plan.description;
+  chosen->name = plan.algorithm;
   chosen->predicted_seconds = plan.predicted_seconds;
   chosen->program = std::make_unique<CommProgram>(program_of_split_reduce(plan));
   return chosen;
@@ -337,7 +337,7 @@ std::unique_ptr<ChosenProgram> Runtime::split_for(int root, int count, int type_
   if (!split) return nullptr;
   auto chosen = std::make_unique<ChosenProgram>();
   chosen->source = ChosenProgram::Source::split;
-  chosen->name = plan.description;
+  chosen->name = plan.algorithm;
   chosen->predicted_seconds = plan.makespan;
   chosen->program = std::make_unique<CommProgram>(program_of_split_broadcast(plan, options_.paces_eager_broadcasts()));
   return chosen;

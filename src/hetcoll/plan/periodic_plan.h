@@ -150,9 +150,14 @@ struct SteadyStats {
   int matchings = 0;             // non-idle slots
 };
 
-struct PeriodicPlan {
-  SteadyOperation operation = SteadyOperation::scatter;
-  std::string algorithm;    // the formulation, e.g. "scatter-per-type"
+// Header: one of the four steady operations, model steady-state; its
+// `algorithm` is the formulation, e.g. "scatter-per-type"; its `stats.seconds`
+// the planning time, LP and schedule (scatter, gossip, reduce).
+struct PeriodicPlan : PlanHeader {
+  PeriodicPlan() {
+    operation = Operation::scatter;
+    model = PlanModel::steady_state;
+  }
   ProcessorIndex root = kNoProcessor;  // scatter/broadcast source, reduce target
   std::vector<ProcessorIndex> sources;       // gossip sources
   std::vector<ProcessorIndex> targets;       // scatter/gossip/broadcast targets
@@ -178,8 +183,7 @@ struct PeriodicPlan {
   std::vector<WeightedTree> trees;
   lp::LpCertificate certificate;
 
-  SteadyStats stats;
-  std::vector<std::string> notes;
+  SteadyStats steady_stats;  // the LP's size, method and times
 
   bool optimal() const { return !certificate.empty() && throughput == throughput_bound; }
 };

@@ -177,20 +177,20 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
   if (options.include_certificate && !plan.certificate.empty()) {
     document["certificate"] = lp::certificate_to_json(plan.certificate);
   }
-  document["stats"] = {{"lp_rows", plan.stats.lp_rows},
-                       {"lp_columns", plan.stats.lp_columns},
-                       {"lp_nonzeros", plan.stats.lp_nonzeros},
-                       {"lp_method", plan.stats.lp_method},
-                       {"lp_floating_throughput", plan.stats.lp_floating_throughput},
-                       {"lp_seconds", plan.stats.lp_seconds},
-                       {"lp_floating_seconds", plan.stats.lp_floating_seconds},
-                       {"lp_exact_seconds", plan.stats.lp_exact_seconds},
-                       {"lp_columns_loaded", plan.stats.lp_columns_loaded},
-                       {"lp_generation_rounds", plan.stats.lp_generation_rounds},
-                       {"schedule_seconds", plan.stats.schedule_seconds},
-                       {"matchings", plan.stats.matchings},
+  document["stats"] = {{"lp_rows", plan.steady_stats.lp_rows},
+                       {"lp_columns", plan.steady_stats.lp_columns},
+                       {"lp_nonzeros", plan.steady_stats.lp_nonzeros},
+                       {"lp_method", plan.steady_stats.lp_method},
+                       {"lp_floating_throughput", plan.steady_stats.lp_floating_throughput},
+                       {"lp_seconds", plan.steady_stats.lp_seconds},
+                       {"lp_floating_seconds", plan.steady_stats.lp_floating_seconds},
+                       {"lp_exact_seconds", plan.steady_stats.lp_exact_seconds},
+                       {"lp_columns_loaded", plan.steady_stats.lp_columns_loaded},
+                       {"lp_generation_rounds", plan.steady_stats.lp_generation_rounds},
+                       {"schedule_seconds", plan.steady_stats.schedule_seconds},
+                       {"matchings", plan.steady_stats.matchings},
                        {"trees", plan.trees.size()}};
-  if (!plan.stats.lp_fallback_reason.empty()) document["stats"]["lp_fallback_reason"] = plan.stats.lp_fallback_reason;
+  if (!plan.steady_stats.lp_fallback_reason.empty()) document["stats"]["lp_fallback_reason"] = plan.steady_stats.lp_fallback_reason;
   std::vector<std::string> notes = plan.notes;
   if (plan.exact_period && plan.loss_bound) {
     // The rounded period, as a note too (as before the fields above existed).

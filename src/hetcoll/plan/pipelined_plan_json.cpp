@@ -26,9 +26,9 @@ void write_tree_edges_json(std::ostream& out, const Platform& platform, const Br
 void write_pipelined_tree_json(std::ostream& out, const Platform& platform, const PipelinedTreePlan& plan) {
   auto number = [](double value) { return fmt::format("{}", value); };
   const auto& evaluation = plan.evaluation;
-  out << "{\"operation\": \"pipelined-broadcast\", \"heuristic\": " << json_quote(plan.heuristic)
+  out << "{\"operation\": \"pipelined-broadcast\", \"heuristic\": " << json_quote(plan.algorithm)
       << ", \"reference\": " << json_quote(plan.heuristic_reference)
-      << ", \"model\": \"" << port_model_name(plan.model) << "\""
+      << ", \"model\": \"" << port_model_name(plan.port_model) << "\""
       << ", \"source\": " << json_quote(platform.id(plan.source));
   out << ", \"slice_size\": " << (plan.slice_size ? number(*plan.slice_size) : "null");
   if (plan.slice_size_chosen) out << ", \"slice_size_chosen\": true";
@@ -41,9 +41,9 @@ void write_pipelined_tree_json(std::ostream& out, const Platform& platform, cons
   } else {
     out << ", \"optimal_throughput\": null, \"ratio\": null";
   }
-  if (plan.search_finished) {
-    out << ", \"optimal\": " << (*plan.search_finished ? "true" : "false") << ", \"search_nodes\": " << plan.search_nodes;
-    if (plan.search_status) out << ", \"status\": \"" << to_string(*plan.search_status) << "\"";
+  if (plan.searched()) {
+    out << ", \"optimal\": " << (plan.limit_reached() ? "false" : "true") << ", \"search_nodes\": " << plan.stats.nodes
+        << ", \"status\": \"" << to_string(plan.status) << "\"";
   }
   if (plan.makespan) {
     const auto& m = *plan.makespan;

@@ -10,6 +10,7 @@
 
 #include "hetcoll/core/limits.h"
 #include "hetcoll/plan/broadcast_tree.h"
+#include "hetcoll/plan/plan_header.h"
 
 namespace hetcoll {
 
@@ -26,10 +27,16 @@ struct SliceMakespan {
   bool within_one_percent = false;
 };
 
-struct PipelinedTreePlan {
-  std::string heuristic;
+// Header: operation broadcast, model pipelined; `algorithm` is the tree
+// heuristic ("grow", ..., "optimal": the exact tree search, whose status and
+// node count are the header's `status` and `stats.nodes`).
+struct PipelinedTreePlan : PlanHeader {
+  PipelinedTreePlan() {
+    operation = Operation::broadcast;
+    model = PlanModel::pipelined;
+  }
   std::string heuristic_reference;
-  BroadcastModel model = BroadcastModel::one_port;
+  BroadcastModel port_model = BroadcastModel::one_port;
   ProcessorIndex source = kNoProcessor;
   std::optional<double> slice_size;
   bool slice_size_chosen = false;      // picked by best_slice_size, not given
@@ -39,11 +46,11 @@ struct PipelinedTreePlan {
   BroadcastTree tree;
   TreeEvaluation evaluation;
   std::optional<double> optimal_throughput;
-  std::optional<bool> search_finished;  // "optimal" only
-  std::optional<SearchStatus> search_status;  // "optimal" only
-  std::uint64_t search_nodes = 0;
   std::optional<double> message_size;
   std::optional<SliceMakespan> makespan;
+  // Whether the exact tree search made the tree (algorithm "optimal"):
+  // then the header's status says whether it finished (the tree is optimal).
+  bool searched() const { return algorithm == "optimal"; }
   bool valid = false;                   // verify_broadcast_tree's verdict
   std::string violations;
 };

@@ -16,20 +16,10 @@
 
 #include "hetcoll/core/ids.h"
 #include "hetcoll/core/limits.h"
+#include "hetcoll/plan/plan_header.h"
 #include "hetcoll/plan/transfer_route.h"
 
 namespace hetcoll {
-
-// Every collective hetcoll plans, in every model: the makespan planners take
-// the first four, the steady-state planners scatter, gossip, reduce and
-// broadcast (periodic_plan.h). One enum, one name table (plan.cpp).
-enum class Operation { broadcast, multicast, reduce, allreduce, scatter, gossip };
-
-const char* to_string(Operation operation);
-// Any of the six names.
-std::optional<Operation> operation_from_string(std::string_view name);
-// The four a makespan plan (MakespanPlan) can hold.
-bool is_makespan_operation(Operation operation);
 
 // What a message carries, and what its receiver does with it. In a
 // reduce-then-broadcast all-reduce the first phase moves partial reductions
@@ -78,43 +68,9 @@ struct Guarantee {
   static Guarantee none();
 };
 
-// The model a plan's times and claims hold in: one enum for every plan
-// family (registry/registry.h keys its planners by (operation, model)).
-enum class PlanModel : std::uint8_t {
-  sender_speed,    // one time per processor (a cluster, or the sender-speed view of a graph)
-  platform_graph,  // model/graph_network.h: routes, exclusive links, bidirectional one-port
-  // model/eager_model.h: a platform graph's routes; a node sends to all its
-  // children at once, their occupancies add up in send order, latencies
-  // overlap (broadcasts); reduces are its time reversal
-  // (makespan/eager/eager_reduce.h: a node's receive windows add up)
-  eager,
-  // model/split_costs.h: the eager model with affine costs; messages cut into
-  // pieces and chunks (makespan/split/split_broadcast.h, split_allreduce.h)
-  split,
-  // model/nic_network.h: per-processor up and down links shared max-min fair
-  // by concurrent flows (makespan/split/split_reduce.h)
-  fluid,
-  // A series of operations on a platform graph, bidirectional one-port:
-  // throughput, not makespan (steady/, periodic_plan.h)
-  steady_state,
-  // One operation pipelined in slices along trees of a platform graph
-  // (steady/pipelined/, pipelined_tree_plan.h)
-  pipelined,
-};
-// The same enum under the name the planner registry used.
-using CommunicationModel = PlanModel;
-
-const char* to_string(PlanModel model);
-// Any model's name ("sender-speed", "graph", "eager", "split", "fluid",
-// "steady-state", "pipelined").
-std::optional<PlanModel> plan_model_from_string(std::string_view name);
-// The models a MakespanPlan's transfers are timed in (sender-speed, graph, eager).
-bool is_makespan_model(PlanModel model);
-
-struct MakespanPlan {
-  Operation operation = Operation::broadcast;
-  std::string algorithm;
-  PlanModel model = PlanModel::sender_speed;
+// The header (plan_header.h) holds the operation, the algorithm, the model
+// (sender-speed, graph or eager), the run's status, statistics and notes.
+struct MakespanPlan : PlanHeader {
   // Platform-graph plans: the message size (bytes) that turned latency and
   // bandwidth into edge costs; none when every edge has a fixed cost.
   std::optional<double> message_size;
@@ -135,13 +91,6 @@ struct MakespanPlan {
   // platform the plan is printed for, e.g. "the sender-speed view of
   // grid.json"; empty: they hold for the plan's model.
   std::string claims_scope;
-  // finished, or why the run stopped early (a limit, the caller) or refused
-  // to start (core/limits.h); the plan is then the best found so far.
-  SearchStatus status = SearchStatus::finished;
-  SearchStats stats;
-  std::vector<std::string> notes;  // remarks for the user (e.g. guarantee caveats)
-
-  bool limit_reached() const { return status != SearchStatus::finished; }
 };
 
 // The largest end time of the transfers (0 for an empty plan).

@@ -13,19 +13,16 @@ Overloaded(Handlers...) -> Overloaded<Handlers...>;
 
 }  // namespace
 
-std::string plan_algorithm(const PlanVariant& plan) {
-  return std::visit(Overloaded{
-                        [](const MakespanPlan& p) { return p.algorithm; },
-                        [](const SplitBroadcastPlan& p) { return p.description; },
-                        [](const SplitAllreducePlan& p) { return p.description; },
-                        [](const SplitReducePlan& p) { return p.description; },
-#if HETCOLL_WITH_LP
-                        [](const PeriodicPlan& p) { return p.algorithm; },
-                        [](const PipelinedTreePlan& p) { return p.heuristic; },
-#endif
-                    },
+const PlanHeader& plan_header(const PlanVariant& plan) {
+  return std::visit([](const PlanHeader& header) -> const PlanHeader& { return header; },
                     static_cast<const PlanAlternatives&>(plan));
 }
+
+PlanHeader& plan_header(PlanVariant& plan) {
+  return std::visit([](PlanHeader& header) -> PlanHeader& { return header; }, static_cast<PlanAlternatives&>(plan));
+}
+
+std::string plan_algorithm(const PlanVariant& plan) { return plan_header(plan).algorithm; }
 
 double plan_predicted_time(const PlanVariant& plan) {
   return std::visit(Overloaded{

@@ -28,7 +28,11 @@ struct PlanVariant : PlanAlternatives {
   using PlanAlternatives::PlanAlternatives;
 };
 
-// The algorithm or description the plan names itself by.
+// The header every plan family shares (plan_header.h): operation,
+// algorithm, model, status, statistics, notes.
+const PlanHeader& plan_header(const PlanVariant& plan);
+PlanHeader& plan_header(PlanVariant& plan);
+// The algorithm the plan names itself by (its header's).
 std::string plan_algorithm(const PlanVariant& plan);
 // Its predicted completion time in its model: the makespan (seconds on
 // platforms with latencies and bandwidths), a split plan's prediction, a

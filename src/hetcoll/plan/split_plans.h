@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hetcoll/core/ids.h"
+#include "hetcoll/plan/plan_header.h"
 
 namespace hetcoll {
 
@@ -26,7 +27,13 @@ struct SplitTransfer {
   double start = 0, end = 0;     // end = start + occupancy + delay
 };
 
-struct SplitBroadcastPlan {
+// Header: operation broadcast, model split; `algorithm` describes the plan
+// ("split broadcast: 3 pieces, 2 chunks each").
+struct SplitBroadcastPlan : PlanHeader {
+  SplitBroadcastPlan() {
+    operation = Operation::broadcast;
+    model = PlanModel::split;
+  }
   std::vector<ProcessorIndex> members;  // member index -> processor
   std::size_t source = 0;               // member index
   std::size_t elements = 0;
@@ -38,7 +45,6 @@ struct SplitBroadcastPlan {
   // its send order).
   std::vector<SplitTransfer> transfers;
   double makespan = 0;  // eager-model time of the last arrival
-  std::string description;
 };
 
 // The elements [first, first + count) of chunk `chunk` of a piece of
@@ -54,7 +60,13 @@ struct SplitAllreduceTransfer {
   double start = 0, end = 0;     // eager: end = start + occupancy + delay
 };
 
-struct SplitAllreducePlan {
+// Header: operation allreduce, model split (the eager model) or fluid (the
+// NIC fluid model); `algorithm` describes the plan.
+struct SplitAllreducePlan : PlanHeader {
+  SplitAllreducePlan() {
+    operation = Operation::allreduce;
+    model = PlanModel::split;
+  }
   std::vector<ProcessorIndex> members;  // member index -> processor
   std::size_t elements = 0;
   double element_bytes = 1;
@@ -63,11 +75,16 @@ struct SplitAllreducePlan {
   std::vector<SplitPiece> pieces;  // spreader = the piece's aggregator
   // Every message, each sender's in its send order.
   std::vector<SplitAllreduceTransfer> transfers;
-  // The model the times are in. eager: makespan/split/split_allreduce.h.
-  // nic_fluid: makespan/split/split_allreduce_nic.h — a transfer's start is
-  // when it is posted (a contribution at its start, paced; a result once
-  // its chunk's contributions have all arrived), its end when it arrives.
-  enum class Model { eager, nic_fluid } model = Model::eager;
+  // The header's `model` says which model the times are in, by these two
+  // names. eager (PlanModel::split): makespan/split/split_allreduce.h.
+  // nic_fluid (PlanModel::fluid): makespan/split/split_allreduce_nic.h — a
+  // transfer's start is when it is posted (a contribution at its start,
+  // paced; a result once its chunk's contributions have all arrived), its
+  // end when it arrives.
+  struct Model {
+    static constexpr PlanModel eager = PlanModel::split;
+    static constexpr PlanModel nic_fluid = PlanModel::fluid;
+  };
   // nic_fluid: how the planner timed the contributions (the starts say
   // when): at `pace` x the sender's up bandwidth; 0: all at the start (no
   // waiting needed); < 0: every sender through the chunks at one speed
@@ -79,7 +96,6 @@ struct SplitAllreducePlan {
   // the result must arrive over its links; the total-traffic cut.
   double own_data_bound = 0;
   double traffic_bound = 0;
-  std::string description;
 };
 
 struct SplitReducePiece {
@@ -88,7 +104,13 @@ struct SplitReducePiece {
   ProcessorIndex aggregator = 0;
 };
 
-struct SplitReducePlan {
+// Header: operation reduce, model fluid; `algorithm` describes the plan
+// ("split reduce, 3 pieces").
+struct SplitReducePlan : PlanHeader {
+  SplitReducePlan() {
+    operation = Operation::reduce;
+    model = PlanModel::fluid;
+  }
   ProcessorIndex root = 0;
   std::size_t count = 0;        // elements reduced
   double element_bytes = 0;     // bytes per element
@@ -103,7 +125,6 @@ struct SplitReducePlan {
   std::vector<double> piece_ready;
   std::vector<double> piece_at_root;
   double predicted_seconds = 0;
-  std::string description;
 };
 
 }  // namespace hetcoll

@@ -144,22 +144,22 @@ std::string periodic_plan_summary(const PeriodicPlan& plan, const Platform& plat
   std::size_t idle = 0;
   for (const auto& slot : plan.slots) idle += slot.transfers.empty() ? 1 : 0;
   text += fmt::format("  schedule     {} ({}{}), {}\n", count_of(plan.slots.size(), "slot"),
-                      count_of(static_cast<std::uint64_t>(plan.stats.matchings), "matching"), idle ? ", 1 idle" : "",
+                      count_of(static_cast<std::uint64_t>(plan.steady_stats.matchings), "matching"), idle ? ", 1 idle" : "",
                       count_of(plan.trees.size(),
                                plan.operation == SteadyOperation::reduce ? "reduction tree" : "weighted path"));
-  if (plan.stats.lp_rows > 0) {
+  if (plan.steady_stats.lp_rows > 0) {
     text += fmt::format("  LP           {} ({} rows, {} columns, {} nonzeros), {}, {:.3g} s (Clp {:.3g} s, exact {:.3g} s); "
                         "floating optimum {:.10g}\n",
-                        plan.algorithm, plan.stats.lp_rows, plan.stats.lp_columns, plan.stats.lp_nonzeros,
-                        plan.stats.lp_method, plan.stats.lp_seconds, plan.stats.lp_floating_seconds,
-                        plan.stats.lp_exact_seconds, plan.stats.lp_floating_throughput);
-    if (plan.stats.lp_generation_rounds > 0) {
+                        plan.algorithm, plan.steady_stats.lp_rows, plan.steady_stats.lp_columns, plan.steady_stats.lp_nonzeros,
+                        plan.steady_stats.lp_method, plan.steady_stats.lp_seconds, plan.steady_stats.lp_floating_seconds,
+                        plan.steady_stats.lp_exact_seconds, plan.steady_stats.lp_floating_throughput);
+    if (plan.steady_stats.lp_generation_rounds > 0) {
       text += fmt::format("               column generation: Clp saw {} of the {} columns ({} rounds); every column "
                           "priced exactly\n",
-                          plan.stats.lp_columns_loaded, plan.stats.lp_columns, plan.stats.lp_generation_rounds);
+                          plan.steady_stats.lp_columns_loaded, plan.steady_stats.lp_columns, plan.steady_stats.lp_generation_rounds);
     }
-    if (!plan.stats.lp_fallback_reason.empty()) {
-      text += fmt::format("               (exact fallback: {})\n", plan.stats.lp_fallback_reason);
+    if (!plan.steady_stats.lp_fallback_reason.empty()) {
+      text += fmt::format("               (exact fallback: {})\n", plan.steady_stats.lp_fallback_reason);
     }
   }
   if (report.valid) {

@@ -14,7 +14,7 @@ void write_latency_aware_json(std::ostream& json, const LatencyAwareChoice& choi
   json << "{\"message_size\": " << fmt::format("{}", choice.message_size)
        << ", \"choice\": \"" << (choice.multi_tree_chosen ? "multi-tree" : "single-tree") << "\""
        << ", \"chosen_trees\": " << choice.chosen_trees() << ", \"chosen\": " << json_quote(choice.chosen_name())
-       << ",\n  \"single_tree\": {\"heuristic\": " << json_quote(choice.single_tree.heuristic)
+       << ",\n  \"single_tree\": {\"heuristic\": " << json_quote(choice.single_tree.algorithm)
        << ", \"slice_size\": " << fmt::format("{}", single.slice_size) << ", \"slices\": " << single.slices
        << ", \"period\": " << fmt::format("{}", single.period)
        << ", \"first_slice_time\": " << fmt::format("{}", single.first_slice)

@@ -152,7 +152,7 @@ std::string latency_aware_choice_text(const LatencyAwareChoice& choice) {
   std::string text = fmt::format("message of {}, predicted makespans (start-up + steady state):\n",
                                  byte_size_text(choice.message_size));
   text += fmt::format("  one tree ({}): {:.6g} s (slices of {:.6g} bytes x {}, period {:.6g} s, first slice {:.6g} s)\n",
-                      choice.single_tree.heuristic, single.makespan, single.slice_size, single.slices, single.period,
+                      choice.single_tree.algorithm, single.makespan, single.slice_size, single.slices, single.period,
                       single.first_slice);
   if (multi.rounds.trees_used == 1) {
     text += fmt::format("  multi-tree packing, its heaviest tree alone (fewer slices than it takes to use "
@@ -169,7 +169,7 @@ std::string latency_aware_choice_text(const LatencyAwareChoice& choice) {
   double gain = choice.single_tree.makespan->makespan / multi.makespan;
   text += choice.multi_tree_chosen
               ? fmt::format("choice: {}, {:.3g}x faster than the {} tree\n", choice.chosen_name(), gain,
-                            choice.single_tree.heuristic)
+                            choice.single_tree.algorithm)
               : fmt::format("choice: {}; the multi-tree schedule's start-up costs more than its "
                             "throughput gains ({:.3g}x the one tree's makespan)\n",
                             choice.chosen_name(), 1 / gain);

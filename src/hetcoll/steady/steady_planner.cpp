@@ -65,17 +65,17 @@ BigInteger practical_period(const Rational& throughput, std::size_t bound_count,
 namespace {
 
 void copy_stats(PeriodicPlan& plan, const LpRunStats& stats) {
-  plan.stats.lp_rows = stats.rows;
-  plan.stats.lp_columns = stats.columns;
-  plan.stats.lp_nonzeros = stats.nonzeros;
-  plan.stats.lp_method = stats.method;
-  plan.stats.lp_fallback_reason = stats.fallback_reason;
-  plan.stats.lp_floating_throughput = stats.floating_objective;
-  plan.stats.lp_seconds = stats.seconds;
-  plan.stats.lp_floating_seconds = stats.floating_seconds;
-  plan.stats.lp_exact_seconds = stats.exact_seconds;
-  plan.stats.lp_columns_loaded = stats.columns_loaded;
-  plan.stats.lp_generation_rounds = stats.generation_rounds;
+  plan.steady_stats.lp_rows = stats.rows;
+  plan.steady_stats.lp_columns = stats.columns;
+  plan.steady_stats.lp_nonzeros = stats.nonzeros;
+  plan.steady_stats.lp_method = stats.method;
+  plan.steady_stats.lp_fallback_reason = stats.fallback_reason;
+  plan.steady_stats.lp_floating_throughput = stats.floating_objective;
+  plan.steady_stats.lp_seconds = stats.seconds;
+  plan.steady_stats.lp_floating_seconds = stats.floating_seconds;
+  plan.steady_stats.lp_exact_seconds = stats.exact_seconds;
+  plan.steady_stats.lp_columns_loaded = stats.columns_loaded;
+  plan.steady_stats.lp_generation_rounds = stats.generation_rounds;
 }
 
 BigInteger exact_period(const Rational& throughput, const std::vector<Rational>& weights) {
@@ -91,7 +91,7 @@ void finish_schedule(PeriodicPlan& plan, const SteadyPlatform& platform, const s
   const auto schedule = build_one_port_schedule(platform, plan.period, items, split_messages);
   plan.slots = schedule.slots;
   plan.split_messages = split_messages;
-  plan.stats.matchings = schedule.matchings;
+  plan.steady_stats.matchings = schedule.matchings;
   if (schedule.scale != 1) {
     const Rational factor(schedule.scale);
     plan.period = schedule.period;
@@ -218,7 +218,8 @@ PeriodicPlan personal_plan(const SteadyPlatform& platform, const PersonalProblem
     items.push_back({e, key.second, -1, flow_total[key]});
   }
   finish_schedule(plan, platform, items, options.split_messages);
-  plan.stats.schedule_seconds = seconds_since(start);
+  plan.steady_stats.schedule_seconds = seconds_since(start);
+  plan.stats.seconds = plan.steady_stats.lp_seconds + plan.steady_stats.schedule_seconds;
   return plan;
 }
 
@@ -369,7 +370,8 @@ PeriodicPlan plan_steady_reduce(const Platform& platform, ProcessorIndex root,
     plan.flows.push_back({platform.edges()[key.first].from, platform.edges()[key.first].to, key.second, total});
   }
   finish_schedule(plan, view, items, options.split_messages);
-  plan.stats.schedule_seconds = seconds_since(start);
+  plan.steady_stats.schedule_seconds = seconds_since(start);
+  plan.stats.seconds = plan.steady_stats.lp_seconds + plan.steady_stats.schedule_seconds;
   return plan;
 }
 

@@ -136,7 +136,7 @@ SplitAllreducePlan plan_split_allreduce(const SplitCosts& costs, std::size_t ele
   if (k <= 1) {
     best.pieces = {{0, 0, elements}};
     best.makespan = 0;
-    best.description = "split all-reduce: a single participant";
+    best.algorithm = "split all-reduce: a single participant";
     return best;
   }
   const std::vector<double> rate = split_sizing::spreading_rates(costs);
@@ -169,7 +169,7 @@ SplitAllreducePlan plan_split_allreduce(const SplitCosts& costs, std::size_t ele
       }
     }
   }
-  best.description = fmt::format("split all-reduce: {} piece{}, {} chunk{} each", best.pieces.size(),
+  best.algorithm = fmt::format("split all-reduce: {} piece{}, {} chunk{} each", best.pieces.size(),
                                  best.pieces.size() == 1 ? "" : "s", best.chunks, best.chunks == 1 ? "" : "s");
   return best;
 }

@@ -532,7 +532,7 @@ SplitAllreducePlan make_split_allreduce_nic(const NicNetwork& network, std::size
   const auto bounds = split_allreduce_lower_bounds(network, elements, element_bytes);
   plan.own_data_bound = bounds.own_data;
   plan.traffic_bound = bounds.traffic;
-  plan.description = fmt::format(
+  plan.algorithm = fmt::format(
       "split all-reduce (NIC fluid model): {} piece{}, {} chunk{} each, {}; lower bounds {:.4g} s (own data), {:.4g} "
       "s (traffic)",
       plan.pieces.size(), plan.pieces.size() == 1 ? "" : "s", plan.chunks, plan.chunks == 1 ? "" : "s",

@@ -110,7 +110,7 @@ SplitBroadcastPlan plan_split_broadcast(const SplitCosts& costs, std::size_t sou
   if (k == 1) {
     best.pieces = {{source, 0, elements}};
     best.makespan = 0;
-    best.description = "split broadcast: a single participant";
+    best.algorithm = "split broadcast: a single participant";
     return best;
   }
   const std::vector<double> rate = split_sizing::spreading_rates(costs);
@@ -147,7 +147,7 @@ SplitBroadcastPlan plan_split_broadcast(const SplitCosts& costs, std::size_t sou
     }
   }
   std::size_t spreaders = best.pieces.size();
-  best.description = fmt::format("split broadcast: {} piece{}, {} chunk{} each{}", spreaders, spreaders == 1 ? "" : "s",
+  best.algorithm = fmt::format("split broadcast: {} piece{}, {} chunk{} each{}", spreaders, spreaders == 1 ? "" : "s",
                                  best.chunks, best.chunks == 1 ? "" : "s",
                                  std::any_of(best.pieces.begin(), best.pieces.end(),
                                              [&](const SplitPiece& piece) { return piece.spreader == source; })

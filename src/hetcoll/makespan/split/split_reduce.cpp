@@ -345,7 +345,7 @@ SplitReducePlan plan_split_reduce(const NicNetwork& network, ProcessorIndex root
     if (step == 1 || work >= options.max_work) break;
   }
   auto plan = make_split_reduce(network, root, element_bytes, counts, aggregators);
-  plan.description = fmt::format("split reduce, {} pieces", plan.pieces.size());
+  plan.algorithm = fmt::format("split reduce, {} pieces", plan.pieces.size());
   return plan;
 }
 

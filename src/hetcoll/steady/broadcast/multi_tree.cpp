@@ -469,7 +469,7 @@ PeriodicPlan periodic_broadcast_schedule(const Platform& platform, ProcessorInde
       }
       plan.slots.push_back(std::move(slot));
     }
-    plan.stats.matchings = static_cast<int>(plan.slots.size());
+    plan.steady_stats.matchings = static_cast<int>(plan.slots.size());
   }
   if (!free_transfers.empty()) {
     if (plan.slots.empty()) plan.slots.push_back(Slot{Rational(0), {}});

@@ -173,7 +173,7 @@ MultiTreeMakespan best_multi_tree_makespan(const Platform& platform, const Multi
 }
 
 std::string LatencyAwareChoice::chosen_name() const {
-  if (!multi_tree_chosen) return fmt::format("one tree ({})", single_tree.heuristic);
+  if (!multi_tree_chosen) return fmt::format("one tree ({})", single_tree.algorithm);
   if (multi_tree.rounds.trees_used == 1) return "one tree (the multi-tree packing's heaviest, alone)";
   return fmt::format("{} trees in rounds of {} slices", multi_tree.rounds.trees_used,
                      multi_tree.rounds.slices_per_round);

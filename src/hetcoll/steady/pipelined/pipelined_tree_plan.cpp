@@ -44,10 +44,10 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
     throw InputError(fmt::format("source: {} is a router, which holds no data to broadcast", platform.id(request.source)));
   }
   PipelinedTreePlan plan;
-  plan.heuristic = request.heuristic;
+  plan.algorithm = request.heuristic;
   const auto* heuristic = find_tree_heuristic(request.heuristic);
   plan.heuristic_reference = heuristic ? heuristic->reference : "hetcoll (exact tree search)";
-  plan.model = request.model;
+  plan.port_model = request.model;
   plan.source = request.source;
   plan.message_size = request.message_size;
   plan.optimal_throughput = request.optimal_throughput;
@@ -68,9 +68,8 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
   }
   auto built = build(platform, request, plan.slice_size);
   plan.tree = std::move(built.tree);
-  plan.search_finished = built.finished;
-  plan.search_nodes = built.nodes;
-  plan.search_status = built.status;
+  if (built.status) plan.status = *built.status;
+  plan.stats.nodes = built.nodes;
   auto costs = make_tree_costs(platform, plan.slice_size, request.model);
   plan.evaluation = evaluate_tree(platform, plan.tree, costs);
   if (request.message_size) {
