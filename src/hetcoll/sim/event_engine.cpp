@@ -100,19 +100,31 @@ SimOutcome EventEngine::run() const {
     }
   }
 
-  std::vector<std::size_t> remaining(task_count);
+  std::vector<std::uint32_t> remaining(task_count);  // predecessors not yet ended
   std::vector<double> ready(task_count);
   for (std::size_t t = 0; t < task_count; ++t) {
-    remaining[t] = predecessor_first_[t + 1] - predecessor_first_[t];
+    remaining[t] = static_cast<std::uint32_t>(predecessor_first_[t + 1] - predecessor_first_[t]);
     ready[t] = tasks_[t].release;
   }
   std::vector<std::size_t> position(resource_count, 0);  // next in the in_order sequence
   std::vector<char> busy(resource_count, 0);
   std::vector<char> started(task_count, 0);
 
-  // first_ready queues: (ready time, key..., task), smallest first.
+  // first_ready queues: (ready time, key..., task), smallest first; made
+  // for a resource when a task first waits on it (a million processors
+  // with nothing to combine need none).
   using Waiting = std::tuple<double, std::uint64_t, double, TaskId>;
-  std::vector<std::priority_queue<Waiting, std::vector<Waiting>, std::greater<>>> waiting(resource_count);
+  using WaitingQueue = std::priority_queue<Waiting, std::vector<Waiting>, std::greater<>>;
+  constexpr std::uint32_t kNoQueue = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> queue_of(resource_count, kNoQueue);
+  std::vector<WaitingQueue> waiting;
+  auto queue = [&](ResourceId r) -> WaitingQueue& {
+    if (queue_of[r] == kNoQueue) {
+      queue_of[r] = static_cast<std::uint32_t>(waiting.size());
+      waiting.emplace_back();
+    }
+    return waiting[queue_of[r]];
+  };
 
   enum EventKind : std::uint8_t { completion = 0, wake = 1 };
   using Event = std::tuple<double, std::uint8_t, TaskId>;
@@ -170,7 +182,7 @@ SimOutcome EventEngine::run() const {
     for (auto t : tasks_to_examine) {
       const auto held = resources_of(t);
       if (held.size() == 1 && disciplines_[held[0]] == Discipline::first_ready) {
-        waiting[held[0]].emplace(ready[t], tasks_[t].order_major, tasks_[t].order_minor, t);
+        queue(held[0]).emplace(ready[t], tasks_[t].order_major, tasks_[t].order_minor, t);
         resources_to_examine.push_back(held[0]);
       } else {
         try_start(t);
@@ -182,9 +194,10 @@ SimOutcome EventEngine::run() const {
       if (disciplines_[r] == Discipline::in_order) {
         const auto seq = sequence.of(r);
         if (position[r] < seq.size()) try_start(seq[position[r]]);
-      } else if (!waiting[r].empty()) {
-        const TaskId t = std::get<3>(waiting[r].top());
-        waiting[r].pop();
+      } else if (queue_of[r] != kNoQueue && !waiting[queue_of[r]].empty()) {
+        WaitingQueue& served = waiting[queue_of[r]];
+        const TaskId t = std::get<3>(served.top());
+        served.pop();
         started[t] = 1;
         outcome.start[t] = now;
         busy[r] = 1;
