@@ -15,6 +15,14 @@ ResourceId EventEngine::add_resource(Discipline discipline) {
   return static_cast<ResourceId>(disciplines_.size() - 1);
 }
 
+void EventEngine::reserve(std::size_t tasks, std::size_t holdings, std::size_t predecessors) {
+  tasks_.reserve(tasks);
+  resource_first_.reserve(tasks + 1);
+  predecessor_first_.reserve(tasks + 1);
+  resource_pool_.reserve(holdings);
+  predecessor_pool_.reserve(predecessors);
+}
+
 TaskId EventEngine::add_task(const SimTask& task, std::span<const ResourceId> resources,
                              std::span<const TaskId> predecessors) {
   if (!(task.duration >= 0) || !std::isfinite(task.duration) || !std::isfinite(task.release)) {
@@ -41,8 +49,10 @@ TaskId EventEngine::add_task(const SimTask& task, std::span<const ResourceId> re
 namespace {
 
 // Compressed lists: items of key k are pool[first[k] .. first[k+1]).
+// 32-bit offsets: the pools hold task ids and resource holdings of at most
+// 2^32 tasks (TaskId), half the bytes of a million-task run's size_t.
 struct Csr {
-  std::vector<std::size_t> first;
+  std::vector<std::uint32_t> first;
   std::vector<TaskId> pool;
   std::span<const TaskId> of(std::size_t k) const { return {pool.data() + first[k], pool.data() + first[k + 1]}; }
 };
@@ -68,7 +78,7 @@ SimOutcome EventEngine::run() const {
   };
 
   // Successors, and each in_order resource's service sequence.
-  Csr successors{std::vector<std::size_t>(task_count + 1, 0), {}};
+  Csr successors{std::vector<std::uint32_t>(task_count + 1, 0), {}};
   for (std::size_t t = 0; t < task_count; ++t) {
     for (std::size_t k = predecessor_first_[t]; k < predecessor_first_[t + 1]; ++k) {
       ++successors.first[predecessor_pool_[k] + 1];
@@ -77,26 +87,27 @@ SimOutcome EventEngine::run() const {
   for (std::size_t t = 0; t < task_count; ++t) successors.first[t + 1] += successors.first[t];
   successors.pool.resize(predecessor_pool_.size());
   {
-    std::vector<std::size_t> fill(successors.first.begin(), successors.first.end() - 1);
+    std::vector<std::uint32_t> fill(successors.first.begin(), successors.first.end() - 1);
     for (std::size_t t = 0; t < task_count; ++t) {
       for (std::size_t k = predecessor_first_[t]; k < predecessor_first_[t + 1]; ++k) {
         successors.pool[fill[predecessor_pool_[k]]++] = static_cast<TaskId>(t);
       }
     }
   }
-  Csr sequence{std::vector<std::size_t>(resource_count + 1, 0), {}};
+  Csr sequence{std::vector<std::uint32_t>(resource_count + 1, 0), {}};
   for (auto r : resource_pool_) ++sequence.first[r + 1];
   for (std::size_t r = 0; r < resource_count; ++r) sequence.first[r + 1] += sequence.first[r];
   sequence.pool.resize(resource_pool_.size());
   {
-    std::vector<std::size_t> fill(sequence.first.begin(), sequence.first.end() - 1);
+    std::vector<std::uint32_t> fill(sequence.first.begin(), sequence.first.end() - 1);
     for (std::size_t t = 0; t < task_count; ++t) {
       for (auto r : resources_of(static_cast<TaskId>(t))) sequence.pool[fill[r]++] = static_cast<TaskId>(t);
     }
     for (std::size_t r = 0; r < resource_count; ++r) {
       if (disciplines_[r] != Discipline::in_order) continue;
-      std::sort(sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r]),
-                sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r + 1]), key_less);
+      const auto begin = sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r]);
+      const auto end = sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r + 1]);
+      if (!std::is_sorted(begin, end, key_less)) std::sort(begin, end, key_less);  // usually added in order
     }
   }
 
@@ -106,7 +117,7 @@ SimOutcome EventEngine::run() const {
     remaining[t] = static_cast<std::uint32_t>(predecessor_first_[t + 1] - predecessor_first_[t]);
     ready[t] = tasks_[t].release;
   }
-  std::vector<std::size_t> position(resource_count, 0);  // next in the in_order sequence
+  std::vector<std::uint32_t> position(resource_count, 0);  // next in the in_order sequence
   std::vector<char> busy(resource_count, 0);
   std::vector<char> started(task_count, 0);
 

@@ -18,10 +18,15 @@ namespace {
 // key k are pool[first[k] .. first[k + 1]).
 template <typename T>
 struct FlatLists {
-  std::vector<std::size_t> first{0};
+  std::vector<std::uint32_t> first{0};  // 32-bit, like the engine's task ids
   std::vector<T> pool;
   std::span<const T> of(std::size_t k) const { return {pool.data() + first[k], pool.data() + first[k + 1]}; }
-  void close() { first.push_back(pool.size()); }  // ends the current key's list
+  void close() {  // ends the current key's list
+    if (pool.size() > std::numeric_limits<std::uint32_t>::max()) {
+      throw InputError("the plan is too large to simulate: more than 2^32 port holdings or dependencies");
+    }
+    first.push_back(static_cast<std::uint32_t>(pool.size()));
+  }
   std::size_t size() const { return first.size() - 1; }
 };
 
@@ -38,8 +43,8 @@ struct ExecutionModel {
 
 // The data each transfer waits for, from the plan's structure alone.
 struct Dependencies {
-  FlatLists<std::size_t> before_transfer;  // transfers whose end it waits for (no combines)
-  FlatLists<std::size_t> combines_before;  // partial transfers whose combine it waits for
+  FlatLists<std::uint32_t> before_transfer;  // transfers whose end it waits for (no combines)
+  FlatLists<std::uint32_t> combines_before;  // partial transfers whose combine it waits for
   std::vector<std::size_t> partials_into_root;  // the reduce's completion waits for their combines
 };
 
@@ -51,7 +56,7 @@ Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& mod
   deps.combines_before.first.reserve(transfers.size() + 1);
   // The first message bringing the value to each node, and the partials each node receives.
   std::vector<std::size_t> value_arrival(n, SIZE_MAX);
-  FlatLists<std::size_t> partials_into;  // per node
+  FlatLists<std::uint32_t> partials_into;  // per node
   {
     partials_into.first.assign(n + 1, 0);
     for (const auto& t : transfers) {
@@ -59,12 +64,12 @@ Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& mod
     }
     for (std::size_t v = 0; v < n; ++v) partials_into.first[v + 1] += partials_into.first[v];
     partials_into.pool.resize(partials_into.first[n]);
-    std::vector<std::size_t> fill(partials_into.first.begin(), partials_into.first.end() - 1);
+    std::vector<std::uint32_t> fill(partials_into.first.begin(), partials_into.first.end() - 1);
     for (std::size_t i = 0; i < transfers.size(); ++i) {
       const auto& t = transfers[i];
       auto to = static_cast<std::size_t>(t.to);
       if (t.payload == Payload::partial_reduction) {
-        partials_into.pool[fill[to]++] = i;
+        partials_into.pool[fill[to]++] = static_cast<std::uint32_t>(i);
       } else if (value_arrival[to] == SIZE_MAX || t.end < transfers[value_arrival[to]].end) {
         value_arrival[to] = i;
       }
@@ -85,11 +90,11 @@ Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& mod
       const auto from = static_cast<std::size_t>(t.from);
       const double by = t.start + kRelativeTimeTolerance * (t.end - t.start);  // core/ids.h
       for (std::size_t j : partials_into.of(from)) {
-        if (transfers[j].end <= by) deps.combines_before.pool.push_back(j);
+        if (transfers[j].end <= by) deps.combines_before.pool.push_back(static_cast<std::uint32_t>(j));
       }
       deps.combines_before.close();
       for (std::size_t j : values_into[from]) {
-        if (transfers[j].end <= by) deps.before_transfer.pool.push_back(j);
+        if (transfers[j].end <= by) deps.before_transfer.pool.push_back(static_cast<std::uint32_t>(j));
       }
       deps.before_transfer.close();
     }
@@ -118,7 +123,7 @@ Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& mod
                                      "receives it",
                                      i, model.name(t.from)));
       }
-      deps.before_transfer.pool.push_back(value_arrival[from]);
+      deps.before_transfer.pool.push_back(static_cast<std::uint32_t>(value_arrival[from]));
     }
     deps.before_transfer.close();
     deps.combines_before.close();
@@ -139,15 +144,17 @@ MakespanSimulation run_simulation(const MakespanPlan& plan, const ExecutionModel
   const auto processor = [&](ProcessorIndex v) {
     return static_cast<sim::ResourceId>(model.port_count + static_cast<std::size_t>(v));
   };
+  engine.reserve(operations * transfers.size(), operations * model.ports.pool.size(),
+                 operations * (deps.before_transfer.pool.size() + deps.combines_before.pool.size()));
   for (std::size_t r = 0; r < model.port_count; ++r) engine.add_resource(sim::Discipline::in_order);
   for (std::size_t v = 0; v < n; ++v) engine.add_resource(sim::Discipline::first_ready);
 
   // Tasks are added in an order where predecessors come first: transfers by
   // planned start (data always flows forward in time in a valid plan), each
   // partial's combine right after its transfer.
-  std::vector<std::size_t> order(transfers.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  std::vector<std::uint32_t> order(transfers.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return transfers[a].start < transfers[b].start;
   });
 
