@@ -75,5 +75,16 @@ check "a short limit is still a number" 2 "$hetcoll" steady scatter --platform "
 expect_in "steady --time-limit 0 named" "$work/err" "--time-limit: must be a positive number"
 check "steady within its limit" 0 "$hetcoll" steady scatter --times 1,2,3,4 --time-limit 30 --quiet
 
+# A steady plan's period limit is a claim validate checks: a period above it is a lie.
+"$hetcoll" steady scatter --platform "$work/r60.json" --message-size 1e6 --period-max 100 --participants n0,n1,n2,n3,n4,n5 \
+  --out "$work/limited.json" --quiet >/dev/null
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['period_limit'] = 1; json.dump(d, open(sys.argv[2], 'w'))" \
+  "$work/limited.json" "$work/lie.json"
+check "validate: a steady plan within its period limit" 0 "$hetcoll" validate --platform "$work/r60.json" \
+  --message-size 1e6 --plan "$work/limited.json"
+check "validate: a period above the claimed period_limit" 5 "$hetcoll" validate --platform "$work/r60.json" \
+  --message-size 1e6 --plan "$work/lie.json"
+expect_in "the period limit named" "$work/out" "exceeds the period_limit 1"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
