@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "command_deadline.h"
 #include "commands.h"
 #include "option_table.h"
 #include "hetcoll/core/error.h"
@@ -41,6 +42,7 @@ struct SteadyCommandOptions {
   bool json = false;
   bool quiet = false;
   std::string out_file;
+  std::string time_limit;  // seconds or "none"; empty: none
 };
 
 // The practical period's loss bound: at most 1% of the optimal throughput
@@ -92,6 +94,8 @@ SteadyOptions planner_options(const SteadyCommandOptions& options) {
 }
 
 int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
+  CommandDeadline deadline(steady_time_limit(options.time_limit), fmt::format("steady {}", to_string(operation)));
+  deadline.phase("reading the platform");
   Platform platform = load_platform_graph(options.platform);
   if (!options.participants.empty()) {
     platform = with_participants(platform, split_list(options.participants, "--participants"), "--participants");
@@ -101,6 +105,7 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
                                  options.platform.platform_file));
   }
   const auto steady = planner_options(options);
+  deadline.phase("solving the LP exactly and building the periodic schedule");
   PeriodicPlan plan;
   switch (operation) {
     case SteadyOperation::scatter:
@@ -127,6 +132,7 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
     case SteadyOperation::broadcast: throw InputError("steady broadcast: not handled here");
   }
 
+  deadline.phase("verifying the plan");
   const auto report = verify_periodic_plan(platform, plan);
   if (!report.valid) {
     std::cerr << "hetcoll: internal error: the plan failed verification:\n" << report.summary();
@@ -134,10 +140,12 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
   }
   std::optional<PeriodicSimulationResult> simulation;
   if (options.simulate > 0) {
+    deadline.phase("simulating");
     PeriodicSimulationOptions simulation_options;
     simulation_options.operations = options.simulate;
     simulation = simulate_periodic_plan(platform, plan, simulation_options);
   }
+  deadline.disarm();  // the outputs are written whole
   PeriodicPlanJsonOptions json_options;
   json_options.valid = report.valid;
   if (simulation) json_options.extra_fields.emplace_back("simulation", simulation_result_json(*simulation));
@@ -204,6 +212,7 @@ void add_common_options(CLI::App* command, SteadyCommandOptions& options, bool p
   add_table_flag(command, "--json", options.json);
   add_table_option(command, "--out", options.out_file);
   add_table_flag(command, "--quiet", options.quiet);
+  add_steady_time_limit_option(command, options.time_limit);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "command_deadline.h"
 #include "commands.h"
 #include "option_table.h"
 #include "hetcoll/core/error.h"
@@ -23,9 +24,12 @@ struct SteadyBroadcastCommandOptions {
   std::string source, out, schedule_out;
   std::optional<double> slice_size, message_size;
   bool json = false, quiet = false, detail = false, exact = false;
+  std::string time_limit;  // seconds or "none"; empty: none
 };
 
 int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
+  CommandDeadline deadline(steady_time_limit(options.time_limit), "steady broadcast");
+  deadline.phase("reading the platform");
   Platform platform = load_platform_graph(options.platform);
   ProcessorIndex source = resolve_node(platform, options.source, "--source");
   if (!options.slice_size && !options.message_size && !platform.has_fixed_costs()) {
@@ -42,7 +46,9 @@ int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
   // Text output: a practical schedule by default (as steady scatter, gossip
   // and reduce); the exact one with --exact or --json.
   if (!options.exact && !options.json) request.practical_loss = kPracticalLoss;
+  deadline.phase("the SSB LP, its exact re-solve and the multi-tree schedule");
   const SteadyBroadcastResult result = plan_steady_broadcast(platform, source, request);
+  deadline.disarm();  // the outputs are written whole
   std::ostringstream json;
   write_steady_broadcast_json(json, platform, result);
   if (!options.out.empty()) write_file(options.out, json.str(), "--out");
@@ -91,6 +97,7 @@ void add_steady_broadcast_command(CLI::App& app, int& result) {
   add_table_flag(broadcast, "--exact", options->exact);
   broadcast->add_flag("--detail", options->detail,
                       "Also print every tree's edges and the slices per time unit on every used edge");
+  add_steady_time_limit_option(broadcast, options->time_limit);
   broadcast->callback([&result, options] { result = run_steady_broadcast(*options); });
 }
 

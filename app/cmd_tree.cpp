@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli_common.h"
+#include "command_deadline.h"
 #include "hetcoll/core/units.h"
 #include "commands.h"
 #include "option_table.h"
@@ -47,7 +48,7 @@ struct TreeCommandOptions {
   LimitOptions limits;
 };
 
-void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan, bool quiet) {
+void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan, bool quiet, bool lp_abandoned) {
   const auto& evaluation = plan.evaluation;
   std::cout << fmt::format("pipelined broadcast from {} along one tree ({}, {} model)\n", platform.id(plan.source),
                            plan.algorithm, port_model_name(plan.port_model));
@@ -74,6 +75,9 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
                                *plan.optimal_throughput, time_unit_name(unit, false), 100 * evaluation.throughput / *plan.optimal_throughput);
     }
   }
+  if (lp_abandoned) {
+    std::cout << "multi-tree optimum (SSB LP): not computed within the time limit (--time-limit; --skip-lp skips it)\n";
+  }
   if (plan.searched()) {
     std::cout << (!plan.limit_reached() ? fmt::format("optimal single tree: proven ({} search nodes)\n", plan.stats.nodes)
                                         : fmt::format("search stopped ({}, {} nodes): best tree found, not proven "
@@ -92,12 +96,31 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
             << broadcast_tree_hosts_text(platform, plan.tree);
 }
 
+// The multi-tree optimum's values the tree command uses.
+struct LpOptimum {
+  double throughput = 0;
+  std::vector<double> edge_rates;
+};
+
+LpOptimum solve_lp_optimum(const Platform& platform, ProcessorIndex source, std::optional<double> slice) {
+  SteadyBroadcastOptions lp_only;
+  lp_only.slice_size = slice;
+  lp_only.stage = SteadyBroadcastStage::optimum;
+  const SsbSolution optimum = plan_steady_broadcast(platform, source, lp_only).optimum;
+  return {optimum.throughput_value(), optimum.edge_rate_values()};
+}
+
 int run_tree(const TreeCommandOptions& options) {
   if (!options.dot.empty() && picture_format(options.dot) != PictureFormat::other) {
     throw InputError(fmt::format("--dot: \"{}\": tree writes Graphviz DOT; give a .dot file and render it with "
                                  "dot -Tsvg FILE.dot -o tree.svg",
                                  options.dot));
   }
+  // One limit for the whole command: the LP (which cannot stop on its own)
+  // under the deadline, the search with the time left.
+  const SearchLimits limits = parse_limits(options.limits);
+  CommandDeadline deadline(limits.time_limit_seconds, "tree");
+  deadline.phase("reading the platform");
   Platform platform = load_platform_graph(options.platform);
   PipelinedTreeRequest request;
   request.source = resolve_node(platform, options.source, "--source");
@@ -107,7 +130,7 @@ int run_tree(const TreeCommandOptions& options) {
   request.model = parse_broadcast_model(options.model);
   request.slice_size = options.slice_size;
   request.message_size = options.platform.message_size;
-  request.search_limits = parse_limits(options.limits);
+  request.search_limits = limits;
   // Without --node-limit the search keeps its own bound (20,000,000 nodes).
   if (request.search_limits.node_limit == kNoNodeLimit) request.search_limits.node_limit = kDefaultTreeSearchNodeLimit;
   if (!request.slice_size && !request.message_size && !platform.has_fixed_costs()) {
@@ -115,27 +138,49 @@ int run_tree(const TreeCommandOptions& options) {
                      "--message-size BYTES to have the best slice size chosen");
   }
   const auto* heuristic = find_tree_heuristic(request.heuristic);
+  const bool lp_needed = heuristic && heuristic->needs_lp;
   bool slice_within_one_percent = false;
-  if (!options.skip_lp || (heuristic && heuristic->needs_lp)) {
-    // The one-port multi-tree optimum, at the slice size the tree will use
-    // (given, or chosen for the message: the LP is solved at that size).
-    std::optional<double> slice = request.slice_size;
-    if (!slice && request.message_size && !platform.has_fixed_costs()) {
+  if (!options.skip_lp || lp_needed) {
+    // The one-port multi-tree optimum is solved at the slice size the tree
+    // will use (given, or chosen for the message).
+    if (!request.slice_size && request.message_size && !platform.has_fixed_costs()) {
+      deadline.phase("choosing the slice size");
       PipelinedTreeRequest probe = request;
-      probe.heuristic = heuristic && heuristic->needs_lp ? "grow" : request.heuristic;
+      probe.heuristic = lp_needed ? "grow" : request.heuristic;
+      probe.search_limits.time_limit_seconds = deadline.remaining_seconds();
       auto probed = plan_pipelined_tree(platform, probe);
-      slice = probed.slice_size;
+      request.slice_size = probed.slice_size;
       slice_within_one_percent = probed.slice_size_within_one_percent;
-      request.slice_size = slice;
     }
-    SteadyBroadcastOptions lp_only;
-    lp_only.slice_size = slice;
-    lp_only.stage = SteadyBroadcastStage::optimum;
-    const SsbSolution optimum = plan_steady_broadcast(platform, request.source, lp_only).optimum;
-    request.optimal_throughput = optimum.throughput_value();
-    request.lp_edge_rates = optimum.edge_rate_values();
   }
+  if (lp_needed) {  // the heuristic reads the LP's edge rates: no tree without it
+    deadline.phase("the SSB LP and its exact re-solve");
+    const LpOptimum optimum = solve_lp_optimum(platform, request.source, request.slice_size);
+    request.optimal_throughput = optimum.throughput;
+    request.lp_edge_rates = optimum.edge_rates;
+  }
+  deadline.phase("building the tree");
+  // (The search stops a little before the limit, to leave time to
+  // evaluate the tree and, when it is done early, for the LP below.)
+  request.search_limits.time_limit_seconds = std::min(
+      request.search_limits.time_limit_seconds, std::max(1e-3, 0.85 * deadline.remaining_seconds()));
   PipelinedTreePlan plan = plan_pipelined_tree(platform, request);
+  bool lp_abandoned = false;
+  if (!options.skip_lp && !lp_needed) {
+    // The optimum only gives the tree's ratio: with the time left, on a
+    // thread of its own (the LP cannot stop), else the tree without it.
+    deadline.phase("the SSB LP and its exact re-solve");
+    auto optimum = run_within<LpOptimum>(deadline.remaining_seconds(),
+                                         [platform, source = request.source, slice = request.slice_size] {
+                                           return solve_lp_optimum(platform, source, slice);
+                                         });
+    if (optimum) {
+      plan.optimal_throughput = optimum->throughput;
+    } else {
+      lp_abandoned = true;
+    }
+  }
+  deadline.disarm();  // the outputs are written whole
   plan.slice_size_chosen = !options.slice_size && request.message_size && !platform.has_fixed_costs();
   plan.slice_size_within_one_percent = plan.slice_size_within_one_percent || slice_within_one_percent;
   std::ostringstream json;
@@ -160,18 +205,18 @@ int run_tree(const TreeCommandOptions& options) {
     write_file(options.dot,
                broadcast_tree_hosts_dot(platform, plan.tree,
                                         fmt::format("Pipelined broadcast from {} along one tree ({}, {} model)",
-                                                    platform.id(plan.source), plan.heuristic,
-                                                    port_model_name(plan.model))),
+                                                    platform.id(plan.source), plan.algorithm,
+                                                    port_model_name(plan.port_model))),
                "--dot");
   }
   if (options.json) {
     std::cout << json.str();
   } else {
-    print_tree_summary(platform, plan, options.quiet);
+    print_tree_summary(platform, plan, options.quiet, lp_abandoned);
     if (!options.dot.empty()) std::cout << fmt::format("wrote tree to {}\n", options.dot);
   }
   if (!plan.valid) return static_cast<int>(ExitCode::internal_error);
-  if (plan.searched() && plan.limit_reached()) return static_cast<int>(ExitCode::limit_reached);
+  if ((plan.searched() && plan.limit_reached()) || lp_abandoned) return static_cast<int>(ExitCode::limit_reached);
   return 0;
 }
 

@@ -12,12 +12,15 @@
 
 #include "cli_common.h"
 #include "cli_parse_errors.h"
+#include "command_deadline.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
 #include "hetcoll/hetcoll.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_command(int argc, char** argv) {
   using namespace hetcoll;
   using namespace hetcoll::cli;
   CLI::App app{
@@ -102,3 +105,9 @@ int main(int argc, char** argv) {
   }
   return result;
 }
+
+}  // namespace
+
+// Through finish_process: a thread of abandoned work (command_deadline.h)
+// must not run into the static destructors of a normal exit.
+int main(int argc, char** argv) { return hetcoll::cli::finish_process(run_command(argc, argv)); }

@@ -189,6 +189,76 @@ TEST(ToleranceRule, TimesSpanningEighteenDecadesKeepEveryClaimTrue) {
   }
 }
 
+// Times spanning 1e-20 .. 1e20 (40 decades, ties among equal mantissas of
+// a decade): every algorithm's plan is valid and its claims hold against
+// brute force; a finished exact search is the optimum up to the rule. Here
+// the exact broadcast search once counted holder slots by stepping a 1e-20
+// period towards 1e-3 (a hang), its fluid bound rounded 2e-5 above the
+// optimum (t log(w1 / w0) with t = 2e11), and runs of the exact multicast
+// that each beat the last by less than a tie lost the optimum.
+TEST(ToleranceRule, TimesSpanningFortyDecadesKeepEveryClaimTrue) {
+  std::mt19937_64 rng(2024);
+  for (const auto& algorithm : makespan_algorithms()) {
+    if (algorithm.model != CommunicationModel::sender_speed) continue;
+    for (int trial = 0; trial < 200; ++trial) {
+      const ProcessorIndex n = 2 + static_cast<ProcessorIndex>(rng() % 6);
+      std::vector<double> times;
+      for (ProcessorIndex p = 0; p < n; ++p) {
+        const int decade = -20 + static_cast<int>(rng() % 41);
+        times.push_back(static_cast<double>(1 + rng() % 3) * std::pow(10.0, decade));
+      }
+      const Cluster cluster = Cluster::from_times(times);
+      MakespanRequest request = request_for(algorithm, n, rng);
+      request.limits.node_limit = 2000000;
+      const MakespanPlan plan = plan_makespan(cluster, request, algorithm.name);
+      const std::string context = fmt::format("{} {} times {} root {} targets {}: ", to_string(algorithm.operation),
+                                              algorithm.name, fmt::join(times, ","), request.root,
+                                              fmt::join(request.targets, ","));
+      const auto report = verify(cluster, plan);
+      EXPECT_TRUE(report.valid) << context << report.summary();
+      if (!report.valid) continue;
+      const double optimum = brute_force_optimum(cluster, request);
+      const double slack = 1.000001e-9 * std::max(optimum, plan.makespan);
+      expect_claims_hold(plan, optimum, slack, context);
+      if (algorithm.name == "optimal" && plan.status == SearchStatus::finished) {
+        EXPECT_TRUE(plan.optimal) << context;
+        EXPECT_NEAR(plan.makespan, optimum, slack) << context;
+      }
+    }
+  }
+}
+
+// The instances of the test above that failed, each on its own: a bounded
+// run, a bound at most the optimum, the optimum claimed.
+TEST(ToleranceRule, ExactSearchesOnFortyDecadesStopAndClaimTheOptimum) {
+  struct Case {
+    Operation operation;
+    std::vector<double> times;
+    ProcessorIndex root;
+    std::vector<ProcessorIndex> targets;
+  };
+  for (const Case& c : std::vector<Case>{
+           {Operation::broadcast, {3e7, 2e11, 2e9, 2e-4, 3e6, 1e-3}, 5, {}},
+           {Operation::multicast, {2e19, 1e-5, 2e-8, 1e4, 3e-3, 3e18}, 3, {0, 1, 5}},
+           {Operation::multicast, {0.1, 1e6, 2e4, 100, 0.1, 1e-18, 1e-10}, 3, {0, 1, 2, 4, 6}},
+           {Operation::broadcast, {1e-20, 1e20, 1e-20, 3e19, 2e-20, 1}, 1, {}}}) {
+    const Cluster cluster = Cluster::from_times(c.times);
+    MakespanRequest request;
+    request.operation = c.operation;
+    request.root = c.root;
+    request.targets = c.targets;
+    request.limits.time_limit_seconds = 20;
+    const MakespanPlan plan = plan_makespan(cluster, request, "optimal");
+    const std::string context = fmt::format("{} times {}: ", to_string(c.operation), fmt::join(c.times, ","));
+    ASSERT_TRUE(verify(cluster, plan).valid) << context << verify(cluster, plan).summary();
+    EXPECT_EQ(plan.status, SearchStatus::finished) << context;
+    const double optimum = brute_force_optimum(cluster, request);
+    const double slack = 1.000001e-9 * std::max(optimum, plan.makespan);
+    expect_claims_hold(plan, optimum, slack, context);
+    EXPECT_TRUE(plan.optimal) << context;
+  }
+}
+
 TEST(ToleranceRule, TheRuleItself) {
   // The floor tau = 1e-9 t_min; above it, 1e-9 of the larger value compared.
   EXPECT_DOUBLE_EQ(Cluster::from_times({2, 3}).tolerance(), 2e-9);

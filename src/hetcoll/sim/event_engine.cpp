@@ -15,6 +15,14 @@ ResourceId EventEngine::add_resource(Discipline discipline) {
   return static_cast<ResourceId>(disciplines_.size() - 1);
 }
 
+void EventEngine::reserve(std::size_t tasks, std::size_t holdings, std::size_t predecessors) {
+  tasks_.reserve(tasks);
+  resource_first_.reserve(tasks + 1);
+  predecessor_first_.reserve(tasks + 1);
+  resource_pool_.reserve(holdings);
+  predecessor_pool_.reserve(predecessors);
+}
+
 TaskId EventEngine::add_task(const SimTask& task, std::span<const ResourceId> resources,
                              std::span<const TaskId> predecessors) {
   if (!(task.duration >= 0) || !std::isfinite(task.duration) || !std::isfinite(task.release)) {
@@ -41,8 +49,10 @@ TaskId EventEngine::add_task(const SimTask& task, std::span<const ResourceId> re
 namespace {
 
 // Compressed lists: items of key k are pool[first[k] .. first[k+1]).
+// 32-bit offsets: the pools hold task ids and resource holdings of at most
+// 2^32 tasks (TaskId), half the bytes of a million-task run's size_t.
 struct Csr {
-  std::vector<std::size_t> first;
+  std::vector<std::uint32_t> first;
   std::vector<TaskId> pool;
   std::span<const TaskId> of(std::size_t k) const { return {pool.data() + first[k], pool.data() + first[k + 1]}; }
 };
@@ -68,7 +78,7 @@ SimOutcome EventEngine::run() const {
   };
 
   // Successors, and each in_order resource's service sequence.
-  Csr successors{std::vector<std::size_t>(task_count + 1, 0), {}};
+  Csr successors{std::vector<std::uint32_t>(task_count + 1, 0), {}};
   for (std::size_t t = 0; t < task_count; ++t) {
     for (std::size_t k = predecessor_first_[t]; k < predecessor_first_[t + 1]; ++k) {
       ++successors.first[predecessor_pool_[k] + 1];
@@ -77,42 +87,55 @@ SimOutcome EventEngine::run() const {
   for (std::size_t t = 0; t < task_count; ++t) successors.first[t + 1] += successors.first[t];
   successors.pool.resize(predecessor_pool_.size());
   {
-    std::vector<std::size_t> fill(successors.first.begin(), successors.first.end() - 1);
+    std::vector<std::uint32_t> fill(successors.first.begin(), successors.first.end() - 1);
     for (std::size_t t = 0; t < task_count; ++t) {
       for (std::size_t k = predecessor_first_[t]; k < predecessor_first_[t + 1]; ++k) {
         successors.pool[fill[predecessor_pool_[k]]++] = static_cast<TaskId>(t);
       }
     }
   }
-  Csr sequence{std::vector<std::size_t>(resource_count + 1, 0), {}};
+  Csr sequence{std::vector<std::uint32_t>(resource_count + 1, 0), {}};
   for (auto r : resource_pool_) ++sequence.first[r + 1];
   for (std::size_t r = 0; r < resource_count; ++r) sequence.first[r + 1] += sequence.first[r];
   sequence.pool.resize(resource_pool_.size());
   {
-    std::vector<std::size_t> fill(sequence.first.begin(), sequence.first.end() - 1);
+    std::vector<std::uint32_t> fill(sequence.first.begin(), sequence.first.end() - 1);
     for (std::size_t t = 0; t < task_count; ++t) {
       for (auto r : resources_of(static_cast<TaskId>(t))) sequence.pool[fill[r]++] = static_cast<TaskId>(t);
     }
     for (std::size_t r = 0; r < resource_count; ++r) {
       if (disciplines_[r] != Discipline::in_order) continue;
-      std::sort(sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r]),
-                sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r + 1]), key_less);
+      const auto begin = sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r]);
+      const auto end = sequence.pool.begin() + static_cast<std::ptrdiff_t>(sequence.first[r + 1]);
+      if (!std::is_sorted(begin, end, key_less)) std::sort(begin, end, key_less);  // usually added in order
     }
   }
 
-  std::vector<std::size_t> remaining(task_count);
+  std::vector<std::uint32_t> remaining(task_count);  // predecessors not yet ended
   std::vector<double> ready(task_count);
   for (std::size_t t = 0; t < task_count; ++t) {
-    remaining[t] = predecessor_first_[t + 1] - predecessor_first_[t];
+    remaining[t] = static_cast<std::uint32_t>(predecessor_first_[t + 1] - predecessor_first_[t]);
     ready[t] = tasks_[t].release;
   }
-  std::vector<std::size_t> position(resource_count, 0);  // next in the in_order sequence
+  std::vector<std::uint32_t> position(resource_count, 0);  // next in the in_order sequence
   std::vector<char> busy(resource_count, 0);
   std::vector<char> started(task_count, 0);
 
-  // first_ready queues: (ready time, key..., task), smallest first.
+  // first_ready queues: (ready time, key..., task), smallest first; made
+  // for a resource when a task first waits on it (a million processors
+  // with nothing to combine need none).
   using Waiting = std::tuple<double, std::uint64_t, double, TaskId>;
-  std::vector<std::priority_queue<Waiting, std::vector<Waiting>, std::greater<>>> waiting(resource_count);
+  using WaitingQueue = std::priority_queue<Waiting, std::vector<Waiting>, std::greater<>>;
+  constexpr std::uint32_t kNoQueue = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> queue_of(resource_count, kNoQueue);
+  std::vector<WaitingQueue> waiting;
+  auto queue = [&](ResourceId r) -> WaitingQueue& {
+    if (queue_of[r] == kNoQueue) {
+      queue_of[r] = static_cast<std::uint32_t>(waiting.size());
+      waiting.emplace_back();
+    }
+    return waiting[queue_of[r]];
+  };
 
   enum EventKind : std::uint8_t { completion = 0, wake = 1 };
   using Event = std::tuple<double, std::uint8_t, TaskId>;
@@ -170,7 +193,7 @@ SimOutcome EventEngine::run() const {
     for (auto t : tasks_to_examine) {
       const auto held = resources_of(t);
       if (held.size() == 1 && disciplines_[held[0]] == Discipline::first_ready) {
-        waiting[held[0]].emplace(ready[t], tasks_[t].order_major, tasks_[t].order_minor, t);
+        queue(held[0]).emplace(ready[t], tasks_[t].order_major, tasks_[t].order_minor, t);
         resources_to_examine.push_back(held[0]);
       } else {
         try_start(t);
@@ -182,9 +205,10 @@ SimOutcome EventEngine::run() const {
       if (disciplines_[r] == Discipline::in_order) {
         const auto seq = sequence.of(r);
         if (position[r] < seq.size()) try_start(seq[position[r]]);
-      } else if (!waiting[r].empty()) {
-        const TaskId t = std::get<3>(waiting[r].top());
-        waiting[r].pop();
+      } else if (queue_of[r] != kNoQueue && !waiting[queue_of[r]].empty()) {
+        WaitingQueue& served = waiting[queue_of[r]];
+        const TaskId t = std::get<3>(served.top());
+        served.pop();
         started[t] = 1;
         outcome.start[t] = now;
         busy[r] = 1;

@@ -65,6 +65,10 @@ class EventEngine {
   // for a task on a first_ready resource that holds anything else.
   TaskId add_task(const SimTask& task, std::span<const ResourceId> resources, std::span<const TaskId> predecessors);
 
+  // Room for `tasks` tasks holding `holdings` resources and waiting for
+  // `predecessors` tasks in all (an estimate: more may still be added).
+  void reserve(std::size_t tasks, std::size_t holdings, std::size_t predecessors);
+
   std::size_t task_count() const { return tasks_.size(); }
   std::size_t resource_count() const { return disciplines_.size(); }
 

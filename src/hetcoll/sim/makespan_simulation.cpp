@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -13,12 +14,28 @@ namespace hetcoll {
 
 namespace {
 
+// Lists per item in one flat pool (no allocation per item): the items of
+// key k are pool[first[k] .. first[k + 1]).
+template <typename T>
+struct FlatLists {
+  std::vector<std::uint32_t> first{0};  // 32-bit, like the engine's task ids
+  std::vector<T> pool;
+  std::span<const T> of(std::size_t k) const { return {pool.data() + first[k], pool.data() + first[k + 1]}; }
+  void close() {  // ends the current key's list
+    if (pool.size() > std::numeric_limits<std::uint32_t>::max()) {
+      throw InputError("the plan is too large to simulate: more than 2^32 port holdings or dependencies");
+    }
+    first.push_back(static_cast<std::uint32_t>(pool.size()));
+  }
+  std::size_t size() const { return first.size() - 1; }
+};
+
 // What the model says about each transfer of the plan.
 struct ExecutionModel {
   ProcessorIndex node_count = 0;
   std::size_t port_count = 0;
   std::vector<double> duration;                        // per transfer
-  std::vector<std::vector<std::uint32_t>> ports;       // per transfer: the ports it holds
+  FlatLists<std::uint32_t> ports;                      // per transfer: the ports it holds
   std::vector<Route> routes;                           // per transfer: its route (graphs)
   std::function<double(ProcessorIndex)> combine_time;  // 0 = free
   std::function<std::string_view(ProcessorIndex)> name;
@@ -26,27 +43,36 @@ struct ExecutionModel {
 
 // The data each transfer waits for, from the plan's structure alone.
 struct Dependencies {
-  std::vector<std::vector<std::size_t>> before_transfer;  // transfers whose end it waits for (no combines)
-  std::vector<std::vector<std::size_t>> combines_before;  // partial transfers whose combine it waits for
-  std::vector<std::size_t> partials_into_root;            // the reduce's completion waits for their combines
+  FlatLists<std::uint32_t> before_transfer;  // transfers whose end it waits for (no combines)
+  FlatLists<std::uint32_t> combines_before;  // partial transfers whose combine it waits for
+  std::vector<std::size_t> partials_into_root;  // the reduce's completion waits for their combines
 };
 
 Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& model) {
   const auto n = static_cast<std::size_t>(model.node_count);
   const auto& transfers = plan.transfers;
   Dependencies deps;
-  deps.before_transfer.resize(transfers.size());
-  deps.combines_before.resize(transfers.size());
+  deps.before_transfer.first.reserve(transfers.size() + 1);
+  deps.combines_before.first.reserve(transfers.size() + 1);
   // The first message bringing the value to each node, and the partials each node receives.
   std::vector<std::size_t> value_arrival(n, SIZE_MAX);
-  std::vector<std::vector<std::size_t>> partials_into(n);
-  for (std::size_t i = 0; i < transfers.size(); ++i) {
-    const auto& t = transfers[i];
-    auto to = static_cast<std::size_t>(t.to);
-    if (t.payload == Payload::partial_reduction) {
-      partials_into[to].push_back(i);
-    } else if (value_arrival[to] == SIZE_MAX || t.end < transfers[value_arrival[to]].end) {
-      value_arrival[to] = i;
+  FlatLists<std::uint32_t> partials_into;  // per node
+  {
+    partials_into.first.assign(n + 1, 0);
+    for (const auto& t : transfers) {
+      if (t.payload == Payload::partial_reduction) ++partials_into.first[static_cast<std::size_t>(t.to) + 1];
+    }
+    for (std::size_t v = 0; v < n; ++v) partials_into.first[v + 1] += partials_into.first[v];
+    partials_into.pool.resize(partials_into.first[n]);
+    std::vector<std::uint32_t> fill(partials_into.first.begin(), partials_into.first.end() - 1);
+    for (std::size_t i = 0; i < transfers.size(); ++i) {
+      const auto& t = transfers[i];
+      auto to = static_cast<std::size_t>(t.to);
+      if (t.payload == Payload::partial_reduction) {
+        partials_into.pool[fill[to]++] = static_cast<std::uint32_t>(i);
+      } else if (value_arrival[to] == SIZE_MAX || t.end < transfers[value_arrival[to]].end) {
+        value_arrival[to] = i;
+      }
     }
   }
   if (is_exchange_allreduce(plan)) {
@@ -63,33 +89,44 @@ Dependencies dependencies_of(const MakespanPlan& plan, const ExecutionModel& mod
       const auto& t = transfers[i];
       const auto from = static_cast<std::size_t>(t.from);
       const double by = t.start + kRelativeTimeTolerance * (t.end - t.start);  // core/ids.h
-      for (std::size_t j : partials_into[from]) {
-        if (transfers[j].end <= by) deps.combines_before[i].push_back(j);
+      for (std::size_t j : partials_into.of(from)) {
+        if (transfers[j].end <= by) deps.combines_before.pool.push_back(static_cast<std::uint32_t>(j));
       }
+      deps.combines_before.close();
       for (std::size_t j : values_into[from]) {
-        if (transfers[j].end <= by) deps.before_transfer[i].push_back(j);
+        if (transfers[j].end <= by) deps.before_transfer.pool.push_back(static_cast<std::uint32_t>(j));
       }
+      deps.before_transfer.close();
     }
     return deps;
   }
   const bool has_reduce = plan.operation == Operation::reduce || plan.operation == Operation::allreduce;
-  if (has_reduce) deps.partials_into_root = partials_into[static_cast<std::size_t>(plan.root)];
+  if (has_reduce) {
+    const auto into_root = partials_into.of(static_cast<std::size_t>(plan.root));
+    deps.partials_into_root.assign(into_root.begin(), into_root.end());
+  }
+  deps.before_transfer.pool.reserve(transfers.size());
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     const auto& t = transfers[i];
     auto from = static_cast<std::size_t>(t.from);
     if (t.payload == Payload::partial_reduction || t.from == plan.root) {
       // A reducer's value (or, for the root's broadcast phase, the result) is
-      // ready once everything it receives is combined.
-      if (t.payload == Payload::broadcast_value && !has_reduce) continue;  // the source holds it from time 0
-      deps.combines_before[i] = partials_into[from];
-      continue;
+      // ready once everything it receives is combined; the source of a
+      // broadcast holds it from time 0.
+      if (t.payload != Payload::broadcast_value || has_reduce) {
+        const auto partials = partials_into.of(from);
+        deps.combines_before.pool.insert(deps.combines_before.pool.end(), partials.begin(), partials.end());
+      }
+    } else {
+      if (value_arrival[from] == SIZE_MAX) {
+        throw InputError(fmt::format("the plan is not executable: transfers[{}]: {} sends the message but never "
+                                     "receives it",
+                                     i, model.name(t.from)));
+      }
+      deps.before_transfer.pool.push_back(static_cast<std::uint32_t>(value_arrival[from]));
     }
-    if (value_arrival[from] == SIZE_MAX) {
-      throw InputError(fmt::format("the plan is not executable: transfers[{}]: {} sends the message but never "
-                                   "receives it",
-                                   i, model.name(t.from)));
-    }
-    deps.before_transfer[i].push_back(value_arrival[from]);
+    deps.before_transfer.close();
+    deps.combines_before.close();
   }
   return deps;
 }
@@ -107,15 +144,17 @@ MakespanSimulation run_simulation(const MakespanPlan& plan, const ExecutionModel
   const auto processor = [&](ProcessorIndex v) {
     return static_cast<sim::ResourceId>(model.port_count + static_cast<std::size_t>(v));
   };
+  engine.reserve(operations * transfers.size(), operations * model.ports.pool.size(),
+                 operations * (deps.before_transfer.pool.size() + deps.combines_before.pool.size()));
   for (std::size_t r = 0; r < model.port_count; ++r) engine.add_resource(sim::Discipline::in_order);
   for (std::size_t v = 0; v < n; ++v) engine.add_resource(sim::Discipline::first_ready);
 
   // Tasks are added in an order where predecessors come first: transfers by
   // planned start (data always flows forward in time in a valid plan), each
   // partial's combine right after its transfer.
-  std::vector<std::size_t> order(transfers.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+  std::vector<std::uint32_t> order(transfers.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
     return transfers[a].start < transfers[b].start;
   });
 
@@ -139,16 +178,17 @@ MakespanSimulation run_simulation(const MakespanPlan& plan, const ExecutionModel
       for (std::size_t i : order) {
         if (added[i]) continue;
         bool ready = true;
-        for (auto d : deps.before_transfer[i]) ready = ready && added[d];
-        for (auto d : deps.combines_before[i]) ready = ready && added[d];
+        for (auto d : deps.before_transfer.of(i)) ready = ready && added[d];
+        for (auto d : deps.combines_before.of(i)) ready = ready && added[d];
         if (!ready) continue;
         const auto& t = transfers[i];
         predecessors.clear();
-        for (auto d : deps.before_transfer[i]) predecessors.push_back(transfer_task[k][d]);
-        for (auto d : deps.combines_before[i]) {
+        for (auto d : deps.before_transfer.of(i)) predecessors.push_back(transfer_task[k][d]);
+        for (auto d : deps.combines_before.of(i)) {
           predecessors.push_back(combine_task[k][d] != UINT32_MAX ? combine_task[k][d] : transfer_task[k][d]);
         }
-        resources.assign(model.ports[i].begin(), model.ports[i].end());
+        const auto held_ports = model.ports.of(i);
+        resources.assign(held_ports.begin(), held_ports.end());
         sim::SimTask task;
         task.duration = model.duration[i];
         task.order_major = k;
@@ -228,7 +268,6 @@ MakespanSimulation simulate(const GraphNetwork& network, const MakespanPlan& pla
   model.name = [&platform](ProcessorIndex v) -> std::string_view { return platform.id(v); };
   const auto& transfers = plan.transfers;
   model.duration.resize(transfers.size());
-  model.ports.resize(transfers.size());
   model.routes.resize(transfers.size());
   // Routes: the plan's, or the platform's (one search per sender).
   std::vector<std::size_t> missing;
@@ -277,7 +316,8 @@ MakespanSimulation simulate(const GraphNetwork& network, const MakespanPlan& pla
     model.duration[i] = network.route_time(model.routes[i]);
     ports.clear();
     network.held_ports(transfers[i].from, transfers[i].to, model.routes[i], ports);
-    model.ports[i].assign(ports.begin(), ports.end());
+    model.ports.pool.insert(model.ports.pool.end(), ports.begin(), ports.end());
+    model.ports.close();
   }
   return run_simulation(plan, model, options);
 }
@@ -289,9 +329,13 @@ MakespanSimulation simulate(const Cluster& cluster, const MakespanPlan& plan, co
   model.port_count = static_cast<std::size_t>(cluster.size());  // one port per processor
   model.name = [&cluster](ProcessorIndex v) -> std::string_view { return cluster.id(v); };
   model.duration.reserve(plan.transfers.size());
+  model.ports.first.reserve(plan.transfers.size() + 1);
+  model.ports.pool.reserve(2 * plan.transfers.size());
   for (const auto& t : plan.transfers) {
     model.duration.push_back(cluster.transmission_time(t.from));
-    model.ports.push_back({static_cast<std::uint32_t>(t.from), static_cast<std::uint32_t>(t.to)});
+    model.ports.pool.push_back(static_cast<std::uint32_t>(t.from));
+    model.ports.pool.push_back(static_cast<std::uint32_t>(t.to));
+    model.ports.close();
   }
   return run_simulation(plan, model, options);
 }

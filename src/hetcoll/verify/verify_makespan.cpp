@@ -151,7 +151,11 @@ class Checker {
       busy[first[static_cast<std::size_t>(t.to) + 1]++] = static_cast<Index>(i);
     }
     auto earlier = [&](Index a, Index b) {
-      return transfers[a].start != transfers[b].start ? transfers[a].start < transfers[b].start : a < b;
+      // Equal starts: the shorter first, so that a transfer too short to
+      // move a large time (1e-13 after 3e12 rounds to 3e12) does not look
+      // like it overlaps the send it enables.
+      if (transfers[a].start != transfers[b].start) return transfers[a].start < transfers[b].start;
+      return transfers[a].end != transfers[b].end ? transfers[a].end < transfers[b].end : a < b;
     };
     for (std::size_t p = 0; p < n; ++p) {
       auto begin = busy.begin() + static_cast<std::ptrdiff_t>(first[p]);

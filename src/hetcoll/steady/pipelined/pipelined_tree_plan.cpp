@@ -17,14 +17,19 @@ struct BuiltTree {
   std::optional<SearchStatus> status;
 };
 
-BuiltTree build(const Platform& platform, const PipelinedTreeRequest& request, std::optional<double> slice_size) {
+// `limits`: one budget for every build of the call (the slice-size rounds
+// and the final tree), the starting tree's heuristics included.
+BuiltTree build(const Platform& platform, const PipelinedTreeRequest& request, std::optional<double> slice_size,
+                SharedLimits& limits) {
   TreeProblem problem;
   problem.platform = &platform;
   problem.source = request.source;
   problem.costs = make_tree_costs(platform, slice_size, request.model);
   problem.lp_edge_rates = request.lp_edge_rates;
   if (request.heuristic == "optimal") {
-    auto result = optimal_tree_search(problem, best_single_tree(problem), request.search_limits);
+    BroadcastTree start = best_single_tree(problem);
+    auto result = optimal_tree_search(problem, start, limits.remaining());
+    limits.spend(result.nodes);
     return {std::move(result.tree), result.finished, result.nodes, result.status};
   }
   const auto* heuristic = find_tree_heuristic(request.heuristic);
@@ -52,13 +57,14 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
   plan.message_size = request.message_size;
   plan.optimal_throughput = request.optimal_throughput;
   plan.slice_size = request.slice_size;
+  SharedLimits limits(request.search_limits);
 
   if (request.message_size && !request.slice_size && !platform.has_fixed_costs()) {
     // The tree depends on the slice size and the best slice on the tree: build
     // at a hundredth of the message, pick the slice, rebuild, pick again.
     double slice = *request.message_size / 100;
     for (int round = 0; round < 2; ++round) {
-      auto built = build(platform, request, slice);
+      auto built = build(platform, request, slice, limits);
       auto best = best_slice_size(platform, built.tree, request.model, *request.message_size);
       slice = best.slice_size;
       plan.slice_size_within_one_percent = best.within_one_percent;
@@ -66,7 +72,7 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
     plan.slice_size = slice;
     plan.slice_size_chosen = true;
   }
-  auto built = build(platform, request, plan.slice_size);
+  auto built = build(platform, request, plan.slice_size, limits);
   plan.tree = std::move(built.tree);
   if (built.status) plan.status = *built.status;
   plan.stats.nodes = built.nodes;

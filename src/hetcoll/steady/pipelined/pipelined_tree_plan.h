@@ -29,6 +29,8 @@ struct PipelinedTreeRequest {
   std::optional<double> optimal_throughput;  // the multi-tree optimum, to print the ratio
   // "optimal" only: the search's limits (core/limits.h); a stop at one is
   // reported in search_status, with the best tree found.
+  // One budget for the whole call: every build of the tree (the slice-size
+  // rounds), the optimal search's starting tree included.
   SearchLimits search_limits = default_tree_search_limits();
 };
 

@@ -98,14 +98,14 @@ double Search::relaxation_bound(const std::vector<Holders>& holders,
   size_t next_deadline = 0;
   while (true) {
     const double x = sim_.earliest();
-    while (next_deadline < deadlines_.size() && deadlines_[next_deadline].first <= x + tolerance_) {
+    while (next_deadline < deadlines_.size() && deadlines_[next_deadline].first <= x + tie(x)) {
       if (served < need_before_[next_deadline]) return kInfinity;
       ++next_deadline;
     }
     // The fastest class with receivers left that may still be served at x.
     const double relaxed_time = fastest_after_[next_deadline];
     if (relaxed_time == kInfinity) return kInfinity;
-    const int slots = sim_.take_due(x + tolerance_);
+    const int slots = sim_.take_due(x + tie(x));
     const int give = std::min(slots, total_remaining_ - served);
     served += give;
     if (served == total_remaining_) return x;
@@ -123,7 +123,7 @@ double Search::fluid_bound(const std::vector<Holders>& holders, double tau) {
   int c = 0;
   while (true) {
     // Holder slots at x join at once.
-    u += sim_.take_due(x + tolerance_);
+    u += sim_.take_due(x + tie(x));
     const double next_event = sim_.earliest();
     if (u >= target) return x;
     // Integrate u' = G(u) from x to next_event, one class piece at a time.
@@ -139,13 +139,14 @@ double Search::fluid_bound(const std::vector<Holders>& holders, double tau) {
       const double piece_end = std::min(below + remaining_[static_cast<size_t>(c)], target);
       // w = u - below + rate_below t grows as exp((x - x0) / t).
       const double w0 = u - below + rate_below * t;
-      const double w1 = piece_end - below + rate_below * t;
       if (w0 <= 0) {  // nobody informed yet: nothing grows before the next slot
         if (next_event == kInfinity) return kInfinity;
         x = next_event;
         break;
       }
-      const double reach = x + t * std::log(w1 / w0);
+      // log1p and expm1: with t = 2e11 and w1 / w0 = 1 + 1e-15, t log(w1 / w0)
+      // would carry the log's rounding (1e-16) times t, a bound 2e-5 too high.
+      const double reach = x + t * std::log1p((piece_end - u) / w0);
       if (reach <= next_event) {
         x = reach;
         u = piece_end;
@@ -153,7 +154,7 @@ double Search::fluid_bound(const std::vector<Holders>& holders, double tau) {
         continue;
       }
       if (next_event == kInfinity) return kInfinity;
-      u = below - rate_below * t + w0 * std::exp((next_event - x) / t);
+      u += w0 * std::expm1((next_event - x) / t);
       x = next_event;
       break;
     }
@@ -178,18 +179,41 @@ double Search::counting_bound(const std::vector<Holders>& holders, double tau) {
     weights_.insert(weights_.end(), static_cast<size_t>(remaining_[static_cast<size_t>(c)]), time(c));
   }
   const double w_min = weights_.front();
-  const double end = cutoff_ + 0.02 * (cutoff_ - tau) + tolerance_;
+  const double end = cutoff_ + 0.02 * (cutoff_ - tau) + tie(cutoff_);
   if (!(end > tau) || !std::isfinite(end)) return tau;
   constexpr int kGrid = 512;
   double h = (end - tau) / kGrid;
   if (h >= 0.5 * w_min) h = 0.5 * w_min;
+  // A receiver far faster than the span to the cutoff (1e-20 against 1e-3)
+  // would need a grid of 1e17 cells: no bound (tau is one) rather than a
+  // grid that does not fit.
+  constexpr double kLargestGrid = 8 * kGrid;
+  if (!((end - tau) / h <= kLargestGrid)) return tau;
   const int grid = static_cast<int>(std::ceil((end - tau) / h));
   slots_by_grid_.assign(static_cast<size_t>(grid) + 1, 0);
+  const double slack = tie(end);  // a slot within a tie of a cell's end counts in it
   for (const auto& holder : holders) {
-    for (double slot = holder.next; slot <= end + tolerance_; slot += holder.period) {
-      const double index = std::ceil((slot - tolerance_ - tau) / h);
-      const int g = index <= 0 ? 0 : static_cast<int>(index);
-      if (g <= grid) slots_by_grid_[static_cast<size_t>(g)] += holder.count;
+    if (!(holder.next <= end + slack)) continue;
+    if ((end + slack - holder.next) / holder.period <= grid) {
+      for (int j = 0;; ++j) {  // at most grid + 1 slots (a period of at least h)
+        const double slot = holder.next + j * holder.period;
+        if (!(slot <= end + slack)) break;
+        const double index = std::ceil((slot - slack - tau) / h);
+        const int g = index <= 0 ? 0 : static_cast<int>(index);
+        if (g <= grid) slots_by_grid_[static_cast<size_t>(g)] += holder.count;
+      }
+      continue;
+    }
+    // More slots than cells (a period far below the span; stepping by it
+    // might not even move a large time): the slots up to each cell's end,
+    // counted generously (more slots only weaken the bound), at most m.
+    long before = 0;
+    for (int g = 0; g <= grid; ++g) {
+      const double reach = tau + g * h + slack - holder.next;
+      const double upto = reach < 0 ? 0 : std::floor(reach / holder.period * (1 + 1e-12)) + 1;
+      const long slots = static_cast<long>(std::min<double>(upto * holder.count, m));
+      slots_by_grid_[static_cast<size_t>(g)] += static_cast<int>(slots - before);
+      before = slots;
     }
   }
   // The argument x_g - k w_i (+ tolerance), rounded up to the grid, is
@@ -201,11 +225,11 @@ double Search::counting_bound(const std::vector<Holders>& holders, double tau) {
   for (int k = 1; k <= k_max; ++k) {
     for (size_t i = 0; i < width; ++i) {
       offsets_[static_cast<size_t>(k - 1) * width + i] =
-          static_cast<int>(std::floor((k * weights_[i] - tolerance_) / h - 1e-7));  // >= 2 as h <= w_i / 2
+          static_cast<int>(std::floor((k * weights_[i] - slack) / h - 1e-7));  // >= 2 as h <= w_i / 2
     }
   }
   counts_.assign(static_cast<size_t>(grid) + 1, 0);
-  int held = 0;
+  long held = 0;
   for (int g = 0; g <= grid; ++g) {
     held += slots_by_grid_[static_cast<size_t>(g)];
     long total = held;
@@ -238,7 +262,7 @@ void Search::build_capacity(const std::vector<Holders>& holders, double tau, int
     if (remaining_[static_cast<size_t>(c)] > 0) fastest_remaining = std::min(fastest_remaining, time(c));
   }
   sim_.reset(holders);
-  sim_.take_due(tau + tolerance_);  // the slots at tau serve the group
+  sim_.take_due(tau + tie(tau));  // the slots at tau serve the group
   // The group's fastest possible composition: elementwise no slower than any.
   int group_left = slots;
   for (int c : allowed) {
@@ -252,7 +276,7 @@ void Search::build_capacity(const std::vector<Holders>& holders, double tau, int
   while (served < after_group) {
     const double x = sim_.earliest();
     if (x >= tau + horizon) break;
-    const int found = sim_.take_due(x + tolerance_);
+    const int found = sim_.take_due(x + tie(x));
     const int give = std::min(found, after_group - served);
     served += give;
     capacity_.push_back({x, served});
@@ -266,7 +290,7 @@ double Search::partial_bound(size_t depth, double tau, const std::vector<int>& a
   child.clear();
   for (const auto& h : levels_[depth]) {
     Holders next = h;
-    if (h.next <= tau + tolerance_) next.next += h.period;
+    if (h.next <= tau + tie(tau)) next.next += h.period;
     child.push_back(next);
   }
   const int k = problem_.classes();

@@ -75,7 +75,7 @@ void Search::record_completion(size_t depth, double tau) {
   if (shared_) {
     std::lock_guard lock(shared_->mutex);
     const double shared_best = shared_->best.load();
-    if (!(tau < shared_best - tolerance_)) {  // another thread found one as short
+    if (!time_less(tau, shared_best, tolerance_)) {  // another thread found one as short
       take_shared_best();
       return;
     }
@@ -89,7 +89,7 @@ void Search::record_completion(size_t depth, double tau) {
   best_groups_.push_back(remaining_);
   best_ = tau;
   found_ = true;
-  cutoff_ = std::min(cutoff_, best_ - tolerance_);
+  cutoff_ = std::min(cutoff_, below(best_));
   if (stop_at_first_) unwinding_ = true;
 }
 
@@ -99,13 +99,13 @@ bool Search::exchange_allows(int a, double tau) const {
   for (int b = a + 1; b < problem_.classes(); ++b) {
     const auto& ready = history_[static_cast<size_t>(b)];
     if (ready.empty()) continue;
-    if (tau - ready.front() >= last_window(a, b) - tolerance_) return false;
+    if (tau - ready.front() >= last_window(a, b) - tie(tau)) return false;
     const double tb = time(b);
     for (auto it = ready.rbegin(); it != ready.rend(); ++it) {
       const double d = tau - *it;
-      if (d <= tolerance_) continue;  // same slot group: order inside a group is free
+      if (d <= tie(tau)) continue;  // same slot group: order inside a group is free
       const double k = std::floor(d / tb);
-      if (!(d > k * tb + tolerance_ && d < (k + 1) * ta - tolerance_)) return false;
+      if (!(d > k * tb + tie(tau) && d < (k + 1) * ta - tie(tau))) return false;
     }
   }
   return true;
@@ -125,7 +125,7 @@ void Search::build_key(const std::vector<Holders>& holders, double tau) {
   key_.clear();
   for (const auto& h : holders) {
     key_.push_back(h.cls);
-    key_.push_back(std::llround((h.next - tau) / quantum_));
+    push_offset_key(h.next - tau);
     key_.push_back(h.count);
   }
   // Ready times still able to trigger the exchange rule: receivers of a
@@ -146,7 +146,7 @@ void Search::build_key(const std::vector<Holders>& holders, double tau) {
         key_.push_back(-1);  // older ones: all alike
         break;
       }
-      key_.push_back(std::llround(age / quantum_));
+      push_offset_key(age);
     }
   }
 }
@@ -172,7 +172,7 @@ double Search::expand(size_t depth, double known_bound) {
   }
   int slots = 0;
   for (const auto& h : holders) {
-    if (h.next <= tau + tolerance_) slots += h.count;
+    if (h.next <= tau + tie(tau)) slots += h.count;
   }
   if (tau > cutoff_) return tau;  // every remaining receiver is ready at tau or later
 
@@ -189,7 +189,7 @@ double Search::expand(size_t depth, double known_bound) {
   for (int c = 0; c < k; ++c) {
     if (remaining_[static_cast<size_t>(c)] == 0) continue;
     if (!exchange_allows(c, tau)) {
-      if (node_deadlines[static_cast<size_t>(c)] <= tau + tolerance_) return kInfinity;  // never servable again
+      if (node_deadlines[static_cast<size_t>(c)] <= tau + tie(tau)) return kInfinity;  // never servable again
       continue;
     }
     allowed.push_back(c);
@@ -210,7 +210,7 @@ double Search::expand(size_t depth, double known_bound) {
         return kInfinity;
       }
     }
-    if (tau < best_ - tolerance_) record_completion(depth, tau);
+    if (time_less(tau, best_, tolerance_)) record_completion(depth, tau);
     return tau;
   }
   if (allowed_receivers < slots) return kInfinity;  // no valid way to fill the group
@@ -351,7 +351,7 @@ bool Search::leftovers_fit(const std::vector<int>& take, int last) {
   size_t event = 0;
   for (size_t i = 0; i < due.size(); ++i) {
     total += due[i].second;
-    while (event < capacity_.size() && capacity_[event].first < due[i].first - tolerance_) ++event;
+    while (event < capacity_.size() && capacity_[event].first < below(due[i].first)) ++event;
     const int capacity = event == 0 ? 0 : capacity_[event - 1].second;
     if (total > capacity) return false;
   }
@@ -400,7 +400,7 @@ void Search::apply_child(size_t depth, double tau, const int* take) {
   child.clear();
   for (const auto& h : holders) {
     Holders next = h;
-    if (h.next <= tau + tolerance_) next.next += h.period;
+    if (h.next <= tau + tie(tau)) next.next += h.period;
     child.push_back(next);
   }
   const int k = problem_.classes();
@@ -419,7 +419,7 @@ void Search::apply_child(size_t depth, double tau, const int* take) {
   size_t out = 0;
   for (size_t i = 0; i < child.size(); ++i) {
     if (out > 0 && child[out - 1].cls == child[i].cls &&
-        std::fabs(child[out - 1].next - child[i].next) <= tolerance_) {
+        std::fabs(child[out - 1].next - child[i].next) <= tie(child[i].next)) {
       child[out - 1].count += child[i].count;
     } else {
       child[out++] = child[i];

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -234,11 +235,40 @@ class Search {
     take_shared_best();
     return (calls_++ & 63) != 0 || shared_->read_clock(best_);
   }
+  // Two slot times are one (slots of one group, holders merged, exchange
+  // windows) when they differ by at most tie(x): tau (the rule's floor,
+  // 1e-9 of the fastest time) or 1e-12 of their size, whichever is larger.
+  // 1e-12 of a time stamp is far above the rounding of the sums that make
+  // it (1e-16 per addition) and far below the rule's 1e-9 (core/ids.h): a
+  // search that grouped slots by 1e-9 of the stamp would serve a receiver
+  // at 1e4 + 2e-8 "at 1e4" and hand the error on down every chain of sends.
+  // Which plans are better (cutoffs, incumbents, the stop) follows the rule
+  // itself: below().
+  double tie(double x) const {
+    return std::isfinite(x) ? std::fmax(tolerance_, kSlotTimeNoise * std::fabs(x)) : tolerance_;
+  }
+  static constexpr double kSlotTimeNoise = 1e-12;
+  // Just below x beyond a tie of the rule (core/ids.h): the cutoff of a
+  // search that must beat x.
+  double below(double x) const { return x - tie_tolerance(x, x, tolerance_); }
+  // The memo key of a time offset from tau: a multiple of the quantum
+  // while it fits (the quantum is tau's floor, so an offset of 1e20 next to
+  // a fastest time of 1e-20 does not), else the offset's own bits after a
+  // marker (two states share a key only when their offsets agree).
+  void push_offset_key(double offset) {
+    const double steps = offset / quantum_;
+    if (std::fabs(steps) < 0x1p62) {
+      key_.push_back(std::llround(steps));
+    } else {
+      key_.push_back(std::numeric_limits<std::int64_t>::min());
+      key_.push_back(std::bit_cast<std::int64_t>(offset));
+    }
+  }
   void take_shared_best() {
     const double best = shared_->best.load(std::memory_order_relaxed);
     if (best < best_) {
       best_ = best;
-      cutoff_ = std::min(cutoff_, best_ - tolerance_);
+      cutoff_ = std::min(cutoff_, below(best_));
     }
   }
 
@@ -445,7 +475,7 @@ class Search {
   MemoTable memo_;
   double best_;
   SearchBudget budget_;
-  double tolerance_ = 0;
+  double tolerance_ = 0;  // tau, the floor of the rule; every comparison goes through tie() (core/ids.h)
   double quantum_ = 0;
   std::uint64_t memo_min_nodes_ = 0;  // store only subtrees of at least this many nodes (kSingletonMemoMinNodes)
   bool apply_fastest_first_ = false;

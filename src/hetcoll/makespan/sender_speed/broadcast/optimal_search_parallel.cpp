@@ -87,7 +87,7 @@ double Search::parallel_pass() {
       for (size_t i; (i = next.fetch_add(1)) < subproblems_.size();) {
         if (shared.stop.load() || shared.unwind.load()) break;
         const Subproblem& sub = subproblems_[i];
-        if (sub.bound > std::min(pass_cutoff, shared.best.load() - tolerance_)) continue;  // pruned: its bound
+        if (sub.bound > std::min(pass_cutoff, below(shared.best.load()))) continue;  // pruned: its bound
         results[i] = worker.solve(sub, pass_cutoff, stop_at_first);
       }
     };
@@ -117,7 +117,7 @@ double Search::solve(const Subproblem& sub, double cutoff, bool stop_at_first) {
   for (int c : remaining_) total_remaining_ += c;
   for (auto& ready : history_) ready.clear();
   best_ = std::min(best_, shared_->best.load());
-  cutoff_ = std::min(cutoff, best_ - tolerance_);
+  cutoff_ = std::min(cutoff, below(best_));
   stop_at_first_ = stop_at_first;
   unwinding_ = false;
   aborted_ = false;

@@ -81,9 +81,11 @@ Search::Search(const ClassProblem& problem, const SearchLimits& limits, const Op
   for (int a = 0; a < k; ++a) {
     for (int b = a + 1; b < k; ++b) {
       const double ta = problem.class_time[static_cast<size_t>(a)], tb = problem.class_time[static_cast<size_t>(b)];
-      double k_max = std::max(0.0, std::ceil((ta - 2 * tolerance_) / (tb - ta)) - 1);
-      while (k_max > 0 && !(k_max * tb + tolerance_ < (k_max + 1) * ta - tolerance_)) k_max -= 1;
-      while ((k_max + 1) * tb + tolerance_ < (k_max + 2) * ta - tolerance_) k_max += 1;
+      // (Ties at the size of the windows compared, as in exchange_allows.)
+      auto inside = [&](double k_b) { return k_b * tb + tie(k_b * tb) < (k_b + 1) * ta - tie(k_b * tb); };
+      double k_max = std::max(0.0, std::ceil((ta - 2 * tie(ta)) / (tb - ta)) - 1);
+      while (k_max > 0 && !inside(k_max)) k_max -= 1;
+      while (inside(k_max + 1)) k_max += 1;
       last_window_[static_cast<size_t>(a * k + b)] = (k_max + 1) * ta;
       longest_window_ = std::max(longest_window_, (k_max + 1) * ta);
     }
@@ -106,14 +108,15 @@ void Search::run(double proven_lower_bound) {
   constexpr int kTargetPasses = 8;
   constexpr double kPlainGap = 0.01;
   for (int pass = 0;; ++pass) {
-    if (lower_bound_ >= best_ - tolerance_) break;  // the incumbent is optimal
+    if (lower_bound_ >= below(best_)) break;  // the incumbent is optimal
     const bool ida = options_.iterative_targets && pass < kTargetPasses;
     const bool bisect = options_.iterative_targets && !ida && std::isfinite(best_) &&
                         best_ - lower_bound_ > kPlainGap * best_;
     const bool plain = !ida && !bisect;
-    cutoff_ = plain ? best_ - tolerance_
-                    : std::min(ida ? lower_bound_ + tolerance_ : lower_bound_ + (best_ - lower_bound_) * kBisectionStep,
-                               best_ - tolerance_);
+    cutoff_ = plain ? below(best_)
+                    : std::min(ida ? lower_bound_ + tie_tolerance(lower_bound_, lower_bound_, tolerance_)
+                                   : lower_bound_ + (best_ - lower_bound_) * kBisectionStep,
+                               below(best_));
     stop_at_first_ = !plain;
     unwinding_ = false;
     const double before = best_;

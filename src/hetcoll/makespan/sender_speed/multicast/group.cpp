@@ -104,7 +104,13 @@ void BestHelperRun::offer(const Cluster& cluster, const MulticastGroup& group, c
                           int k) {
   auto pruned = prune_idle_helpers(cluster, group.source, run, group.targets);
   const double run_makespan = last_completion(pruned);
-  if (time_less(run_makespan, makespan, cluster.tolerance())) {
+  // Shorter beyond the rounding of its sums (1e-12 of the makespan), not
+  // only beyond a tie of the rule: ties do not chain, and a run within a tie
+  // of the last one may be more than a tie below the first (1e4 + 2e-5,
+  // 1e4 + 1.002e-5, an optimum of 1e4 + 6e-8). Rounding alone (rescaled or
+  // decimal times) never makes a run with more helpers win.
+  constexpr double kRoundingNoise = 1e-12;
+  if (!std::isfinite(makespan) ? run_makespan < makespan : run_makespan < makespan - kRoundingNoise * std::fabs(makespan)) {
     makespan = run_makespan;
     transfers = std::move(pruned);
     helpers = k;

@@ -127,9 +127,10 @@ MakespanPlan reduce_plan_from_order(const Cluster& cluster, ProcessorIndex root,
 MakespanPlan plan_from_optimal_mcp_tree(const Cluster& cluster, ProcessorIndex root, const McpTree& tree,
                                         const SenderClasses& classes, double optimum, const char* dp_name,
                                         std::string proof) {
-  // Consistency checks of our own code: the tolerance rule plus the rounding
+  // Consistency checks of our own code: the tolerance rule (relative to T:
+  // the DP merges a time of 3e-19 into a length of 2e-7) plus the rounding
   // noise of summing up to n times in different orders.
-  const double slack = cluster.tolerance() + 1e-12 * optimum;
+  const double slack = tie_tolerance(optimum, optimum, cluster.tolerance()) + 1e-12 * optimum;
   const double tree_length = mcp_length(tree, classes.times);
   if (std::fabs(tree_length - optimum) > slack) {
     throw std::logic_error(fmt::format("{}: rebuilt tree has length {} but T = {}", dp_name, tree_length, optimum));
