@@ -61,16 +61,29 @@ TEST(ProgramPlan, DefaultPicksAProgramAtOneMebibyteAndAWholeMessagePlanAtFourByt
   const Platform platform = backbone16();
   for (Operation operation : {Operation::broadcast, Operation::reduce, Operation::allreduce}) {
     const auto small = default_for(platform, operation, 4);
-    EXPECT_FALSE(small.program.has_value()) << to_string(operation) << ": " << small.program->algorithm;
-    EXPECT_EQ(small.predicted_seconds, small.whole_message.candidates.front().predicted_seconds);
+    if (operation != Operation::allreduce) {
+      // 4 bytes: the whole-message trees (eager, binomial) are MPI's best.
+      EXPECT_FALSE(small.program.has_value()) << to_string(operation) << ": " << small.program->algorithm;
+      EXPECT_EQ(small.predicted_seconds, small.whole_message.candidates.front().predicted_seconds);
+    } else if (small.program) {
+      // The all-reduce's whole-message plans are one-port trees (no eager
+      // all-reduce): a program may win, only by more than the margin.
+      EXPECT_LT(small.predicted_seconds * (1 + kDefaultPlanMargin),
+                small.whole_message.candidates.front().predicted_seconds);
+    }
     const auto large = default_for(platform, operation, 1048576, 4);
     ASSERT_TRUE(large.program.has_value()) << to_string(operation);
     const ProgramPlan& plan = *large.program;
     // The fastest program, faster than every whole-message plan by more than the margin.
-    EXPECT_EQ(plan.algorithm, large.program_candidates.front().name);
+    // The fastest program, or MPI's fastest algorithm within the margin of it.
     EXPECT_EQ(plan.predicted_seconds, large.predicted_seconds);
     EXPECT_LT(plan.predicted_seconds * (1 + kDefaultPlanMargin), large.whole_message.candidates.front().predicted_seconds);
-    for (const auto& candidate : large.program_candidates) EXPECT_LE(plan.predicted_seconds, candidate.predicted_seconds);
+    for (const auto& candidate : large.program_candidates) {
+      EXPECT_LE(plan.predicted_seconds, candidate.predicted_seconds * (1 + kDefaultPlanMargin)) << candidate.name;
+      if (plan.algorithm.starts_with("mpi:") && candidate.name.starts_with("mpi:")) {
+        EXPECT_LE(plan.predicted_seconds, candidate.predicted_seconds) << candidate.name;
+      }
+    }
     EXPECT_EQ(plan.element_count * plan.element_bytes, 1048576u);
     // It computes the operation and its prediction holds in the flow model.
     const auto check = verify_program_plan(platform, plan);

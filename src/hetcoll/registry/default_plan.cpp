@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -33,12 +34,20 @@ sim::FlowModelOptions smpi_sends() {
 
 std::string seconds(double value) { return fmt::format("{:.6g} s", value); }
 
+// Beyond this many messages a hetcoll program is not a default candidate:
+// building, predicting and checking it takes seconds per thousand ranks x
+// messages, and SMPI's time to simulate it grows faster than the program.
+constexpr std::size_t kMaxHetcollProgramMessages = 20'000;
+
 struct ProgramCandidates {
   std::vector<ProgramCandidate> candidates;  // fastest first
-  std::shared_ptr<const CommProgram> fastest;
+  std::shared_ptr<const CommProgram> fastest_mpi, fastest_hetcoll;
+  double fastest_mpi_seconds = std::numeric_limits<double>::infinity();
+  double fastest_hetcoll_seconds = std::numeric_limits<double>::infinity();
 };
 
-// Every program candidate for the call, predicted; the fastest's program kept.
+// Every program candidate for the call, predicted; the fastest MPI
+// algorithm's and the fastest hetcoll program's programs kept.
 ProgramCandidates predict_program_candidates(const LoadedPlatform& platform,
                                              const std::vector<ProcessorIndex>& processor_of_rank,
                                              const FlowNetwork& flow, const CallShape& call) {
@@ -52,18 +61,22 @@ ProgramCandidates predict_program_candidates(const LoadedPlatform& platform,
   const double infinity = std::numeric_limits<double>::infinity();
   const auto options = smpi_sends();
   ProgramCandidates result;
-  double fastest = infinity;
   for (const auto& name : names) {
     ProgramCandidate candidate{name, infinity, {}};
+    const bool is_mpi = name.starts_with("mpi:");
     try {
       auto program = std::make_shared<CommProgram>(candidate_program(platform, processor_of_rank, call, name));
       check_program(*program, call.count, name);
       const auto timing = sim::predict_program(*program, flow, call.element_bytes, options);
-      if (timing.completed()) {
+      if (!is_mpi && program->message_count() > kMaxHetcollProgramMessages) {
+        candidate.refused = fmt::format("{} messages, more than the {} a default program may have",
+                                        program->message_count(), kMaxHetcollProgramMessages);
+      } else if (timing.completed()) {
         candidate.predicted_seconds = timing.makespan;
+        auto& fastest = is_mpi ? result.fastest_mpi_seconds : result.fastest_hetcoll_seconds;
         if (timing.makespan < fastest) {
           fastest = timing.makespan;
-          result.fastest = std::move(program);
+          (is_mpi ? result.fastest_mpi : result.fastest_hetcoll) = std::move(program);
         }
       } else {
         candidate.refused = "the program does not complete in the flow model";
@@ -80,9 +93,26 @@ ProgramCandidates predict_program_candidates(const LoadedPlatform& platform,
   return result;
 }
 
-bool program_wins(const ProgramCandidates& programs, double whole_message_seconds) {
-  return programs.fastest && !programs.candidates.empty() &&
-         programs.candidates.front().predicted_seconds < whole_message_seconds / (1 + kDefaultPlanMargin);
+// The program that runs instead of a whole-message plan of
+// `whole_message_seconds`, or none: the fastest program when it beats the
+// whole-message plan by more than the margin; MPI's own algorithm (its
+// predictions hold within 0.5 % of SMPI) unless a hetcoll program beats it
+// by more than the margin too.
+struct WinningProgram {
+  std::shared_ptr<const CommProgram> program;
+  std::string name;
+  double predicted_seconds = 0;
+};
+std::optional<WinningProgram> winning_program(const ProgramCandidates& programs, double whole_message_seconds) {
+  const bool hetcoll_first = programs.fastest_hetcoll_seconds < programs.fastest_mpi_seconds / (1 + kDefaultPlanMargin);
+  const double seconds = hetcoll_first ? programs.fastest_hetcoll_seconds : programs.fastest_mpi_seconds;
+  if (!(seconds < whole_message_seconds / (1 + kDefaultPlanMargin))) return std::nullopt;
+  for (const auto& candidate : programs.candidates) {
+    if (candidate.predicted_seconds == seconds && candidate.name.starts_with("mpi:") != hetcoll_first) {
+      return WinningProgram{hetcoll_first ? programs.fastest_hetcoll : programs.fastest_mpi, candidate.name, seconds};
+    }
+  }
+  return std::nullopt;
 }
 
 void check_call_bytes(double message_bytes, std::size_t element_bytes) {
@@ -137,9 +167,10 @@ DefaultPlan plan_default(const GraphNetwork& network, const MakespanRequest& req
   const FlowNetwork flow(network.platform(), ranks);
   auto programs = predict_program_candidates(loaded, ranks, flow, call);
   result.program_candidates = programs.candidates;
-  if (!program_wins(programs, result.predicted_seconds)) return result;
+  const auto winner = winning_program(programs, result.predicted_seconds);
+  if (!winner) return result;
 
-  const ProgramCandidate& best = programs.candidates.front();
+  const ProgramCandidate best{winner->name, winner->predicted_seconds, {}};
   result.predicted_seconds = best.predicted_seconds;
   ProgramPlan plan;
   plan.operation = call.operation;
@@ -154,13 +185,15 @@ DefaultPlan plan_default(const GraphNetwork& network, const MakespanRequest& req
   plan.flow.envelope_bytes = options.envelope_bytes;
   plan.flow.detached_below_bytes = options.detached_below_bytes;
   plan.flow.seconds_per_combined_byte = options.seconds_per_combined_byte;
-  plan.program = *programs.fastest;
+  plan.program = *winner->program;
   plan.program.name = plan.description;
   const auto& whole = result.whole_message.candidates.front();
   std::string others;
-  for (std::size_t i = 1; i < programs.candidates.size() && i <= 4; ++i) {
+  for (std::size_t i = 0, shown = 0; i < programs.candidates.size() && shown < 4; ++i) {
     const auto& candidate = programs.candidates[i];
     if (!candidate.refused.empty()) break;
+    if (candidate.name == best.name) continue;
+    ++shown;
     others += fmt::format("{}{} {}", others.empty() ? " " : ", ", candidate.name, seconds(candidate.predicted_seconds));
   }
   plan.notes.push_back(fmt::format(
@@ -198,10 +231,10 @@ DefaultProgram default_plan_program(const LoadedPlatform& platform, const std::v
   const auto timing = sim::predict_program(result.program, flow, call.element_bytes, smpi_sends());
   result.predicted_seconds = timing.completed() ? timing.makespan : std::numeric_limits<double>::infinity();
   auto programs = predict_program_candidates(platform, processor_of_rank, flow, call);
-  if (program_wins(programs, result.predicted_seconds)) {
-    result.program = *programs.fastest;
-    result.name = programs.candidates.front().name;
-    result.predicted_seconds = programs.candidates.front().predicted_seconds;
+  if (const auto winner = winning_program(programs, result.predicted_seconds)) {
+    result.program = *winner->program;
+    result.name = winner->name;
+    result.predicted_seconds = winner->predicted_seconds;
   }
   return result;
 }

@@ -9,9 +9,14 @@
 // and hetcoll's split, site and paced-eager programs.
 //
 // Rule: the fastest whole-message plan, unless a program is predicted
-// faster by more than `kDefaultPlanMargin` (2 %): then the fastest program,
-// as a program plan (plan/program_plan.h). Ties and near-ties keep the
-// whole-message plan, so the plans of small messages do not change.
+// faster by more than `kDefaultPlanMargin` (2 %): then that program, as a
+// program plan (plan/program_plan.h) — the fastest of MPI's algorithms
+// (predicted within 0.5 % of SMPI) unless a hetcoll program is predicted
+// faster than it by more than the margin too. Ties and near-ties keep the
+// whole-message plan (the plans of small messages do not change), and MPI's
+// algorithm over hetcoll's programs. hetcoll programs of more than 20,000
+// messages are not candidates (their cost to build, check and run grows
+// with the messages).
 // Claims: a program plan's time is a prediction in the flow model, no bound
 // and no optimality; a whole-message plan keeps its own model's claims.
 // Ranks: rank r is participant r (the platform's hosts in index order, or
