@@ -133,19 +133,18 @@ TEST(PredictedPlan, ChoosesTheFastestPredictionNotTheOnePortFlatTree) {
       // The benchmark runs the same plan by the chooser's name
       // hetcoll:predicted (ranks = the hosts in file order): same prediction.
       std::vector<ProcessorIndex> ranks = network.participants();
-      const FlowNetwork flow(loaded.graph(), ranks);
       CallShape call;
       call.operation = operation;
       call.count = static_cast<std::size_t>(bytes);
       call.element_bytes = 1;
-      sim::FlowModelOptions options;
-      options.envelope_bytes = sim::kSmpiEnvelopeBytes;
       // (registry/default_plan.h: the whole-message plan, or a program
       // predicted faster by more than 2 %, which then is the default.)
       const auto via_chooser = default_plan_program(loaded, ranks, call);
       const double chosen = via_chooser.name.starts_with("predicted") ? fastest : plan_default(network, request).predicted_seconds;
       EXPECT_NEAR(via_chooser.predicted_seconds, chosen, 1e-9 * chosen) << to_string(operation) << " " << bytes;
-      if (bytes < 16384) EXPECT_NEAR(via_chooser.predicted_seconds, fastest, 1e-9 * fastest) << to_string(operation);
+      if (bytes < 16384 && operation != Operation::allreduce) {
+        EXPECT_NEAR(via_chooser.predicted_seconds, fastest, 1e-9 * fastest) << to_string(operation);  // small: a tree
+      }
     }
   }
 }
