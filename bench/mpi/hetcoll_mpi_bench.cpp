@@ -19,7 +19,10 @@
 //   (program: one of the chooser's candidates by name, --algorithm
 //    hetcoll:graph (default), hetcoll:sender-speed, hetcoll:eager or
 //    mpi:NAME (registry/program_chooser.h), run by mpi/program_executor.h
-//    and predicted by the flow model, sim/program_simulation.h)
+//    and predicted by the flow model, sim/program_simulation.h;
+//    hetcoll:predicted: the command line's default plan for the call,
+//    registry/default_plan.h, planned on rank 0; the algorithm column then
+//    names what won, e.g. "hetcoll:predicted mpi:scatter_rdb_allgather")
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best

@@ -67,11 +67,14 @@ ProgramCandidates predict_program_candidates(const LoadedPlatform& platform,
     try {
       auto program = std::make_shared<CommProgram>(candidate_program(platform, processor_of_rank, call, name));
       check_program(*program, call.count, name);
-      const auto timing = sim::predict_program(*program, flow, call.element_bytes, options);
       if (!is_mpi && program->message_count() > kMaxHetcollProgramMessages) {
         candidate.refused = fmt::format("{} messages, more than the {} a default program may have",
                                         program->message_count(), kMaxHetcollProgramMessages);
-      } else if (timing.completed()) {
+        result.candidates.push_back(std::move(candidate));
+        continue;
+      }
+      const auto timing = sim::predict_program(*program, flow, call.element_bytes, options);
+      if (timing.completed()) {
         candidate.predicted_seconds = timing.makespan;
         auto& fastest = is_mpi ? result.fastest_mpi_seconds : result.fastest_hetcoll_seconds;
         if (timing.makespan < fastest) {
