@@ -119,6 +119,10 @@ TEST(ProgramPlan, JsonRoundTrip) {
   EXPECT_EQ(read.description, plan.description);
   EXPECT_EQ(read.predicted_seconds, plan.predicted_seconds);
   EXPECT_EQ(read.notes, plan.notes);
+  ASSERT_EQ(read.transfers.size(), plan.program.message_count());
+  EXPECT_EQ(read.transfers, plan.transfers);
+  EXPECT_EQ(read.claimed_makespan, plan.predicted_seconds);
+  EXPECT_EQ(read.claimed_lower_bound, 0.0);
   EXPECT_EQ(read.program.rank_order, plan.program.rank_order);
   EXPECT_EQ(read.program.buffer_elements, plan.program.buffer_elements);
   ASSERT_EQ(read.program.steps.size(), plan.program.steps.size());
@@ -196,6 +200,22 @@ TEST(ProgramPlan, ValidateRejectsTamperedPlans) {
     ProgramPlan tampered = plan;
     tampered.claims_optimal = true;
     rejected(tampered, "optimal", "an optimality claim");
+  }
+  {
+    ProgramPlan tampered = plan;
+    tampered.claimed_makespan = plan.predicted_seconds * 0.95;
+    rejected(tampered, "makespan", "a makespan 5 % short");
+  }
+  {
+    ProgramPlan tampered = plan;
+    tampered.claimed_lower_bound = plan.predicted_seconds / 2;
+    rejected(tampered, "lower_bound", "a bound claimed");
+  }
+  {
+    ProgramPlan tampered = plan;
+    ASSERT_FALSE(tampered.transfers.empty());
+    tampered.transfers.back().end *= 0.9;
+    rejected(tampered, "transfers[", "a message's arrival moved");
   }
   // A receive moved to another element range: the program no longer
   // broadcasts (or its messages no longer match).

@@ -102,7 +102,7 @@ check "program plan to mutate" 0 "$hetcoll" broadcast --platform "$work/bb16.xml
   --element-bytes 4 --out "$work/program.json" --quiet
 expect_in "a program was printed" "$work/out" ", program "
 expect_true "program plan file" "$work/program.json" \
-  "d['model'] == 'flow' and d['element_bytes'] == 4 and len(d['program']['ranks']) == 16 and not d['optimal']"
+  "d['model'] == 'flow' and d['element_bytes'] == 4 and len(d['program']['ranks']) == 16 and not d['optimal'] and d['makespan'] == d['predicted_seconds'] and d['lower_bound'] == 0 and len(d['transfers']) == d['stats']['messages']"
 check "validate good program" 0 "$hetcoll" validate --platform "$work/bb16.xml" --plan "$work/program.json"
 expect_in "validate says program" "$work/out" "valid broadcast program plan"
 check "simulate program" 0 "$hetcoll" simulate --platform "$work/bb16.xml" --plan "$work/program.json"
@@ -116,6 +116,9 @@ first_send="r, s = next((r, s) for r, steps in enumerate(d['program']['ranks']) 
 first_receive="r, s = next((r, s) for r, steps in enumerate(d['program']['ranks']) for s, x in enumerate(steps) if 'receive' in x and x['slice'][2] > 1)"
 mutate_program "prediction 10 % short" "d['predicted_seconds'] *= 0.9"
 mutate_program "optimality claimed" "d['optimal'] = True"
+mutate_program "makespan" "d['makespan'] *= 1.1"
+mutate_program "a bound claimed" "d['lower_bound'] = d['makespan'] / 2"
+mutate_program "a transfer's end" "d['transfers'][-1]['end'] *= 0.9"
 mutate_program "a send to another rank" "$first_send; x = d['program']['ranks'][r][s]; x['send'] = (x['send'] + 1) % 16 or 1"
 mutate_program "a receive one element short" "$first_receive; d['program']['ranks'][r][s]['slice'][2] -= 1"
 mutate_program "a rank's steps removed" "d['program']['ranks'][5] = []"

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,13 @@ struct ProgramPlanFlowSettings {
   double seconds_per_combined_byte = 0;  // combines free (SMPI without computation)
 };
 
+// One message as the flow model predicts it (ranks; seconds from the call).
+struct ProgramTransfer {
+  int from = 0, to = 0;
+  double start = 0, end = 0;
+  bool operator==(const ProgramTransfer&) const = default;
+};
+
 struct ProgramPlan {
   Operation operation = Operation::broadcast;  // broadcast, reduce or allreduce
   int root = 0;                                // the root rank; -1 for allreduce
@@ -50,6 +58,11 @@ struct ProgramPlan {
   // What a file read claims beyond the prediction (hetcoll writes false
   // and no bound; validate rejects a file claiming optimality).
   bool claims_optimal = false;
+  std::optional<double> claimed_makespan;     // a file's "makespan" (written: the prediction)
+  std::optional<double> claimed_lower_bound;  // a file's "lower_bound" (written: 0, no bound)
+  // Every message with its predicted start (both ends posted) and arrival,
+  // in the order of the sends (rank by rank): the "transfers" of the file.
+  std::vector<ProgramTransfer> transfers;
   ProgramPlanFlowSettings flow;
   std::vector<std::string> notes;
   double planning_seconds = 0;  // stats: time to choose and build it

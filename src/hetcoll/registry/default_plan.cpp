@@ -15,6 +15,7 @@
 #include "hetcoll/model/flow_network.h"
 #include "hetcoll/plan/plan_program.h"
 #include "hetcoll/registry/plans_on_ranks.h"
+#include "hetcoll/registry/program_plan_check.h"
 #include "hetcoll/sim/program_simulation.h"
 
 namespace hetcoll {
@@ -205,6 +206,11 @@ DefaultPlan plan_default(const GraphNetwork& network, const MakespanRequest& req
       best.name, seconds(best.predicted_seconds), whole.name, seconds(whole.predicted_seconds),
       others.empty() ? "" : "; next programs:" + others));
   plan.notes.push_back("predicted: the time is a prediction in the flow model, not a bound; no optimality is claimed");
+  // Every message's predicted start and arrival, for the file's "transfers".
+  const auto timing = predict_program_plan(network.platform(), plan);
+  for (const auto& message : timing.message_times) {
+    plan.transfers.push_back({message.from, message.to, message.start, message.end});
+  }
   plan.planning_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   result.program = std::move(plan);
   return result;

@@ -1,5 +1,6 @@
 #include "hetcoll/registry/program_plan_check.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -53,6 +54,37 @@ ProgramPlanCheck verify_program_plan(const Platform& platform, const ProgramPlan
     return check;
   }
   report.measured_makespan = timing.makespan;
+  const auto differs = [&](double claimed) {
+    return std::fabs(timing.makespan - claimed) > 1e-9 * std::max(timing.makespan, 1e-300);
+  };
+  if (plan.claimed_makespan && differs(*plan.claimed_makespan)) {
+    report.add_violation(fmt::format("makespan: the plan claims {} s, the flow model predicts {} s on this platform",
+                                     *plan.claimed_makespan, timing.makespan));
+  }
+  if (plan.claimed_lower_bound && *plan.claimed_lower_bound > 0) {
+    report.add_violation(fmt::format("lower_bound: {} s claimed, but a program plan proves no bound (write 0)",
+                                     *plan.claimed_lower_bound));
+  }
+  if (!plan.transfers.empty()) {
+    if (plan.transfers.size() != timing.message_times.size()) {
+      report.add_violation(fmt::format("transfers: {} listed, the program sends {} messages",
+                                       plan.transfers.size(), timing.message_times.size()));
+    } else {
+      for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+        const auto& claimed = plan.transfers[i];
+        const auto& predicted = timing.message_times[i];
+        const auto close = [&](double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(timing.makespan, 1e-300); };
+        if (claimed.from != predicted.from || claimed.to != predicted.to || !close(claimed.start, predicted.start) ||
+            !close(claimed.end, predicted.end)) {
+          report.add_violation(fmt::format("transfers[{}]: rank {} to rank {}, {} to {} s; the program's message {} is "
+                                           "rank {} to rank {}, predicted {} to {} s",
+                                           i, claimed.from, claimed.to, claimed.start, claimed.end, i, predicted.from,
+                                           predicted.to, predicted.start, predicted.end));
+          break;
+        }
+      }
+    }
+  }
   if (std::fabs(timing.makespan - plan.predicted_seconds) > 1e-9 * std::max(timing.makespan, 1e-300)) {
     report.add_violation(fmt::format("predicted_seconds: the plan claims {} s, the flow model predicts {} s on this "
                                      "platform",
