@@ -39,6 +39,8 @@ std::string seconds(double value) { return fmt::format("{:.6g} s", value); }
 // building, predicting and checking it takes seconds per thousand ranks x
 // messages, and SMPI's time to simulate it grows faster than the program.
 constexpr std::size_t kMaxHetcollProgramMessages = 20'000;
+// Nor beyond this many ranks (their planners grow faster than the ranks).
+constexpr std::size_t kMaxHetcollProgramRanks = 256;
 
 struct ProgramCandidates {
   std::vector<ProgramCandidate> candidates;  // fastest first
@@ -65,6 +67,12 @@ ProgramCandidates predict_program_candidates(const LoadedPlatform& platform,
   for (const auto& name : names) {
     ProgramCandidate candidate{name, infinity, {}};
     const bool is_mpi = name.starts_with("mpi:");
+    if (!is_mpi && processor_of_rank.size() > kMaxHetcollProgramRanks) {
+      candidate.refused = fmt::format("{} ranks, more than the {} a default hetcoll program may have",
+                                      processor_of_rank.size(), kMaxHetcollProgramRanks);
+      result.candidates.push_back(std::move(candidate));
+      continue;
+    }
     try {
       auto program = std::make_shared<CommProgram>(candidate_program(platform, processor_of_rank, call, name));
       check_program(*program, call.count, name);
@@ -157,6 +165,9 @@ DefaultPlan plan_default(const GraphNetwork& network, const MakespanRequest& req
   if (result.whole_message.candidates.empty()) return result;  // the flow model does not apply
   result.predicted_seconds = result.whole_message.candidates.front().predicted_seconds;
   const double message_bytes = *network.message_size();
+  // A message of a fractional number of bytes (a model's size, not an MPI
+  // call's) has no program: the whole-message plan stays.
+  if (element_bytes == 1 && message_bytes != std::floor(message_bytes)) return result;
   check_call_bytes(message_bytes, element_bytes);
   const std::vector<ProcessorIndex> ranks = network.participants();
   CallShape call;

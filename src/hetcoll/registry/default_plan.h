@@ -15,8 +15,9 @@
 // faster than it by more than the margin too. Ties and near-ties keep the
 // whole-message plan (the plans of small messages do not change), and MPI's
 // algorithm over hetcoll's programs. hetcoll programs of more than 20,000
-// messages are not candidates (their cost to build, check and run grows
-// with the messages).
+// messages or 256 ranks are not candidates (their cost to build, check and
+// run grows faster than the call), nor are programs for a message of a
+// fractional number of bytes.
 // Claims: a program plan's time is a prediction in the flow model, no bound
 // and no optimality; a whole-message plan keeps its own model's claims.
 // Ranks: rank r is participant r (the platform's hosts in index order, or
