@@ -13,13 +13,17 @@
 #include "commands.h"
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/files.h"
+#include "hetcoll/registry/default_plan.h"
 #include "hetcoll/registry/graph_registry.h"
+#include "hetcoll/registry/program_plan_check.h"
 #include "hetcoll/makespan/graph/sender_speed_view.h"
 #include "hetcoll/makespan/sender_speed/auto_select.h"
 #include "hetcoll/registry/registry.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan_json.h"
+#include "hetcoll/plan/program_plan_json.h"
 #include "hetcoll/report/plan_text.h"
+#include "hetcoll/report/program_plan_text.h"
 #include "hetcoll/verify/verify.h"
 #include "visual_outputs.h"
 
@@ -39,6 +43,7 @@ struct MakespanOptions {
   std::string view;  // graph platforms: "graph" (default), "sender-speed" or "eager"
   std::optional<double> auto_budget;
   std::optional<unsigned> threads;  // --threads (broadcast, multicast)
+  std::optional<std::size_t> element_bytes;  // --element-bytes (the default plan's programs)
 };
 
 // The registry row --algo names for (operation, model), or the default row
@@ -184,6 +189,38 @@ int verify_and_write_graph_plan(const MakespanPlan& plan, const GraphNetwork& ne
   return exit_code_of(plan);
 }
 
+// The default plan when a program won (registry/default_plan.h): verified,
+// written as a program plan; a tree picture does not apply.
+int verify_and_write_program_plan(const DefaultPlan& chosen, const GraphNetwork& network, const OutputOptions& output) {
+  const ProgramPlan& plan = *chosen.program;
+  const Platform& platform = network.platform();
+  for (const auto& [flag, path] : {std::pair{"--dot", output.dot_file}, std::pair{"--gantt", output.gantt_file}}) {
+    if (path.empty()) continue;
+    throw InputError(fmt::format("{}: the default plan for this call is a program ({}, predicted {:.6g} s), not a tree "
+                                 "of whole messages: it has no tree or Gantt picture. Give --algo auto (or another "
+                                 "tree planner) for a tree, or drop {} (--out/--json write the program plan)",
+                                 flag, plan.algorithm, plan.predicted_seconds, flag));
+  }
+  const ProgramPlanCheck check = verify_program_plan(platform, plan);
+  const VerifyReport& report = check.report;
+  if (!output.out_file.empty()) {
+    write_file_with(output.out_file,
+                    [&](std::ostream& out) { write_program_plan_json(out, plan, platform, report.valid); }, "--out");
+  }
+  if (output.json) {
+    std::ios::sync_with_stdio(false);
+    write_program_plan_json(std::cout, plan, platform, report.valid);
+  } else {
+    std::cout << program_plan_summary(plan, platform, check, &chosen);
+    if (!output.out_file.empty()) std::cout << fmt::format("wrote plan to {}\n", output.out_file);
+  }
+  if (!report.valid) {
+    std::cerr << "internal error: the chosen program failed verification:\n" << report.summary();
+    return static_cast<int>(ExitCode::internal_error);
+  }
+  return static_cast<int>(ExitCode::success);
+}
+
 // On a platform graph: the graph planners (registry/graph_registry.h).
 int run_graph_makespan(Operation operation, const MakespanOptions& options, const LoadedPlatform& loaded) {
   const Platform& platform = loaded.graph();
@@ -230,6 +267,18 @@ int run_graph_makespan(Operation operation, const MakespanOptions& options, cons
   const std::string algorithm = options.algorithm.empty()
                                     ? default_planner(operation, CommunicationModel::platform_graph)->name
                                     : options.algorithm;
+  // "predicted" where the flow model applies weighs programs too
+  // (registry/default_plan.h): MPI's algorithms, split and site programs.
+  const bool weighs_programs = algorithm == "predicted" && flow_prediction_applies(network, operation);
+  if (options.element_bytes && !weighs_programs) {
+    throw InputError("--element-bytes: only the default plan (--algo predicted) on a platform with latencies and "
+                     "bandwidths and a --message-size builds programs over elements; other plans move whole messages");
+  }
+  if (weighs_programs) {
+    const DefaultPlan chosen = plan_default(network, request, options.element_bytes.value_or(1));
+    if (chosen.program) return verify_and_write_program_plan(chosen, network, options.output);
+    return verify_and_write_graph_plan(chosen.whole_message.plan, network, options.output);
+  }
   return verify_and_write_graph_plan(plan_graph_makespan(network, request, algorithm), network, options.output);
 }
 
@@ -329,7 +378,7 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
   CLI::App* command = app.add_subcommand(name, description);
   add_platform_options(command, options.platform);
   command->add_option("--view", options.view,
-                      "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes; without --algo, the plan predicted fastest in the flow model, eager trees included: --algo predicted); "
+                      "On a platform graph: \"graph\" (default) plans on the graph itself (routes, one-port nodes; without --algo, the plan predicted fastest in the flow model, eager trees included, or a program of MPI's or hetcoll's algorithms when one is predicted faster by more than 2 %: --algo predicted); "
                       "\"sender-speed\" collapses it to one time per node (each node's slowest route) and uses the "
                       "sender-speed algorithms, whose claims then hold for that view only; \"eager\" (broadcast and reduce) "
                       "plans for eager MPI sends: a broadcast node sends to all its children without waiting, its link "
@@ -375,6 +424,14 @@ CLI::App* add_makespan_command(CLI::App& app, const char* name, Operation operat
                                     "N nodes (the same plan everywhere; a stop there exits 4)",
                                     kAutoBudgetGreedyFactor, kAutoBudgetFloorSeconds * 1e3))
         ->check(positive_finite_number());
+  }
+  if (operation != Operation::multicast) {
+    command->add_option("--element-bytes", options.element_bytes,
+                        "With the default plan (--algo predicted) on a platform with latencies and bandwidths: bytes "
+                        "per element of the message (default 1; 4 for MPI_INT). A program plan (MPI's scatter + "
+                        "all-gather, Rabenseifner, hetcoll's split plans) cuts the message at element boundaries, "
+                        "so --message-size must be a whole number of elements")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
   }
   add_limit_options(command, options.limits);
   if (operation == Operation::broadcast || operation == Operation::multicast) {

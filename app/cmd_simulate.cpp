@@ -14,6 +14,8 @@
 #include "hetcoll/core/error.h"
 #include "hetcoll/core/units.h"
 #include "hetcoll/plan/plan_json.h"
+#include "hetcoll/plan/program_plan_json.h"
+#include "hetcoll/registry/program_plan_check.h"
 #include "hetcoll/sim/makespan_simulation.h"
 #if HETCOLL_WITH_LP
 #include "hetcoll/plan/periodic_plan_json.h"
@@ -142,12 +144,47 @@ int simulate_makespan(const SimulateOptions& options, const std::string& text) {
   return 0;
 }
 
+// A program plan runs in the flow model (sim/program_simulation.h), the
+// model its prediction was made in.
+int simulate_program(const SimulateOptions& options, const std::string& text) {
+  if (options.operations_given && options.operations != 1) {
+    throw InputError("--operations: a program plan is simulated one call at a time (give 1 or leave it out)");
+  }
+  const Platform platform = load_platform_graph(options.platform);
+  const ProgramPlan plan = parse_program_plan_json(text, platform, options.plan_file);
+  const auto timing = predict_program_plan(platform, plan);
+  if (!timing.completed()) {
+    std::cerr << fmt::format("{}: the program does not complete in the flow model ({} ranks blocked for ever)\n",
+                             options.plan_file, timing.stuck_ranks.size());
+    return static_cast<int>(ExitCode::invalid_plan);
+  }
+  if (options.json) {
+    std::cout << fmt::format("{{\"operation\": \"{}\", \"operations\": 1, \"planned_makespan\": {}, \"makespan\": {}, "
+                             "\"first_operation_makespan\": {}, \"time_per_operation\": {}, \"operation_completion\": "
+                             "[{}], \"model\": \"flow\", \"messages\": {}}}\n",
+                             to_string(plan.operation), plan.predicted_seconds, timing.makespan, timing.makespan,
+                             timing.makespan, timing.makespan, timing.messages);
+    return 0;
+  }
+  std::cout << fmt::format("simulated {} program plan {} ({}, {} messages) on {}\n", to_string(plan.operation),
+                           options.plan_file, plan.algorithm, timing.messages, options.platform.platform_file);
+  std::cout << "  model        flow model (routes' latencies, links shared at their capacity, MPI's eager and "
+               "rendezvous sends, as SimGrid SMPI runs them)\n";
+  std::cout << fmt::format("  planned      {:.6g} s\n", plan.predicted_seconds);
+  std::cout << fmt::format("  simulated    {:.6g} s{}\n", timing.makespan,
+                           std::fabs(timing.makespan - plan.predicted_seconds) <= 1e-9 * std::max(1e-300, timing.makespan)
+                               ? "   (as planned)"
+                               : fmt::format("   ({:.4f} x planned)", timing.makespan / plan.predicted_seconds));
+  return 0;
+}
+
 int run_simulate(const SimulateOptions& options) {
   if (options.operations == 0) throw InputError("--operations: must be at least 1");
   const std::string text = read_text_file(options.plan_file);
 #if HETCOLL_WITH_LP
   if (looks_like_periodic_plan(text)) return simulate_periodic(options, text);
 #endif
+  if (looks_like_program_plan(text)) return simulate_program(options, text);
   return simulate_makespan(options, text);
 }
 

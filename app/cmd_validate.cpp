@@ -13,6 +13,8 @@
 
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan_json.h"
+#include "hetcoll/plan/program_plan_json.h"
+#include "hetcoll/registry/program_plan_check.h"
 #include "hetcoll/verify/verify.h"
 #if HETCOLL_WITH_LP
 #include "hetcoll/plan/periodic_plan_json.h"
@@ -52,12 +54,41 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
 }
 #endif
 
+// A program plan (it has a "program"): its steps checked for the operation
+// and its prediction recomputed on the platform (registry/program_plan_check.h).
+int validate_program(const PlatformOptions& options, const std::string& plan_file, const std::string& text, bool json) {
+  const Platform platform = load_platform_graph(options);
+  const ProgramPlan plan = parse_program_plan_json(text, platform, plan_file);
+  const ProgramPlanCheck check = verify_program_plan(platform, plan);
+  const VerifyReport& report = check.report;
+  if (json) {
+    std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
+              << "\", \"algorithm\": " << json_quote(plan.algorithm)
+              << ", \"predicted_seconds\": " << fmt::format("{}", report.measured_makespan)
+              << ", \"symbolic_run\": " << (check.symbolic_run ? "true" : "false")
+              << ", \"violation_count\": " << report.violation_count << ", \"violations\": [";
+    for (size_t i = 0; i < report.violations.size(); ++i) std::cout << (i ? ", " : "") << json_quote(report.violations[i]);
+    std::cout << "]}\n";
+  } else if (report.valid) {
+    std::cout << fmt::format("{}: valid {} program plan ({}), {} ranks, {} messages, predicted {:.6g} s in the flow "
+                             "model{}\n",
+                             plan_file, to_string(plan.operation), plan.algorithm, plan.participants.size(),
+                             plan.program.message_count(), report.measured_makespan,
+                             check.symbolic_run ? "" : "; the symbolic run was skipped (too large)");
+  } else {
+    std::cout << fmt::format("{}: INVALID {} program plan ({}), {}:\n{}", plan_file, to_string(plan.operation),
+                             plan.algorithm, count_of(report.violation_count, "violation"), report.summary());
+  }
+  return static_cast<int>(report.valid ? ExitCode::success : ExitCode::invalid_plan);
+}
+
 int run_validate(const PlatformOptions& platform, const std::string& plan_file, bool json) {
   if (plan_file.empty()) throw InputError("--plan: required (a plan JSON file written by --out)");
   const std::string text = read_text_file(plan_file);
 #if HETCOLL_WITH_LP
   if (looks_like_periodic_plan(text)) return validate_periodic(platform, plan_file, text, json);
 #endif
+  if (looks_like_program_plan(text)) return validate_program(platform, plan_file, text, json);
   LoadedPlatform loaded = load_platform(platform);
   MakespanPlan plan;
   VerifyReport report;

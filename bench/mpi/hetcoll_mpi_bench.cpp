@@ -19,7 +19,10 @@
 //   (program: one of the chooser's candidates by name, --algorithm
 //    hetcoll:graph (default), hetcoll:sender-speed, hetcoll:eager or
 //    mpi:NAME (registry/program_chooser.h), run by mpi/program_executor.h
-//    and predicted by the flow model, sim/program_simulation.h)
+//    and predicted by the flow model, sim/program_simulation.h;
+//    hetcoll:predicted: the command line's default plan for the call,
+//    registry/default_plan.h, planned on rank 0; the algorithm column then
+//    names what won, e.g. "hetcoll:predicted mpi:scatter_rdb_allgather")
 //          [--sizes 4,16,...] [--datatype int|double] [--op max|sum|gcd]
 //          [--root R] [--repetitions N] [--tree fnf|binomial|chain|tree|multi-tree] [--slice-bytes B]
 //   (--tree tree / multi-tree / auto: the platform-graph planners' best
@@ -90,6 +93,8 @@
 #include "hetcoll/sim/program_simulation.h"
 #include "hetcoll/makespan/split/split_reduce.h"
 #include "hetcoll/plan/split_program.h"
+#include "hetcoll/registry/default_plan.h"
+#include "hetcoll/plan/program_bytes.h"
 #include "hetcoll/mpi/pipelined_broadcast.h"
 #include "hetcoll/mpi/pipelined_reduce.h"
 #include "hetcoll/mpi/platform_pipelines.h"
@@ -348,12 +353,37 @@ int run(Options options) {
       call.root = options.root;
       call.count = static_cast<std::size_t>(count);
       call.element_bytes = static_cast<std::size_t>(type_size);
-      program = std::make_unique<CommProgram>(candidate_program(platform, runtime->processor_of_rank(), call, name));
-      const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
-      sim::FlowModelOptions flow_options;
-      flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : sim::kSmpiEnvelopeBytes;
-      predicted = predict_candidate(platform, runtime->processor_of_rank(), network, call, name, flow_options);
-      algorithm = name;
+      if (name == "hetcoll:predicted") {
+        // The command line's default plan for this call (registry/default_plan.h):
+        // what `hetcoll broadcast --message-size BYTES --element-bytes SIZE` prints.
+        // Planned once, on rank 0 (about 25 candidates built and predicted),
+        // and handed to the others as bytes (plan/program_bytes.h).
+        std::vector<char> bytes;
+        std::string chosen_name;
+        if (rank == 0) {
+          auto chosen = default_plan_program(platform, runtime->processor_of_rank(), call);
+          bytes = encode_program(chosen.program);
+          predicted = chosen.predicted_seconds;
+          chosen_name = chosen.name;
+        }
+        long long sizes[2] = {static_cast<long long>(bytes.size()), static_cast<long long>(chosen_name.size())};
+        MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+        bytes.resize(static_cast<std::size_t>(sizes[0]));
+        chosen_name.resize(static_cast<std::size_t>(sizes[1]));
+        MPI_Bcast(bytes.data(), static_cast<int>(sizes[0]), MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Bcast(chosen_name.data(), static_cast<int>(sizes[1]), MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Bcast(&predicted, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        program = std::make_unique<CommProgram>(
+            decode_program(std::string_view(bytes.data(), bytes.size()), static_cast<std::size_t>(count)));
+        algorithm = fmt::format("{} {}", name, chosen_name);
+      } else {
+        program = std::make_unique<CommProgram>(candidate_program(platform, runtime->processor_of_rank(), call, name));
+        const FlowNetwork network(platform.graph(), runtime->processor_of_rank());
+        sim::FlowModelOptions flow_options;
+        flow_options.envelope_bytes = options.envelope_bytes > 0 ? options.envelope_bytes : sim::kSmpiEnvelopeBytes;
+        predicted = predict_candidate(platform, runtime->processor_of_rank(), network, call, name, flow_options);
+        algorithm = name;
+      }
     } else if (use_hetcoll && options.collective == "pipelined-bcast" && (options.tree == "tree" || options.tree == "multi-tree" || options.tree == "auto")) {
 #ifdef HETCOLL_WITH_LP
       if (platform.is_cluster()) throw InputError("--tree tree/multi-tree/auto needs a platform graph (JSON graph or SimGrid XML)");

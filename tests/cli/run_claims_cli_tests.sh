@@ -95,6 +95,49 @@ python3 -c "import json,sys; d=json.load(open(sys.argv[1])); del d['makespan']; 
 check "validate: missing makespan" 2 "$hetcoll" validate --times 1,1,2,3,3,1.5 --plan "$work/mutated.json"
 expect_in "missing makespan named" "$work/err" "makespan: missing"
 
+# Program plans (the default plan when MPI's or hetcoll's program is predicted
+# faster than every whole-message tree): the backbone cluster cut to 16 hosts.
+sed 's/radical="0-99"/radical="0-15"/' "$source_dir/tests/data/simgrid/cluster_backbone.xml" >"$work/bb16.xml"
+check "program plan to mutate" 0 "$hetcoll" broadcast --platform "$work/bb16.xml" --message-size 1048576 \
+  --element-bytes 4 --out "$work/program.json" --quiet
+expect_in "a program was printed" "$work/out" ", program "
+expect_true "program plan file" "$work/program.json" \
+  "d['model'] == 'flow' and d['element_bytes'] == 4 and len(d['program']['ranks']) == 16 and not d['optimal'] and d['makespan'] == d['predicted_seconds'] and d['lower_bound'] == 0 and len(d['transfers']) == d['stats']['messages']"
+check "validate good program" 0 "$hetcoll" validate --platform "$work/bb16.xml" --plan "$work/program.json"
+expect_in "validate says program" "$work/out" "valid broadcast program plan"
+check "simulate program" 0 "$hetcoll" simulate --platform "$work/bb16.xml" --plan "$work/program.json"
+expect_in "simulated as planned" "$work/out" "(as planned)"
+mutate_program() {  # mutate_program NAME PYTHON_STATEMENT_ON_d [EXIT]: validate exits 5 (or EXIT)
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); $2; json.dump(d, open(sys.argv[2], 'w'))" \
+    "$work/program.json" "$work/mutated.json"
+  check "validate rejects program: $1" "${3:-5}" "$hetcoll" validate --platform "$work/bb16.xml" --plan "$work/mutated.json"
+}
+first_send="r, s = next((r, s) for r, steps in enumerate(d['program']['ranks']) for s, x in enumerate(steps) if 'send' in x)"
+first_receive="r, s = next((r, s) for r, steps in enumerate(d['program']['ranks']) for s, x in enumerate(steps) if 'receive' in x and x['slice'][2] > 1)"
+mutate_program "prediction 10 % short" "d['predicted_seconds'] *= 0.9"
+mutate_program "optimality claimed" "d['optimal'] = True"
+mutate_program "makespan" "d['makespan'] *= 1.1"
+mutate_program "a bound claimed" "d['lower_bound'] = d['makespan'] / 2"
+mutate_program "a transfer's end" "d['transfers'][-1]['end'] *= 0.9"
+mutate_program "a send to another rank" "$first_send; x = d['program']['ranks'][r][s]; x['send'] = (x['send'] + 1) % 16 or 1"
+mutate_program "a receive one element short" "$first_receive; d['program']['ranks'][r][s]['slice'][2] -= 1"
+mutate_program "a rank's steps removed" "d['program']['ranks'][5] = []"
+mutate_program "another source" "d['source'] = d['participants'][3]"
+mutate_program "the same program on other hosts" "d['participants'] = d['participants'][::-1]" 
+mutate_program "element count missing" "del d['element_count']" 2
+expect_in "element count named" "$work/err" "element_count: missing"
+mutate_program "a step of no kind" "d['program']['ranks'][0][0] = {'jump': 1}" 2
+expect_in "step named" "$work/err" "program.ranks[0][0]"
+check "tree picture of a program" 2 "$hetcoll" broadcast --platform "$work/bb16.xml" --message-size 1048576 \
+  --element-bytes 4 --dot "$work/tree.svg"
+expect_in "tree picture refused" "$work/err" "not a tree"
+check "element bytes that do not divide" 2 "$hetcoll" broadcast --platform "$work/bb16.xml" --message-size 1048577 \
+  --element-bytes 4
+expect_in "element bytes named" "$work/err" "--element-bytes: the message of 1048577 bytes"
+check "element bytes without the default plan" 2 "$hetcoll" broadcast --platform "$work/bb16.xml" --message-size 1048576 \
+  --element-bytes 4 --algo auto
+expect_in "element bytes refused" "$work/err" "--element-bytes"
+
 # --- messages -------------------------------------------------------------------
 check "directory as platform" 2 "$hetcoll" broadcast --platform "$source_dir/examples"
 expect_in "directory named" "$work/err" "is a directory"

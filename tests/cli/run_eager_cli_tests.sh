@@ -129,7 +129,7 @@ if grep -q "latency in flight" "$work/eager-summary.svg"; then
 else
   passed=$((passed + 1))
 fi
-check "graph reduce gantt" 0 "$hetcoll" reduce --platform "$platform" --message-size 4096 --gantt "$work/graph-reduce.svg" --quiet
+check "graph reduce gantt" 0 "$hetcoll" reduce --platform "$platform" --message-size 4096 --algo auto --gantt "$work/graph-reduce.svg" --quiet
 expect_in "graph gantt has link rows" "$work/graph-reduce.svg" "crossing a one-port link or router"
 if grep -q "latency in flight" "$work/graph-reduce.svg"; then
   failed=$((failed + 1)); echo "FAIL one-port gantt: $work/graph-reduce.svg draws latencies in flight"

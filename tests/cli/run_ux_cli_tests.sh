@@ -112,7 +112,7 @@ expect_in "steady broadcast per s" "$work/out" "slices per s (period 0.0301867 s
 expect_in "steady broadcast makespans in s" "$work/out" "one tree (improve): 0.398469 s"
 check "broadcast plan" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --algo auto --quiet --out "$work/b.json"
 expect_in "message size in words" "$work/out" "1 MB messages"
-check "default plan" 0 "$hetcoll" broadcast --platform "$small" --message-size 1MB --quiet --out "$work/d.json"
+check "default plan" 0 "$hetcoll" broadcast --platform "$small" --message-size 3MB --quiet --out "$work/d.json"
 check "simulate refuses the default's eager plan" 2 "$hetcoll" simulate --platform "$small" --plan "$work/d.json"
 expect_in "simulate says why" "$work/err" "an eager plan cannot be simulated"
 check "simulate makespan plan" 0 "$hetcoll" simulate --platform "$small" --plan "$work/b.json"

@@ -81,7 +81,9 @@ std::vector<GraphPlanner> build_planners() {
                            "selector: the flow model of SimGrid's CM02 (Velho, Legrand 2009) as SMPI runs MPI",
                            "with latencies, bandwidths and a message size: of auto, hierarchical, look-ahead, ECEF, "
                            "binomial and the eager model's auto and flat trees, the one predicted to finish first "
-                           "in the flow model (shared links at their capacity); otherwise auto",
+                           "in the flow model (shared links at their capacity); the command line also weighs MPI's "
+                           "own algorithms and hetcoll's split and site programs, and prints a program plan when "
+                           "one is predicted faster by more than 2 %; otherwise auto",
                            {});
     algorithm.row.is_default = true;
     algorithm.row.is_selector = true;

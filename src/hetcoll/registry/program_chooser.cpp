@@ -28,15 +28,12 @@ constexpr std::string_view kDefault = "mpi:default";
 constexpr std::string_view kSplit = "hetcoll:split";
 constexpr std::string_view kSplitNic = "hetcoll:split-nic";
 constexpr std::string_view kSites = "hetcoll:sites";
-// The command line's default plan (registry/predicted_plan.h): run and
-// predicted by name only, never one of choose_program's candidates.
-constexpr std::string_view kPredicted = "hetcoll:predicted";
 // The most messages a split all-reduce candidate may have (fewer chunks
 // beyond): planning and predicting a program costs about its messages x
 // the ranks, and 64 ranks with 16 chunks (130,000 messages) took a minute.
 constexpr std::size_t kMaxSplitMessages = 20'000;
 constexpr std::string_view kCandidateNames = "mpi:NAME, hetcoll:graph, hetcoll:sender-speed, hetcoll:eager, hetcoll:eager-paced, hetcoll:split, "
-                                                "hetcoll:split-nic, hetcoll:sites, hetcoll:predicted";
+                                                "hetcoll:split-nic, hetcoll:sites";
 
 struct HetcollCandidate {
   std::string_view name;
@@ -95,7 +92,6 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
     if (candidate.paced && call.operation != Operation::broadcast) return "paced eager plans: broadcasts";
     return hetcoll_refusal(call, candidate.model);
   }
-  if (name == kPredicted) return hetcoll_refusal(call, PlanModel::platform_graph);
   if (name == kSplit || name == kSplitNic) {
     if (name == kSplitNic && call.operation != Operation::allreduce) {
       return "the NIC fluid model's split plan is the all-reduce's (the split reduce is planned in it already)";
@@ -157,15 +153,6 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
     const auto plan = plan_for_ranks(platform, processor_of_rank, call.operation, root,
                                      static_cast<double>(call.count * call.element_bytes), "", candidate.model);
     auto program = program_of_plan(plan, ranks, call.count, candidate.paced);
-    program.name = name;
-    return program;
-  }
-  if (name == kPredicted) {
-    const int root = call.operation == Operation::allreduce ? -1 : call.root;
-    const auto plan = plan_for_ranks(platform, processor_of_rank, call.operation, root,
-                                     static_cast<double>(call.count * call.element_bytes), "predicted",
-                                     PlanModel::platform_graph);
-    auto program = program_of_plan(plan, ranks, call.count);
     program.name = name;
     return program;
   }

@@ -26,10 +26,8 @@
 //  * "hetcoll:sites": on ranks in two or more sites, the site plan
 //    (makespan/sites/site_collectives.h: the WAN crossed once per site in
 //    segments, each site's best MPI algorithm inside).
-// By name only (candidate_program, predict_candidate; never chosen here):
-// "hetcoll:predicted", the command line's default graph plan
-// (registry/predicted_plan.h) for the call's size, lowered like
-// "hetcoll:graph" (or "hetcoll:eager" when an eager tree won).
+// The command line's default plan for a call ("hetcoll:predicted" in the
+// benchmark) is registry/default_plan.h's, which weighs these candidates.
 // Rule: the library's default runs (PMPI_* unchanged) unless another
 // candidate is predicted faster by more than `margin` (a fraction); then the
 // fastest candidate runs. When the library's default is not modelled, a

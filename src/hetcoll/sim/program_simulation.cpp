@@ -23,6 +23,7 @@ struct Message {
   double remaining = 0;   // bytes still to flow
   double rate = 0;        // bytes/second while flowing
   double weight = 1;      // 1 / CM02 sharing penalty
+  double started = kUnknown, arrived = kUnknown;
 };
 
 class Simulation {
@@ -108,6 +109,10 @@ class Simulation {
     }
     ProgramTiming timing;
     timing.messages = messages_.size();
+    timing.message_times.reserve(messages_.size());
+    for (const auto& message : messages_) {
+      timing.message_times.push_back({message.from, message.to, message.started, message.arrived, message.bytes});
+    }
     timing.rank_finish.resize(finish_.size());
     for (std::size_t r = 0; r < finish_.size(); ++r) {
       if (std::isnan(finish_[r])) {
@@ -141,6 +146,7 @@ class Simulation {
         if (message.state == Message::State::flowing && (message.remaining <= 0 || message.rate == kInfinity)) {
           message.state = Message::State::done;
           message.remaining = 0;
+          message.arrived = now;
           completed_at_[static_cast<std::size_t>(message.to)][message.receive_step] = now;
           if (!message.detached) completed_at_[static_cast<std::size_t>(message.from)][message.send_step] = now;
           rates_stale_ = true;
@@ -158,6 +164,7 @@ class Simulation {
       return;
     }
     message.state = Message::State::latency;
+    message.started = now;
     active_.push_back(m);
     message.flows_at =
         now + network_.path(static_cast<std::size_t>(message.from), static_cast<std::size_t>(message.to)).latency;

@@ -51,10 +51,20 @@ struct FlowModelOptions {
   double seconds_per_combined_byte = 0;
 };
 
+// One message of a predicted program: when both its ends were posted
+// (it starts its route's latency) and when it arrived (NaN: never).
+struct MessageTiming {
+  int from = 0, to = 0;
+  double start = 0, end = 0;
+  double bytes = 0;  // on the network, envelope included
+};
+
 struct ProgramTiming {
   double makespan = 0;               // the last rank's finish (seconds)
   std::vector<double> rank_finish;   // per rank: when its last step ends
   std::size_t messages = 0;
+  // Every message, in the order of the sends (rank by rank, step by step).
+  std::vector<MessageTiming> message_times;
   // Ranks blocked for ever (a wait on a message never sent); empty when the
   // program completes.
   std::vector<int> stuck_ranks;
