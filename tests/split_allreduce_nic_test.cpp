@@ -146,7 +146,7 @@ TEST(SplitAllreduceNic, EveryPacingSearchesItsOwnChunkCounts) {
     one.paces = {pace};
     one.max_work = all.max_work / all.paces.size();
     const auto alone = plan_split_allreduce_nic(network, 16384, 4, one);
-    EXPECT_LE(plan.makespan, alone.makespan * (1 + 1e-12)) << "pace " << pace << ": " << alone.description;
+    EXPECT_LE(plan.makespan, alone.makespan * (1 + 1e-12)) << "pace " << pace << ": " << alone.algorithm;
   }
 }
 

@@ -344,7 +344,7 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
   //    fast and slow) and the binomial algorithm for contrast.
   {
     std::vector<std::string> reversed;
-    for (int r = 0; r < world_size; ++r) reversed.push_back(cluster.id(static_cast<ProcessorIndex>(world_size - 1 - r)));
+    for (int r = 0; r < world_size; ++r) reversed.emplace_back(cluster.id(static_cast<ProcessorIndex>(world_size - 1 - r)));
     PlanningOptions planning;
     planning.reduce_algorithm = "snf";
     planning.broadcast_algorithm = "fnf";
@@ -360,7 +360,7 @@ void suite_results(const std::string& platform_dir, const std::string& work_dir)
     int half_size = 0;
     MPI_Comm_size(half, &half_size);
     std::vector<std::string> ids;
-    for (int r = world_rank % 2; r < world_size; r += 2) ids.push_back(cluster.id(static_cast<ProcessorIndex>(r)));
+    for (int r = world_rank % 2; r < world_size; r += 2) ids.emplace_back(cluster.id(static_cast<ProcessorIndex>(r)));
     Runtime runtime(half, platform_path(platform_dir), RankMapping::explicit_list(ids));
     check_reductions(runtime, half, {all[1], all[5], all[7]}, "sub-communicator", {1, 100}, true);
     MPI_Comm_free(&half);
