@@ -35,6 +35,12 @@
 namespace hetcoll {
 namespace {
 
+// Every processor id of the cluster (Cluster::ids() returns a copy).
+std::set<std::string> id_set(const Cluster& cluster) {
+  const std::vector<std::string> ids = cluster.ids();
+  return {ids.begin(), ids.end()};
+}
+
 // The parsed picture; fails the test when `svg` is not well-formed XML
 // with an <svg> root element.
 pugi::xml_document parse_svg(const std::string& svg) {
@@ -262,7 +268,7 @@ TEST(GanttSvg, BroadcastHasEveryRowAndEveryMessageTwice) {
   const MakespanPlan plan = plan_broadcast_fnf(cluster, 0);
   const std::string svg = gantt_svg(plan, cluster);
   const auto document = parse_svg(svg);
-  EXPECT_EQ(gantt_row_ids(document), std::set<std::string>(cluster.ids().begin(), cluster.ids().end()));
+  EXPECT_EQ(gantt_row_ids(document), id_set(cluster));
   EXPECT_EQ(bars_with_fill(document, "#0072B2"), plan.transfers.size());              // sends
   EXPECT_EQ(bars_with_fill(document, "url(#hatch-value)"), plan.transfers.size());    // receives
   const auto texts = texts_of(document);
@@ -296,7 +302,7 @@ TEST(GanttSvg, EscapesIds) {
   EXPECT_EQ(svg.find("<script>"), std::string::npos);
   EXPECT_EQ(svg.find("a<b>"), std::string::npos);
   const auto document = parse_svg(svg);
-  EXPECT_EQ(gantt_row_ids(document), std::set<std::string>(cluster.ids().begin(), cluster.ids().end()));
+  EXPECT_EQ(gantt_row_ids(document), id_set(cluster));
 }
 
 TEST(GanttSvg, SingleProcessorAndEmptyPlans) {
@@ -496,7 +502,7 @@ std::set<std::string> tree_box_ids(const pugi::xml_document& document) {
 
 TEST(TreeSvg, BroadcastAndReduceShowEveryProcessor) {
   const Cluster cluster = eight_processors();
-  const std::set<std::string> all_ids(cluster.ids().begin(), cluster.ids().end());
+  const std::set<std::string> all_ids = id_set(cluster);
   for (const MakespanPlan& plan : {plan_broadcast_fnf(cluster, 0), plan_reduce_snf(cluster, 0)}) {
     const std::string svg = tree_svg(plan, cluster);
     const auto document = parse_svg(svg);
@@ -786,7 +792,7 @@ TEST(TreeSvg, EscapesIdsAndHandlesTinyPlans) {
   const Cluster cluster = awkward_ids();
   const std::string svg = tree_svg(plan_reduce_snf(cluster, 1), cluster);
   EXPECT_EQ(svg.find("<script>"), std::string::npos);
-  EXPECT_EQ(tree_box_ids(parse_svg(svg)), std::set<std::string>(cluster.ids().begin(), cluster.ids().end()));
+  EXPECT_EQ(tree_box_ids(parse_svg(svg)), id_set(cluster));
 
   const Cluster one = Cluster::from_times({2});
   for (const MakespanPlan& plan :

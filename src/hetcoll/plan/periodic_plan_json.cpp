@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/plan/json_field_reader_internal.h"
 #include "hetcoll/plan/plan_json_fast_internal.h"
 #include "hetcoll/plan/lp_certificate_json_internal.h"
 
@@ -215,19 +216,9 @@ bool looks_like_periodic_plan(std::string_view text) {
 
 namespace {
 
-class Reader {
+class Reader : public JsonFieldReader {
  public:
-  Reader(const Platform& platform, std::string_view source_name) : platform_(platform), source_(source_name) {}
-
-  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw InputError(fmt::format("{}: {}: {}", source_, where, what));
-  }
-
-  const json& require(const json& object, const char* key, const std::string& where) const {
-    auto it = object.find(key);
-    if (it == object.end()) fail(where + key, "missing");
-    return *it;
-  }
+  Reader(const Platform& platform, std::string_view source_name) : JsonFieldReader(source_name), platform_(platform) {}
 
   ProcessorIndex node(const json& value, const std::string& where) const {
     if (value.is_string()) {
@@ -261,12 +252,6 @@ class Reader {
     return result.get_num();
   }
 
-  int small_integer(const json& value, const std::string& where) const {
-    if (!value.is_number_integer()) fail(where, "must be an integer");
-    const auto result = value.get<long long>();
-    if (result < -1 || result > std::numeric_limits<int>::max()) fail(where, "out of range");
-    return static_cast<int>(result);
-  }
 
   MessageType type(const json& object, SteadyOperation operation, ProcessorIndex plan_source,
                    const std::string& where) const {
@@ -301,7 +286,6 @@ class Reader {
 
  private:
   const Platform& platform_;
-  std::string source_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetcoll/core/error.h"
+#include "hetcoll/plan/json_field_reader_internal.h"
 #include "hetcoll/core/json_input_internal.h"
 #include "hetcoll/plan/plan_json_fast_internal.h"
 
@@ -115,19 +116,9 @@ bool looks_like_program_plan(std::string_view text) {
 
 namespace {
 
-class Reader {
+class Reader : public JsonFieldReader {
  public:
-  Reader(const Platform& platform, std::string_view source_name) : platform_(platform), source_(source_name) {}
-
-  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
-    throw InputError(fmt::format("{}: {}: {}", source_, where, what));
-  }
-
-  const json& require(const json& object, const char* key, const std::string& where) const {
-    auto it = object.find(key);
-    if (it == object.end()) fail(where + key, "missing");
-    return *it;
-  }
+  Reader(const Platform& platform, std::string_view source_name) : JsonFieldReader(source_name), platform_(platform) {}
 
   std::string text(const json& value, const std::string& where) const {
     if (!value.is_string()) fail(where, "must be a string");
@@ -157,12 +148,7 @@ class Reader {
     fail(where, fmt::format("must be a whole number from {} to {}", low, high));
   }
 
-  int peer(const json& value, const std::string& where) const {
-    if (!value.is_number_integer()) fail(where, "must be a rank (an integer)");
-    const auto result = value.get<long long>();
-    if (result < -1 || result > std::numeric_limits<int>::max()) fail(where, "out of range");
-    return static_cast<int>(result);
-  }
+  int peer(const json& value, const std::string& where) const { return small_integer(value, where, "a rank (an integer)"); }
 
   bool boolean(const json& value, const std::string& where) const {
     if (!value.is_boolean()) fail(where, "must be true or false");
@@ -248,7 +234,6 @@ class Reader {
 
  private:
   const Platform& platform_;
-  std::string source_;
 };
 
 }  // namespace
