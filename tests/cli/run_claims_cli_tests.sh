@@ -156,5 +156,25 @@ check "subnormal times" 2 "$hetcoll" broadcast --times 3e-310,3e-310,3e-310,3e-3
   --source 5 --algo optimal
 expect_in "subnormal named" "$work/err" "too small"
 
+# Steady plans: an optimality claim needs the certificate and the bound met.
+"$hetcoll" generate random --nodes 8 --density 0.4 --seed 3 --out "$work/r8.json" >/dev/null
+check "steady scatter, period limit" 0 "$hetcoll" steady scatter --platform "$work/r8.json" --message-size 1e6 \
+  --period-max 100 --out "$work/steady.json"
+check "steady scatter, exact" 0 "$hetcoll" steady scatter --platform "$work/r8.json" --message-size 1e6 --exact \
+  --out "$work/steady-exact.json"
+check "validate the exact steady plan" 0 "$hetcoll" validate --platform "$work/r8.json" --plan "$work/steady-exact.json"
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d['optimal'] = True; json.dump(d, open(sys.argv[2], 'w'))
+d = json.load(open(sys.argv[3])); d.pop('certificate'); d['throughput_bound'] = d['throughput']; d['optimal'] = True
+json.dump(d, open(sys.argv[4], 'w'))" "$work/steady.json" "$work/steady-lie1.json" "$work/steady-exact.json" \
+  "$work/steady-lie2.json"
+check "validate rejects: optimal below the bound" 5 "$hetcoll" validate --platform "$work/r8.json" \
+  --plan "$work/steady-lie1.json"
+expect_in "optimal claim named" "$work/out" "optimal: the plan claims true"
+check "validate rejects: optimal without certificate" 5 "$hetcoll" validate --platform "$work/r8.json" \
+  --plan "$work/steady-lie2.json"
+expect_in "missing certificate named" "$work/out" "no certificate"
+
 echo "cli claims: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

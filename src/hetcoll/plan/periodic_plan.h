@@ -184,6 +184,9 @@ struct PeriodicPlan : PlanHeader {
   lp::LpCertificate certificate;
 
   SteadyStats steady_stats;  // the LP's size, method and times
+  // What a plan file claims in its "optimal" field (unset when absent or
+  // when the plan was planned here): validate checks it against optimal().
+  std::optional<bool> claimed_optimal;
 
   bool optimal() const { return !certificate.empty() && throughput == throughput_bound; }
 };

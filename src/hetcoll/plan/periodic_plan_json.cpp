@@ -330,6 +330,10 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
     plan.throughput_bound = document.contains("throughput_bound")
                                 ? reader.rational(document["throughput_bound"], "throughput_bound")
                                 : plan.throughput;
+    if (auto it = document.find("optimal"); it != document.end()) {
+      if (!it->is_boolean()) reader.fail("optimal", "must be true or false");
+      plan.claimed_optimal = it->get<bool>();
+    }
     plan.period = reader.integer(reader.require(document, "period", ""), "period");
     plan.operations_per_period =
         document.contains("operations_per_period")

@@ -649,6 +649,16 @@ class PeriodicChecker {
       violation("throughput {} differs from the bound {} although no period limit applied", readable(plan_.throughput),
                 readable(plan_.throughput_bound));
     }
+    // An optimality claim needs the proof: a certificate of the bound and
+    // the throughput equal to it (no certificate, no optimal claim).
+    if (plan_.claimed_optimal && *plan_.claimed_optimal != plan_.optimal()) {
+      violation("optimal: the plan claims {}, but {}", *plan_.claimed_optimal ? "true" : "false",
+                plan_.certificate.empty() ? "it carries no certificate of its bound"
+                : plan_.throughput != plan_.throughput_bound
+                    ? fmt::format("its throughput {} is below its proven bound {}", readable(plan_.throughput),
+                                  readable(plan_.throughput_bound))
+                    : std::string("its certificate proves its throughput optimal"));
+    }
   }
 
   std::optional<ProcessorIndex> node_key(const std::string& key) const {
