@@ -34,14 +34,15 @@ bool check_call(const MpiAlgorithm& algorithm, int ranks, int root, std::size_t 
   }
   const CommProgram program = algorithm.generate(ranks, root, count, element_bytes);
   EXPECT_EQ(program.ranks, ranks);
-  EXPECT_NO_THROW(check_program(program, count));
+  const bool allgather = algorithm.operation == Operation::allgather;  // count: each rank's block
+  EXPECT_NO_THROW(check_program(program, allgather ? count * static_cast<std::size_t>(ranks) : count));
   const auto report = verify_program(program, algorithm.operation, root, count);
   EXPECT_TRUE(report.valid) << report.summary();
   return true;
 }
 
 std::vector<int> roots_of(const MpiAlgorithm& algorithm, int ranks) {
-  if (algorithm.operation == Operation::allreduce) return {0};
+  if (algorithm.operation == Operation::allreduce || algorithm.operation == Operation::allgather) return {0};
   std::vector<int> roots = {0};
   for (int root : {1, ranks / 2, ranks - 1}) {
     if (root > 0 && root < ranks && std::find(roots.begin(), roots.end(), root) == roots.end()) roots.push_back(root);
@@ -62,6 +63,8 @@ TEST_P(EveryAlgorithm, ComputesItsCollective) {
     for (int root : roots_of(algorithm, ranks)) {
       // 4096 elements of 8 bytes: four 8 KiB segments (NTSL, flattree_pipeline).
       for (std::size_t count : {0, 1, 7, 1000, 4096}) {
+        // An allgather's buffer holds every rank's block: smaller blocks on many ranks.
+        if (algorithm.operation == Operation::allgather && ranks >= 32 && count > 7) count /= 64;
         modelled += check_call(algorithm, ranks, root, count, 8) ? 1 : 0;
       }
       // Byte-cut algorithms are modelled when pieces are whole elements.
@@ -72,9 +75,13 @@ TEST_P(EveryAlgorithm, ComputesItsCollective) {
   // Large messages, where segmentation and rendezvous kick in.
   for (int ranks : {3, 8, 17}) {
     for (int root : {0, ranks - 1}) {
-      if (algorithm.operation == Operation::allreduce && root != 0) continue;
-      modelled += check_call(algorithm, ranks, root, 100000, 8) ? 1 : 0;
-      modelled += check_call(algorithm, ranks, root, 100000 - 3, 4) ? 1 : 0;
+      if ((algorithm.operation == Operation::allreduce || algorithm.operation == Operation::allgather) && root != 0) {
+        continue;
+      }
+      const std::size_t large = algorithm.operation == Operation::allgather ? 100000 / static_cast<std::size_t>(ranks)
+                                                                            : 100000;
+      modelled += check_call(algorithm, ranks, root, large, 8) ? 1 : 0;
+      modelled += check_call(algorithm, ranks, root, large - 3, 4) ? 1 : 0;
     }
   }
   EXPECT_GT(modelled, 0);

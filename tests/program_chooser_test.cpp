@@ -15,6 +15,7 @@
 #include "hetcoll/model/platform_io.h"
 #include "hetcoll/model/simgrid/simgrid_xml.h"
 #include "hetcoll/makespan/split/split_reduce.h"
+#include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
 #include "hetcoll/plan/program_bytes.h"
 #include "hetcoll/plan/split_program.h"
 #include "hetcoll/registry/plans_on_ranks.h"
@@ -155,6 +156,72 @@ TEST(ProgramChooser, RandomPlatformsEveryCandidateVerifiedAndNeverWorseThanTheDe
       EXPECT_TRUE(report.valid) << candidate.name << ": " << report.summary();
     }
   }
+}
+
+// MPI_Allgather: every candidate on seeded random NIC clusters computes the
+// all-gather (every rank ends with every rank's block), completes in the
+// model, and the choice is never predicted slower than SMPI's default.
+TEST(ProgramChooser, AllgatherCandidatesVerifiedAndNeverWorseThanTheDefault) {
+  std::mt19937 random(20261129);
+  for (int instance = 0; instance < 12; ++instance) {
+    const int hosts = std::uniform_int_distribution<int>(2, 10)(random);
+    std::vector<double> up_mbps;
+    for (int h = 0; h < hosts; ++h) up_mbps.push_back(std::uniform_real_distribution<double>(5, 200)(random));
+    const auto platform = nic_cluster(hosts, up_mbps, std::uniform_real_distribution<double>(1, 100)(random));
+    const auto members = hosts_of(platform);
+    const std::size_t count = std::array<std::size_t, 3>{1, 100, 5000}[instance % 3];
+    const auto call = call_of(Operation::allgather, count);
+    const auto choice = choose_program(platform, members, call);
+    SCOPED_TRACE(fmt::format("instance {}: {} hosts, blocks of {} elements: {}", instance, hosts, count, choice.reason));
+    EXPECT_LE(choice.chosen_seconds, choice.default_seconds);
+    int verified = 0;
+    for (const auto& candidate : choice.candidates) {
+      if (!candidate.refused.empty()) continue;
+      EXPECT_TRUE(std::isfinite(candidate.predicted_seconds)) << candidate.name;
+      const auto program = candidate_program(platform, members, call, candidate.name);
+      const auto report = verify_program(program, Operation::allgather, 0, count);
+      EXPECT_TRUE(report.valid) << candidate.name << ": " << report.summary();
+      // The program the runtime's rank 0 sends survives its bytes.
+      const auto bytes = encode_program(program);
+      EXPECT_EQ(encode_program(decode_program(std::string_view(bytes.data(), bytes.size()),
+                                              call_data_elements(call, hosts))),
+                bytes);
+      ++verified;
+    }
+    EXPECT_GE(verified, 4) << "default, ring, NTSLR, bruck at least";
+  }
+}
+
+// Two fast hosts and six slow up links: MPI's algorithms send every block
+// through every slow link (p - 1 blocks each), the split all-gather once.
+TEST(ProgramChooser, TheSplitAllgatherWinsWhereUpLinksDiffer) {
+  const auto platform = nic_cluster(8, {1000, 1000, 10, 10, 10, 10, 10, 10}, 20);
+  const auto members = hosts_of(platform);
+  const auto choice = choose_program(platform, members, call_of(Operation::allgather, 1u << 14));
+  EXPECT_EQ(choice.chosen, "hetcoll:split") << choice.reason;
+  EXPECT_LT(choice.chosen_seconds * 2, choice.default_seconds) << choice.reason;
+  // Refused: the whole-message and site plans are not all-gathers.
+  for (const auto& candidate : choice.candidates) {
+    const bool all_gathers = candidate.name.starts_with("mpi:") || candidate.name == "hetcoll:split";
+    EXPECT_EQ(candidate.refused.empty(), all_gathers) << candidate.name << ": " << candidate.refused;
+  }
+  const std::vector<ProcessorIndex> six(members.begin(), members.begin() + 6);
+  EXPECT_THROW(candidate_program(platform, six, call_of(Operation::allgather, 4), "mpi:pair"), InputError);
+  const auto report = verify_program(*choice.program, Operation::allgather, 0, 1u << 14);
+  EXPECT_TRUE(report.valid) << report.summary();
+}
+
+// A wrong all-gather is caught: a block never sent, a block in the wrong place.
+TEST(VerifyProgram, RejectsAWrongAllgather) {
+  auto program = mpi_algorithm_program(Operation::allgather, "ring", 4, 0, 3, 4);
+  ASSERT_TRUE(verify_program(program, Operation::allgather, 0, 3).valid);
+  auto shifted = mpi_algorithm_program(Operation::allgather, "ring", 4, 0, 3, 4);
+  // Rank 1 receives rank 0's block into block 2's place (both steps agree on the count).
+  for (auto& step : shifted.steps[1]) {
+    if (step.kind == ProgramStep::Kind::receive && step.peer == 0) step.data.offset = 6;
+  }
+  EXPECT_FALSE(verify_program(shifted, Operation::allgather, 0, 3).valid);
+  EXPECT_FALSE(verify_program(program, Operation::broadcast, 0, 12).valid);
 }
 
 TEST(ProgramChooser, AHeterogeneousPlatformPicksAHetcollPlanForLargeBroadcasts) {

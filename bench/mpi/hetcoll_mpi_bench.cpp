@@ -11,7 +11,7 @@
 // collective once, and the time is the largest end time minus T0 over all
 // ranks. The median over repetitions is reported (after one warm-up).
 //
-// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|pipelined-bcast|segmented-reduce|split-bcast|split-allreduce
+// Usage: hetcoll_mpi_bench --platform F --collective reduce|bcast|allreduce|allgather|pipelined-bcast|segmented-reduce|split-bcast|split-allreduce
 //          [--implementation hetcoll|builtin|program|runtime] [--label NAME] [--algorithm A]
 //   (runtime: hetcoll::mpi::Runtime with its defaults, what the PMPI library
 //    runs with only HETCOLL_PLATFORM set: the chooser's pick per size,
@@ -295,6 +295,7 @@ int run(Options options) {
                                 options.collective == "split-bcast"
                             ? Operation::broadcast
                         : options.collective == "allreduce" || options.collective == "split-allreduce" ? Operation::allreduce
+                        : options.collective == "allgather"                                            ? Operation::allgather
                                                                                                    : Operation::reduce;
   if (rank == 0 && options.header) {
     std::printf("platform,collective,implementation,algorithm,elements,bytes,measured_seconds,predicted_seconds,"
@@ -303,7 +304,9 @@ int run(Options options) {
   for (long elements : options.sizes) {
     int count = static_cast<int>(elements);
     double bytes = static_cast<double>(elements) * type_size;
-    std::vector<char> send(static_cast<size_t>(bytes)), receive(static_cast<size_t>(bytes));
+    // An all-gather receives every rank's block.
+    const double receive_bytes = operation == Operation::allgather ? bytes * size : bytes;
+    std::vector<char> send(static_cast<size_t>(bytes)), receive(static_cast<size_t>(receive_bytes));
     for (size_t i = 0; i < send.size(); i += static_cast<size_t>(type_size)) {
       if (datatype == MPI_INT) {
         int value = static_cast<int>(6 * (1 + (rank * 7 + i) % 97));
@@ -337,8 +340,9 @@ int run(Options options) {
     } else if (use_runtime) {
       int commutative = 1;
       MPI_Op_commutative(op, &commutative);
-      const auto* chosen = runtime->chosen_for(operation, operation == Operation::allreduce ? -1 : options.root, count,
-                                               type_size, commutative != 0);
+      const bool rooted = operation == Operation::broadcast || operation == Operation::reduce;
+      const auto* chosen = runtime->chosen_for(operation, rooted ? options.root : -1, count, type_size,
+                                               commutative != 0);
       predicted = chosen ? chosen->predicted_seconds : std::nan("");
       algorithm = chosen ? chosen->name : "no choice (cluster or fixed costs)";
     } else if (use_program) {
@@ -615,20 +619,26 @@ int run(Options options) {
       if (use_runtime) {
         if (operation == Operation::reduce) runtime->reduce(send.data(), receive.data(), count, datatype, op, options.root);
         else if (operation == Operation::allreduce) runtime->allreduce(send.data(), receive.data(), count, datatype, op);
-        else runtime->bcast(send.data(), count, datatype, options.root);
+        else if (operation == Operation::allgather) {
+          runtime->allgather(send.data(), count, datatype, receive.data(), count, datatype);
+        } else runtime->bcast(send.data(), count, datatype, options.root);
       } else if (program) {
         MPI_Comm comm = MPI_COMM_WORLD;
         if (operation == Operation::reduce) {
           mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, *program, comm, comm, runtime_options);
         } else if (operation == Operation::allreduce) {
           mpi::allreduce(send.data(), receive.data(), count, datatype, op, *program, comm, comm, runtime_options);
+        } else if (operation == Operation::allgather) {
+          mpi::allgather(send.data(), receive.data(), count, datatype, *program, comm, comm, runtime_options);
         } else {
           mpi::bcast(send.data(), count, datatype, options.root, *program, comm, comm, runtime_options);
         }
       } else if (!use_hetcoll) {
         if (operation == Operation::reduce) MPI_Reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD);
         else if (operation == Operation::allreduce) MPI_Allreduce(send.data(), receive.data(), count, datatype, op, MPI_COMM_WORLD);
-        else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
+        else if (operation == Operation::allgather) {
+          MPI_Allgather(send.data(), count, datatype, receive.data(), count, datatype, MPI_COMM_WORLD);
+        } else MPI_Bcast(send.data(), count, datatype, options.root, MPI_COMM_WORLD);
       } else if (pipeline && segmented_reduce) {
         mpi::reduce(send.data(), receive.data(), count, datatype, op, options.root, MPI_COMM_WORLD, *pipeline);
       } else if (pipeline) {

@@ -1223,6 +1223,55 @@ void suite_programs() {
              ran > 0 ? why : "never a candidate");
     }
   }
+  // MPI_Allgather: every modelled MPI algorithm and the split all-gather,
+  // every datatype (derived and strided ones too), in place or not.
+  {
+    std::vector<std::string> names;
+    for (const auto& algorithm : mpi_algorithms()) {
+      if (algorithm.operation == Operation::allgather) names.push_back(fmt::format("mpi:{}", algorithm.name));
+    }
+    names.emplace_back("hetcoll:split");
+    const auto members = platform.graph().participants();
+    for (const auto& name : names) {
+      bool ok = true;
+      std::string why;
+      int ran = 0;
+      for (const auto& c : commutative) {
+        if (c.name == "gcd/int") continue;  // one per datatype (int, double, strided): no operation here
+        for (int count : counts) {
+          CallShape call;
+          call.operation = Operation::allgather;
+          call.count = static_cast<std::size_t>(count);
+          int type_size = 0;
+          MPI_Type_size(c.datatype, &type_size);
+          call.element_bytes = static_cast<std::size_t>(type_size);
+          std::unique_ptr<CommProgram> program;
+          try {
+            program = std::make_unique<CommProgram>(candidate_program(platform, members, call, name));
+          } catch (const InputError&) {
+            continue;  // not a candidate for this call (the chooser refuses it too)
+          }
+          ++ran;
+          const int all = count * world_size;
+          std::vector<unsigned char> mine, ours, theirs;
+          c.fill(mine, count, world_rank, count);
+          c.fill(ours, all, -1, 0);
+          c.fill(theirs, all, -2, 0);
+          allgather(mine.data(), ours.data(), count, c.datatype, *program, private_comm, MPI_COMM_WORLD, {});
+          MPI_Allgather(mine.data(), count, c.datatype, theirs.data(), count, c.datatype, MPI_COMM_WORLD);
+          if (!c.equal(theirs, ours, all)) { ok = false; why = fmt::format("{} count {}", c.name, count); }
+          // In place: the rank's own block already in the receive buffer.
+          c.fill(ours, all, -1, 0);
+          const std::size_t block_bytes = mine.size();
+          std::copy(mine.begin(), mine.end(), ours.begin() + static_cast<std::ptrdiff_t>(block_bytes) * world_rank);
+          allgather(MPI_IN_PLACE, ours.data(), count, c.datatype, *program, private_comm, MPI_COMM_WORLD, {});
+          if (!c.equal(theirs, ours, all)) { ok = false; why = fmt::format("{} in place count {}", c.name, count); }
+        }
+      }
+      report(fmt::format("program {} (allgather): {} calls equal MPI's", name, ran), ok && ran > 0,
+             ran > 0 ? why : "never a candidate");
+    }
+  }
   MPI_Comm_free(&private_comm);
   // The Runtime's default: the chooser's pick per call, on the world and on
   // a sub-communicator (odd and even ranks, each on its own hosts).

@@ -1,5 +1,5 @@
-// A plain MPI program that knows nothing of hetcoll: MPI_Bcast, MPI_Reduce
-// and MPI_Allreduce on MPI_COMM_WORLD and on a sub-communicator, predefined
+// A plain MPI program that knows nothing of hetcoll: MPI_Bcast, MPI_Reduce,
+// MPI_Allreduce and MPI_Allgather on MPI_COMM_WORLD and on a sub-communicator, predefined
 // and user-defined operations (one not commutative), several datatypes and
 // counts, every root. Rank 0 prints one line per call with a hash of every
 // rank's result, so two runs (with and without libhetcoll_pmpi.so
@@ -83,6 +83,8 @@ void print_line(MPI_Comm comm, const std::string& label, std::uint64_t mine) {
 
 constexpr int kCounts[] = {1, 64, 4096};
 constexpr int kCountCount = 3;
+constexpr int kAllgatherCounts[] = {1, 100, 4096};
+constexpr int kAllgatherLines = 3 * 3 + 1;  // per communicator
 
 struct Operation {
   const char* name;
@@ -137,6 +139,34 @@ void run(MPI_Comm comm, const char* comm_name, const std::vector<Operation>& ope
                  hash_bytes(buffer.data(), buffer.size() * sizeof(int)));
     }
   }
+  // MPI_Allgather: ints, in place, a derived datatype (4 uint32 per element),
+  // and send/receive sides of different datatypes (the library's call).
+  MPI_Datatype quad;
+  MPI_Type_contiguous(4, MPI_UINT32_T, &quad);
+  MPI_Type_commit(&quad);
+  for (int count : kAllgatherCounts) {
+    const auto block = static_cast<std::size_t>(count);
+    std::vector<int> mine(4 * block), all(4 * block * static_cast<std::size_t>(size), -1);
+    for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = static_cast<int>(mix(static_cast<std::uint32_t>(rank * 7919 + i)));
+    MPI_Allgather(mine.data(), count, MPI_INT, all.data(), count, MPI_INT, comm);
+    print_line(comm, format("%s MPI_Allgather int count %d", comm_name, count),
+               hash_bytes(all.data(), block * static_cast<std::size_t>(size) * sizeof(int)));
+    std::fill(all.begin(), all.end(), -1);
+    std::copy(mine.begin(), mine.begin() + count, all.begin() + static_cast<std::ptrdiff_t>(rank) * count);
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all.data(), count, MPI_INT, comm);
+    print_line(comm, format("%s MPI_Allgather in place int count %d", comm_name, count),
+               hash_bytes(all.data(), block * static_cast<std::size_t>(size) * sizeof(int)));
+    std::fill(all.begin(), all.end(), -1);
+    MPI_Allgather(mine.data(), count, quad, all.data(), count, quad, comm);
+    print_line(comm, format("%s MPI_Allgather 4 x uint32 (derived) count %d", comm_name, count),
+               hash_bytes(all.data(), all.size() * sizeof(int)));
+  }
+  {
+    std::vector<int> mine(8, rank), all(8 * static_cast<std::size_t>(size), -1);
+    MPI_Allgather(mine.data(), 8 * static_cast<int>(sizeof(int)), MPI_BYTE, all.data(), 8, MPI_INT, comm);
+    print_line(comm, format("%s MPI_Allgather bytes to ints", comm_name), hash_bytes(all.data(), all.size() * sizeof(int)));
+  }
+  MPI_Type_free(&quad);
 }
 
 }  // namespace
@@ -170,7 +200,7 @@ int main(int argc, char** argv) {
   }
   if (world_rank == 0) {
     // Lines of the sub-communicator runs, sent by world rank 1.
-    int expected = 2 * kCountCount * (world_size / 2 + 2) + 4 * (world_size / 2);
+    int expected = 2 * kCountCount * (world_size / 2 + 2) + 4 * (world_size / 2) + kAllgatherLines;
     for (int i = 0; i < expected; ++i) {
       MPI_Status status;
       MPI_Probe(1, 77, MPI_COMM_WORLD, &status);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The MPI algorithms hetcoll models (src/hetcoll/makespan/mpi_algorithms/)
 # against SimGrid SMPI itself: for every algorithm of the table, the time
-# SMPI simulates for one MPI_Bcast / MPI_Reduce / MPI_Allreduce forced to it
+# SMPI simulates for one MPI_Bcast / MPI_Reduce / MPI_Allreduce / MPI_Allgather forced to it
 # (--cfg=smpi/bcast:NAME, CM02 network model, no computation) must equal
 # predict_program's time within 0.5 %, on a star of 8 hosts (1 ms, 100 MB/s
 # private links), 7 and 8 ranks, 1000 and 100000 doubles, root 3.
@@ -37,7 +37,8 @@ algorithms="bcast:default bcast:binomial_tree bcast:flattree bcast:ompi_pipeline
   bcast:scatter_rdb_allgather bcast:ompi_split_bintree bcast:NTSL bcast:flattree_pipeline reduce:default
   reduce:binomial reduce:flat_tree reduce:ompi_basic_linear reduce:rab reduce:scatter_gather reduce:ompi_pipeline
   reduce:ompi_binomial allreduce:default allreduce:rdb allreduce:lr allreduce:rab allreduce:rab1 allreduce:rab2 allreduce:rab_rdb
-  allreduce:ompi_ring_segmented allreduce:redbcast"
+  allreduce:ompi_ring_segmented allreduce:redbcast allgather:default allgather:ring allgather:pair allgather:NTSLR
+  allgather:bruck allgather:rdb"
 failures=0
 compared=0
 printf '%-5s %-7s %-10s %-22s %12s %12s %9s\n' ranks count collective algorithm predicted smpi relative

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ int main(int argc, char** argv) {
     std::fclose(file);
     const Platform platform = parse_simgrid_xml(xml, argv[1]);
     const int ranks = std::atoi(argv[2]);
-    const auto operation = operation_from_string(argv[3]);
+    const auto operation =
+        std::string(argv[3]) == "allgather" ? std::optional<Operation>(Operation::allgather) : operation_from_string(argv[3]);
     if (!operation) throw InputError("operation", argv[3]);
     const std::size_t count = std::strtoul(argv[5], nullptr, 10);
     const std::size_t element_bytes = std::strtoul(argv[7], nullptr, 10);

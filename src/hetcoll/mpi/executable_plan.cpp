@@ -194,6 +194,7 @@ void check_executable_structure(const MakespanPlan& plan, ProcessorIndex process
     }
     case Operation::scatter:
     case Operation::gossip:
+    case Operation::allgather:
       throw InputError(fmt::format("{}: {} plans do not run on the MPI runtime", source_name, to_string(plan.operation)));
   }
 }

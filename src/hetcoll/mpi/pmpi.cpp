@@ -1,6 +1,7 @@
 // libhetcoll_pmpi.so: hetcoll's plans for an unmodified MPI program, through
-// the MPI profiling interface. It defines MPI_Bcast, MPI_Reduce and
-// MPI_Allreduce (and MPI_Finalize, to release what it holds); the MPI
+// the MPI profiling interface. It defines MPI_Bcast, MPI_Reduce,
+// MPI_Allreduce and MPI_Allgather (and MPI_Finalize, to release what it
+// holds); the MPI
 // library's own versions stay reachable as PMPI_*. Use it with
 //     LD_PRELOAD=/path/libhetcoll_pmpi.so mpirun -np 8 ./program
 // (mpirun -x LD_PRELOAD=... on several hosts), or link it before the MPI
@@ -295,6 +296,7 @@ const char* mpi_name(Operation operation) {
   switch (operation) {
     case Operation::broadcast: return "MPI_Bcast";
     case Operation::reduce: return "MPI_Reduce";
+    case Operation::allgather: return "MPI_Allgather";
     default: return "MPI_Allreduce";
   }
 }
@@ -327,7 +329,9 @@ const hetcoll::mpi::ChosenProgram* program_or_fallback(MPI_Comm comm, Operation 
     int size = 0;
     MPI_Comm_size(comm, &size);
     const std::string call = fmt::format("{} on a communicator of {} ranks{}", mpi_name(operation), size,
-                                         operation == Operation::allreduce ? "" : fmt::format(", root {}", root));
+                                         operation == Operation::allreduce || operation == Operation::allgather
+                                             ? ""
+                                             : fmt::format(", root {}", root));
     const auto bytes = static_cast<long long>(count) * type_size;
     switch (chosen.source) {
       case ChosenProgram::Source::chooser:
@@ -397,6 +401,19 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   if (!chosen) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   const auto& runtime = *state_of(comm)->runtime;
   return hetcoll::mpi::allreduce(sendbuf, recvbuf, count, datatype, op, *chosen->program,
+                                 runtime.private_communicator(), comm, runtime.options());
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  // Programs move blocks of one datatype: other calls are the library's.
+  if (sendbuf != MPI_IN_PLACE && (sendcount != recvcount || sendtype != recvtype)) {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  const auto* chosen = program_or_fallback(comm, Operation::allgather, -1, recvcount, recvtype, MPI_OP_NULL);
+  if (!chosen) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const auto& runtime = *state_of(comm)->runtime;
+  return hetcoll::mpi::allgather(sendbuf, recvbuf, recvcount, recvtype, *chosen->program,
                                  runtime.private_communicator(), comm, runtime.options());
 }
 

@@ -1,6 +1,7 @@
 #include "hetcoll/mpi/program_executor.h"
 
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -192,6 +193,28 @@ int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
   const auto layout = DatatypeLayout::of(datatype);
   if (sendbuf != MPI_IN_PLACE) copy_elements(sendbuf, recvbuf, static_cast<std::size_t>(count), datatype, layout);
   run_program_steps(program, exchange, rank, recvbuf, count, datatype, op);
+  return MPI_SUCCESS;
+}
+
+int allgather(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, const CommProgram& program,
+              MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options) {
+  Exchange exchange(private_comm, user_comm, options, "hetcoll::mpi::allgather");
+  int rank = 0, size = 0;
+  MPI_Comm_rank(private_comm, &rank);
+  MPI_Comm_size(private_comm, &size);
+  check_arguments(program, exchange, size, count, "hetcoll::mpi::allgather");
+  const long long elements = static_cast<long long>(count) * size;
+  if (elements > std::numeric_limits<int>::max()) {
+    exchange.abort(fmt::format("hetcoll::mpi::allgather: {} ranks x {} elements exceed an MPI int", size, count));
+  }
+  const auto layout = DatatypeLayout::of(datatype);
+  if (sendbuf != MPI_IN_PLACE) {
+    MPI_Aint lower_bound = 0, extent = 0;
+    MPI_Type_get_extent(datatype, &lower_bound, &extent);
+    copy_elements(sendbuf, static_cast<char*>(recvbuf) + static_cast<MPI_Aint>(rank) * count * extent,
+                  static_cast<std::size_t>(count), datatype, layout);
+  }
+  run_program_steps(program, exchange, rank, recvbuf, static_cast<int>(elements), datatype, MPI_OP_NULL);
   return MPI_SUCCESS;
 }
 

@@ -58,5 +58,10 @@ int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
            const CommProgram& program, MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options);
 int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               const CommProgram& program, MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options);
+// allgather: buffer 0 is every rank's `recvbuf` (one block of `count`
+// elements per rank), the rank's own block copied in from `sendbuf` unless
+// MPI_IN_PLACE (sendbuf then holds `count` elements of `datatype`).
+int allgather(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, const CommProgram& program,
+              MPI_Comm private_comm, MPI_Comm user_comm, const RuntimeOptions& options);
 
 }  // namespace hetcoll::mpi

@@ -106,8 +106,9 @@ void Runtime::initialise(const std::string& read_error, const RankMapping& mappi
 
 Runtime::ProgramKey Runtime::program_key(Operation operation, int root, int count, int type_size,
                                          bool commutative) const {
-  return {operation, operation == Operation::allreduce ? -1 : root, count, type_size,
-          operation == Operation::broadcast || commutative};
+  const bool rooted = operation == Operation::broadcast || operation == Operation::reduce;
+  return {operation, rooted ? root : -1, count, type_size,
+          operation == Operation::broadcast || operation == Operation::allgather || commutative};
 }
 
 Cluster Runtime::rank_cluster(double message_bytes) const {
@@ -139,6 +140,16 @@ const ChosenProgram& Runtime::program_for(Operation operation, int root, int cou
 
 ChosenProgram Runtime::decide(const ProgramKey& key) {
   if (auto chosen = choose(key)) return std::move(*chosen);
+  if (key.operation == Operation::allgather) {
+    // Only the chooser plans all-gathers: elsewhere the library's own runs.
+    ChosenProgram library;
+    library.source = ChosenProgram::Source::chooser;
+    library.name = "mpi:default";
+    library.predicted_seconds = std::nan("");
+    library.default_seconds = std::nan("");
+    library.reason = "all-gathers are chosen on platform graphs with latencies and bandwidths only";
+    return library;
+  }
   if (key.operation == Operation::broadcast) {
     if (auto split = split_for(key.root, key.count, key.type_size)) return std::move(*split);
   }
@@ -288,8 +299,9 @@ std::optional<ChosenProgram> Runtime::choose(const ProgramKey& key) {
   if (chosen.name != "mpi:default") {
     broadcast_bytes(program_bytes);
     try {
-      chosen.program = std::make_unique<CommProgram>(
-          decode_program(std::string_view(program_bytes.data(), program_bytes.size()), call.count));
+      chosen.program = std::make_unique<CommProgram>(decode_program(
+          std::string_view(program_bytes.data(), program_bytes.size()),
+          call_data_elements(call, static_cast<int>(processor_of_rank_.size()))));
     } catch (const std::exception& error) {
       local_error = error.what();
     }
@@ -351,6 +363,21 @@ int Runtime::bcast(void* buffer, int count, MPI_Datatype datatype, int root) {
   if (count == 0) return MPI_SUCCESS;
   return mpi::bcast(buffer, count, datatype, root, *chosen.program, communicator_->get(), communicator_->user(),
                     options_);
+}
+
+int Runtime::allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype) {
+  MPI_Comm user = communicator_->user();
+  if (sendbuf != MPI_IN_PLACE && (sendcount != recvcount || sendtype != recvtype)) {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, user);
+  }
+  int type_size = 0;
+  MPI_Type_size(recvtype, &type_size);
+  const auto& chosen = program_for(Operation::allgather, -1, recvcount, type_size, true);
+  if (!chosen.program || recvcount == 0) {
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, user);
+  }
+  return mpi::allgather(sendbuf, recvbuf, recvcount, recvtype, *chosen.program, communicator_->get(), user, options_);
 }
 
 int Runtime::allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op) {

@@ -199,6 +199,11 @@ class Runtime {
   int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root);
   int bcast(void* buffer, int count, MPI_Datatype datatype, int root);
   int allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op);
+  // MPI_Allgather: the chooser's program on platform graphs with latencies
+  // and bandwidths when the send and receive sides have the same count and
+  // datatype (or MPI_IN_PLACE); otherwise, and elsewhere, PMPI_Allgather.
+  int allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype);
 
   // Whether the platform's times depend on the message size (a graph with
   // latency and bandwidth).

@@ -10,6 +10,7 @@ const char* to_string(Operation operation) {
     case Operation::allreduce: return "allreduce";
     case Operation::scatter: return "scatter";
     case Operation::gossip: return "gossip";
+    case Operation::allgather: return "allgather";
   }
   return "?";
 }

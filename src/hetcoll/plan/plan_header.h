@@ -24,10 +24,12 @@ namespace hetcoll {
 // Every collective hetcoll plans, in every model: the makespan planners take
 // the first four, the steady-state planners scatter, gossip, reduce and
 // broadcast (periodic_plan.h). One enum, one name table (plan_header.cpp).
-enum class Operation { broadcast, multicast, reduce, allreduce, scatter, gossip };
+// allgather: calls of the MPI runtime only (its programs; no plan file
+// holds one).
+enum class Operation { broadcast, multicast, reduce, allreduce, scatter, gossip, allgather };
 
 const char* to_string(Operation operation);
-// Any of the six names.
+// Any of the six names of plan files (not "allgather").
 std::optional<Operation> operation_from_string(std::string_view name);
 // The four a makespan plan (MakespanPlan) can hold.
 bool is_makespan_operation(Operation operation);

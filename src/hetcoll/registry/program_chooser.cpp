@@ -10,6 +10,7 @@
 #include "hetcoll/makespan/mpi_algorithms/mpi_algorithms.h"
 #include "hetcoll/makespan/mpi_algorithms/stock_mpi.h"
 #include "hetcoll/model/flow_network.h"
+#include "hetcoll/makespan/split/split_allgather.h"
 #include "hetcoll/makespan/split/split_allreduce.h"
 #include "hetcoll/makespan/split/split_allreduce_nic.h"
 #include "hetcoll/makespan/split/split_broadcast.h"
@@ -47,13 +48,15 @@ constexpr HetcollCandidate kHetcollCandidates[] = {
     {"hetcoll:eager-paced", PlanModel::eager, true},
 };
 
+bool has_root(Operation operation) { return operation == Operation::broadcast || operation == Operation::reduce; }
+
 void check_call(const CallShape& call, std::size_t ranks) {
   if (call.operation != Operation::broadcast && call.operation != Operation::reduce &&
-      call.operation != Operation::allreduce) {
-    throw InputError("operation", fmt::format("the chooser handles broadcast, reduce and allreduce, not {}",
+      call.operation != Operation::allreduce && call.operation != Operation::allgather) {
+    throw InputError("operation", fmt::format("the chooser handles broadcast, reduce, allreduce and allgather, not {}",
                                               to_string(call.operation)));
   }
-  if (call.operation != Operation::allreduce && (call.root < 0 || static_cast<std::size_t>(call.root) >= ranks)) {
+  if (has_root(call.operation) && (call.root < 0 || static_cast<std::size_t>(call.root) >= ranks)) {
     throw InputError("root", fmt::format("root {} is not a rank of the communicator of {} ranks", call.root, ranks));
   }
   if (call.element_bytes == 0) throw InputError("element_bytes", "must be at least 1");
@@ -65,6 +68,7 @@ void check_call(const CallShape& call, std::size_t ranks) {
 }
 
 std::string hetcoll_refusal(const CallShape& call, PlanModel model) {
+  if (call.operation == Operation::allgather) return "whole-message plans: broadcasts, reduces and all-reduces";
   if (model == PlanModel::eager && call.operation == Operation::allreduce) return "eager plans: broadcasts and reduces";
   if (!call.commutative) return "combines in arrival order: commutative operations only";
   if (call.count == 0) return "nothing to send";
@@ -72,6 +76,10 @@ std::string hetcoll_refusal(const CallShape& call, PlanModel model) {
 }
 
 }  // namespace
+
+std::size_t call_data_elements(const CallShape& call, int ranks) {
+  return call.operation == Operation::allgather ? call.count * static_cast<std::size_t>(std::max(ranks, 0)) : call.count;
+}
 
 bool chooser_applies(const LoadedPlatform& platform) {
   return !platform.is_cluster() && !platform.graph().has_fixed_costs();
@@ -101,6 +109,7 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
     return {};
   }
   if (name == kSites) {
+    if (call.operation == Operation::allgather) return "site plans: broadcasts, reduces and all-reduces";
     if (!call.commutative && call.operation != Operation::broadcast) return "combines at site leaders: commutative operations only";
     if (ranks < 2) return "one rank: one site";
     return {};
@@ -109,6 +118,17 @@ std::string candidate_refusal(int ranks, const CallShape& call, const std::strin
 }
 
 namespace {
+
+// The split all-gather (makespan/split/split_allgather.h) of the call.
+CommProgram split_allgather_program(const LoadedPlatform& platform,
+                                    const std::vector<ProcessorIndex>& processor_of_rank, const CallShape& call) {
+  const FlowNetwork network(platform.graph(), processor_of_rank);
+  SplitAllgatherOptions options;
+  options.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  options.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;
+  return plan_split_allgather(platform.graph(), processor_of_rank, network, call.count, call.element_bytes, options)
+      .program;
+}
 
 // The split plan of the call on the ranks (makespan/split/), planned for the
 // message plus SMPI's envelope, lowered to its program.
@@ -126,6 +146,7 @@ CommProgram split_program(const LoadedPlatform& platform, const std::vector<Proc
     const auto network = nic_network_of_ranks(platform, processor_of_rank, envelope);
     return program_of_split_reduce(plan_split_reduce(network, call.root, call.count, element_bytes));
   }
+  if (call.operation == Operation::allgather) return split_allgather_program(platform, processor_of_rank, call);
   const auto costs = SplitCosts::of(platform.graph(), processor_of_rank);
   if (call.operation == Operation::broadcast) {
     return program_of_split_broadcast(
@@ -145,7 +166,7 @@ CommProgram candidate_program(const LoadedPlatform& platform, const std::vector<
   }
   if (name.starts_with(kMpiPrefix)) {
     const auto& algorithm = find_mpi_algorithm(call.operation, std::string_view(name).substr(kMpiPrefix.size()));
-    return algorithm.generate(ranks, call.root, call.count, call.element_bytes);
+    return algorithm.generate(ranks, has_root(call.operation) ? call.root : 0, call.count, call.element_bytes);
   }
   for (const auto& candidate : kHetcollCandidates) {
     if (name != candidate.name) continue;
@@ -176,7 +197,7 @@ namespace {
 
 double predict(const CommProgram& program, const std::string& name, const FlowNetwork& network,
                const CallShape& call, const sim::FlowModelOptions& flow) {
-  check_program(program, call.count, name);
+  check_program(program, call_data_elements(call, program.ranks), name);
   const auto timing = sim::predict_program(program, network, call.element_bytes, flow);
   return timing.completed() ? timing.makespan : std::numeric_limits<double>::infinity();
 }
@@ -237,7 +258,7 @@ ProgramChoice choose_program(const LoadedPlatform& platform, const std::vector<P
   consider(std::string(kSites));
   // Open MPI's default: the prediction of the program its fixed decision runs.
   bool default_modelled = options.library == MpiLibrary::smpi;
-  if (options.library == MpiLibrary::openmpi) {
+  if (options.library == MpiLibrary::openmpi && call.operation != Operation::allgather) {
     const auto program = openmpi_default_program(call.operation, static_cast<int>(processor_of_rank.size()),
                                                  call.count, call.element_bytes, call.commutative);
     for (std::size_t i = 0; !program.empty() && i < choice.candidates.size(); ++i) {

@@ -18,9 +18,9 @@
 //    all their children at once ("hetcoll:eager-paced": a broadcast's sends
 //    each at its planned time); each lowered to the program the runtime
 //    runs (plan/plan_program.h);
-//  * "hetcoll:split": the split broadcast, reduce and all-reduce
-//    (makespan/split/), planned for the call's count and lowered by
-//    plan/split_program.h; "hetcoll:split-nic": the split all-reduce
+//  * "hetcoll:split": the split broadcast, reduce, all-reduce and
+//    all-gather (makespan/split/), planned for the call's count and lowered
+//    by plan/split_program.h; "hetcoll:split-nic": the split all-reduce
 //    planned in the NIC fluid model (split_allreduce_nic.h) instead of the
 //    eager model;
 //  * "hetcoll:sites": on ranks in two or more sites, the site plan
@@ -57,9 +57,9 @@ namespace hetcoll {
 
 // One collective call, as every rank makes it.
 struct CallShape {
-  Operation operation = Operation::broadcast;  // broadcast, reduce or allreduce
-  int root = 0;                                // ignored for allreduce
-  std::size_t count = 0;                       // elements
+  Operation operation = Operation::broadcast;  // broadcast, reduce, allreduce or allgather
+  int root = 0;                                // ignored for allreduce and allgather
+  std::size_t count = 0;                       // elements (allgather: each rank's block)
   std::size_t element_bytes = 1;
   bool commutative = true;
 };
@@ -99,6 +99,10 @@ struct ProgramChoice {
   std::shared_ptr<const CommProgram> program;
   bool runs_library_default() const { return chosen == "mpi:default"; }
 };
+
+// The elements of a program's buffer 0 for `call` on `ranks` ranks (an
+// allgather's holds every rank's block).
+std::size_t call_data_elements(const CallShape& call, int ranks);
 
 // Whether the chooser applies: a platform graph whose times depend on the
 // message size (latencies and bandwidths). Clusters and fixed-cost graphs

@@ -101,6 +101,7 @@ std::string periodic_plan_summary(const PeriodicPlan& plan, const Platform& plat
       break;
     case Operation::multicast:
     case Operation::allreduce:
+    case Operation::allgather:
       break;  // makespan operations: never a periodic plan's (the reader refuses them)
   }
   if (plan.message_size) text += fmt::format("  messages     {} each\n", byte_size_text(*plan.message_size));

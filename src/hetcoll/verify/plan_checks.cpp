@@ -64,6 +64,7 @@ double PlanChecker::check_operation() {
     }
     case Operation::scatter:
     case Operation::gossip:
+    case Operation::allgather:
       break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   check_claims(completion);

@@ -42,6 +42,7 @@ class Checker {
         break;
       case Operation::scatter:
       case Operation::gossip:
+      case Operation::allgather:
         break;  // steady-state operations: never a makespan plan's (the readers refuse them)
     }
     check_claims();

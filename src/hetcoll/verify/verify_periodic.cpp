@@ -170,6 +170,7 @@ class PeriodicChecker {
         break;
       case Operation::multicast:
       case Operation::allreduce:
+      case Operation::allgather:
         break;  // makespan operations: never a periodic plan's (the reader refuses them)
     }
     if (plan_.period < 1) {

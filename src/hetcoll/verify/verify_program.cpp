@@ -53,7 +53,9 @@ bool overlap(const Slice& a, const Slice& b) {
 
 class ProgramRun {
  public:
-  ProgramRun(const CommProgram& program, std::size_t count)
+  // `block` > 0 (an allgather): rank r holds only elements [r · block,
+  // (r + 1) · block) of its buffer 0 at the start, the rest is undefined.
+  ProgramRun(const CommProgram& program, std::size_t count, std::size_t block = 0)
       : program_(program), words_((static_cast<std::size_t>(program.ranks) + 63) / 64) {
     memory_.resize(static_cast<std::size_t>(program.ranks));
     for (int rank = 0; rank < program.ranks; ++rank) {
@@ -62,7 +64,9 @@ class ProgramRun {
       for (std::size_t b = 0; b < program.buffer_elements.size(); ++b) buffers.emplace_back(0, words_);
       buffers[0] = Values(count, words_);
       auto& data = buffers[0];
-      for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t first = block > 0 ? static_cast<std::size_t>(rank) * block : 0;
+      const std::size_t end = block > 0 ? first + block : count;
+      for (std::size_t i = first; i < end; ++i) {
         data.index[i] = static_cast<std::int64_t>(i);
         data.bits[i * words_ + static_cast<std::size_t>(rank) / 64] |= std::uint64_t{1} << (rank % 64);
       }
@@ -338,12 +342,18 @@ std::string contributors(const std::uint64_t* bits, std::size_t words) {
 }
 
 // The first element of `rank`'s buffer 0 that is not exactly element i of
-// the ranks in `expected` (bits), in words.
-std::string final_problem(const ProgramRun& run, int rank, const std::vector<std::uint64_t>& expected,
-                          std::size_t count) {
+// the ranks in `expected` (bits), in words; with `block` > 0 (an
+// allgather), element i must be rank i / block's alone.
+std::string final_problem(const ProgramRun& run, int rank, std::vector<std::uint64_t> expected, std::size_t count,
+                          std::size_t block = 0) {
   const auto& data = run.data(rank);
   const std::size_t words = run.words();
   for (std::size_t i = 0; i < count; ++i) {
+    if (block > 0 && i % block == 0) {
+      const std::size_t owner = i / block;
+      std::fill(expected.begin(), expected.end(), 0);
+      expected[owner / 64] |= std::uint64_t{1} << (owner % 64);
+    }
     if (data.index[i] == kUndefined) {
       return fmt::format("rank {} ends with undefined data in element {} of its buffer", rank, i);
     }
@@ -365,12 +375,34 @@ std::string final_problem(const ProgramRun& run, int rank, const std::vector<std
 VerifyReport verify_program(const CommProgram& program, Operation operation, int root, std::size_t count,
                             const std::vector<int>& targets) {
   if (operation != Operation::broadcast && operation != Operation::multicast && operation != Operation::reduce &&
-      operation != Operation::allreduce) {
-    throw InputError("operation", fmt::format("programs are checked for broadcast, multicast, reduce and allreduce, "
-                                              "not {}",
+      operation != Operation::allreduce && operation != Operation::allgather) {
+    throw InputError("operation", fmt::format("programs are checked for broadcast, multicast, reduce, allreduce and "
+                                              "allgather, not {}",
                                               to_string(operation)));
   }
   VerifyReport report;
+  if (operation == Operation::allgather) {
+    const std::size_t elements = count * static_cast<std::size_t>(std::max(program.ranks, 0));
+    try {
+      check_program(program, elements);
+    } catch (const InputError& error) {
+      report.add_violation(error.what());
+      return report;
+    }
+    ProgramRun run(program, elements, count);
+    if (auto problem = run.run(); !problem.empty()) {
+      report.add_violation(fmt::format("{}: {}", program.name, problem));
+      return report;
+    }
+    for (int rank = 0; rank < program.ranks && count > 0; ++rank) {
+      if (auto problem = final_problem(run, rank, std::vector<std::uint64_t>(run.words(), 0), elements, count);
+          !problem.empty()) {
+        report.add_violation(fmt::format("{}: {}", program.name, problem));
+        return report;
+      }
+    }
+    return report;
+  }
   try {
     check_program(program, count);
   } catch (const InputError& error) {

@@ -30,7 +30,9 @@
 // initial element; multicast: the same on the targets only (other ranks'
 // buffer 0 must be left as it was); reduce (at the root) and all-reduce (at
 // every rank): an element that is not exactly every rank's contribution to
-// that index.
+// that index; allgather (every rank): an element of block r (buffer 0 holds
+// one block per rank, each rank only its own at the start) that is not rank
+// r's element.
 // The report holds the first violation, naming rank, step and element.
 //
 // Complexity: O(S + E · ⌈R/64⌉) time for S steps moving E elements in
@@ -46,9 +48,10 @@
 
 namespace hetcoll {
 
-// `operation`: broadcast, multicast, reduce or allreduce (anything else:
-// InputError); `root` ignored for allreduce; `count`: the elements of
-// buffer 0; `targets`: a multicast's targets (ranks other than the root).
+// `operation`: broadcast, multicast, reduce, allreduce or allgather
+// (anything else: InputError); `root` ignored for allreduce and allgather;
+// `count`: the elements of buffer 0 (allgather: of one rank's block, buffer
+// 0 holding ranks x count); `targets`: a multicast's targets (ranks other than the root).
 VerifyReport verify_program(const CommProgram& program, Operation operation, int root, std::size_t count,
                             const std::vector<int>& targets = {});
 

@@ -124,6 +124,7 @@ std::vector<TreePhase> communication_tree(const MakespanPlan& plan, ProcessorInd
     }
     case Operation::scatter:
     case Operation::gossip:
+    case Operation::allgather:
       break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   return phases;

@@ -68,6 +68,7 @@ std::string plan_headline(const MakespanPlan& plan, const std::string& root, con
       break;
     case Operation::scatter:
     case Operation::gossip:
+    case Operation::allgather:
       break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   std::string headline = what;

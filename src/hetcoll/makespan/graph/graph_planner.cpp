@@ -254,6 +254,7 @@ MakespanPlan plan_on_graph(const GraphNetwork& network, const MakespanRequest& r
     }
     case Operation::scatter:
     case Operation::gossip:
+    case Operation::allgather:
       break;  // steady-state operations: never a makespan plan's (the readers refuse them)
   }
   if (!proven && plan.guarantee.kind == Guarantee::Kind::exact) {

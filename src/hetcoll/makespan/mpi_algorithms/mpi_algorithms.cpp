@@ -64,6 +64,18 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
        allreduce_ompi_ring_segmented_program, allreduce_ompi_ring_segmented_limit},
       {Operation::allreduce, "redbcast", "the selected reduce to rank 0, then the selected bcast",
        allreduce_redbcast_program, nullptr},
+      {Operation::allgather, "default", "SMPI's default: every rank sends its block to every other at once",
+       allgather_default_program, nullptr},
+      {Operation::allgather, "ring", "step i: the own block to rank + i, from rank - i", allgather_ring_program,
+       nullptr},
+      {Operation::allgather, "pair", "step i: the own block exchanged with rank xor i (a power of two ranks)",
+       allgather_pair_program, allgather_power_of_two_limit},
+      {Operation::allgather, "NTSLR", "logical ring: each block passed on to the right", allgather_NTSLR_program,
+       nullptr},
+      {Operation::allgather, "bruck", "Bruck: doubling exchanges, then a local rotation", allgather_bruck_program,
+       nullptr},
+      {Operation::allgather, "rdb", "recursive doubling (a power of two ranks)", allgather_rdb_program,
+       allgather_rdb_limit},
   };
   return table;
 }

@@ -5,10 +5,11 @@
 // can compare them with hetcoll's plans by one prediction.
 //
 // One table, as SimGrid's smpi_coll.cpp: per collective, the algorithms by
-// the names of --cfg=smpi/bcast:NAME (reduce:, allreduce:), a description
+// the names of --cfg=smpi/bcast:NAME (reduce:, allreduce:, allgather:), a description
 // and the generator. "default" is what SMPI runs when nothing is forced
 // (smpi_default_selector.cpp). Every generator takes the call (ranks, root,
-// count elements of element_bytes bytes; allreduce ignores root) and
+// count elements of element_bytes bytes; allreduce and allgather ignore root; allgather's count is
+// each rank's block, buffer 0 holding all of them) and
 // returns the program every rank runs; buffer 0 is the caller's data.
 // Programs of reduce and allreduce assume a commutative operation (SMPI's
 // default reduce runs ompi_basic_linear for non-commutative ones).
@@ -56,7 +57,7 @@ struct MpiAlgorithm {
   }
 };
 
-// Every algorithm, broadcast first, then reduce, then allreduce.
+// Every algorithm, broadcast first, then reduce, allreduce, allgather.
 const std::vector<MpiAlgorithm>& mpi_algorithms();
 // Throws InputError (parameter "algorithm") listing every valid name of
 // the operation when `name` is unknown (or the operation has none).
@@ -129,6 +130,16 @@ CommProgram allreduce_rab_rdb_program(int ranks, int root, std::size_t count, st
 // allreduce_reduce_bcast.cpp
 CommProgram allreduce_default_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram allreduce_redbcast_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+
+// allgather.cpp (count: elements per rank; buffer 0 holds every rank's block)
+CommProgram allgather_default_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allgather_ring_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allgather_pair_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string allgather_power_of_two_limit(int ranks, std::size_t count, std::size_t element_bytes);
+CommProgram allgather_NTSLR_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allgather_bruck_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allgather_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+std::string allgather_rdb_limit(int ranks, std::size_t count, std::size_t element_bytes);
 
 }  // namespace mpi_programs
 }  // namespace hetcoll
