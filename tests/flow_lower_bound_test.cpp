@@ -196,6 +196,18 @@ TEST(FlowLowerBound, EqualsTheFlatTreeAtTinySizesOnAStar) {
   EXPECT_NEAR(reduce.seconds, 80e-6 + 4 * 32 / 12.5e6, 1e-12);
   const auto checked = check_below_every_candidate(platform, members, call_of(Operation::reduce, 4, 0));
   EXPECT_NEAR(reduce.seconds, checked.fastest, 1e-9 * checked.fastest) << checked.fastest_name;
+  // 16 ints: the root's down link takes the slow hosts' 4 x 80 B after 80 us:
+  // 105.6 us, SMPI's default reduce's time again.
+  const auto sixteen = check_below_every_candidate(platform, members, call_of(Operation::reduce, 16, 0));
+  EXPECT_NEAR(flow_lower_bound(network, Operation::reduce, 0, 16, 4, kEnvelope).seconds, 80e-6 + 4 * 80 / 12.5e6,
+              1e-12);
+  EXPECT_NEAR(sixteen.bound, sixteen.fastest, 1e-9 * sixteen.fastest) << sixteen.fastest_name;
+  // 64 ints (S = 272 B): the slow hosts sending straight to the root take
+  // 80 us + 4 S / 12.5 MB/s = 167.04 us; otherwise one of their elements
+  // is relayed: 80 us + 20 B x 1.6 / 12.5 MB/s, then 50 us + 20 B / 12.5
+  // MB/s = 134.16 us (relays by the fast hosts do not lower it).
+  EXPECT_NEAR(flow_lower_bound(network, Operation::reduce, 0, 64, 4, kEnvelope).seconds,
+              80e-6 + 20 * 1.6 / 12.5e6 + 50e-6 + 20 / 12.5e6, 1e-12);
 }
 
 // Large messages: the root's up link (broadcast), the root's down link

@@ -68,11 +68,11 @@ class BoundComputation {
     consider(latency_bound(), "latency");
     consider(cut_bound(), "cut");
     if (operation_ == Operation::broadcast) {
-      consider(std::min(broadcast_direct(), broadcast_relayed()), "direct or relayed");
+      consider(broadcast_direct_or_relayed(), "direct or relayed");
     } else if (operation_ == Operation::reduce) {
-      consider(std::min(reduce_direct(root_), reduce_relayed(root_)), "direct or relayed");
+      consider(reduce_direct_or_relayed(root_), "direct or relayed");
     } else {
-      for (std::size_t v = 0; v < n_; ++v) consider(std::min(reduce_direct(v), reduce_relayed(v)), "direct or relayed");
+      for (std::size_t v = 0; v < n_; ++v) consider(reduce_direct_or_relayed(v), "direct or relayed");
       consider(traffic_bound(), "traffic");
     }
     return best;
@@ -153,65 +153,56 @@ class BoundComputation {
     return bound;
   }
 
-  // Releases (time, bytes) on each resource: the largest x + (bytes released
-  // at x or later) / capacity.
-  double release_bound(std::vector<std::vector<std::pair<double, double>>>& released) const {
-    double bound = 0;
-    for (std::size_t r = 0; r < released.size(); ++r) {
-      auto& items = released[r];
-      if (items.empty()) continue;
-      std::sort(items.begin(), items.end());
-      double bytes = 0;
-      for (std::size_t i = items.size(); i-- > 0;) {
-        bytes += items[i].second;
-        bound = std::max(bound, items[i].first + bytes / network_.capacity(r));
+  // Direct or relayed, for the hosts X with the k latest releases, every k:
+  // either each host of X exchanges all its elements with `center` directly
+  // (the routes' resources carry B + e per host of X, each after its
+  // route's latency: x + (bytes released at x or later) / capacity), or
+  // some element of a host of X is relayed (its relay time). Hosts come in
+  // decreasing release order; the bound is the best k's min of the two.
+  struct Host {
+    double release = 0, relay = 0;
+    const std::vector<std::uint32_t>* resources = nullptr;
+  };
+  double direct_or_relayed(std::vector<Host>& hosts) const {
+    std::sort(hosts.begin(), hosts.end(), [](const Host& a, const Host& b) { return a.release > b.release; });
+    std::vector<double> bytes(network_.resource_count(), 0);
+    double direct = 0, relayed = kInfinity, bound = 0;
+    for (const auto& host : hosts) {
+      direct = std::max(direct, host.release);
+      for (auto r : *host.resources) {
+        bytes[r] += whole_;
+        direct = std::max(direct, host.release + bytes[r] / network_.capacity(r));
       }
+      relayed = std::min(relayed, host.relay);
+      bound = std::max(bound, std::min(direct, relayed));
     }
     return bound;
   }
 
-  double broadcast_direct() const {
-    std::vector<std::vector<std::pair<double, double>>> released(network_.resource_count());
-    double bound = 0;
+  double broadcast_direct_or_relayed() const {
+    std::vector<Host> hosts;
     for (std::size_t v = 0; v < n_; ++v) {
       if (v == root_) continue;
-      bound = std::max(bound, lat(root_, v));
-      for (auto r : network_.path(root_, v).resources) released[r].push_back({lat(root_, v), whole_});
-    }
-    return std::max(bound, release_bound(released));
-  }
-
-  double broadcast_relayed() const {
-    double bound = kInfinity;
-    for (std::size_t s = 0; s < n_; ++s) {
-      if (s == root_) continue;
-      for (std::size_t v = 0; v < n_; ++v) {
-        if (v != root_ && v != s) bound = std::min(bound, chain(root_, s) + hop(s, v));
+      double relay = kInfinity;
+      for (std::size_t s = 0; s < n_; ++s) {
+        if (s != root_ && s != v) relay = std::min(relay, chain(root_, s) + hop(s, v));
       }
+      hosts.push_back({lat(root_, v), relay, &network_.path(root_, v).resources});
     }
-    return bound;
+    return direct_or_relayed(hosts);
   }
 
-  double reduce_direct(std::size_t v) const {
-    std::vector<std::vector<std::pair<double, double>>> released(network_.resource_count());
-    double bound = 0;
+  double reduce_direct_or_relayed(std::size_t v) const {
+    std::vector<Host> hosts;
     for (std::size_t u = 0; u < n_; ++u) {
       if (u == v) continue;
-      bound = std::max(bound, lat(u, v));
-      for (auto r : network_.path(u, v).resources) released[r].push_back({lat(u, v), whole_});
-    }
-    return std::max(bound, release_bound(released));
-  }
-
-  double reduce_relayed(std::size_t v) const {
-    double bound = kInfinity;
-    for (std::size_t u = 0; u < n_; ++u) {
-      if (u == v) continue;
+      double relay = kInfinity;
       for (std::size_t m = 0; m < n_; ++m) {
-        if (m != u && m != v) bound = std::min(bound, hop(u, m) + chain(m, v));
+        if (m != u && m != v) relay = std::min(relay, hop(u, m) + chain(m, v));
       }
+      hosts.push_back({lat(u, v), relay, &network_.path(u, v).resources});
     }
-    return bound;
+    return direct_or_relayed(hosts);
   }
 
   // The least T with sum_u capacity_u max(0, T - release_u) >= bytes.

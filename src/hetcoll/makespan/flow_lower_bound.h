@@ -25,13 +25,15 @@
 //    d(root, s) for a broadcast, 0 otherwise. A host's own up and down
 //    links and a site's WAN link are such cuts.
 //  * direct or relayed (broadcast; reduce and all-reduce towards each
-//    destination v): either every host gets all B from the root directly
-//    (sends all B to v directly) — then every resource r carries B + e per
-//    route through it, each after its latency: T >= max over release times
-//    x of x + (the bytes released at x or later) / c — or some element is
-//    relayed: T >= min d(root, s) + w(s, v), s, v not the root (min w(u, m)
-//    + d(m, v)). The smaller of the two cases bounds T: it proves the flat
-//    tree optimal at small sizes on a star (one up link, two latencies).
+//    destination v), for X = the k hosts of the longest routes from the
+//    root (to v), every k: either every host of X gets all B from the root
+//    directly (sends all B to v directly) — then every resource r carries
+//    B + e per route of X through it, each after its latency: T >= max over
+//    release times x of x + (the bytes released at x or later) / c — or
+//    some element of a host h of X is relayed: T >= min d(root, s) +
+//    w(s, h), s not the root or h (min w(h, m) + d(m, v)). The smaller of
+//    the two cases bounds T: it proves the flat tree optimal at small sizes
+//    on a star (one up link, two latencies).
 //  * traffic (all-reduce): every element takes at least 2 (n - 1)
 //    transfers (one-way gossip), so the members' up links (resources every
 //    route from a member crosses) carry 2 (n - 1)(B + e) bytes: the least T
@@ -39,7 +41,8 @@
 //    likewise the down links. The split all-reduce's NIC bounds
 //    (makespan/split/split_allreduce_nic.h) in this model.
 // Complexity: O(n^3 + n R (n + K)) time for R resources crossed by K
-// route-resource pairs in all; O(n^2 + K) space.
+// route-resource pairs in all (all-reduce: + O(n (n^2 + K))); O(n^2 + K + R)
+// space.
 // Reference: cut and release-time bounds of flow scheduling; one-way
 // gossip needs 2n - 2 calls (Hedetniemi, Hedetniemi, Liestman, "A survey of
 // gossiping and broadcasting in communication networks", 1988); Patarasuk,
