@@ -113,7 +113,7 @@ void add_choose_command(CLI::App& app, int& result) {
       ->check(CLI::IsMember({"smpi", "openmpi", "other"}));
   choose->add_flag("--bound-only", options->bound_only,
                    "Print only the lower bound on every schedule of the call in the flow model (no candidate planned "
-                   "or predicted: fast on any size)");
+                   "or predicted: fast at any message size)");
   add_table_flag(choose, "--json", options->json);
   choose->callback([options, &result] { result = run_choose(*options); });
 }

@@ -26,7 +26,7 @@ std::string call_json_fields(const CallShape& call, int ranks) {
 }
 
 std::string bound_json_fields(const FlowLowerBound& bound) {
-  return fmt::format("\"lower_bound_seconds\": {}, \"lower_bound\": {}", seconds_json(bound.seconds),
+  return fmt::format("\"lower_bound_seconds\": {}, \"lower_bound_kind\": {}", seconds_json(bound.seconds),
                      json_quote(bound.binding));
 }
 
