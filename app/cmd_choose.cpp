@@ -10,6 +10,8 @@
 #include "option_table.h"
 #include "commands.h"
 #include "hetcoll/core/error.h"
+#include "hetcoll/makespan/flow_lower_bound.h"
+#include "hetcoll/model/flow_network.h"
 #include "hetcoll/registry/program_chooser.h"
 #include "hetcoll/report/program_choice_text.h"
 
@@ -26,6 +28,7 @@ struct ChooseOptions {
   double margin = 0.02;
   bool non_commutative = false;
   bool json = false;
+  bool bound_only = false;
   std::string library = "smpi";
 };
 
@@ -57,12 +60,22 @@ int run_choose(const ChooseOptions& options) {
                     : options.library == "other" ? MpiLibrary::unknown
                                                  : MpiLibrary::smpi;
   chooser.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;  // as the runtime (mpi/runtime.cpp)
-  const auto choice = choose_program(loaded, members, call, chooser);
   const int ranks = static_cast<int>(members.size());
+  if (call.operation != Operation::allreduce && (call.root < 0 || call.root >= ranks)) {
+    throw InputError("root", fmt::format("root {} is not a rank of the communicator of {} ranks", call.root, ranks));
+  }
+  const FlowNetwork network(loaded.graph(), members);
+  const auto bound = flow_lower_bound(network, call.operation, static_cast<std::size_t>(call.root), call.count,
+                                      call.element_bytes, chooser.flow.envelope_bytes);
+  if (options.bound_only) {
+    std::cout << (options.json ? flow_lower_bound_json(bound, call, ranks) + "\n" : flow_lower_bound_text(bound));
+    return 0;
+  }
+  const auto choice = choose_program(loaded, members, call, chooser);
   if (options.json) {
-    std::cout << program_choice_json(choice, call, ranks) << "\n";
+    std::cout << program_choice_json(choice, call, ranks, &bound) << "\n";
   } else {
-    std::cout << program_choice_text(choice, call, ranks, loaded.source_name);
+    std::cout << program_choice_text(choice, call, ranks, loaded.source_name, &bound);
   }
   return 0;
 }
@@ -98,6 +111,9 @@ void add_choose_command(CLI::App& app, int& result) {
                      "(Open MPI 4.1's fixed decision, where the algorithm it picks is modelled) or other (not "
                      "modelled)")
       ->check(CLI::IsMember({"smpi", "openmpi", "other"}));
+  choose->add_flag("--bound-only", options->bound_only,
+                   "Print only the lower bound on every schedule of the call in the flow model (no candidate planned "
+                   "or predicted: fast at any message size)");
   add_table_flag(choose, "--json", options->json);
   choose->callback([options, &result] { result = run_choose(*options); });
 }

@@ -119,5 +119,18 @@ check "graph search: node limit exact" 4 \
   "$hetcoll" broadcast --platform "$work/rnd16.json" --message-size 1e6 --algo optimal --node-limit 7 --json
 expect_true "exactly 7 nodes" "$work/out" "d['stats']['nodes'] == 7"
 
+# --- choose: the lower bound on every schedule, beside the candidates ---------
+small="$source_dir/examples/small_platform.xml"
+check "choose json with bound" 0 "$hetcoll" choose --platform "$small" --operation allreduce --count 1024 --json
+expect_true "bound below every candidate" "$work/out" \
+  "d['lower_bound_seconds'] > 0 and all(c['predicted_seconds'] is None or c['predicted_seconds'] >= d['lower_bound_seconds'] for c in d['candidates'])"
+expect_true "bound names its kind" "$work/out" "d['lower_bound_kind'] in ('latency', 'cut', 'direct or relayed', 'traffic')"
+check "choose bound only" 0 "$hetcoll" choose --platform "$small" --operation bcast --count 1048576 --bound-only --json
+expect_true "bound only: no candidates" "$work/out" "'candidates' not in d and d['lower_bound_seconds'] > 1.6"
+check "choose text shows the bound" 0 "$hetcoll" choose --platform "$small" --operation reduce --count 4
+expect_in "text bound line" "$work/out" "lower bound: "
+check "choose bound, root out of range (exit 2)" 2 "$hetcoll" choose --platform "$small" --operation reduce --count 4 --root 7 --bound-only
+expect_in "names the root" "$work/err" "root 7"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
