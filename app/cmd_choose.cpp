@@ -3,6 +3,7 @@
 // hetcoll's plans) predicted by one flow model (registry/program_chooser.h).
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -47,8 +48,9 @@ int run_choose(const ChooseOptions& options) {
   const std::vector<ProcessorIndex> members(hosts.begin(),
                                             hosts.begin() + (options.ranks > 0 ? options.ranks : hosts.size()));
   CallShape call;
-  call.operation = options.operation == "reduce" ? Operation::reduce
+  call.operation = options.operation == "reduce"      ? Operation::reduce
                    : options.operation == "allreduce" ? Operation::allreduce
+                   : options.operation == "allgather" ? Operation::allgather
                                                       : Operation::broadcast;
   call.root = options.root;
   call.count = options.count;
@@ -61,21 +63,29 @@ int run_choose(const ChooseOptions& options) {
                                                  : MpiLibrary::smpi;
   chooser.flow.envelope_bytes = sim::kSmpiEnvelopeBytes;  // as the runtime (mpi/runtime.cpp)
   const int ranks = static_cast<int>(members.size());
-  if (call.operation != Operation::allreduce && (call.root < 0 || call.root >= ranks)) {
+  const bool rooted = call.operation == Operation::broadcast || call.operation == Operation::reduce;
+  if (rooted && (call.root < 0 || call.root >= ranks)) {
     throw InputError("root", fmt::format("root {} is not a rank of the communicator of {} ranks", call.root, ranks));
   }
   const FlowNetwork network(loaded.graph(), members);
-  const auto bound = flow_lower_bound(network, call.operation, static_cast<std::size_t>(call.root), call.count,
-                                      call.element_bytes, chooser.flow.envelope_bytes);
+  // The flow lower bound covers bcast, reduce and allreduce (not all-gathers).
+  std::optional<FlowLowerBound> bound;
+  if (call.operation != Operation::allgather) {
+    bound = flow_lower_bound(network, call.operation, static_cast<std::size_t>(rooted ? call.root : 0), call.count,
+                             call.element_bytes, chooser.flow.envelope_bytes);
+  } else if (options.bound_only) {
+    throw InputError("operation", "no lower bound is computed for allgather (bcast, reduce and allreduce have one)");
+  }
   if (options.bound_only) {
-    std::cout << (options.json ? flow_lower_bound_json(bound, call, ranks) + "\n" : flow_lower_bound_text(bound));
+    std::cout << (options.json ? flow_lower_bound_json(*bound, call, ranks) + "\n" : flow_lower_bound_text(*bound));
     return 0;
   }
   const auto choice = choose_program(loaded, members, call, chooser);
+  const FlowLowerBound* shown = bound ? &*bound : nullptr;
   if (options.json) {
-    std::cout << program_choice_json(choice, call, ranks, &bound) << "\n";
+    std::cout << program_choice_json(choice, call, ranks, shown) << "\n";
   } else {
-    std::cout << program_choice_text(choice, call, ranks, loaded.source_name, &bound);
+    std::cout << program_choice_text(choice, call, ranks, loaded.source_name, shown);
   }
   return 0;
 }
@@ -86,14 +96,16 @@ void add_choose_command(CLI::App& app, int& result) {
   auto options = std::make_shared<ChooseOptions>();
   auto* choose = app.add_subcommand(
       "choose",
-      "What hetcoll's MPI library (libhetcoll_pmpi.so) runs for one MPI_Bcast, MPI_Reduce or MPI_Allreduce call on a "
+      "What hetcoll's MPI library (libhetcoll_pmpi.so) runs for one MPI_Bcast, MPI_Reduce, MPI_Allreduce or "
+      "MPI_Allgather call on a "
       "platform graph: every candidate — the MPI library's default, MPI libraries' own algorithms (as SimGrid SMPI "
       "implements them), hetcoll's plans — predicted by one flow model (SimGrid's CM02 link sharing, SMPI's eager "
       "and rendezvous sends), fastest first; '*' marks what runs. Ranks play the platform's hosts in file order.");
   add_table_option(choose, "--platform", options->platform.platform_file)->required();
   add_table_option(choose, "--operation", options->operation)
-      ->check(CLI::IsMember({"bcast", "broadcast", "reduce", "allreduce"}));
-  choose->add_option("--count", options->count, "Elements in the call (MPI's count, 1 to 2147483647)")
+      ->check(CLI::IsMember({"bcast", "broadcast", "reduce", "allreduce", "allgather"}));
+  choose->add_option("--count", options->count,
+                     "Elements in the call (MPI's count, 1 to 2147483647; allgather: each rank's block)")
       ->required()
       ->check(CLI::PositiveNumber);
   add_table_option(choose, "--element-bytes", options->element_bytes);

@@ -235,7 +235,7 @@ const std::vector<OptionDefinition>& option_table() {
     t.push_back({"--operation", "NAME", {},
                  "",
                  "",
-                 {{{"choose"}, "The MPI call: bcast, reduce or allreduce", "bcast", "one MPI call"},
+                 {{{"choose"}, "The MPI call: bcast, reduce, allreduce or allgather", "bcast", "one MPI call"},
                   {{"experiment"},
                    "search-distinct: the searches to run, broadcast, reduce or both comma-separated; steady-scale: "
                    "any of scatter, gossip, broadcast, reduce",

@@ -53,16 +53,19 @@ write_seed_cluster() {
 # The drop-in's default (hetcoll_mpi_bench --implementation runtime) and the
 # given built-ins of each collective, on NP ranks of PLATFORM (hostfile
 # $work/hosts), appended to CSV.
-# Usage: default_and_builtins NP PLATFORM SIZES CSV BCAST_BUILTINS REDUCE_BUILTINS ALLREDUCE_BUILTINS
+# Usage: default_and_builtins NP PLATFORM SIZES CSV BCAST_BUILTINS REDUCE_BUILTINS ALLREDUCE_BUILTINS [ALLGATHER_BUILTINS]
+# (all-gathers only when ALLGATHER_BUILTINS is given; SIZES is then each rank's block).
 default_and_builtins() {
-  local np="$1" platform="$2" sizes="$3" csv="$4" collective implementation builtins
+  local np="$1" platform="$2" sizes="$3" csv="$4" collective implementation builtins collectives="bcast reduce allreduce"
   local bench="$smpi_build/bench/mpi/hetcoll_mpi_bench"
   [ -f "$bench" ] || { echo "skipped: $bench not built (cmake --build --preset smpi)"; exit 77; }
-  for collective in bcast reduce allreduce; do
+  [ -n "${8:-}" ] && collectives+=" allgather"
+  for collective in $collectives; do
     case $collective in
       bcast) builtins="$5" ;;
       reduce) builtins="$6" ;;
       allreduce) builtins="$7" ;;
+      allgather) builtins="$8" ;;
     esac
     for implementation in runtime $builtins; do
       local extra=() args=(--implementation runtime)
@@ -299,14 +302,14 @@ PY
   chooser)
     # The drop-in's default (hetcoll::mpi::Runtime with its defaults: the
     # chooser, registry/program_chooser.h) on the 8-host cluster, broadcasts,
-    # reduces and all-reduces of 4, 1024 and 16384 ints: what it runs takes
+    # reduces, all-reduces and all-gathers of 4, 1024 and 16384 ints: what it runs takes
     # within 3 % of its prediction, and is never slower than SMPI's default
     # algorithm nor than the best of three strong built-ins (a wrong pick
     # is a failure).
     write_seed_cluster
     default_and_builtins 8 "$work/seed.xml" 4,1024,16384 "$work/chooser.csv" "default scatter_rdb_allgather ompi_pipeline" \
-      "default scatter_gather ompi_pipeline" "default rab2 rdb"
-    check_default "$work/chooser.csv" 36 || exit 1
+      "default scatter_gather ompi_pipeline" "default rab2 rdb" "default ring bruck"
+    check_default "$work/chooser.csv" 48 || exit 1
     ;;
   sites)
     hosts=""

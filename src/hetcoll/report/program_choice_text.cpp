@@ -10,6 +10,10 @@ namespace hetcoll {
 namespace {
 
 std::string call_heading(const CallShape& call, int ranks) {
+  if (call.operation == Operation::allgather) {
+    return fmt::format("allgather of {} element(s) of {} byte(s) per rank on {} ranks", call.count, call.element_bytes,
+                       ranks);
+  }
   return fmt::format("{} of {} element(s) of {} byte(s) on {} ranks{}", to_string(call.operation), call.count,
                      call.element_bytes, ranks,
                      call.operation == Operation::allreduce ? "" : fmt::format(", root {}", call.root));
@@ -21,7 +25,9 @@ std::string seconds_json(double seconds) {
 
 std::string call_json_fields(const CallShape& call, int ranks) {
   return fmt::format("\"operation\": \"{}\", \"root\": {}, \"count\": {}, \"element_bytes\": {}, \"ranks\": {}",
-                     to_string(call.operation), call.operation == Operation::allreduce ? -1 : call.root, call.count,
+                     to_string(call.operation),
+                     call.operation == Operation::allreduce || call.operation == Operation::allgather ? -1 : call.root,
+                     call.count,
                      call.element_bytes, ranks);
 }
 
