@@ -117,6 +117,27 @@ TEST(AutoSelect, TimeBudgetStopIsANormalEnd) {
   }
 }
 
+// A time budget that stops the search before kAutoMinimumNodes nodes (here
+// a nanosecond: any machine, any load) gives way to that many nodes, so a
+// small instance's proven optimum does not depend on the machine's load.
+TEST(AutoSelect, ATinyTimeBudgetStillSearchesTheMinimumNodes) {
+  const Cluster cluster({"p0", "p1", "p2", "p3", "p4", "p5", "p6"}, {1, 3, 3, 2, 3, 3, 3});
+  AutoBudget budget;
+  budget.seconds = 1e-9;
+  const MakespanPlan broadcast = plan_broadcast_auto(cluster, 0, {}, budget);
+  EXPECT_TRUE(broadcast.optimal);
+  EXPECT_DOUBLE_EQ(broadcast.makespan, 4);
+  EXPECT_LE(broadcast.stats.nodes, kAutoMinimumNodes);
+  EXPECT_TRUE(verify(cluster, broadcast).valid);
+  const MakespanPlan reduce = plan_reduce_auto(cluster, 0, {}, budget);
+  EXPECT_TRUE(verify(cluster, reduce).valid);
+  EXPECT_LE(reduce.stats.nodes, kAutoMinimumNodes);
+  // The user's limits still hold: their node limit is theirs.
+  SearchLimits limits;
+  limits.node_limit = 2;
+  EXPECT_LE(plan_broadcast_auto(cluster, 0, limits, budget).stats.nodes, 2u);
+}
+
 TEST(AutoSelect, BadBudgetsAreInputErrors) {
   Cluster cluster = Cluster::from_times({1.0, 2.0, 3.0});
   for (double seconds : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {

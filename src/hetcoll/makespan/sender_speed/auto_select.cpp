@@ -120,6 +120,26 @@ MakespanPlan choose(const Cluster& cluster, MakespanPlan greedy, MakespanPlan se
   return best;
 }
 
+// The search under `choice`; a wall-clock budget of ours that stopped it
+// before kAutoMinimumNodes nodes (a loaded machine, a slow start) gives
+// way to a node budget of kAutoMinimumNodes (the user's limits still
+// hold), so a small search ends alike on every machine.
+template <typename Search>
+MakespanPlan search_with_floor(Search&& search, SearchBudgetChoice& choice, const SearchLimits& user) {
+  MakespanPlan searched = search(choice.limits);
+  if (!choice.own_time || searched.status != SearchStatus::time_limit || searched.stats.nodes >= kAutoMinimumNodes) {
+    return searched;
+  }
+  SearchBudgetChoice floor = choice;
+  floor.limits = user;
+  floor.limits.node_limit = kAutoMinimumNodes;
+  floor.own_time = false;
+  floor.own_nodes = true;
+  floor.what = fmt::format("{}, at least {} nodes", choice.what, kAutoMinimumNodes);
+  choice = floor;
+  return search(choice.limits);
+}
+
 MakespanPlan with_size_note(MakespanPlan greedy) {
   greedy.notes.push_back(fmt::format("auto: more than {} processors, so no exact search was tried; "
                                      "algorithm \"optimal\" (with a time limit) searches anyway",
@@ -145,7 +165,9 @@ MakespanPlan plan_broadcast_auto(const Cluster& cluster, ProcessorIndex source, 
   if (greedy.optimal) return greedy;
   if (cluster.size() > kAutoSearchMaxProcessors) return with_size_note(std::move(greedy));
   SearchBudgetChoice choice = choose_budget(limits, budget, greedy, greedy_seconds);
-  MakespanPlan searched = plan_broadcast_optimal(cluster, source, choice.limits);
+  MakespanPlan searched = search_with_floor(
+      [&](const SearchLimits& search_limits) { return plan_broadcast_optimal(cluster, source, search_limits); }, choice,
+      limits);
   return choose(cluster, std::move(greedy), std::move(searched), "broadcast", choice);
 }
 
@@ -158,7 +180,9 @@ MakespanPlan plan_reduce_auto(const Cluster& cluster, ProcessorIndex root, const
   if (greedy.optimal) return greedy;
   if (cluster.size() > kAutoSearchMaxProcessors) return with_size_note(std::move(greedy));
   SearchBudgetChoice choice = choose_budget(limits, budget, greedy, greedy_seconds);
-  MakespanPlan searched = plan_reduce_optimal(cluster, root, choice.limits);
+  MakespanPlan searched = search_with_floor(
+      [&](const SearchLimits& search_limits) { return plan_reduce_optimal(cluster, root, search_limits); }, choice,
+      limits);
   return choose(cluster, std::move(greedy), std::move(searched), "reduce", choice);
 }
 

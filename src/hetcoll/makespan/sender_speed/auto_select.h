@@ -11,7 +11,9 @@
 //    costs about kAutoBudgetGreedyFactor x the greedy plus a floor (a
 //    multiple of a few microseconds would leave the search nothing to do);
 //    AutoBudget::seconds (the CLI's --auto-budget) raises or lowers it.
-//    What a time budget makes non-deterministic: where an unfinished
+//    A search this budget stops before kAutoMinimumNodes nodes (a loaded
+//    machine) runs again with a node budget of kAutoMinimumNodes instead,
+//    so a small search ends alike everywhere. What a time budget makes non-deterministic: where an unfinished
 //    search stops — so its plan, bound and node count may differ from run
 //    to run and machine to machine (a search that finishes within the
 //    budget gives the same proven optimum everywhere);
@@ -50,6 +52,7 @@ namespace hetcoll {
 inline constexpr std::uint64_t kAutoSearchNodeBudget = 20000;
 inline constexpr double kAutoBudgetGreedyFactor = 10;
 inline constexpr double kAutoBudgetFloorSeconds = 0.005;
+inline constexpr std::uint64_t kAutoMinimumNodes = 256;
 
 // AutoBudget (the request's search budget for `auto`): makespan/request.h.
 // Above this many processors the search is not tried (its per-node cost
