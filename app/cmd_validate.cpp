@@ -59,8 +59,8 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
 int validate_program(const PlatformOptions& options, const std::string& plan_file, const std::string& text, bool json) {
   const Platform platform = load_platform_graph(options);
   const ProgramPlan plan = parse_program_plan_json(text, platform, plan_file);
-  const ProgramPlanCheck check = verify_program_plan(platform, plan);
-  const VerifyReport& report = check.report;
+  const ProgramPlanVerifyReport check = verify_program_plan(platform, plan);
+  const VerifyReport& report = check;
   if (json) {
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
               << "\", \"algorithm\": " << json_quote(plan.algorithm)
