@@ -201,8 +201,8 @@ int verify_and_write_program_plan(const DefaultPlan& chosen, const GraphNetwork&
                                  "tree planner) for a tree, or drop {} (--out/--json write the program plan)",
                                  flag, plan.algorithm, plan.predicted_seconds, flag));
   }
-  const ProgramPlanCheck check = verify_program_plan(platform, plan);
-  const VerifyReport& report = check.report;
+  const ProgramPlanVerifyReport check = verify_program_plan(platform, plan);
+  const VerifyReport& report = check;
   if (!output.out_file.empty()) {
     write_file_with(output.out_file,
                     [&](std::ostream& out) { write_program_plan_json(out, plan, platform, report.valid); }, "--out");

@@ -90,7 +90,7 @@ void print_tree_summary(const Platform& platform, const PipelinedTreePlan& plan,
                              byte_size_text(*plan.message_size), m.slices, time_text(m.first_slice, unit),
                              time_text(m.makespan, unit));
   }
-  std::cout << (plan.valid ? "valid: spans every participant, period re-checked\n" : "INVALID:\n" + plan.violations);
+  std::cout << (plan.valid() ? "valid: spans every participant, period re-checked\n" : "INVALID:\n" + plan.verification.summary());
   if (quiet) return;
   std::cout << "tree (each host under the host that sends to it, with the links, routers or hosts its slices cross on the way):\n"
             << broadcast_tree_hosts_text(platform, plan.tree);
@@ -215,7 +215,7 @@ int run_tree(const TreeCommandOptions& options) {
     print_tree_summary(platform, plan, options.quiet, lp_abandoned);
     if (!options.dot.empty()) std::cout << fmt::format("wrote tree to {}\n", options.dot);
   }
-  if (!plan.valid) return static_cast<int>(ExitCode::internal_error);
+  if (!plan.valid()) return static_cast<int>(ExitCode::internal_error);
   if ((plan.searched() && plan.limit_reached()) || lp_abandoned) return static_cast<int>(ExitCode::limit_reached);
   return 0;
 }

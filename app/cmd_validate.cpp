@@ -25,6 +25,14 @@
 namespace hetcoll::cli {
 namespace {
 
+// The end of every validate --json line, whatever the plan's family:
+// "violation_count": N, "violations": [...]}
+std::string report_json_tail(const VerifyReport& report) {
+  std::string text = fmt::format("\"violation_count\": {}, \"violations\": [", report.violation_count);
+  for (std::size_t i = 0; i < report.violations.size(); ++i) text += (i ? ", " : "") + json_quote(report.violations[i]);
+  return text + "]}\n";
+}
+
 #if HETCOLL_WITH_LP
 // A steady-state plan (it has a "period"): checked against the platform graph.
 int validate_periodic(const PlatformOptions& options, const std::string& plan_file, const std::string& text, bool json) {
@@ -35,9 +43,7 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
               << "\", \"throughput\": " << json_quote(to_string(plan.throughput))
               << ", \"certificate_checked\": " << (report.certificate_checked ? "true" : "false")
-              << ", \"violation_count\": " << report.violation_count << ", \"violations\": [";
-    for (size_t i = 0; i < report.violations.size(); ++i) std::cout << (i ? ", " : "") << json_quote(report.violations[i]);
-    std::cout << "]}\n";
+              << ", " << report_json_tail(report);
   } else if (report.valid) {
     std::cout << fmt::format("{}: valid steady-state {} plan, throughput {}, period {}, {} slots{}\n",
                              plan_file, to_string(plan.operation), periodic_rate_text(plan.throughput, platform),
@@ -59,16 +65,14 @@ int validate_periodic(const PlatformOptions& options, const std::string& plan_fi
 int validate_program(const PlatformOptions& options, const std::string& plan_file, const std::string& text, bool json) {
   const Platform platform = load_platform_graph(options);
   const ProgramPlan plan = parse_program_plan_json(text, platform, plan_file);
-  const ProgramPlanCheck check = verify_program_plan(platform, plan);
-  const VerifyReport& report = check.report;
+  const ProgramPlanVerifyReport check = verify_program_plan(platform, plan);
+  const VerifyReport& report = check;
   if (json) {
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
               << "\", \"algorithm\": " << json_quote(plan.algorithm)
               << ", \"predicted_seconds\": " << fmt::format("{}", report.measured_makespan)
               << ", \"symbolic_run\": " << (check.symbolic_run ? "true" : "false")
-              << ", \"violation_count\": " << report.violation_count << ", \"violations\": [";
-    for (size_t i = 0; i < report.violations.size(); ++i) std::cout << (i ? ", " : "") << json_quote(report.violations[i]);
-    std::cout << "]}\n";
+              << ", " << report_json_tail(report);
   } else if (report.valid) {
     std::cout << fmt::format("{}: valid {} program plan ({}), {} ranks, {} messages, predicted {:.6g} s in the flow "
                              "model{}\n",
@@ -121,11 +125,7 @@ int run_validate(const PlatformOptions& platform, const std::string& plan_file, 
   if (json) {
     std::cout << "{\"valid\": " << (report.valid ? "true" : "false") << ", \"operation\": \"" << to_string(plan.operation)
               << "\", \"makespan\": " << fmt::format("{}", report.measured_makespan)
-              << ", \"violation_count\": " << report.violation_count << ", \"violations\": [";
-    for (size_t i = 0; i < report.violations.size(); ++i) {
-      std::cout << (i ? ", " : "") << json_quote(report.violations[i]);
-    }
-    std::cout << "]}\n";
+              << ", " << report_json_tail(report);
   } else if (report.valid) {
     // The model is named only for platform graphs, where there are two.
     std::cout << fmt::format("{}: valid {} plan, {} messages, makespan {:.6g}{}\n", plan_file,

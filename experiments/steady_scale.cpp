@@ -118,10 +118,10 @@ Run run_operation(const std::string& operation, const Platform& platform) {
   broadcast.slice_size = kMessageSize;
   const auto result = plan_steady_broadcast(platform, hosts.front(), broadcast);
   Run run;
-  run.valid = result.failure.empty() && result.schedule_report.valid && result.schedule_report.certificate_checked;
+  run.valid = result.valid() && result.schedule_report.valid && result.schedule_report.certificate_checked;
   run.optimal = result.schedule.optimal();
   run.throughput = fmt::format("{:.6g}", to_double(result.schedule.throughput));
-  run.failure = result.failure;
+  run.failure = result.failure();
   return run;
 }
 

@@ -87,9 +87,9 @@ TEST(ProgramPlan, DefaultPicksAProgramAtOneMebibyteAndAWholeMessagePlanAtFourByt
     EXPECT_EQ(plan.element_count * plan.element_bytes, 1048576u);
     // It computes the operation and its prediction holds in the flow model.
     const auto check = verify_program_plan(platform, plan);
-    EXPECT_TRUE(check.report.valid) << check.report.summary();
+    EXPECT_TRUE(check.valid) << check.summary();
     EXPECT_TRUE(check.symbolic_run);
-    EXPECT_EQ(check.report.measured_makespan, plan.predicted_seconds);
+    EXPECT_EQ(check.measured_makespan, plan.predicted_seconds);
     // The benchmark's hetcoll:predicted runs the same program.
     CallShape call;
     call.operation = operation;
@@ -138,7 +138,7 @@ TEST(ProgramPlan, JsonRoundTrip) {
   }
   // Written again, the same text.
   EXPECT_EQ(written(read, platform), text);
-  EXPECT_TRUE(verify_program_plan(platform, read).report.valid);
+  EXPECT_TRUE(verify_program_plan(platform, read).valid);
 }
 
 // Each mutation of a written plan, and the words its error must hold.
@@ -185,11 +185,11 @@ TEST(ProgramPlan, ReaderErrorsNameFileAndField) {
 TEST(ProgramPlan, ValidateRejectsTamperedPlans) {
   const Platform platform = backbone16();
   const ProgramPlan plan = one_mib_broadcast_plan(platform);
-  ASSERT_TRUE(verify_program_plan(platform, plan).report.valid);
+  ASSERT_TRUE(verify_program_plan(platform, plan).valid);
   auto rejected = [&](const ProgramPlan& tampered, const std::string& words, const std::string& what) {
     const auto check = verify_program_plan(platform, tampered);
-    EXPECT_FALSE(check.report.valid) << what;
-    EXPECT_NE(check.report.summary().find(words), std::string::npos) << what << ": " << check.report.summary();
+    EXPECT_FALSE(check.valid) << what;
+    EXPECT_NE(check.summary().find(words), std::string::npos) << what << ": " << check.summary();
   };
   {
     ProgramPlan tampered = plan;
@@ -252,7 +252,7 @@ TEST(ProgramPlan, ValidateRejectsTamperedPlans) {
     const auto check = verify_program_plan(platform, tampered);
     // On a homogeneous cluster the swap may predict the same: only a
     // differing prediction must be caught.
-    if (!check.report.valid) EXPECT_NE(check.report.summary().find("predicted_seconds"), std::string::npos);
+    if (!check.valid) EXPECT_NE(check.summary().find("predicted_seconds"), std::string::npos);
   }
 }
 

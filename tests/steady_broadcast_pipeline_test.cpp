@@ -44,7 +44,7 @@ Platform tiers(int nodes, std::uint64_t seed, bool latency) {
 TEST(SteadyBroadcastPipeline, FixedCostsReachTheOptimumAndVerify) {
   const Platform platform = three_hosts();
   const auto result = plan_steady_broadcast(platform, 0);
-  EXPECT_TRUE(result.valid()) << result.failure;
+  EXPECT_TRUE(result.valid()) << result.failure();
   EXPECT_EQ(to_string(result.optimum.throughput), "5/7");
   EXPECT_FALSE(result.slice_size);
   EXPECT_TRUE(result.packing.reaches_optimum);
@@ -60,7 +60,7 @@ TEST(SteadyBroadcastPipeline, AgreesWithThePartsRunByHand) {
   SteadyBroadcastOptions options;
   options.slice_size = 1e6;
   const auto result = plan_steady_broadcast(platform, 0, options);
-  ASSERT_TRUE(result.valid()) << result.failure;
+  ASSERT_TRUE(result.valid()) << result.failure();
   const auto times = platform.edge_costs(1e6);
   EXPECT_EQ(result.slice_times, times);
   const auto optimum = solve_ssb(platform, 0, times);
@@ -80,11 +80,11 @@ TEST(SteadyBroadcastPipeline, PracticalScheduleRoundsToAShortPeriod) {
   SteadyBroadcastOptions exact_options;
   exact_options.slice_size = 1e6;
   const auto exact = plan_steady_broadcast(platform, 0, exact_options);
-  ASSERT_TRUE(exact.valid()) << exact.failure;
+  ASSERT_TRUE(exact.valid()) << exact.failure();
   SteadyBroadcastOptions options = exact_options;
   options.practical_loss = 0.01;
   const auto practical = plan_steady_broadcast(platform, 0, options);
-  ASSERT_TRUE(practical.valid()) << practical.failure;
+  ASSERT_TRUE(practical.valid()) << practical.failure();
   const PeriodicPlan& plan = practical.schedule;
   const BigInteger period = practical_period(exact.optimum.throughput, exact.packing.trees.size(), 0.01);
   ASSERT_GT(exact.schedule.period, period) << "the exact period is short: nothing to round";
@@ -135,7 +135,7 @@ TEST(SteadyBroadcastPipeline, MessageSizeChoosesTheSliceSize) {
   options.message_size = 1e8;
   const auto result = plan_steady_broadcast(platform, 0, options);
   ASSERT_TRUE(result.latency_aware);
-  EXPECT_TRUE(result.valid()) << result.failure;
+  EXPECT_TRUE(result.valid()) << result.failure();
   ASSERT_TRUE(result.slice_size);
   EXPECT_EQ(*result.slice_size, result.latency_aware->packing_slice_size);
   EXPECT_EQ(result.optimum.throughput, result.latency_aware->optimum.throughput);

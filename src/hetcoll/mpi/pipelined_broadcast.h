@@ -75,10 +75,18 @@ struct WeightedTree {
   PipelineTree tree;
 };
 
-struct PipelinedBroadcastPlan {
+// Header (plan/plan_header.h): operation broadcast, model pipelined; the
+// algorithm is what made it ("fnf-tree", "multi-tree", ...).
+struct PipelinedBroadcastPlan : PlanHeader {
+  PipelinedBroadcastPlan(std::vector<WeightedTree> trees_ = {}, std::size_t slice_bytes_ = 65536,
+                         std::string algorithm_ = "")
+      : trees(std::move(trees_)), slice_bytes(slice_bytes_) {
+    operation = Operation::broadcast;
+    model = PlanModel::pipelined;
+    algorithm = std::move(algorithm_);
+  }
   std::vector<WeightedTree> trees;  // one tree: a single-tree pipeline
   std::size_t slice_bytes = 65536;  // rounded down to whole elements, at least one
-  std::string algorithm;            // what made it ("fnf-tree", "multi-tree", ...)
 };
 
 // Throws InputError (naming `source_name`) unless every tree spans

@@ -54,10 +54,17 @@
 
 namespace hetcoll::mpi {
 
-struct PipelinedReducePlan {
+// Header (plan/plan_header.h): operation reduce, model pipelined; the
+// algorithm is what made the tree ("snf-tree", "chain", ...).
+struct PipelinedReducePlan : PlanHeader {
+  PipelinedReducePlan(PipelineTree tree_ = {}, std::size_t segment_bytes_ = 65536, std::string algorithm_ = "")
+      : tree(std::move(tree_)), segment_bytes(segment_bytes_) {
+    operation = Operation::reduce;
+    model = PlanModel::pipelined;
+    algorithm = std::move(algorithm_);
+  }
   PipelineTree tree;  // children[p]: the ranks p combines, in that order; root = the reduce's root
   std::size_t segment_bytes = 65536;  // rounded down to whole elements, at least one
-  std::string algorithm;              // what made the tree ("snf-tree", "chain", ...)
 };
 
 // The tree of a reduce plan: each processor's parent is where it sends its

@@ -50,7 +50,7 @@ void write_pipelined_tree_json(std::ostream& out, const Platform& platform, cons
     out << ",\n \"message_size\": " << number(*plan.message_size) << ", \"slices\": " << m.slices
         << ", \"first_slice_time\": " << number(m.first_slice) << ", \"predicted_makespan\": " << number(m.makespan);
   }
-  out << ", \"valid\": " << (plan.valid ? "true" : "false");
+  out << ", \"valid\": " << (plan.valid() ? "true" : "false");
   out << ",\n \"edges\": ";
   write_tree_edges_json(out, platform, plan.tree);
   out << ",\n \"trees\": [{\"weight\": " << number(evaluation.throughput) << ", \"edges\": ";

@@ -11,6 +11,7 @@
 #include "hetcoll/core/limits.h"
 #include "hetcoll/plan/broadcast_tree.h"
 #include "hetcoll/plan/plan_header.h"
+#include "hetcoll/plan/verify_report.h"
 
 namespace hetcoll {
 
@@ -51,8 +52,10 @@ struct PipelinedTreePlan : PlanHeader {
   // Whether the exact tree search made the tree (algorithm "optimal"):
   // then the header's status says whether it finished (the tree is optimal).
   bool searched() const { return algorithm == "optimal"; }
-  bool valid = false;                   // verify_broadcast_tree's verdict
-  std::string violations;
+  // verify_broadcast_tree's verdict on the tree and its period (invalid
+  // until the planner has checked it).
+  VerifyReport verification = VerifyReport::unchecked();
+  bool valid() const { return verification.valid; }
 };
 
 }  // namespace hetcoll

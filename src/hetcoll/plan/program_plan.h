@@ -13,8 +13,12 @@
 // `hetcoll validate` checks (verify_program for the operation, the
 // prediction recomputed) and `hetcoll simulate` runs in the flow model.
 //
-// Field names follow the other plan families' (operation, participants,
-// algorithm, model, status, notes, stats).
+// Header (plan_header.h): the operation (broadcast, reduce or allreduce),
+// the algorithm (the candidate's name), model fluid (bandwidth shared
+// max-min fair by concurrent flows; here the flow model of
+// model/flow_network.h, along the platform's routes: files say "flow"),
+// status finished, the notes, stats.seconds the time to choose and build
+// it.
 #pragma once
 
 #include <cstddef>
@@ -43,16 +47,15 @@ struct ProgramTransfer {
   bool operator==(const ProgramTransfer&) const = default;
 };
 
-struct ProgramPlan {
-  Operation operation = Operation::broadcast;  // broadcast, reduce or allreduce
+struct ProgramPlan : PlanHeader {
+  ProgramPlan() { model = PlanModel::fluid; }
   int root = 0;                                // the root rank; -1 for allreduce
   std::size_t element_count = 0;               // elements of buffer 0
   std::size_t element_bytes = 1;               // bytes per element
   // Rank r plays the platform node participants[r] (a host).
   std::vector<ProcessorIndex> participants;
-  // The candidate's name ("mpi:scatter_rdb_allgather", "hetcoll:split")
-  // and what it is, in words.
-  std::string algorithm;
+  // What the algorithm (the candidate's name, "mpi:scatter_rdb_allgather",
+  // "hetcoll:split") is, in words.
   std::string description;
   double predicted_seconds = 0;  // in the flow model, with `flow`
   // What a file read claims beyond the prediction (hetcoll writes false
@@ -64,8 +67,6 @@ struct ProgramPlan {
   // in the order of the sends (rank by rank): the "transfers" of the file.
   std::vector<ProgramTransfer> transfers;
   ProgramPlanFlowSettings flow;
-  std::vector<std::string> notes;
-  double planning_seconds = 0;  // stats: time to choose and build it
   CommProgram program;
 
   double message_bytes() const { return static_cast<double>(element_count) * static_cast<double>(element_bytes); }

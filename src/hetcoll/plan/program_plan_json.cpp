@@ -62,7 +62,7 @@ void write_program_plan_json(std::ostream& out, const ProgramPlan& plan, const P
   document["algorithm"] = plan.algorithm;
   document["description"] = plan.description;
   document["model"] = kModel;
-  document["status"] = "finished";
+  document["status"] = to_string(plan.status);
   document["message_size"] = plan.message_bytes();
   document["element_count"] = plan.element_count;
   document["element_bytes"] = plan.element_bytes;
@@ -83,7 +83,7 @@ void write_program_plan_json(std::ostream& out, const ProgramPlan& plan, const P
   if (valid) document["valid"] = *valid;
   std::size_t steps = 0;
   for (const auto& rank : plan.program.steps) steps += rank.size();
-  document["stats"] = {{"seconds", plan.planning_seconds},
+  document["stats"] = {{"seconds", plan.stats.seconds},
                        {"messages", plan.program.message_count()},
                        {"steps", steps}};
   if (!plan.notes.empty()) document["notes"] = plan.notes;
@@ -334,7 +334,7 @@ ProgramPlan parse_program_plan_json(std::string_view text, const Platform& platf
     }
     if (auto it = document.find("stats"); it != document.end() && it->is_object()) {
       if (auto seconds = it->find("seconds"); seconds != it->end()) {
-        plan.planning_seconds = reader.non_negative(*seconds, "stats.seconds");
+        plan.stats.seconds = reader.non_negative(*seconds, "stats.seconds");
       }
     }
     const auto& program = reader.require(document, "program", "");

@@ -222,7 +222,7 @@ DefaultPlan plan_default(const GraphNetwork& network, const MakespanRequest& req
   for (const auto& message : timing.message_times) {
     plan.transfers.push_back({message.from, message.to, message.start, message.end});
   }
-  plan.planning_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  plan.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   result.program = std::move(plan);
   return result;
 }

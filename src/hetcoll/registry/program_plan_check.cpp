@@ -21,9 +21,9 @@ sim::ProgramTiming predict_program_plan(const Platform& platform, const ProgramP
   return sim::predict_program(plan.program, network, plan.element_bytes, options);
 }
 
-ProgramPlanCheck verify_program_plan(const Platform& platform, const ProgramPlan& plan) {
-  ProgramPlanCheck check;
-  VerifyReport& report = check.report;
+ProgramPlanVerifyReport verify_program_plan(const Platform& platform, const ProgramPlan& plan) {
+  ProgramPlanVerifyReport check;
+  VerifyReport& report = check;
   if (plan.program.ranks != static_cast<int>(plan.participants.size())) {
     report.add_violation(fmt::format("program: {} ranks, {} participants", plan.program.ranks, plan.participants.size()));
     return check;
@@ -40,8 +40,7 @@ ProgramPlanCheck verify_program_plan(const Platform& platform, const ProgramPlan
   check.symbolic_run = elements <= kMaxSymbolicElementRanks;
   if (check.symbolic_run) {
     const auto semantic = verify_program(plan.program, plan.operation, plan.root, plan.element_count);
-    for (const auto& violation : semantic.violations) report.add_violation(violation);
-    report.violation_count += semantic.violation_count - semantic.violations.size();
+    report.add_violations(semantic);
   }
   if (plan.claims_optimal) {
     report.add_violation("optimal: true, but a program plan proves no optimality (its time is a prediction)");

@@ -1,7 +1,8 @@
 // Checking a program plan file (plan/program_plan.h) against its platform,
 // as `hetcoll validate` does, and predicting it, as `hetcoll simulate` does.
 //
-// verify_program_plan reports (VerifyReport, every violation in words):
+// verify_program_plan reports (ProgramPlanVerifyReport: a VerifyReport,
+// every violation in words, and whether the symbolic run took place):
 // the program malformed (check_program: peers, slices, waits, unmatched
 // messages); the steps not computing the operation (verify_program:
 // symbolic run, deadlocks, data read early, contributions missing or
@@ -26,11 +27,10 @@ namespace hetcoll {
 
 inline constexpr double kMaxSymbolicElementRanks = 16777216;
 
-struct ProgramPlanCheck {
-  VerifyReport report;
+struct ProgramPlanVerifyReport : VerifyReport {
   bool symbolic_run = true;  // false: too large, verify_program skipped
 };
-ProgramPlanCheck verify_program_plan(const Platform& platform, const ProgramPlan& plan);
+ProgramPlanVerifyReport verify_program_plan(const Platform& platform, const ProgramPlan& plan);
 
 // The plan's program in the flow model with the plan's settings; the
 // program must pass check_program (InputError naming "program" otherwise).

@@ -8,7 +8,7 @@
 
 namespace hetcoll {
 
-std::string program_plan_summary(const ProgramPlan& plan, const Platform& platform, const ProgramPlanCheck& check,
+std::string program_plan_summary(const ProgramPlan& plan, const Platform& platform, const ProgramPlanVerifyReport& check,
                                  const DefaultPlan* runners_up) {
   std::string text;
   std::string root;
@@ -26,7 +26,7 @@ std::string program_plan_summary(const ProgramPlan& plan, const Platform& platfo
                       plan.element_bytes == 1 ? "" : "s");
   text += fmt::format("  predicted    {:.6g} s   (a prediction in the flow model: no bound, no optimality claimed)\n",
                       plan.predicted_seconds);
-  const VerifyReport& report = check.report;
+  const VerifyReport& report = check;
   if (!report.valid) {
     text += fmt::format("  valid        NO: {}\n", report.violations.empty() ? "" : report.violations.front());
   } else if (check.symbolic_run) {
@@ -68,7 +68,7 @@ std::string program_plan_summary(const ProgramPlan& plan, const Platform& platfo
     if (others.size() > kShown) list += fmt::format(", and {} more", others.size() - kShown);
     if (!list.empty()) text += fmt::format("  runners-up   {}\n", list);
   }
-  if (plan.planning_seconds > 0) text += fmt::format("  planned in   {}\n", time_text(plan.planning_seconds, "s"));
+  if (plan.stats.seconds > 0) text += fmt::format("  planned in   {}\n", time_text(plan.stats.seconds, "s"));
   for (const auto& note : plan.notes) text += fmt::format("  note         {}\n", note);
   return text;
 }

@@ -15,7 +15,7 @@ namespace hetcoll {
 
 // A few aligned lines. `runners_up`: the default plan's other candidates
 // (programs and whole-message plans), when known; at most a few are named.
-std::string program_plan_summary(const ProgramPlan& plan, const Platform& platform, const ProgramPlanCheck& check,
+std::string program_plan_summary(const ProgramPlan& plan, const Platform& platform, const ProgramPlanVerifyReport& check,
                                  const DefaultPlan* runners_up = nullptr);
 
 }  // namespace hetcoll

@@ -27,7 +27,7 @@ std::string steady_broadcast_summary(const Platform& platform, const SteadyBroad
   const SsbSolution& solution = result.optimum;
   const MultiTreePacking& packing = result.packing;
   const PeriodicPlan& schedule = result.schedule;
-  const std::string& failure = result.failure;
+  const std::string failure = result.failure();
   std::string text;
   const std::string per_unit = time_unit_name(platform.time_unit(), false);
   text += fmt::format("pipelined broadcast from {}: multi-tree optimum (SSB LP, one-port)\n", platform.id(result.source));

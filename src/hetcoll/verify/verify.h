@@ -49,25 +49,11 @@
 #include "hetcoll/model/cluster.h"
 #include "hetcoll/model/graph_network.h"
 #include "hetcoll/plan/plan.h"
+#include "hetcoll/plan/verify_report.h"
 
 namespace hetcoll {
 
-struct VerifyReport {
-  bool valid = true;
-  std::vector<std::string> violations;  // the first few, in human words
-  std::size_t violation_count = 0;      // all of them
-  double measured_makespan = 0;         // the last completion time
-
-  // One line per violation (at most the first 20), for stderr.
-  std::string summary() const;
-
-  // Marks the report invalid, counts the violation and keeps its words if
-  // fewer than kMaxListedViolations are listed: every verifier reports
-  // through this one rule.
-  static constexpr std::size_t kMaxListedViolations = 20;
-  void add_violation(std::string message);
-};
-
+// Every check returns a VerifyReport (plan/verify_report.h).
 VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan);
 
 // Platform-graph plans (model/graph_network.h), checked against the platform

@@ -414,22 +414,6 @@ class Checker {
 
 }  // namespace
 
-void VerifyReport::add_violation(std::string message) {
-  valid = false;
-  ++violation_count;
-  if (violations.size() < kMaxListedViolations) violations.push_back(std::move(message));
-}
-
-std::string VerifyReport::summary() const {
-  if (valid) return "valid";
-  std::string text;
-  for (const auto& line : violations) text += line + "\n";
-  if (violation_count > violations.size()) {
-    text += fmt::format("... and {} more violations\n", violation_count - violations.size());
-  }
-  return text;
-}
-
 VerifyReport verify(const Cluster& cluster, const MakespanPlan& plan) { return Checker(cluster, plan).run(); }
 
 }  // namespace hetcoll

@@ -15,7 +15,7 @@
 //    partial results), tasks on participants within the period;
 //  * the trees: positive weights summing to the throughput, paths
 //    (scatter/gossip) or reduction trees (reduce) that sum exactly to
-//    `flows` and `computations`; verify_periodic.cpp lists each rule;
+//    `flows` and `computations`; verify_periodic_trees.cpp lists each rule;
 //  * the claims: throughput = operations_per_period / period <=
 //    throughput_bound, with equality unless a period limit applied;
 //  * the certificate: re-derives every dual constraint of the named

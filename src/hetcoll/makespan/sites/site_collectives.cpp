@@ -1,6 +1,7 @@
 #include "hetcoll/makespan/sites/site_collectives.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -342,7 +343,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
     if (!plan.allreduce_gateways.empty() && plan.allreduce_gateways[s] >= 0) std::erase(site, plan.allreduce_gateways[s]);
     const std::string& name = broadcast_phase ? plan.site_broadcast[s] : plan.site_reduce[s];
     if (site.size() < 2 || name.empty()) return;
-    const auto [offset, length] = segment_range(plan.count, segments, k);
+    const auto [offset, length] = segment_range(plan.element_count, segments, k);
     auto key = std::make_tuple(s, broadcast_phase, length);
     auto found = generated.find(key);
     if (found == generated.end()) {
@@ -355,7 +356,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
     composer.append(found->second, site, offset);
   };
   auto segment = [&](std::size_t k) {
-    const auto [offset, length] = segment_range(plan.count, segments, k);
+    const auto [offset, length] = segment_range(plan.element_count, segments, k);
     return Slice{0, offset, length};
   };
   auto in_buffer = [](std::uint32_t buffer, Slice slice) {
@@ -375,7 +376,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
     }
     // Without a gateway the root sends from a copy: its site's broadcast may
     // receive into the root's buffer while a WAN send still reads it.
-    const std::uint32_t outgoing = plan.gateway >= 0 || site_count < 2 ? 0 : program.add_buffer(plan.count);
+    const std::uint32_t outgoing = plan.gateway >= 0 || site_count < 2 ? 0 : program.add_buffer(plan.element_count);
     std::vector<std::uint32_t> at_gateway;
     if (plan.gateway >= 0) {
       for (std::size_t k = 0; k < segments; ++k) {
@@ -410,7 +411,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
     std::vector<std::vector<std::uint32_t>> received(site_count);
     for (std::size_t s = 0; s < site_count; ++s) {
       if (s == root_site) continue;
-      partial[s] = program.add_buffer(plan.count);
+      partial[s] = program.add_buffer(plan.element_count);
       for (std::size_t k = 0; k < segments; ++k) {
         received[s].push_back(
             program.add(plan.root, ProgramStep::receive_of(plan.leaders[s], in_buffer(partial[s], segment(k)))));
@@ -445,7 +446,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
   auto gateway_of = [&](std::size_t s) { return plan.allreduce_gateways.empty() ? -1 : plan.allreduce_gateways[s]; };
   auto endpoint_of = [&](std::size_t s) { return gateway_of(s) >= 0 ? gateway_of(s) : plan.leaders[s]; };
   std::vector<std::uint32_t> part(site_count);
-  for (std::size_t s = 0; s < site_count; ++s) part[s] = program.add_buffer(plan.count);
+  for (std::size_t s = 0; s < site_count; ++s) part[s] = program.add_buffer(plan.element_count);
   // received[s][t][k]: endpoint s's receive of site t's segment k (t == s:
   // a gateway's receive of its leader's partial).
   std::vector<std::vector<std::vector<std::uint32_t>>> received(site_count,
@@ -514,6 +515,7 @@ CommProgram program_of_site_plan(const SitePlan& plan) {
 SitePlan plan_site_collective(const Platform& platform, const std::vector<ProcessorIndex>& processor_of_rank,
                               const FlowNetwork& network, Operation operation, int root, std::size_t count,
                               std::size_t element_bytes, const sim::FlowModelOptions& flow) {
+  const auto started = std::chrono::steady_clock::now();
   const int ranks = static_cast<int>(processor_of_rank.size());
   if (operation != Operation::broadcast && operation != Operation::reduce && operation != Operation::allreduce) {
     throw InputError("operation", fmt::format("site plans are broadcasts, reduces and all-reduces, not {}",
@@ -531,7 +533,7 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
   SitePlan plan;
   plan.operation = operation;
   plan.root = root;
-  plan.count = count;
+  plan.element_count = count;
   plan.element_bytes = element_bytes;
   plan.ranks = ranks;
   plan.sites = sites_of_ranks(platform, processor_of_rank, network);
@@ -636,6 +638,7 @@ SitePlan plan_site_collective(const Platform& platform, const std::vector<Proces
   if (!std::isfinite(best.predicted_seconds)) {
     throw InputError("platform", "no site plan completes in the flow model");
   }
+  best.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return best;
 }
 

@@ -87,10 +87,17 @@ std::vector<std::vector<int>> sites_of_ranks(const Platform& platform,
                                              const std::vector<ProcessorIndex>& processor_of_rank,
                                              const FlowNetwork& network);
 
-struct SitePlan {
-  Operation operation = Operation::broadcast;
+// Header (plan/plan_header.h): the operation, algorithm "sites", model
+// fluid (predicted_seconds is the flow model's, model/flow_network.h:
+// links shared max-min fair by concurrent flows), stats.seconds the time
+// plan_site_collective took.
+struct SitePlan : PlanHeader {
+  SitePlan() {
+    algorithm = "sites";
+    model = PlanModel::fluid;
+  }
   int root = 0;  // broadcast and reduce
-  std::size_t count = 0;
+  std::size_t element_count = 0;
   std::size_t element_bytes = 1;
   int ranks = 0;
   std::vector<std::vector<int>> sites;  // ranks of each site

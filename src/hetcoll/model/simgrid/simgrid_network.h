@@ -4,10 +4,12 @@
 // Platform::declared_route() for any pair of hosts and routers by SimGrid's
 // hierarchical algorithm.
 //
-// Internal to the importer (simgrid_xml.cpp builds it, simgrid_routing.cpp
-// routes on it, simgrid_topologies.cpp lays out torus, fat-tree and
-// dragonfly clusters). docs/ALGORITHMS.md, "Platform graph model", says what
-// becomes a node and an edge.
+// Internal to the importer (simgrid_xml_import.cpp and its step files
+// build it, simgrid_routing.cpp routes on it over the zones' local routes
+// of simgrid_zone_routes.cpp, simgrid_graph.cpp builds its graph,
+// simgrid_topologies.cpp lays out torus, fat-tree and dragonfly clusters).
+// docs/ALGORITHMS.md, "Platform graph model", says what becomes a node and
+// an edge.
 //
 // Routes are computed as paths of elements (node sequences) from the route
 // primitives below, and every consecutive pair of a primitive is an edge of
@@ -303,5 +305,20 @@ void find_shared_up_sets(Zone& zone);
 // the destination minus those already crossed (SimGrid drops duplicates).
 Path star_path(const Zone& zone, ElementId source_element, const StarLinks* up_of, ElementId destination_element,
                const StarLinks* down_of);
+
+// A star zone member's links, or null when it has none.
+const StarLinks* star_links(const Zone& zone, int netpoint);
+
+// The Vivaldi path from member a to member b: a's up links, then b's down
+// links not crossed yet; the edge joining the two parts carries the distance.
+struct VivaldiPath {
+  Path path;
+  std::size_t join = 0;  // the edge path[join] -> path[join + 1] carries the distance
+  double latency = 0;
+  int gateway_source = -1;
+  int gateway_destination = -1;
+};
+// Empty when an end has no coordinates (or a child zone no gateway).
+std::optional<VivaldiPath> vivaldi_path(const Network& network, const Zone& zone, int source, int destination);
 
 }  // namespace hetcoll::simgrid

@@ -9,14 +9,6 @@
 
 namespace hetcoll {
 
-namespace {
-
-void add_failure(std::string& failure, const std::string& what) {
-  failure += (failure.empty() ? "" : "; ") + what;
-}
-
-}  // namespace
-
 SteadyBroadcastResult plan_steady_broadcast(const Platform& platform, ProcessorIndex source,
                                             const SteadyBroadcastOptions& options) {
   if (!options.slice_size && !options.message_size && !platform.has_fixed_costs()) {
@@ -67,12 +59,13 @@ SteadyBroadcastResult plan_steady_broadcast(const Platform& platform, ProcessorI
   // full flow program takes seconds.
   result.schedule_report = verify_periodic_plan(platform, result.schedule);
   if (!result.schedule_report.certificate_checked) {
-    result.failure = check_ssb_solution(platform, source, result.slice_times, result.optimum);
+    const std::string failure = check_ssb_solution(platform, source, result.slice_times, result.optimum);
+    if (!failure.empty()) result.verification.add_violation(failure);
   }
   if (!result.packing.reaches_optimum) {
-    add_failure(result.failure, "the tree packing fell short: " + result.packing.shortfall);
+    result.verification.add_violation("the tree packing fell short: " + result.packing.shortfall);
   }
-  if (!result.schedule_report.valid) add_failure(result.failure, result.schedule_report.summary());
+  if (!result.schedule_report.valid) result.verification.add_violation(result.schedule_report.summary());
   return result;
 }
 

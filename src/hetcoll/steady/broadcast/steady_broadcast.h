@@ -69,10 +69,13 @@ struct SteadyBroadcastResult {
   PeriodicPlan schedule;                       // stage schedule and above
   std::optional<LatencyAwareChoice> latency_aware;  // with a message size
   PeriodicVerifyReport schedule_report;        // stage verified
-  // Stage verified: "" when the optimum, the packing and the schedule all
-  // passed their checks, else what failed ("; " between failures).
-  std::string failure;
-  bool valid() const { return failure.empty(); }
+  // Stage verified: valid when the optimum, the packing and the schedule all
+  // passed their checks, else one violation per failed check (the
+  // schedule's: its report's summary).
+  VerifyReport verification;
+  bool valid() const { return verification.valid; }
+  // What failed, "; " between failures ("" when valid).
+  std::string failure() const { return verification.joined("; "); }
 };
 
 SteadyBroadcastResult plan_steady_broadcast(const Platform& platform, ProcessorIndex source,

@@ -82,9 +82,7 @@ PipelinedTreePlan plan_pipelined_tree(const Platform& platform, const PipelinedT
     plan.makespan = tree_makespan(platform, plan.tree, request.model, *request.message_size,
                                   plan.slice_size.value_or(*request.message_size));
   }
-  auto report = verify_broadcast_tree(platform, plan.tree, costs, plan.evaluation.period);
-  plan.valid = report.valid;
-  plan.violations = report.summary();
+  plan.verification = verify_broadcast_tree(platform, plan.tree, costs, plan.evaluation.period);
   return plan;
 }
 
