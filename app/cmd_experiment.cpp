@@ -25,7 +25,7 @@ namespace {
 
 // "--sizes 30,40": every item a whole number (an empty item is refused, as
 // in every other comma-separated option).
-std::vector<int> parse_sizes(const std::string& list) {
+std::vector<int> parse_rank_counts(const std::string& list) {
   std::vector<int> sizes;
   if (list.empty()) return sizes;
   for (const auto& item : split_list(list, "--sizes")) {
@@ -120,7 +120,7 @@ void add_experiment_command(CLI::App& app, int& result) {
   add_table_option(experiment, "--operation", options->operation);
   experiment->callback([&result, options] {
     result = run_experiment(options->name, options->quick, options->out, options->seed, options->time_limit,
-                            parse_sizes(options->sizes), options->threads, options->operation);
+                            parse_rank_counts(options->sizes), options->threads, options->operation);
   });
 }
 

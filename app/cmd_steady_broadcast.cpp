@@ -17,7 +17,7 @@ namespace {
 
 // The practical schedule's loss bound: at most 1% of the optimal throughput
 // (Legrand, Marchal, Robert 2003 Prop. 4), as for steady scatter, gossip and reduce.
-constexpr double kPracticalLoss = 0.01;
+constexpr double kBroadcastPracticalLoss = 0.01;
 
 struct SteadyBroadcastCommandOptions {
   PlatformOptions platform;
@@ -45,7 +45,7 @@ int run_steady_broadcast(const SteadyBroadcastCommandOptions& options) {
   request.message_size = options.message_size;
   // Text output: a practical schedule by default (as steady scatter, gossip
   // and reduce); the exact one with --exact or --json.
-  if (!options.exact && !options.json) request.practical_loss = kPracticalLoss;
+  if (!options.exact && !options.json) request.practical_loss = kBroadcastPracticalLoss;
   deadline.phase("the SSB LP, its exact re-solve and the multi-tree schedule");
   const SteadyBroadcastResult result = plan_steady_broadcast(platform, source, request);
   deadline.disarm();  // the outputs are written whole

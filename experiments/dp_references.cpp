@@ -17,6 +17,7 @@
 #include "experiments/experiments_list.h"
 #include "hetcoll/makespan/sender_speed/reduce/dp_two_class.h"
 #include "hetcoll/viz/line_plot_svg.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 
@@ -74,10 +75,6 @@ constexpr int kSeedTable4[16][16] = {  // [s / 10][f / 10]
     {0, 22, 34, 66, 56, 60, 77, 87, 97, 111, 121, 145, 151, 153, 142, 134},
     {0, 18, 28, 60, 76, 69, 74, 86, 97, 101, 111, 122, 134, 139, 132, 120},
     {0, 19, 33, 50, 96, 94, 91, 89, 85, 105, 112, 119, 122, 125, 122, 120}};
-
-double seconds_since(std::chrono::steady_clock::time_point started) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-}
 
 }  // namespace
 

@@ -17,14 +17,11 @@
 #include "hetcoll/plan/plan_json.h"
 #include "hetcoll/verify/verify.h"
 #include "hetcoll/viz/line_plot_svg.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 ExperimentResult run_greedy_scale(const ExperimentOptions& options) {
   std::vector<int> sizes = {1000, 10000, 100000, 1000000};

@@ -79,7 +79,7 @@ Outcome run_instance(const Instance& instance, Operation operation) {
   return outcome;
 }
 
-std::string number(double value) { return fmt::format("{:.6g}", value); }
+std::string grid_number(double value) { return fmt::format("{:.6g}", value); }
 
 }  // namespace
 
@@ -128,13 +128,13 @@ ExperimentResult run_grid_makespan(const ExperimentOptions& options) {
   for (const auto& instance : instances) {
     for (auto operation : {Operation::broadcast, Operation::reduce}) {
       const Outcome outcome = run_instance(instance, operation);
-      std::vector<std::string> row = {instance.family, instance.wan_ratio > 0 ? number(instance.wan_ratio) : "",
-                                      std::to_string(outcome.hosts), to_string(operation), number(outcome.lower_bound),
-                                      number(outcome.view_predicted)};
-      for (const auto& name : kPlanners) row.push_back(number(outcome.makespan.at(name)));
+      std::vector<std::string> row = {instance.family, instance.wan_ratio > 0 ? grid_number(instance.wan_ratio) : "",
+                                      std::to_string(outcome.hosts), to_string(operation), grid_number(outcome.lower_bound),
+                                      grid_number(outcome.view_predicted)};
+      for (const auto& name : kPlanners) row.push_back(grid_number(outcome.makespan.at(name)));
       const auto optimum = outcome.makespan.find("optimal");
       const double auto_makespan = outcome.makespan.at("auto");
-      row.push_back(optimum != outcome.makespan.end() ? number(optimum->second) : "");
+      row.push_back(optimum != outcome.makespan.end() ? grid_number(optimum->second) : "");
       row.push_back(optimum != outcome.makespan.end() ? fmt::format("{:.4f}", auto_makespan / optimum->second) : "");
       const double speedup = outcome.makespan.at("fnf-view") / auto_makespan;
       const double speedup_predicted = outcome.view_predicted / auto_makespan;
@@ -208,7 +208,7 @@ ExperimentResult run_grid_makespan(const ExperimentOptions& options) {
   for (const auto& name : kPlanners) summary += fmt::format("{:>13}", name);
   summary += "\n";
   for (const auto& [key, cell] : ratio_to_bound) {
-    summary += fmt::format("{:<16}{:>7}", key.first, number(key.second));
+    summary += fmt::format("{:<16}{:>7}", key.first, grid_number(key.second));
     for (const auto& name : kPlanners) summary += fmt::format("{:>13.3f}", cell.at(name).first / cell.at(name).second);
     summary += "\n";
   }

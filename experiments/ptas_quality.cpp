@@ -29,16 +29,13 @@
 #include "hetcoll/makespan/sender_speed/broadcast/ptas.h"
 #include "hetcoll/makespan/sender_speed/multicast/multicast.h"
 #include "hetcoll/viz/line_plot_svg.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // n processors, `classes` distinct times drawn from the halves in [1, 10];
 // processor 0 is a fastest one (the paper's source).
@@ -64,7 +61,7 @@ std::vector<ProcessorIndex> everyone_but(const Cluster& cluster, ProcessorIndex 
   return receivers;
 }
 
-struct Series {
+struct PtasSeries {
   double ratio_sum = 0, ratio_max = 0, seconds_sum = 0, seconds_max = 0;
   int count = 0, refused = 0;
   void add(double ratio, double seconds) {
@@ -101,10 +98,10 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
   std::string quality_summary;
   int disagreements = 0;
   for (int n : sizes) {
-    Series fnf;
-    std::vector<Series> ptas(epsilons.size());
-    Series verbatim;
-    Series optimum_time;
+    PtasSeries fnf;
+    std::vector<PtasSeries> ptas(epsilons.size());
+    PtasSeries verbatim;
+    PtasSeries optimum_time;
     for (int i = 0; i < per_size; ++i) {
       const int classes = 3 + static_cast<int>(rng() % 3);
       Cluster cluster = random_class_cluster(rng, n, classes);
@@ -151,7 +148,7 @@ ExperimentResult run_ptas_quality(const ExperimentOptions& options) {
         verbatim.add(plan.makespan / optimum, elapsed);
       }
     }
-    auto add_row = [&](const std::string& algorithm, const std::string& eps, const Series& s, PlotSeries& series) {
+    auto add_row = [&](const std::string& algorithm, const std::string& eps, const PtasSeries& s, PlotSeries& series) {
       quality.rows.push_back({std::to_string(n), algorithm, eps, std::to_string(s.count),
                               g(s.count ? s.ratio_sum / s.count : 0), g(s.ratio_max),
                               g(s.count ? s.seconds_sum / s.count : 0), g(s.seconds_max), std::to_string(s.refused)});

@@ -32,11 +32,11 @@ namespace {
 
 // Liu, Kuo, Wang 2009 Table 1 (Pentium III 450 MHz): P, N, n and seconds of the SNF
 // search, n and seconds of the generic branch-and-bound.
-struct SeedRow {
+struct ReduceSeedRow {
   int p;
   double tree_size, snf_nodes, snf_seconds, generic_nodes, generic_seconds;
 };
-constexpr SeedRow kSeedTable1[] = {
+constexpr ReduceSeedRow kReduceSeedTable1[] = {
     {10, 7852, 475, 0.002, 5642, 0.05},
     {11, 21544, 824, 0.005, 15330, 0.17},
     {12, 55243, 2151, 0.01, 39367, 0.48},
@@ -51,14 +51,14 @@ constexpr SeedRow kSeedTable1[] = {
     {21, 600236924, 1187418, 15.28, 420191444, 8173.73},
 };
 
-const SeedRow* seed_row(int p) {
-  for (const auto& row : kSeedTable1) {
+const ReduceSeedRow* reduce_seed_row(int p) {
+  for (const auto& row : kReduceSeedTable1) {
     if (row.p == p) return &row;
   }
   return nullptr;
 }
 
-struct Measure {
+struct ReduceMeasure {
   double nodes = 0, seconds = 0, max_seconds = 0;
   int unfinished = 0, runs = 0;
   void add(const MakespanPlan& plan, double seconds_taken) {
@@ -72,7 +72,7 @@ struct Measure {
   double average_seconds() const { return runs ? seconds / runs : NAN; }
 };
 
-std::string number(double value, const char* format = "{:.6g}") {
+std::string reduce_number(double value, const char* format = "{:.6g}") {
   return std::isnan(value) ? std::string() : fmt::format(fmt::runtime(format), value);
 }
 
@@ -123,7 +123,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
   for (const auto& series : all_series) {
     double largest_within_second = 0;
     for (int p : series.sizes) {
-      Measure ours, generic, dp;
+      ReduceMeasure ours, generic, dp;
       double tree_size = 0, snf_gap = 0;
       bool agree = true;
       const bool run_generic = series.classes == 3 && p <= generic_max_p;
@@ -138,7 +138,7 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
         request.operation = Operation::reduce;
         request.root = 0;
         request.limits.time_limit_seconds = instance_limit;
-        auto timed = [&](std::string_view algorithm, Measure& measure) {
+        auto timed = [&](std::string_view algorithm, ReduceMeasure& measure) {
           auto started = std::chrono::steady_clock::now();
           MakespanPlan plan = plan_makespan(cluster, request, algorithm);
           measure.add(plan, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
@@ -155,26 +155,26 @@ ExperimentResult run_reduce_search(const ExperimentOptions& options) {
           MakespanPlan other = timed("dp", dp);
           if (other.limit_reached()) {
             run_dp = false;  // refused or stopped: skip the DP from here on
-            dp = Measure{};
+            dp = ReduceMeasure{};
           } else if (best.optimal && !time_equal(other.makespan, best.makespan, cluster.tolerance())) {
             agree = false;
           }
         }
       }
       const double n_avg = tree_size / clusters_per_size;
-      const SeedRow* seed = series.classes == 3 ? seed_row(p) : nullptr;
-      auto seed_value = [&](double SeedRow::*field) { return seed ? number(seed->*field) : std::string(); };
+      const ReduceSeedRow* seed = series.classes == 3 ? reduce_seed_row(p) : nullptr;
+      auto seed_value = [&](double ReduceSeedRow::*field) { return seed ? reduce_number(seed->*field) : std::string(); };
       table.rows.push_back({std::to_string(series.classes), std::to_string(p), std::to_string(clusters_per_size),
-                            number(n_avg), number(ours.average_nodes()), number(ours.average_seconds()),
-                            number(ours.max_seconds), number(ours.average_nodes() / n_avg, "{:.3e}"),
-                            std::to_string(ours.unfinished), number(generic.average_nodes()),
-                            number(generic.average_seconds()), number(generic.average_nodes() / n_avg, "{:.4f}"),
-                            number(generic.average_seconds() / ours.average_seconds(), "{:.1f}"),
-                            number(generic.average_nodes() / ours.average_nodes(), "{:.1f}"),
-                            number(run_dp ? dp.average_seconds() : NAN), number(snf_gap / clusters_per_size, "{:.3f}"),
-                            agree ? "yes" : "NO", seed_value(&SeedRow::tree_size), seed_value(&SeedRow::snf_nodes),
-                            seed_value(&SeedRow::snf_seconds), seed_value(&SeedRow::generic_nodes),
-                            seed_value(&SeedRow::generic_seconds)});
+                            reduce_number(n_avg), reduce_number(ours.average_nodes()), reduce_number(ours.average_seconds()),
+                            reduce_number(ours.max_seconds), reduce_number(ours.average_nodes() / n_avg, "{:.3e}"),
+                            std::to_string(ours.unfinished), reduce_number(generic.average_nodes()),
+                            reduce_number(generic.average_seconds()), reduce_number(generic.average_nodes() / n_avg, "{:.4f}"),
+                            reduce_number(generic.average_seconds() / ours.average_seconds(), "{:.1f}"),
+                            reduce_number(generic.average_nodes() / ours.average_nodes(), "{:.1f}"),
+                            reduce_number(run_dp ? dp.average_seconds() : NAN), reduce_number(snf_gap / clusters_per_size, "{:.3f}"),
+                            agree ? "yes" : "NO", seed_value(&ReduceSeedRow::tree_size), seed_value(&ReduceSeedRow::snf_nodes),
+                            seed_value(&ReduceSeedRow::snf_seconds), seed_value(&ReduceSeedRow::generic_nodes),
+                            seed_value(&ReduceSeedRow::generic_seconds)});
       if (series.classes == 3) {
         if (p <= 40) {
           tree_series.x.push_back(p);

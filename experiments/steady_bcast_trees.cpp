@@ -30,14 +30,13 @@
 #include "hetcoll/steady/broadcast/steady_broadcast.h"
 #include "hetcoll/steady/broadcast/tree_heuristics.h"
 #include "hetcoll/viz/line_plot_svg.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr double kSliceSize = 1e6;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Sample {
   std::vector<double> values;

@@ -44,13 +44,12 @@
 #include "hetcoll/steady/steady_planner.h"
 #include "hetcoll/verify/verify_periodic.h"
 #include "hetcoll/viz/line_plot_svg.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::size_t digits(const BigInteger& value) { return to_string(value).size(); }
 

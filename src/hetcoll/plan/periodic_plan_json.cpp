@@ -216,9 +216,9 @@ bool looks_like_periodic_plan(std::string_view text) {
 
 namespace {
 
-class Reader : public JsonFieldReader {
+class PeriodicPlanReader : public JsonFieldReader {
  public:
-  Reader(const Platform& platform, std::string_view source_name) : JsonFieldReader(source_name), platform_(platform) {}
+  PeriodicPlanReader(const Platform& platform, std::string_view source_name) : JsonFieldReader(source_name), platform_(platform) {}
 
   ProcessorIndex node(const json& value, const std::string& where) const {
     if (value.is_string()) {
@@ -291,7 +291,7 @@ class Reader : public JsonFieldReader {
 }  // namespace
 
 PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& platform, std::string_view source_name) {
-  const Reader reader(platform, source_name);
+  const PeriodicPlanReader reader(platform, source_name);
   json document;
   try {
     document = json::parse(text.begin(), text.end());

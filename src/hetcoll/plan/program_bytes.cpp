@@ -34,9 +34,9 @@ class Writer {
   std::vector<char> bytes;
 };
 
-class Reader {
+class ByteReader {
  public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  explicit ByteReader(std::string_view bytes) : bytes_(bytes) {}
   template <typename T>
   T get() {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -106,7 +106,7 @@ std::vector<char> encode_program(const CommProgram& program) {
 }
 
 CommProgram decode_program(std::string_view bytes, std::size_t data_elements) {
-  Reader in(bytes);
+  ByteReader in(bytes);
   if (in.take(kTag.size()) != kTag) throw InputError("program", "not an encoded program");
   CommProgram program;
   program.name = std::string(in.take(in.get_count(1)));

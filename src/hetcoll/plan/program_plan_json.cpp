@@ -116,9 +116,9 @@ bool looks_like_program_plan(std::string_view text) {
 
 namespace {
 
-class Reader : public JsonFieldReader {
+class ProgramPlanReader : public JsonFieldReader {
  public:
-  Reader(const Platform& platform, std::string_view source_name) : JsonFieldReader(source_name), platform_(platform) {}
+  ProgramPlanReader(const Platform& platform, std::string_view source_name) : JsonFieldReader(source_name), platform_(platform) {}
 
   std::string text(const json& value, const std::string& where) const {
     if (!value.is_string()) fail(where, "must be a string");
@@ -239,7 +239,7 @@ class Reader : public JsonFieldReader {
 }  // namespace
 
 ProgramPlan parse_program_plan_json(std::string_view text, const Platform& platform, std::string_view source_name) {
-  const Reader reader(platform, source_name);
+  const ProgramPlanReader reader(platform, source_name);
   json document;
   try {
     document = parse_json_rejecting_duplicate_keys(text, source_name);

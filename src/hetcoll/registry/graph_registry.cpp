@@ -71,7 +71,7 @@ Guarantee heuristic() {
   return g;
 }
 
-std::vector<GraphPlanner> build_planners() {
+std::vector<GraphPlanner> build_graph_planners() {
   std::vector<GraphPlanner> algorithms;
   {
     Guarantee guarantee = heuristic();
@@ -201,7 +201,7 @@ AlgorithmGuarantee guarantee_for(const AlgorithmGuarantee& broadcast, Operation 
 }  // namespace
 
 void add_graph_planners(std::vector<PlannerEntry>& rows) {
-  const auto planners = build_planners();
+  const auto planners = build_graph_planners();
   for (auto operation : {Operation::broadcast, Operation::multicast, Operation::reduce, Operation::allreduce}) {
     for (const auto& planner : planners) {
       PlannerEntry row = planner.row;

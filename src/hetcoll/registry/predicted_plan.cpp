@@ -39,7 +39,7 @@ MakespanPlan on_ranks(const GraphNetwork& network, MakespanPlan plan) {
 }
 
 // SMPI's sends: what every prediction here assumes.
-sim::FlowModelOptions smpi_sends() {
+sim::FlowModelOptions smpi_send_options() {
   sim::FlowModelOptions options;
   options.envelope_bytes = sim::kSmpiEnvelopeBytes;
   return options;
@@ -49,11 +49,11 @@ double predict(const GraphNetwork& network, const FlowNetwork& flow, const Makes
   const auto count = static_cast<std::size_t>(std::max(1.0, std::ceil(message_bytes)));
   const auto program = program_of_plan(on_ranks(network, plan), static_cast<int>(flow.size()), count);
   check_program(program, count, plan.algorithm);
-  const auto timing = sim::predict_program(program, flow, 1, smpi_sends());
+  const auto timing = sim::predict_program(program, flow, 1, smpi_send_options());
   return timing.completed() ? timing.makespan : std::numeric_limits<double>::infinity();
 }
 
-std::string seconds(double value) { return fmt::format("{:.6g} s", value); }
+std::string seconds_text(double value) { return fmt::format("{:.6g} s", value); }
 
 // The fastest of MPI libraries' algorithms (makespan/mpi_algorithms/, as
 // SimGrid SMPI implements them) for the request, predicted like the
@@ -68,7 +68,7 @@ std::pair<std::string, double> fastest_mpi_algorithm(const GraphNetwork& network
     const auto node = graph_request_root(network, request);
     root = static_cast<int>(std::find(members.begin(), members.end(), node) - members.begin());
   }
-  const auto options = smpi_sends();
+  const auto options = smpi_send_options();
   std::pair<std::string, double> fastest{"", std::numeric_limits<double>::infinity()};
   for (const auto& algorithm : mpi_algorithms()) {
     if (algorithm.operation != request.operation || !algorithm.refusal(ranks, count, 1).empty()) continue;
@@ -150,14 +150,14 @@ PredictedPlan plan_by_flow_prediction(const GraphNetwork& network, const Makespa
   for (const auto& candidate : result.candidates) {
     if (candidate.name == chosen.name) continue;
     others += fmt::format("{}{} {}", others.empty() ? "" : ", ", candidate.name,
-                          candidate.skipped.empty() ? seconds(candidate.predicted_seconds) : "skipped");
+                          candidate.skipped.empty() ? seconds_text(candidate.predicted_seconds) : "skipped");
   }
   auto& notes = result.plan.notes;
   notes.insert(notes.begin(),
                {fmt::format("predicted: {} chosen, predicted {} in the flow model (routes' latencies, links shared "
                             "at their capacity, MPI's eager and rendezvous sends, as SimGrid SMPI runs them); "
                             "others: {}",
-                            chosen.name, seconds(chosen.predicted_seconds), others),
+                            chosen.name, seconds_text(chosen.predicted_seconds), others),
                 fmt::format("predicted: the makespan, bound and claims above are those of the {}; the flow model's "
                             "time is a prediction, not a bound",
                             result.plan.model == PlanModel::eager ? "eager model" : "one-port graph model")});
@@ -169,7 +169,7 @@ PredictedPlan plan_by_flow_prediction(const GraphNetwork& network, const Makespa
         "predicted: MPI's {} algorithm (as SimGrid SMPI implements it) is predicted {:.3g}x faster ({}): no "
         "whole-message plan reaches it; hetcoll's MPI library (libhetcoll_pmpi.so) runs it or a faster plan for "
         "this call, `hetcoll choose` compares them",
-        mpi_name, chosen.predicted_seconds / mpi_seconds, seconds(mpi_seconds)));
+        mpi_name, chosen.predicted_seconds / mpi_seconds, seconds_text(mpi_seconds)));
   }
   return result;
 }

@@ -13,7 +13,7 @@ namespace hetcoll {
 
 namespace {
 
-const Platform& platform_of(const PlannerProblem& problem, const char* name) {
+const Platform& steady_platform_of(const PlannerProblem& problem, const char* name) {
   if (!problem.platform) throw InputError("problem", fmt::format("{} plans on a platform graph", name));
   return *problem.platform;
 }
@@ -53,7 +53,7 @@ void add_steady_planners(std::vector<PlannerEntry>& rows) {
                             "the LP (Clp, exact re-solve), then polynomial steps",
                             "Legrand, Marchal, Robert 2003 sec. 3 (SSSP)");
   scatter.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
-    const Platform& platform = platform_of(problem, "the steady scatter");
+    const Platform& platform = steady_platform_of(problem, "the steady scatter");
     return PlanVariant(plan_steady_scatter(platform, root_or_first(platform, request), request.makespan.targets,
                                            steady_options(request)));
   };
@@ -65,7 +65,7 @@ void add_steady_planners(std::vector<PlannerEntry>& rows) {
                            "the LP by routing generation (Dijkstra pricing, exact re-solve), then polynomial steps",
                            "Legrand, Marchal, Robert 2003 sec. 5 (gossip)");
   gossip.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
-    return PlanVariant(plan_steady_gossip(platform_of(problem, "the steady gossip"), request.sources,
+    return PlanVariant(plan_steady_gossip(steady_platform_of(problem, "the steady gossip"), request.sources,
                                           request.makespan.targets, steady_options(request)));
   };
   rows.push_back(std::move(gossip));
@@ -75,7 +75,7 @@ void add_steady_planners(std::vector<PlannerEntry>& rows) {
                            "the LP by tree pricing (column generation), then polynomial steps",
                            "Legrand, Marchal, Robert 2003 sec. 4 (SSR)");
   reduce.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
-    const Platform& platform = platform_of(problem, "the steady reduce");
+    const Platform& platform = steady_platform_of(problem, "the steady reduce");
     return PlanVariant(plan_steady_reduce(platform, root_or_first(platform, request), request.participants,
                                           steady_options(request)));
   };
@@ -88,7 +88,7 @@ void add_steady_planners(std::vector<PlannerEntry>& rows) {
                               "Beaumont, Marchal, Robert 2004 sec. 4.1, eq. 2 (SSB); the tree packing is hetcoll's");
   broadcast.capabilities.splits_messages = true;
   broadcast.run_plan = [](const PlannerProblem& problem, const PlannerRequest& request) {
-    const Platform& platform = platform_of(problem, "the steady broadcast");
+    const Platform& platform = steady_platform_of(problem, "the steady broadcast");
     const ProcessorIndex source = root_or_first(platform, request);
     // The schedule unverified: the registry's callers verify every plan.
     SteadyBroadcastOptions options;

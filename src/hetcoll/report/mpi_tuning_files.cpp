@@ -379,7 +379,7 @@ std::optional<OpenMpiRule> openmpi_rules_lookup(std::string_view rules_text, int
 
 namespace {
 
-std::size_t pof2_at_most(int n) {
+std::size_t pof2_size_at_most(int n) {
   std::size_t pof2 = 1;
   while (pof2 * 2 <= static_cast<std::size_t>(n)) pof2 *= 2;
   return pof2;
@@ -397,12 +397,12 @@ bool key_holds(const std::string& key, std::string_view collective, int ranks, s
     return false;
   }
   if (key == "is_multi_threaded=no") return true;
-  if (key == "comm_size=pow2") return pof2_at_most(ranks) == static_cast<std::size_t>(ranks);
+  if (key == "comm_size=pow2") return pof2_size_at_most(ranks) == static_cast<std::size_t>(ranks);
   if (key.starts_with("comm_size<=")) return r <= number_after("comm_size<=");
   if (key.starts_with("comm_size<")) return r < number_after("comm_size<");
   if (key.starts_with("avg_msg_size<=")) return b <= number_after("avg_msg_size<=");
   if (key.starts_with("avg_msg_size<")) return b < number_after("avg_msg_size<");
-  if (key == "count<pow2") return count < pof2_at_most(ranks);
+  if (key == "count<pow2") return count < pof2_size_at_most(ranks);
   throw InputError("json", fmt::format("key \"{}\" is not read by this reader", key));
 }
 

@@ -32,9 +32,9 @@ struct Delivery {
   bool operator>(const Delivery& other) const { return time > other.time; }
 };
 
-class Simulation {
+class PeriodicSimulation {
  public:
-  Simulation(const Platform& platform, const PeriodicPlan& plan, const PeriodicSimulationOptions& options)
+  PeriodicSimulation(const Platform& platform, const PeriodicPlan& plan, const PeriodicSimulationOptions& options)
       : platform_(platform), plan_(plan), options_(options),
         view_(make_steady_platform(platform, options.message_size ? options.message_size : plan.message_size)) {}
 
@@ -292,7 +292,7 @@ class Simulation {
 
 PeriodicSimulationResult simulate_periodic_plan(const Platform& platform, const PeriodicPlan& plan,
                                                 const PeriodicSimulationOptions& options) {
-  return Simulation(platform, plan, options).run();
+  return PeriodicSimulation(platform, plan, options).run();
 }
 
 std::string simulation_result_json(const PeriodicSimulationResult& result) {

@@ -9,21 +9,21 @@
 namespace hetcoll::sim {
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNeverSeconds = std::numeric_limits<double>::infinity();
+constexpr double kUnknownSeconds = std::numeric_limits<double>::quiet_NaN();
 
-struct Message {
+struct SimulatedMessage {
   int from = 0, to = 0;
   std::uint32_t send_step = 0, receive_step = 0;
   double bytes = 0;
   bool detached = false;
-  double send_posted = kUnknown, receive_posted = kUnknown;
+  double send_posted = kUnknownSeconds, receive_posted = kUnknownSeconds;
   enum class State : std::uint8_t { unposted, latency, flowing, done } state = State::unposted;
   double flows_at = 0;    // end of the latency phase
   double remaining = 0;   // bytes still to flow
   double rate = 0;        // bytes/second while flowing
   double weight = 1;      // 1 / CM02 sharing penalty
-  double started = kUnknown, arrived = kUnknown;
+  double started = kUnknownSeconds, arrived = kUnknownSeconds;
 };
 
 class Simulation {
@@ -36,17 +36,17 @@ class Simulation {
     completed_at_.resize(ranks);
     pc_.assign(ranks, 0);
     busy_until_.assign(ranks, 0);
-    finish_.assign(ranks, kUnknown);
+    finish_.assign(ranks, kUnknownSeconds);
     // Static matching: the k-th send a -> b meets the k-th receive at b from a.
     std::map<std::pair<int, int>, std::vector<std::size_t>> pending_sends;
     std::map<std::pair<int, int>, std::size_t> receives_seen;
     for (int r = 0; r < program.ranks; ++r) {
       const auto& steps = program.steps[static_cast<std::size_t>(r)];
       message_of_step_[static_cast<std::size_t>(r)].assign(steps.size(), kNone);
-      completed_at_[static_cast<std::size_t>(r)].assign(steps.size(), kUnknown);
+      completed_at_[static_cast<std::size_t>(r)].assign(steps.size(), kUnknownSeconds);
       for (std::uint32_t s = 0; s < steps.size(); ++s) {
         if (steps[s].kind != ProgramStep::Kind::send) continue;
-        Message message;
+        SimulatedMessage message;
         message.from = r;
         message.to = steps[s].peer;
         message.send_step = s;
@@ -79,22 +79,22 @@ class Simulation {
     settle(now);
     for (;;) {
       if (rates_stale_) compute_rates();
-      double next = kInfinity;
+      double next = kNeverSeconds;
       for (auto m : active_) {
-        const Message& message = messages_[m];
-        if (message.state == Message::State::latency) next = std::min(next, message.flows_at);
-        if (message.state == Message::State::flowing) next = std::min(next, now + message.remaining / message.rate);
+        const SimulatedMessage& message = messages_[m];
+        if (message.state == SimulatedMessage::State::latency) next = std::min(next, message.flows_at);
+        if (message.state == SimulatedMessage::State::flowing) next = std::min(next, now + message.remaining / message.rate);
       }
       for (std::size_t r = 0; r < busy_until_.size(); ++r) {
         if (busy_until_[r] > now) next = std::min(next, busy_until_[r]);
       }
-      if (next == kInfinity) break;
+      if (next == kNeverSeconds) break;
       const double elapsed = next - now;
       now = next;
       for (auto m : active_) {
-        Message& message = messages_[m];
-        if (message.state != Message::State::flowing) continue;
-        if (message.rate == kInfinity) {
+        SimulatedMessage& message = messages_[m];
+        if (message.state != SimulatedMessage::State::flowing) continue;
+        if (message.rate == kNeverSeconds) {
           message.remaining = 0;
           continue;
         }
@@ -117,13 +117,13 @@ class Simulation {
     for (std::size_t r = 0; r < finish_.size(); ++r) {
       if (std::isnan(finish_[r])) {
         timing.stuck_ranks.push_back(static_cast<int>(r));
-        timing.rank_finish[r] = kInfinity;
+        timing.rank_finish[r] = kNeverSeconds;
       } else {
         timing.rank_finish[r] = finish_[r];
         timing.makespan = std::max(timing.makespan, finish_[r]);
       }
     }
-    if (!timing.completed()) timing.makespan = kInfinity;
+    if (!timing.completed()) timing.makespan = kNeverSeconds;
     return timing;
   }
 
@@ -137,14 +137,14 @@ class Simulation {
       changed = false;
       for (int r = 0; r < program_.ranks; ++r) changed |= advance(r, now);
       for (auto m : active_) {
-        Message& message = messages_[m];
-        if (message.state == Message::State::latency && message.flows_at <= now) {
-          message.state = Message::State::flowing;
+        SimulatedMessage& message = messages_[m];
+        if (message.state == SimulatedMessage::State::latency && message.flows_at <= now) {
+          message.state = SimulatedMessage::State::flowing;
           rates_stale_ = true;
           changed = true;
         }
-        if (message.state == Message::State::flowing && (message.remaining <= 0 || message.rate == kInfinity)) {
-          message.state = Message::State::done;
+        if (message.state == SimulatedMessage::State::flowing && (message.remaining <= 0 || message.rate == kNeverSeconds)) {
+          message.state = SimulatedMessage::State::done;
           message.remaining = 0;
           message.arrived = now;
           completed_at_[static_cast<std::size_t>(message.to)][message.receive_step] = now;
@@ -153,17 +153,17 @@ class Simulation {
           changed = true;
         }
       }
-      std::erase_if(active_, [&](std::size_t m) { return messages_[m].state == Message::State::done; });
+      std::erase_if(active_, [&](std::size_t m) { return messages_[m].state == SimulatedMessage::State::done; });
     }
   }
 
   void post(std::size_t m, double now) {
-    Message& message = messages_[m];
-    if (message.state != Message::State::unposted || std::isnan(message.send_posted) ||
+    SimulatedMessage& message = messages_[m];
+    if (message.state != SimulatedMessage::State::unposted || std::isnan(message.send_posted) ||
         std::isnan(message.receive_posted)) {
       return;
     }
-    message.state = Message::State::latency;
+    message.state = SimulatedMessage::State::latency;
     message.started = now;
     active_.push_back(m);
     message.flows_at =
@@ -239,8 +239,8 @@ class Simulation {
     s.classes.clear();
     s.flowing.clear();
     for (auto m : active_) {
-      const Message& message = messages_[m];
-      if (message.state != Message::State::flowing) continue;
+      const SimulatedMessage& message = messages_[m];
+      if (message.state != SimulatedMessage::State::flowing) continue;
       auto& slot = s.class_of_pair[static_cast<std::size_t>(message.from) * n + static_cast<std::size_t>(message.to)];
       if (slot.first != s.epoch) {
         slot = {s.epoch, static_cast<std::uint32_t>(s.classes.size())};
@@ -273,7 +273,7 @@ class Simulation {
     auto& by_bound = s.by_bound;
     by_bound.clear();
     for (std::size_t k = 0; k < classes.size(); ++k) {
-      if (classes[k].bound_level < kInfinity) by_bound.push_back(static_cast<std::uint32_t>(k));
+      if (classes[k].bound_level < kNeverSeconds) by_bound.push_back(static_cast<std::uint32_t>(k));
     }
     auto bound_level = [&](std::uint32_t k) { return classes[k].bound_level; };
     std::sort(by_bound.begin(), by_bound.end(), [&](auto a, auto b) { return bound_level(a) < bound_level(b); });
@@ -295,13 +295,13 @@ class Simulation {
     std::vector<std::size_t> saturated;
     while (left > 0) {
       while (next_bound < by_bound.size() && fixed[by_bound[next_bound]]) ++next_bound;
-      double level = next_bound < by_bound.size() ? bound_level(by_bound[next_bound]) : kInfinity;
+      double level = next_bound < by_bound.size() ? bound_level(by_bound[next_bound]) : kNeverSeconds;
       for (std::size_t c = 0; c < resources; ++c) {
         if (unfixed[c] > 0) level = std::min(level, std::max(capacity[c], 0.0) / weight_sum[c]);
       }
-      if (level == kInfinity) {  // no resource and no bound: instantaneous
+      if (level == kNeverSeconds) {  // no resource and no bound: instantaneous
         for (std::size_t k = 0; k < classes.size(); ++k) {
-          if (!fixed[k]) classes[k].rate = kInfinity;
+          if (!fixed[k]) classes[k].rate = kNeverSeconds;
         }
         break;
       }
@@ -323,7 +323,7 @@ class Simulation {
   const CommProgram& program_;
   const FlowNetwork& network_;
   FlowModelOptions options_;
-  std::vector<Message> messages_;
+  std::vector<SimulatedMessage> messages_;
   std::vector<std::size_t> active_;  // messages in their latency or flowing phase
   struct RateClass {  // flowing messages between the same two ranks
     const FlowNetwork::Path* path;

@@ -1,4 +1,5 @@
 #include "hetcoll/steady/personal_path_generation.h"
+#include "hetcoll/core/elapsed.h"
 
 #include <algorithm>
 #include <chrono>
@@ -14,10 +15,6 @@ namespace {
 
 constexpr int kExactRounds = 20;
 constexpr std::size_t kNoEdge = static_cast<std::size_t>(-1);
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // One routing of a source: edge -> how many of its targets' paths use it.
 using Routing = std::vector<std::pair<std::size_t, long>>;

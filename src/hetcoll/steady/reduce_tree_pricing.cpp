@@ -1,4 +1,5 @@
 #include "hetcoll/steady/reduce_tree_pricing.h"
+#include "hetcoll/core/elapsed.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,7 +17,7 @@ namespace {
 constexpr int kOwnValue = -2;     // via: the owner's own value
 constexpr int kUnreached = -1;    // via: no way to have this type here
 constexpr int kRoundCap = 20000;  // floating pricing rounds
-constexpr int kExactRounds = 20;  // trees added by the exact pricing
+constexpr int kExactPricingRounds = 20;  // trees added by the exact pricing
 
 // A tree: how many times it uses each send and task column.
 using Tree = std::map<int, long>;
@@ -346,10 +347,6 @@ class TreePricing {
   std::vector<std::vector<std::size_t>> out_edges_;  // per node
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 }  // namespace
 
 std::optional<lp::Solution> solve_reduce_by_tree_pricing(const lp::Model& model, const ReduceLpIndex& index) {
@@ -382,7 +379,7 @@ std::optional<lp::Solution> solve_reduce_by_tree_pricing(const lp::Model& model,
   double floating_seconds = 0;
   double exact_seconds = 0;
   int simplex_iterations = 0;
-  for (int exact_round = 0; exact_round <= kExactRounds; ++exact_round) {
+  for (int exact_round = 0; exact_round <= kExactPricingRounds; ++exact_round) {
     auto master_solution = lp::solve_with_pricing(master, oracle);
     floating_seconds += master_solution.floating_seconds;
     exact_seconds += master_solution.exact_seconds;

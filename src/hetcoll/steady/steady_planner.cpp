@@ -15,6 +15,7 @@
 #include "hetcoll/steady/personal_path_generation.h"
 #include "hetcoll/steady/reduce_lp.h"
 #include "hetcoll/steady/reduction_trees.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 
@@ -23,10 +24,6 @@ namespace {
 // Columns of the per-type LP above which it is refused (a 2,000-node star's
 // 8 million columns ran out of memory).
 constexpr double kMaxPerTypeColumns = 2e6;
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 void check_period_max(const SteadyOptions& options) {
   if (options.period_max && *options.period_max < 1) {

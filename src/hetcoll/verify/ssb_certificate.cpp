@@ -13,7 +13,7 @@ namespace hetcoll {
 
 namespace {
 
-constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr std::size_t kNoIndex = std::numeric_limits<std::size_t>::max();
 
 // The largest flow from `source` to `target` under `capacity`, exactly
 // (Edmonds-Karp over rationals).
@@ -23,7 +23,7 @@ Rational max_flow(const Platform& platform, ProcessorIndex source, ProcessorInde
   std::vector<Rational> flow(platform.edges().size(), Rational(0));
   Rational total = 0;
   for (;;) {
-    std::vector<std::pair<std::size_t, bool>> parent(n, {kNone, true});
+    std::vector<std::pair<std::size_t, bool>> parent(n, {kNoIndex, true});
     std::vector<char> seen(n, 0);
     std::deque<ProcessorIndex> queue{source};
     seen[static_cast<std::size_t>(source)] = 1;

@@ -32,7 +32,7 @@ struct Values {
 // from then until their waits, neither slice may be touched (check_read,
 // check_write), so the data is what the send captured at its post and what
 // the receive's wait delivers.
-struct Message {
+struct CheckedMessage {
   bool send_posted = false;
   bool receive_posted = false;
   int from = -1, to = -1;
@@ -200,7 +200,7 @@ class ProgramRun {
     return values;
   }
 
-  void deliver(const Message& message) {
+  void deliver(const CheckedMessage& message) {
     const auto& source = buffer(message.from, message.sent.buffer);
     auto& target = buffer(message.to, message.received.buffer);
     const auto from = static_cast<std::ptrdiff_t>(message.sent.offset);
@@ -326,7 +326,7 @@ class ProgramRun {
   std::vector<std::size_t> pc_;
   std::vector<std::vector<Pending>> pending_;
   std::vector<std::vector<std::size_t>> request_message_;  // [rank][step] -> message
-  std::vector<Message> messages_;
+  std::vector<CheckedMessage> messages_;
   std::map<std::pair<int, int>, std::vector<std::size_t>> channels_;
   std::map<std::pair<int, int>, std::size_t> sends_posted_, receives_posted_;
 };

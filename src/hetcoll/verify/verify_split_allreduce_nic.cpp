@@ -12,10 +12,10 @@ namespace hetcoll {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNicInfinity = std::numeric_limits<double>::infinity();
 
 double tolerance(double a, double b) { return 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-15; }
-bool later_or_equal(double a, double b) { return a >= b - tolerance(a, b); }
+bool nic_later_or_equal(double a, double b) { return a >= b - tolerance(a, b); }
 bool same(double a, double b) { return std::abs(a - b) <= tolerance(a, b); }
 
 // The least T with sum_u rate_u max(0, T - start_u) >= volume (bisection:
@@ -88,10 +88,10 @@ VerifyReport verify_split_allreduce_nic(const NicNetwork& network, const SplitAl
   };
   // Messages: shape, completeness, order, and the per-message time.
   std::vector<char> contributed(pieces * chunks * n, 0), received(pieces * chunks * n, 0);
-  std::vector<double> last_contribution(pieces * chunks, 0.0), last_start(n, -kInfinity);
-  std::vector<double> first_start(n, kInfinity), last_arrival(n, 0.0), bytes_sent(n, 0.0);
-  std::vector<double> first_start_to(n, kInfinity), last_arrival_at(n, 0.0), bytes_received(n, 0.0),
-      least_latency_to(n, kInfinity);
+  std::vector<double> last_contribution(pieces * chunks, 0.0), last_start(n, -kNicInfinity);
+  std::vector<double> first_start(n, kNicInfinity), last_arrival(n, 0.0), bytes_sent(n, 0.0);
+  std::vector<double> first_start_to(n, kNicInfinity), last_arrival_at(n, 0.0), bytes_received(n, 0.0),
+      least_latency_to(n, kNicInfinity);
   double last_result = 0;
   for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
     const auto& t = plan.transfers[i];
@@ -135,7 +135,7 @@ VerifyReport verify_split_allreduce_nic(const NicNetwork& network, const SplitAl
     last_start[t.from] = t.start;
     const double bytes = static_cast<double>(count_of(t.piece, t.chunk)) * plan.element_bytes + network.envelope_bytes;
     const double alone = network.latency[t.from] + bytes / std::min(network.up_bandwidth[t.from], network.down_bandwidth[t.to]);
-    if (!later_or_equal(t.end, t.start + alone)) {
+    if (!nic_later_or_equal(t.end, t.start + alone)) {
       report.add_violation(fmt::format("{}: arrives at {:.9g} s, but started at {:.9g} s it needs {:.9g} s alone", where,
                                        t.end, t.start, alone));
     }
@@ -166,19 +166,19 @@ VerifyReport verify_split_allreduce_nic(const NicNetwork& network, const SplitAl
     const auto& t = plan.transfers[i];
     if (t.contribution) continue;
     const double last = last_contribution[t.piece * chunks + t.chunk];
-    if (!later_or_equal(t.start, last)) {
+    if (!nic_later_or_equal(t.start, last)) {
       report.add_violation(fmt::format("transfers[{}]: the result of chunk {} of piece {} starts at {:.9g} s, before its "
                                        "last contribution arrives at {:.9g} s", i, t.chunk, t.piece, t.start, last));
     }
   }
   for (std::size_t u = 0; u < n; ++u) {
     if (bytes_sent[u] > 0 &&
-        !later_or_equal(last_arrival[u], first_start[u] + network.latency[u] + bytes_sent[u] / network.up_bandwidth[u])) {
+        !nic_later_or_equal(last_arrival[u], first_start[u] + network.latency[u] + bytes_sent[u] / network.up_bandwidth[u])) {
       report.add_violation(fmt::format("member {}: its {} bytes have all arrived at {:.9g} s, sooner than its up link "
                                        "allows", u, bytes_sent[u], last_arrival[u]));
     }
     if (bytes_received[u] > 0 &&
-        !later_or_equal(last_arrival_at[u], first_start_to[u] + least_latency_to[u] + bytes_received[u] / network.down_bandwidth[u])) {
+        !nic_later_or_equal(last_arrival_at[u], first_start_to[u] + least_latency_to[u] + bytes_received[u] / network.down_bandwidth[u])) {
       report.add_violation(fmt::format("member {}: the {} bytes to it have all arrived at {:.9g} s, sooner than its down "
                                        "link allows", u, bytes_received[u], last_arrival_at[u]));
     }
@@ -191,7 +191,7 @@ VerifyReport verify_split_allreduce_nic(const NicNetwork& network, const SplitAl
   if (n >= 2) {
     const double data = static_cast<double>(plan.elements) * plan.element_bytes;
     double own = 0;
-    std::vector<double> latency_to(n, kInfinity);
+    std::vector<double> latency_to(n, kNicInfinity);
     for (std::size_t v = 0; v < n; ++v) {
       for (std::size_t w = 0; w < n; ++w) {
         if (w != v) latency_to[v] = std::min(latency_to[v], network.latency[w]);
@@ -208,7 +208,7 @@ VerifyReport verify_split_allreduce_nic(const NicNetwork& network, const SplitAl
     if (!same(plan.traffic_bound, traffic)) {
       report.add_violation(fmt::format("traffic_bound: claimed {:.9g} s, it is {:.9g} s", plan.traffic_bound, traffic));
     }
-    if (!later_or_equal(plan.makespan, std::max(own, traffic))) {
+    if (!nic_later_or_equal(plan.makespan, std::max(own, traffic))) {
       report.add_violation(fmt::format("makespan {:.9g} s below the lower bound {:.9g} s", plan.makespan, std::max(own, traffic)));
     }
   }

@@ -6,9 +6,8 @@
 
 namespace hetcoll {
 
-using namespace mpi_programs;
-
 const std::vector<MpiAlgorithm>& mpi_algorithms() {
+  using namespace mpi_programs;
   static const std::vector<MpiAlgorithm> table = {
       {Operation::broadcast, "default", "SMPI's default: binomial_tree", bcast_binomial_tree_program, nullptr},
       {Operation::broadcast, "binomial_tree", "binomial tree, blocking sends (MPICH short messages)",

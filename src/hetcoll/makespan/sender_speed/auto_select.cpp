@@ -14,6 +14,7 @@
 #include "hetcoll/makespan/claims.h"
 #include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
 #include "hetcoll/makespan/sender_speed/reduce/snf.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll {
 
@@ -21,11 +22,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point started) {
-  return std::chrono::duration<double>(Clock::now() - started).count();
-}
-
-std::string format_seconds(double seconds) {
+std::string budget_text(double seconds) {
   if (seconds >= 1) return fmt::format("{:.3g} s", seconds);
   if (seconds >= 1e-3) return fmt::format("{:.3g} ms", seconds * 1e3);
   return fmt::format("{:.3g} µs", seconds * 1e6);
@@ -56,19 +53,19 @@ SearchBudgetChoice choose_budget(const SearchLimits& user, const AutoBudget& bud
   double seconds = 0;
   if (budget.seconds) {
     seconds = *budget.seconds;
-    choice.what = fmt::format("its budget of {} (as asked)", format_seconds(seconds));
+    choice.what = fmt::format("its budget of {} (as asked)", budget_text(seconds));
   } else {
     const double scaled = kAutoBudgetGreedyFactor * greedy_seconds;
     seconds = std::max(kAutoBudgetFloorSeconds, scaled);
-    choice.what = fmt::format("its budget of {} (max of {} and {:g} x {}'s {})", format_seconds(seconds),
-                              format_seconds(kAutoBudgetFloorSeconds), kAutoBudgetGreedyFactor, greedy.algorithm,
-                              format_seconds(greedy_seconds));
+    choice.what = fmt::format("its budget of {} (max of {} and {:g} x {}'s {})", budget_text(seconds),
+                              budget_text(kAutoBudgetFloorSeconds), kAutoBudgetGreedyFactor, greedy.algorithm,
+                              budget_text(greedy_seconds));
   }
   if (seconds < user.time_limit_seconds) {
     choice.limits.time_limit_seconds = seconds;
     choice.own_time = true;
   } else {
-    choice.what = fmt::format("your time limit of {}", format_seconds(user.time_limit_seconds));
+    choice.what = fmt::format("your time limit of {}", budget_text(user.time_limit_seconds));
   }
   return choice;
 }

@@ -18,9 +18,9 @@ namespace {
 constexpr double kLatencyFloor = 1e-6;  // seconds: smaller route latencies count as this
 constexpr std::size_t kMaxSegments = 64;
 
-struct UnionFind {
+struct SiteUnionFind {
   std::vector<int> parent;
-  explicit UnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  explicit SiteUnionFind(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
   int find(int x) {
     while (parent[static_cast<std::size_t>(x)] != x) {
       x = parent[static_cast<std::size_t>(x)] = parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
@@ -33,7 +33,7 @@ struct UnionFind {
   }
 };
 
-std::vector<std::vector<int>> groups_of(UnionFind& sets, int ranks) {
+std::vector<std::vector<int>> groups_of(SiteUnionFind& sets, int ranks) {
   std::vector<std::vector<int>> groups;
   std::vector<int> group_of_root(static_cast<std::size_t>(ranks), -1);
   for (int r = 0; r < ranks; ++r) {
@@ -261,7 +261,7 @@ std::vector<std::vector<int>> sites_of_ranks(const Platform& platform,
     const auto& site = platform.node(processor).site;
     if (std::find(names.begin(), names.end(), site) == names.end()) names.push_back(site);
   }
-  UnionFind sets(static_cast<std::size_t>(ranks));
+  SiteUnionFind sets(static_cast<std::size_t>(ranks));
   if (names.size() >= 2) {
     for (int a = 0; a < ranks; ++a) {
       for (int b = a + 1; b < ranks; ++b) {

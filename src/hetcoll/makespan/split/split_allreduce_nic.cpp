@@ -26,7 +26,7 @@ namespace hetcoll {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNicPlanInfinity = std::numeric_limits<double>::infinity();
 // The sizing per chunk count: golden-section steps, rebalancing rounds,
 // and the simulations that takes at most (2 + steps + rounds).
 constexpr int kGoldenSteps = 8;
@@ -95,9 +95,9 @@ class FluidEngine {
       }
       if (dirty) share();
       dirty = false;
-      double next = waiting_.empty() ? kInfinity : waiting_.front().latency_end;
+      double next = waiting_.empty() ? kNicPlanInfinity : waiting_.front().latency_end;
       for (std::size_t u = 0; u < n_; ++u) next = std::min(next, poster.next_post(u));
-      for (const auto& f : active_) next = std::min(next, f.rate > 0 ? now + f.remaining / f.rate : kInfinity);
+      for (const auto& f : active_) next = std::min(next, f.rate > 0 ? now + f.remaining / f.rate : kNicPlanInfinity);
       if (!std::isfinite(next)) {
         if (!active_.empty() || !waiting_.empty()) {
           throw std::logic_error("split all-reduce simulation: flows without a rate");
@@ -170,7 +170,7 @@ class FluidEngine {
       if (unfrozen_on_link_[l] > 0) live_.push_back(l);
     }
     while (!live_.empty()) {
-      double level = kInfinity;
+      double level = kNicPlanInfinity;
       for (auto l : live_) {
         level_[l] = std::max(capacity_[l], 0.0) / weight_sum_[l];
         level = std::min(level, level_[l]);
@@ -243,7 +243,7 @@ ChunkReadiness readiness_of(const SplitAllreducePlan& plan) {
   const std::size_t n = plan.members.size(), chunks = plan.chunks;
   ChunkReadiness r;
   r.missing.assign(plan.pieces.size() * chunks, 0);
-  r.ready.assign(plan.pieces.size() * chunks, kInfinity);
+  r.ready.assign(plan.pieces.size() * chunks, kNicPlanInfinity);
   for (std::size_t p = 0; p < plan.pieces.size(); ++p) {
     for (std::size_t c = 0; c < chunks; ++c) {
       if (chunk_count(plan, p, c) > 0) r.missing[p * chunks + c] = n - 1;
@@ -262,7 +262,7 @@ class ReplayPoster {
     for (std::size_t i = 0; i < plan.transfers.size(); ++i) sends_[plan.transfers[i].from].push_back(i);
   }
   double next_post(std::size_t u) const {
-    if (cursor_[u] >= sends_[u].size()) return kInfinity;
+    if (cursor_[u] >= sends_[u].size()) return kNicPlanInfinity;
     const auto& t = plan_.transfers[sends_[u][cursor_[u]]];
     if (t.contribution) return std::max(last_post_[u], t.start);
     return std::max(last_post_[u], readiness_.ready[t.piece * plan_.chunks + t.chunk]);
@@ -338,7 +338,7 @@ class GreedyPoster {
   }
 
   double next_post(std::size_t u) const {
-    double next = kInfinity;
+    double next = kNicPlanInfinity;
     if (result_pending(u)) next = std::max(last_post_[u], readiness_.ready[slot_of_result(u)]);
     if (next_contribution_[u] < contributions_[u].size()) next = std::min(next, std::max(last_post_[u], busy_until_[u]));
     return next;
@@ -459,7 +459,7 @@ SplitAllreduceLowerBounds split_allreduce_lower_bounds(const NicNetwork& network
   const double data = static_cast<double>(elements) * element_bytes;
   // The smallest latency of the processors other than v (a message to v
   // starts flowing no sooner).
-  std::vector<double> latency_to(n, kInfinity);
+  std::vector<double> latency_to(n, kNicPlanInfinity);
   for (std::size_t v = 0; v < n; ++v) {
     for (std::size_t w = 0; w < n; ++w) {
       if (w != v) latency_to[v] = std::min(latency_to[v], network.latency[w]);
@@ -565,11 +565,11 @@ SplitAllreducePlan plan_split_allreduce_nic(const NicNetwork& network, std::size
     return w;
   };
   SplitAllreducePlan best;
-  best.makespan = kInfinity;
+  best.makespan = kNicPlanInfinity;
   const double base = std::max(split_allreduce_lower_bounds(network, elements, element_bytes).traffic, 1e-12);
   for (double pace : options.paces) {
     std::size_t work = 0;  // messages simulated so far at this pace
-    double best_at_pace = kInfinity;
+    double best_at_pace = kNicPlanInfinity;
     const std::size_t max_work = options.max_work / std::max<std::size_t>(1, options.paces.size());
     for (std::size_t chunks : options.chunk_counts) {
       if (chunks == 0) continue;

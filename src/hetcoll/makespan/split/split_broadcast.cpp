@@ -36,7 +36,7 @@ namespace hetcoll {
 namespace {
 
 // Work per planning run is bounded: fewer rounds on large platforms.
-constexpr double kTransferBudget = 2e8;
+constexpr double kBroadcastTransferBudget = 2e8;
 
 }  // namespace
 
@@ -123,7 +123,7 @@ SplitBroadcastPlan plan_split_broadcast(const SplitCosts& costs, std::size_t sou
   for (std::size_t chunks : split_sizing::kChunkCounts) {
     if (chunks > 1 && chunks * k > elements) break;
     const double per_schedule = static_cast<double>(chunks) * square;
-    const int rounds = static_cast<int>(std::clamp(kTransferBudget / (per_schedule * 16), 4.0,
+    const int rounds = static_cast<int>(std::clamp(kBroadcastTransferBudget / (per_schedule * 16), 4.0,
                                                    static_cast<double>(split_sizing::kRefinementRounds)));
     const std::vector<double>* starts[] = {&without_source, &rate, &source_only};
     for (const auto* start : starts) {

@@ -10,7 +10,7 @@ namespace hetcoll {
 
 namespace {
 
-std::string xml_escape(std::string_view text) {
+std::string escape_xml(std::string_view text) {
   std::string escaped;
   for (char c : text) {
     switch (c) {
@@ -46,10 +46,10 @@ void write_simgrid_xml(std::ostream& out, const Platform& platform, std::string_
   out << "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       << "<platform version=\"4.1\">\n";
   if (!comment.empty()) out << "  <!-- " << comment_text(comment) << " -->\n";
-  out << "  <zone id=\"" << xml_escape(source_name.empty() ? "platform" : std::string(source_name))
+  out << "  <zone id=\"" << escape_xml(source_name.empty() ? "platform" : std::string(source_name))
       << "\" routing=\"Full\">\n";
   for (const auto& node : platform.nodes()) {
-    out << "    <host id=\"" << xml_escape(node.id) << "\" speed=\""
+    out << "    <host id=\"" << escape_xml(node.id) << "\" speed=\""
         << (node.speed ? fmt::format("{:.17g}f", *node.speed) : std::string("1Gf")) << "\"/>\n";
   }
   for (const auto& edge : platform.edges()) {
@@ -63,12 +63,12 @@ void write_simgrid_xml(std::ostream& out, const Platform& platform, std::string_
       throw InputError(fmt::format("{}: edge {} -> {}: needs latency and bandwidth, or a cost", source_name,
                                    platform.id(edge.from), platform.id(edge.to)));
     }
-    std::string name = xml_escape(platform.id(edge.from) + "-" + platform.id(edge.to));
+    std::string name = escape_xml(platform.id(edge.from) + "-" + platform.id(edge.to));
     out << fmt::format("    <link id=\"{}\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\"/>\n", name, bandwidth, latency);
   }
   for (const auto& edge : platform.edges()) {
-    std::string name = xml_escape(platform.id(edge.from) + "-" + platform.id(edge.to));
-    out << "    <route src=\"" << xml_escape(platform.id(edge.from)) << "\" dst=\"" << xml_escape(platform.id(edge.to))
+    std::string name = escape_xml(platform.id(edge.from) + "-" + platform.id(edge.to));
+    out << "    <route src=\"" << escape_xml(platform.id(edge.from)) << "\" dst=\"" << escape_xml(platform.id(edge.to))
         << "\" symmetrical=\"NO\"><link_ctn id=\"" << name << "\"/></route>\n";
   }
   out << "  </zone>\n</platform>\n";

@@ -8,14 +8,11 @@
 
 #include "hetcoll/steady/lp/backends_internal.h"
 #include "hetcoll/steady/lp/exact_basis.h"
+#include "hetcoll/core/elapsed.h"
 
 namespace hetcoll::lp {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 }  // namespace
 

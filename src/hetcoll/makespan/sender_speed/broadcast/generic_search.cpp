@@ -15,7 +15,7 @@ namespace hetcoll {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kGenericSearchInfinity = std::numeric_limits<double>::infinity();
 
 class GenericSearch {
  public:

@@ -16,7 +16,7 @@ namespace hetcoll {
 
 namespace {
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kNoDelayInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
@@ -74,7 +74,7 @@ MakespanPlan plan_broadcast_optimal(const Cluster& cluster, ProcessorIndex sourc
   }
   OptimalBroadcastOptions with_fnf = options;
   with_fnf.fnf_incumbent = true;  // the plan must never be worse than FNF
-  BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers, limits, kInfinity, with_fnf);
+  BroadcastSearchResult result = optimal_broadcast(cluster, source, receivers, limits, kNoDelayInfinity, with_fnf);
   MakespanPlan plan;
   plan.operation = Operation::broadcast;
   plan.algorithm = "optimal";

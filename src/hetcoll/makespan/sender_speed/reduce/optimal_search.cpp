@@ -69,7 +69,7 @@ namespace {
 // tolerance takes the group's time, so equality identifies the run).
 // Flat plain values: a child state is one copy into a per-depth buffer,
 // with no allocation once the buffers have grown.
-struct Slot {
+struct ReduceSlot {
   double time;
   int min_class;  // the parent's class: only classes >= it may go here
   int parent;     // parent node (-1: the destination)
@@ -89,12 +89,12 @@ constexpr double kPlainGap = 0.01;
 // Bisection targets lie this fraction of the way from the proven bound to
 // the incumbent: low targets fail (raising the bound) in far fewer nodes
 // than the midpoint.
-constexpr double kBisectionStep = 0.15;
+constexpr double kReduceBisectionStep = 0.15;
 // The local-search incumbent (plan_reduce_optimal): at most this many
 // senders and evaluations, not under a time limit shorter than this.
 constexpr std::size_t kLocalSearchMaxSenders = 64;
 constexpr std::size_t kLocalSearchEvaluations = 4000;
-constexpr double kLocalSearchMinSeconds = 0.1;
+constexpr double kReduceLocalSearchMinSeconds = 0.1;
 // Mostly distinct times (classes at least two thirds of the senders) and
 // at most this many senders: plan_reduce_optimal searches bottom up
 // (bottom_up_search.h), which proves all-distinct instances this search
@@ -102,9 +102,9 @@ constexpr double kLocalSearchMinSeconds = 0.1;
 // wins as often as not; with fewer the bottom-up one is not worse.
 constexpr std::size_t kBottomUpMaxSenders = 256;
 
-class Searcher {
+class ReduceSearcher {
  public:
-  Searcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
+  ReduceSearcher(const std::vector<double>& times, const std::vector<int>& counts, double incumbent,
            double lower_bound, const SearchLimits& limits, bool memoise, double tolerance)
       : times_(times), remaining_(counts), best_(incumbent), budget_(limits),
         memoise_(memoise), tolerance_(tolerance), k_(static_cast<int>(times.size())),
@@ -165,11 +165,11 @@ class Searcher {
         return;
       }
       const bool bisect = std::isfinite(best_) && best_ - lower_bound_ > kPlainGap * best_;
-      const double target = bisect ? lower_bound_ + (best_ - lower_bound_) * kBisectionStep : best_ - tie_tolerance(best_, best_, tolerance_);
+      const double target = bisect ? lower_bound_ + (best_ - lower_bound_) * kReduceBisectionStep : best_ - tie_tolerance(best_, best_, tolerance_);
       bar_ = std::min(target, best_ - tie_tolerance(best_, best_, tolerance_));
       stop_at_first_ = bisect;
       found_ = false;
-      levels_[0].assign(1, Slot{0.0, 0, -1});
+      levels_[0].assign(1, ReduceSlot{0.0, 0, -1});
       dfs(0, kFreshGroup, 0.0);
       if (unwinding_) {  // a bisection pass found a tree shorter than its target
         aborted_ = unwinding_ = false;
@@ -190,7 +190,7 @@ class Searcher {
   }
 
   // The end of the group (run of interchangeable slots) starting at `begin`.
-  static size_t group_end(const std::vector<Slot>& slots, size_t begin) {
+  static size_t group_end(const std::vector<ReduceSlot>& slots, size_t begin) {
     size_t end = begin + 1;
     while (end < slots.size() && slots[end].time == slots[begin].time &&
            slots[end].min_class == slots[begin].min_class) {
@@ -201,7 +201,7 @@ class Searcher {
 
   // Capacity bound (see the header): false when the remaining senders
   // cannot all end by D = best - tolerance. O(k + k x slots).
-  bool may_fit(const std::vector<Slot>& slots, int first_floor) {
+  bool may_fit(const std::vector<ReduceSlot>& slots, int first_floor) {
     // next_open_[c]: the smallest class >= c with senders left (k_ if none).
     next_open_.resize(static_cast<size_t>(k_) + 1);
     next_open_[static_cast<size_t>(k_)] = k_;
@@ -235,7 +235,7 @@ class Searcher {
 
   // The state: remaining class counts (packed, count_bits_ each) and the
   // groups (quantised time; parent class and multiplicity in one word).
-  void memo_key(const std::vector<Slot>& slots, std::vector<std::int64_t>& key) const {
+  void memo_key(const std::vector<ReduceSlot>& slots, std::vector<std::int64_t>& key) const {
     key.clear();
     std::uint64_t word = 0;
     int used = 0;
@@ -260,9 +260,9 @@ class Searcher {
   // Adds two slots at `time` opened by `parent` (class min_class): into the
   // group of the same parent class within the tolerance (taking its time),
   // else a new group before the slower parent classes at that time.
-  void insert_slots(std::vector<Slot>& slots, double time, int min_class, int parent) const {
+  void insert_slots(std::vector<ReduceSlot>& slots, double time, int min_class, int parent) const {
     auto it = std::lower_bound(slots.begin(), slots.end(), time - tie_tolerance(time, time, tolerance_),
-                               [](const Slot& s, double t) { return s.time < t; });
+                               [](const ReduceSlot& s, double t) { return s.time < t; });
     double at = time;
     while (it != slots.end() && time_leq(it->time, time, tolerance_)) {
       if (it->min_class == min_class) {
@@ -274,7 +274,7 @@ class Searcher {
       if (it->min_class > min_class) break;
       it = slots.begin() + static_cast<std::ptrdiff_t>(group_end(slots, static_cast<size_t>(it - slots.begin())));
     }
-    const Slot slot{at, min_class, parent};
+    const ReduceSlot slot{at, min_class, parent};
     slots.insert(it, 2, slot);
   }
 
@@ -292,7 +292,7 @@ class Searcher {
       }
       return;
     }
-    const std::vector<Slot>& slots = levels_[depth];
+    const std::vector<ReduceSlot>& slots = levels_[depth];
     if (slots.empty()) return;
     if (!may_fit(slots, floor)) return;
     std::vector<std::int64_t>& key = keys_[depth];
@@ -310,7 +310,7 @@ class Searcher {
     const size_t first_end = group_end(slots, 0);
     const double slot_time = slots.front().time;
     const int lowest = std::max(slots.front().min_class, floor == kFreshGroup ? 0 : floor);
-    std::vector<Slot>& child = levels_[depth + 1];
+    std::vector<ReduceSlot>& child = levels_[depth + 1];
     for (int c = lowest; c < k_; ++c) {
       if (remaining_[static_cast<size_t>(c)] == 0) continue;
       const double end = slot_time + times_[static_cast<size_t>(c)];
@@ -352,7 +352,7 @@ class Searcher {
   MemoTable memo_;  // exhausted state -> the largest bar it failed for
   int count_bits_ = 1;  // bits per class count in a memo key
   std::vector<int> next_open_;  // may_fit's table of the classes with senders left
-  std::vector<std::vector<Slot>> levels_;            // per depth: the state's slots
+  std::vector<std::vector<ReduceSlot>> levels_;            // per depth: the state's slots
   std::vector<std::vector<std::int64_t>> keys_;      // per depth: the state's memo key
   double lower_bound_;      // proven: no tree is shorter
   double bar_ = 0;          // the pass looks for trees shorter than this
@@ -370,7 +370,7 @@ ReduceTreeSearch::ReduceTreeSearch(std::vector<double> class_times, std::vector<
 
 ReduceTreeSearchResult ReduceTreeSearch::run() {
   const double tolerance = reduce_search_tolerance(times_, tolerance_);
-  Searcher searcher(times_, counts_, incumbent_, lower_bound_, limits_, memoise_, tolerance);
+  ReduceSearcher searcher(times_, counts_, incumbent_, lower_bound_, limits_, memoise_, tolerance);
   return searcher.run();
 }
 
@@ -388,7 +388,7 @@ MakespanPlan plan_reduce_optimal(const Cluster& cluster, ProcessorIndex root, co
   std::vector<ProcessorIndex> start = snf;
   double start_makespan = snf_makespan;
   if (snf.size() >= 4 && snf.size() <= kLocalSearchMaxSenders && 2 * classes.times.size() >= snf.size() &&
-      (!limits.has_time_limit() || limits.time_limit_seconds >= kLocalSearchMinSeconds)) {
+      (!limits.has_time_limit() || limits.time_limit_seconds >= kReduceLocalSearchMinSeconds)) {
     start_makespan = improve_order_by_swaps(
         start, [&](const std::vector<ProcessorIndex>& order) { return ep_makespan(cluster, order); },
         [&](ProcessorIndex a, ProcessorIndex b) { return cluster.transmission_time(a) == cluster.transmission_time(b); },
