@@ -130,6 +130,10 @@ int run_steady(SteadyOperation operation, const SteadyCommandOptions& options) {
       break;
     }
     case SteadyOperation::broadcast: throw InputError("steady broadcast: not handled here");
+    case Operation::multicast:
+    case Operation::allreduce:
+    case Operation::allgather:
+      throw InputError(fmt::format("{}: not a steady-state operation", to_string(operation)));
   }
 
   deadline.phase("verifying the plan");

@@ -106,6 +106,10 @@ void write_periodic_plan_json(std::ostream& out, const PeriodicPlan& plan, const
       document["root"] = platform.id(plan.root);
       document["participants"] = node_list(plan.participants, platform);
       break;
+    case Operation::multicast:
+    case Operation::allreduce:
+    case Operation::allgather:
+      break;  // makespan operations: never a periodic plan's
   }
   if (plan.message_size) document["message_size"] = *plan.message_size;
   document["throughput"] = rational_json(plan.throughput);
@@ -280,6 +284,10 @@ class PeriodicPlanReader : public JsonFieldReader {
         return MessageType::partial(first, last);
       }
       case SteadyOperation::broadcast: return MessageType::broadcast();
+      case Operation::multicast:
+      case Operation::allreduce:
+      case Operation::allgather:
+        break;  // refused by the reader before any message type is read
     }
     fail(where, "unknown operation");
   }
@@ -321,6 +329,10 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
         plan.root = reader.node(reader.require(document, "root", ""), "root");
         plan.participants = reader.nodes(reader.require(document, "participants", ""), "participants");
         break;
+      case Operation::multicast:
+      case Operation::allreduce:
+      case Operation::allgather:
+        break;  // steady_operation_from_string never gives them
     }
     if (auto it = document.find("message_size"); it != document.end()) {
       if (!it->is_number() || !(it->get<double>() > 0)) reader.fail("message_size", "must be a positive number");
