@@ -203,10 +203,11 @@ check "multicast plan with a helper" 0 "$hetcoll" multicast --times 1,5,5,5,5,5,
   --out "$work/mc.json" --quiet
 expect_true "the plan uses a helper" "$work/mc.json" "d['helpers'] == ['p6']"
 lie "helpers emptied" "$work/mc.json" "--times 1,5,5,5,5,5,1" "d['helpers'] = []" "nor a listed helper"
-lie "a helper that never receives" "$work/mc.json" "--times 1,5,5,5,5,5,1" "d['helpers'] = ['p6', 'p0']" \
-  "never receives"
-big=$(python3 -c "import random; r=random.Random(5); print(','.join(str(1+r.randrange(12)/4) for _ in range(40)))")
+lie "a target listed as a helper" "$work/mc.json" "--times 1,5,5,5,5,5,1" "d['helpers'] = ['p6', 'p1']" \
+  "is a target, not a helper"
+big=$(python3 -c "import random; r=random.Random(6); print(','.join(str(1+r.randrange(12)/4) for _ in range(40)))")
 check "40-processor fnf plan" 0 "$hetcoll" broadcast --times "$big" --algo fnf --out "$work/fnf40.json" --quiet
+# FNF's 10 against the optimum 9.75: beyond verify's exact re-search, validate re-runs the searches.
 lie "a bound beyond the exact re-search, not re-derived" "$work/fnf40.json" "--times $big" \
   "d['lower_bound'] = d['makespan']; d['optimal'] = True; d['guarantee_kind'] = 'exact'" "cannot be proven"
 check "40-processor optimal plan" 0 "$hetcoll" broadcast --times "$big" --algo optimal --out "$work/opt40.json" --quiet
