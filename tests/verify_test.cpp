@@ -2,11 +2,14 @@
 // valid plans one way at a time and check that verify() names the problem.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <limits>
 #include <random>
 
 #include "hetcoll/makespan/sender_speed/allreduce/reduce_broadcast.h"
 #include "hetcoll/makespan/sender_speed/broadcast/fnf.h"
+#include "hetcoll/makespan/sender_speed/broadcast/optimal_search.h"
+#include "hetcoll/makespan/sender_speed/reduce/optimal_search.h"
 #include "hetcoll/makespan/sender_speed/reduce/snf.h"
 #include "hetcoll/verify/verify.h"
 
@@ -336,9 +339,52 @@ TEST(VerifyMutations, EverySingleNumberMutationIsRejected) {
         ++mutations;
       }
       mutations += 1;
+      // What the plan states about the platform, and its payloads.
+      mutated = plan;
+      mutated.stated_processors = n + 1;
+      EXPECT_FALSE(verify(cluster, mutated).valid) << "processors";
+      mutated = plan;
+      mutated.stated_time_unit = "ms";
+      EXPECT_FALSE(verify(cluster, mutated).valid) << "time unit";
+      mutated = plan;
+      mutated.model = PlanModel::platform_graph;
+      EXPECT_FALSE(verify(cluster, mutated).valid) << "model";
+      mutations += 3;
+      if (plan.operation != Operation::allreduce) {
+        mutated = plan;
+        auto& payload = mutated.transfers[rng() % mutated.transfers.size()].payload;
+        payload = payload == Payload::partial_reduction ? Payload::broadcast_value : Payload::partial_reduction;
+        EXPECT_FALSE(verify(cluster, mutated).valid) << "payload";
+        ++mutations;
+      }
+    }
+    // A bound between the optimum and a heuristic's makespan is a lie the
+    // exact re-search exposes; the optimum itself is proven.
+    const MakespanPlan best_broadcast = plan_broadcast_optimal(cluster, root);
+    const MakespanPlan best_reduce = plan_reduce_optimal(cluster, root);
+    for (std::size_t k = 0; k < 2; ++k) {
+      const MakespanPlan& heuristic = plans[k];
+      const double optimum = (k == 0 ? best_broadcast : best_reduce).makespan;
+      MakespanPlan claimed = heuristic;
+      claimed.lower_bound = optimum;
+      claimed.optimal = optimum >= heuristic.makespan;
+      if (claimed.optimal) claimed.guarantee = Guarantee::exact();
+      EXPECT_TRUE(verify(cluster, claimed).valid) << "the optimum as the bound: " << verify(cluster, claimed).summary();
+      if (heuristic.makespan > optimum * (1 + 1e-6)) {
+        claimed.lower_bound = heuristic.makespan;
+        claimed.optimal = true;
+        claimed.guarantee = Guarantee::exact();
+        EXPECT_FALSE(verify(cluster, claimed).valid) << "optimal claimed above the optimum " << optimum;
+        claimed.lower_bound = 0.5 * (optimum + heuristic.makespan);
+        claimed.optimal = false;
+        claimed.guarantee = heuristic.guarantee;
+        EXPECT_FALSE(verify(cluster, claimed).valid) << "bound above the optimum " << optimum;
+        mutations += 2;
+      }
     }
   }
   RecordProperty("mutations", mutations);
+  std::printf("VerifyMutations: %d mutations, all rejected unless a failure is listed above\n", mutations);
 }
 
 }  // namespace

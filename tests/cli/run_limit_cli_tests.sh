@@ -77,6 +77,21 @@ check "a short limit is still a number" 2 "$hetcoll" steady scatter --platform "
 expect_in "steady --time-limit 0 named" "$work/err" "--time-limit: must be a positive number"
 check "steady within its limit" 0 "$hetcoll" steady scatter --times 1,2,3,4 --time-limit 30 --quiet
 
+# Graph planners refuse up front when their route table does not fit the
+# limit; the all-reduce's exact search shares one budget across its roots.
+python3 -c "
+import json
+n = 500
+nodes = [{'id': 'n%d' % i} for i in range(n)]
+edges = [{'from': 'n%d' % i, 'to': 'n%d' % (i + 1), 'cost': 1 + i % 3} for i in range(n - 1)]
+json.dump({'model': 'graph', 'symmetric': True, 'nodes': nodes, 'edges': edges}, open('$work/path500.json', 'w'))"
+limit=1
+expect_within "graph broadcast, 500-node path: 1 s" 4 "$hetcoll" broadcast --platform "$work/path500.json" --source n0 \
+  --time-limit 1 --quiet
+"$hetcoll" generate random --nodes 16 --density 0.5 --seed 1 --out "$work/r16.json" >/dev/null
+expect_within "allreduce --algo optimal on 16 nodes: 1 s" 4 "$hetcoll" allreduce --platform "$work/r16.json" \
+  --message-size 1e6 --algo optimal --time-limit 1 --quiet
+
 # A steady plan's period limit is a claim validate checks: a period above it is a lie.
 "$hetcoll" steady scatter --platform "$work/r60.json" --message-size 1e6 --period-max 100 --participants n0,n1,n2,n3,n4,n5 \
   --out "$work/limited.json" --quiet >/dev/null

@@ -187,6 +187,10 @@ struct PeriodicPlan : PlanHeader {
   // What a plan file claims in its "optimal" field (unset when absent or
   // when the plan was planned here): validate checks it against optimal().
   std::optional<bool> claimed_optimal;
+  // Where a plan file contradicts itself (a "throughput_value" that is not
+  // its exact throughput, a message "type" naming another type than its
+  // source and target fields): one line per field, reported by validate.
+  std::vector<std::string> stated_contradictions;
 
   bool optimal() const { return !certificate.empty() && throughput == throughput_bound; }
 };

@@ -1,5 +1,6 @@
 #include "hetcoll/plan/periodic_plan_json.h"
 
+#include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
@@ -296,6 +297,21 @@ class PeriodicPlanReader : public JsonFieldReader {
   const Platform& platform_;
 };
 
+// A "type" given next to the fields that define the type (source and
+// target, first and last) must name the same type.
+void check_stated_type(const json& object, const MessageType& type, const Platform& platform, PeriodicPlan& plan,
+                       const std::string& at) {
+  auto it = object.find("type");
+  if (it == object.end() || !it->is_string()) return;
+  const std::string expected = type.kind == MessageType::Kind::personal && single_source(plan.operation)
+                                   ? platform.id(type.target)
+                                   : message_type_name(type, platform);
+  if (it->get<std::string>() != expected) {
+    plan.stated_contradictions.push_back(fmt::format("{}type: \"{}\" is not the message type its fields name ({})", at,
+                                                     it->get<std::string>(), expected));
+  }
+}
+
 }  // namespace
 
 PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& platform, std::string_view source_name) {
@@ -346,6 +362,15 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
       if (!it->is_boolean()) reader.fail("optimal", "must be true or false");
       plan.claimed_optimal = it->get<bool>();
     }
+    if (auto it = document.find("throughput_value"); it != document.end()) {
+      if (!it->is_number()) reader.fail("throughput_value", "must be a number");
+      const double stated = it->get<double>();
+      const double exact = to_double(plan.throughput);
+      if (!(std::fabs(stated - exact) <= 1e-9 * std::fabs(exact))) {
+        plan.stated_contradictions.push_back(fmt::format(
+            "throughput_value: {} is not the plan's throughput {} (= {})", stated, to_string(plan.throughput), exact));
+      }
+    }
     plan.period = reader.integer(reader.require(document, "period", ""), "period");
     plan.operations_per_period =
         document.contains("operations_per_period")
@@ -378,6 +403,7 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
         transfer.to = reader.node(reader.require(object, "to", at), at + "to");
         transfer.messages = reader.rational(reader.require(object, "messages", at), at + "messages");
         transfer.type = reader.type(object, plan.operation, plan.root, at);
+        check_stated_type(object, transfer.type, platform, plan, at);
         if (object.contains("tree")) transfer.tree = reader.small_integer(object["tree"], at + "tree");
         slot.transfers.push_back(transfer);
       }
@@ -394,6 +420,7 @@ PeriodicPlan parse_periodic_plan_json(std::string_view text, const Platform& pla
         flow.to = reader.node(reader.require(object, "to", at), at + "to");
         flow.messages = reader.rational(reader.require(object, "messages", at), at + "messages");
         flow.type = reader.type(object, plan.operation, plan.root, at);
+        check_stated_type(object, flow.type, platform, plan, at);
         plan.flows.push_back(flow);
       }
     }

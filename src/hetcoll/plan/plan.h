@@ -91,6 +91,12 @@ struct MakespanPlan : PlanHeader {
   // platform the plan is printed for, e.g. "the sender-speed view of
   // grid.json"; empty: they hold for the plan's model.
   std::string claims_scope;
+  // What a plan file states about the platform it was made for (read by
+  // plan_json.h, checked by verify/ against the platform it is checked on);
+  // none when the file does not say.
+  std::optional<std::int64_t> stated_processors;
+  std::optional<std::string> stated_time_unit;
+  bool stated_helpers = false;  // a multicast file that lists its helpers (then all of them)
 };
 
 // The largest end time of the transfers (0 for an empty plan).

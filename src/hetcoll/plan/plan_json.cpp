@@ -294,10 +294,20 @@ MakespanPlan read_header(const json& document, const PlanNodes& nodes, std::stri
       plan.targets.push_back(read_processor((*it)[i], nodes, source_name, fmt::format("targets[{}]", i)));
     }
   }
-  if (auto it = document.find("helpers"); it != document.end() && it->is_array()) {
+  if (auto it = document.find("helpers"); it != document.end()) {
+    if (!it->is_array()) throw InputError(fmt::format("{}: helpers: must be an array", source_name));
+    plan.stated_helpers = true;
     for (size_t i = 0; i < it->size(); ++i) {
       plan.helpers.push_back(read_processor((*it)[i], nodes, source_name, fmt::format("helpers[{}]", i)));
     }
+  }
+  if (auto it = document.find("processors"); it != document.end()) {
+    if (!it->is_number_integer()) throw InputError(fmt::format("{}: processors: must be a whole number", source_name));
+    plan.stated_processors = it->get<std::int64_t>();
+  }
+  if (auto it = document.find("time_unit"); it != document.end()) {
+    if (!it->is_string()) throw InputError(fmt::format("{}: time_unit: must be a string", source_name));
+    plan.stated_time_unit = it->get<std::string>();
   }
   // The claims: a plan states its makespan; the rest is optional, but
   // whatever is given must be well-formed (verify/ then checks it).

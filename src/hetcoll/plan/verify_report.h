@@ -24,6 +24,13 @@ struct VerifyReport {
   std::vector<std::string> violations;  // the first few, in human words
   std::size_t violation_count = 0;      // all of them
   double measured_makespan = 0;         // the last completion time
+  // Sender-speed plans: a claimed lower bound above every bound verify/
+  // re-derives, on an instance beyond the reach of its exact re-search
+  // (verify/sender_speed_bounds_internal.h). Not a violation by itself: the
+  // claim is unproven, and whoever accepts the plan must prove it another
+  // way (validate re-runs the plan's algorithm on the platform) or refuse it.
+  bool lower_bound_unproven = false;
+  double proven_lower_bound = 0;        // the best bound verify/ re-derived
 
   // One line per violation (at most the first 20), for stderr; "valid"
   // when there is none.

@@ -213,6 +213,54 @@ std::vector<ProcessorIndex> contributions_in_cycles(const MakespanPlan& plan, co
   return in_cycles;
 }
 
+void check_stated_facts(const MakespanPlan& plan, std::int64_t participants, const std::string& time_unit,
+                        std::size_t node_count, const std::function<std::string_view(ProcessorIndex)>& name,
+                        VerifyReport& report) {
+  if (plan.stated_processors && *plan.stated_processors != participants) {
+    report.add_violation(fmt::format("processors: the plan states {} but the platform has {}",
+                                     *plan.stated_processors, participants));
+  }
+  if (plan.stated_time_unit && *plan.stated_time_unit != time_unit) {
+    report.add_violation(fmt::format("time_unit: the plan states \"{}\" but the platform's times are {}",
+                                     *plan.stated_time_unit,
+                                     time_unit.empty() ? std::string("without a unit") : "in " + time_unit));
+  }
+  const bool reduce = plan.operation == Operation::reduce;
+  const bool carries_value = plan.operation == Operation::broadcast || plan.operation == Operation::multicast;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < plan.transfers.size(); ++i) {
+    const Payload payload = plan.transfers[i].payload;
+    if ((reduce && payload != Payload::partial_reduction) || (carries_value && payload != Payload::broadcast_value)) {
+      if (wrong++ == 0) {
+        report.add_violation(fmt::format("transfers[{}].payload: a {} moves {}, not \"{}\"", i, to_string(plan.operation),
+                                         reduce ? "partial results (\"partial\")" : "the value (\"value\")",
+                                         to_string(payload)));
+      }
+    }
+  }
+  if (wrong > 1) report.add_violation(fmt::format("payload: {} more transfers carry the wrong payload", wrong - 1));
+  if (plan.operation != Operation::multicast || !plan.stated_helpers) return;
+  std::vector<char> role(node_count, 0);  // 1 target, 2 listed helper, 4 receives
+  for (auto t : plan.targets) role[static_cast<std::size_t>(t)] |= 1;
+  for (auto h : plan.helpers) {
+    if (role[static_cast<std::size_t>(h)] & 1) {
+      report.add_violation(fmt::format("helpers: {} is a target, not a helper", name(h)));
+    }
+    role[static_cast<std::size_t>(h)] |= 2;
+  }
+  for (const auto& t : plan.transfers) role[static_cast<std::size_t>(t.to)] |= 4;
+  for (std::size_t p = 0; p < node_count; ++p) {
+    const auto processor = static_cast<ProcessorIndex>(p);
+    if (processor == plan.root) continue;
+    if (role[p] == 4) {
+      report.add_violation(fmt::format("helpers: {} receives the message but is neither a target nor a listed helper",
+                                       name(processor)));
+    } else if (role[p] == 2) {
+      report.add_violation(fmt::format("helpers: {} is listed as a helper but never receives", name(processor)));
+    }
+  }
+}
+
 void PlanChecker::check_claims(double completion) {
   report_.measured_makespan = completion;
   if (!std::isfinite(plan_.makespan)) {

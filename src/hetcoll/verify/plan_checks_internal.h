@@ -45,6 +45,16 @@ std::vector<std::size_t> reduce_send_of(const MakespanPlan& plan, const std::vec
 // cycle instead. O(n).
 std::vector<ProcessorIndex> contributions_in_cycles(const MakespanPlan& plan, const std::vector<std::size_t>& send_of);
 
+// What a plan file states besides its schedule, against the platform it is
+// checked on: the processor count (participants), the time unit, the
+// payload every transfer must carry for the operation (a reduce moves
+// partial results, a broadcast or multicast the value; all-reduces carry
+// both), and a multicast's helpers (exactly the receivers that are not
+// targets). O(m + n).
+void check_stated_facts(const MakespanPlan& plan, std::int64_t participants, const std::string& time_unit,
+                        std::size_t node_count, const std::function<std::string_view(ProcessorIndex)>& name,
+                        VerifyReport& report);
+
 class PlanChecker {
  public:
   PlanChecker(const MakespanPlan& plan, StructureRules rules, double tolerance, VerifyReport& report);

@@ -52,6 +52,10 @@ class GraphChecker {
       check_ports();
     }
     checks_.check_operation();
+    verify_detail::check_stated_facts(
+        plan_, static_cast<std::int64_t>(network_.participants().size()), platform_.time_unit(),
+        static_cast<std::size_t>(platform_.size()), [this](ProcessorIndex p) -> std::string_view { return name(p); },
+        report_);
     return std::move(report_);
   }
 

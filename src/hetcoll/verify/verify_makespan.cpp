@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "hetcoll/verify/plan_checks_internal.h"
+#include "hetcoll/verify/sender_speed_bounds_internal.h"
 #include "hetcoll/verify/verify.h"
 
 namespace hetcoll {
@@ -46,6 +47,14 @@ class Checker {
         break;  // steady-state operations: never a makespan plan's (the readers refuse them)
     }
     check_claims();
+    if (plan_.model != PlanModel::sender_speed) {
+      violation("model: the plan says \"{}\", but it is checked on a cluster, in the sender-speed model",
+                to_string(plan_.model));
+    }
+    verify_detail::check_stated_facts(
+        plan_, static_cast<std::int64_t>(cluster_.size()), cluster_.time_unit(),
+        static_cast<std::size_t>(cluster_.size()), [this](ProcessorIndex p) -> std::string_view { return name(p); },
+        report_);
     return finish();
   }
 
@@ -404,7 +413,117 @@ class Checker {
         !(std::isfinite(plan_.guarantee.ratio) && plan_.guarantee.ratio >= 1)) {
       violation("claims: a ratio guarantee must be a finite number >= 1, got {}", plan_.guarantee.ratio);
     }
+    if (report_.valid) check_claims_are_proven();
   }
+
+  // The bound, `optimal` and the ratio proven from the times alone
+  // (sender_speed_bounds_internal.h): a claimed lower bound above the closed
+  // form must be re-derived by the exact re-search, or it is refused.
+  void check_claims_are_proven() {
+    const auto n = static_cast<std::size_t>(cluster_.size());
+    if (n < 2 || plan_.transfers.empty()) return;
+    auto claim_tolerance = [&](double x, double y) {
+      return tie_tolerance(x, y, cluster_.tolerance()) + noise_ * std::max(std::fabs(x), std::fabs(y));
+    };
+    std::vector<double> times(n);
+    for (std::size_t p = 0; p < n; ++p) times[p] = time_of(static_cast<ProcessorIndex>(p));
+    std::vector<char> is_target;
+    std::size_t target_count = n - 1;
+    if (plan_.operation == Operation::multicast) {
+      is_target.assign(n, 0);
+      for (auto t : plan_.targets) is_target[static_cast<std::size_t>(t)] = 1;
+      is_target[static_cast<std::size_t>(plan_.root)] = 0;
+      target_count = static_cast<std::size_t>(std::count(is_target.begin(), is_target.end(), 1));
+    }
+    const bool exchange = is_exchange_allreduce(plan_);
+    double closed = 0;
+    switch (plan_.operation) {
+      case Operation::broadcast:
+        closed = verify_detail::broadcast_closed_bound(times, plan_.root);
+        break;
+      case Operation::multicast:
+        closed = verify_detail::multicast_closed_bound(times, plan_.root, target_count);
+        break;
+      case Operation::reduce:
+        closed = verify_detail::reduce_closed_bound(times, plan_.root);
+        break;
+      case Operation::allreduce:
+        closed = verify_detail::allreduce_any_schedule_closed_bound(times);
+        if (!exchange) {
+          closed = std::max(closed, verify_detail::allreduce_composition_closed_bound(times));
+        }
+        break;
+      case Operation::scatter:
+      case Operation::gossip:
+        return;
+    }
+    const bool searchable = n <= kExactMaxProcessors && !exchange;
+    std::uint64_t budget = kExactNodeBudget;
+    // The least makespan below `cap` (or the cap), and whether that is proven.
+    auto optimum_below = [&](double cap) -> verify_detail::ExactSearch {
+      const double tolerance = claim_tolerance(cap, cap);
+      switch (plan_.operation) {
+        case Operation::broadcast:
+        case Operation::multicast:
+          return verify_detail::exact_broadcast(times, plan_.root, is_target, cap, tolerance, budget);
+        case Operation::reduce:
+          return verify_detail::exact_reduce(times, plan_.root, cap, tolerance, budget);
+        default: {
+          verify_detail::ExactSearch best{true, cap};
+          for (std::size_t r = 0; r < n && best.finished; ++r) {
+            const auto root = static_cast<ProcessorIndex>(r);
+            const auto reduce = verify_detail::exact_reduce(times, root, best.best, tolerance, budget);
+            if (!reduce.finished) return {false, cap};
+            if (reduce.best >= best.best - tolerance) continue;
+            const auto broadcast =
+                verify_detail::exact_broadcast(times, root, {}, best.best - reduce.best, tolerance, budget);
+            if (!broadcast.finished) return {false, cap};
+            best.best = std::min(best.best, reduce.best + broadcast.best);
+          }
+          return best;
+        }
+      }
+    };
+    const double claimed = plan_.lower_bound;
+    if (claimed > closed + claim_tolerance(claimed, closed)) {
+      report_.proven_lower_bound = closed;
+      if (!searchable) {
+        report_.lower_bound_unproven = true;
+        return;
+      }
+      const auto exact = optimum_below(claimed);
+      if (!exact.finished) {
+        report_.lower_bound_unproven = true;
+        return;
+      }
+      if (exact.best < claimed - claim_tolerance(claimed, exact.best)) {
+        violation("claims: the lower bound {} is false: a {} finishing at {} exists (validate's exact re-search{})",
+                  claimed, to_string(plan_.operation), exact.best,
+                  plan_.operation == Operation::allreduce ? " over reduce-then-broadcast plans" : "");
+        return;
+      }
+    }
+    // A ratio guarantee is a theorem about the optimum: checked against the
+    // exact optimum where the re-search can settle it.
+    if (plan_.guarantee.kind == Guarantee::Kind::ratio && searchable && n <= kRatioCheckMaxProcessors &&
+        plan_.guarantee.ratio >= 1 && std::isfinite(plan_.makespan)) {
+      const double needed = plan_.makespan / plan_.guarantee.ratio;
+      if (needed > closed + claim_tolerance(needed, closed)) {
+        const auto exact = optimum_below(needed);
+        if (exact.finished && exact.best < needed - claim_tolerance(needed, exact.best)) {
+          violation("claims: the guarantee <= {} x optimal is false: the optimum is at most {}, and the makespan {} "
+                    "is {:.6g} x that",
+                    plan_.guarantee.ratio, exact.best, plan_.makespan, plan_.makespan / exact.best);
+        }
+      }
+    }
+  }
+
+  // The exact re-search: instances up to this many processors, this many
+  // search nodes per plan; ratios are checked up to the smaller size.
+  static constexpr std::size_t kExactMaxProcessors = 24;
+  static constexpr std::size_t kRatioCheckMaxProcessors = 12;
+  static constexpr std::uint64_t kExactNodeBudget = 2'000'000;
 
   const Cluster& cluster_;
   const MakespanPlan& plan_;

@@ -14,6 +14,7 @@ void PeriodicChecker::check_claims() {
   if (plan_.throughput > plan_.throughput_bound) {
     violation("throughput {} exceeds the claimed bound {}", readable(plan_.throughput), readable(plan_.throughput_bound));
   }
+  for (const auto& contradiction : plan_.stated_contradictions) violation("{}", contradiction);
   if (plan_.period_limit && plan_.period > *plan_.period_limit) {
     violation("period {} exceeds the period_limit {} the plan claims to keep", plan_.period.get_str(),
               plan_.period_limit->get_str());
