@@ -131,6 +131,12 @@ check "choose text shows the bound" 0 "$hetcoll" choose --platform "$small" --op
 expect_in "text bound line" "$work/out" "lower bound: "
 check "choose bound, root out of range (exit 2)" 2 "$hetcoll" choose --platform "$small" --operation reduce --count 4 --root 7 --bound-only
 expect_in "names the root" "$work/err" "root 7"
+# MPI_Allgather: blocks per rank; on small_platform.xml the split all-gather crosses the WAN once per block.
+check "choose allgather" 0 "$hetcoll" choose --platform "$small" --operation allgather --count 4 --json
+expect_true "allgather: no root, split chosen, whole-message plans refused" "$work/out" \
+  "d['root'] == -1 and d['chosen'] == 'hetcoll:split' and d['chosen_seconds'] < d['default_seconds'] and 'lower_bound_seconds' not in d and [c['refused'] != '' for c in d['candidates'] if c['name'] == 'hetcoll:graph'] == [True]"
+check "choose allgather bound only (exit 2)" 2 "$hetcoll" choose --platform "$small" --operation allgather --count 4 --bound-only
+expect_in "says no bound for allgather" "$work/err" "no lower bound is computed for allgather"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
