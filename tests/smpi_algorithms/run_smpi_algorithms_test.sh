@@ -38,7 +38,7 @@ algorithms="bcast:default bcast:binomial_tree bcast:flattree bcast:ompi_pipeline
   reduce:binomial reduce:flat_tree reduce:ompi_basic_linear reduce:rab reduce:scatter_gather reduce:ompi_pipeline
   reduce:ompi_binomial allreduce:default allreduce:rdb allreduce:lr allreduce:rab allreduce:rab1 allreduce:rab2 allreduce:rab_rdb
   allreduce:ompi_ring_segmented allreduce:redbcast allgather:default allgather:ring allgather:pair allgather:NTSLR
-  allgather:bruck allgather:rdb"
+  allgather:bruck allgather:rdb allgather:rhv"
 failures=0
 compared=0
 printf '%-5s %-7s %-10s %-22s %12s %12s %9s\n' ranks count collective algorithm predicted smpi relative

@@ -17,7 +17,11 @@
 //    copies rotating the blocks into place;
 //  * rdb (allgather-rdb.cpp) for p a power of two: recursive doubling
 //    (MPI_Sendrecv with rank xor 2^k of the subtree's blocks); SimGrid's
-//    fix-up for other p is not modelled (refused).
+//    fix-up for other p is not modelled (refused);
+//  * rhv (allgather-rhv.cpp, p a power of two): each rank first swaps its
+//    block with the rank of its bit-reversed number, then exchanges
+//    doubling runs of blocks with rank xor p/2, p/4, ..., 1 (the far
+//    partners first, with the smallest messages).
 // Guarantee: the same messages, in the same order, with the same blocking
 // calls as SimGrid's code (tested against SMPI: smpi_mpi_algorithms).
 // Complexity: O(p^2) steps (default, ring, pair, NTSLR), O(p log p) (bruck,
@@ -137,6 +141,36 @@ CommProgram allgather_bruck_program(int ranks, int /*root*/, std::size_t count, 
     if (rank > 0) {
       program.add(rank, ProgramStep::copy_of(scratch_slice(scratch, (p - r) * count, r * count),
                                              data_slice(0, r * count)));
+    }
+  }
+  return program;
+}
+
+CommProgram allgather_rhv_program(int ranks, int /*root*/, std::size_t count, std::size_t element_bytes) {
+  check_allgather("rhv", ranks, count, element_bytes);
+  if (auto why = allgather_power_of_two_limit(ranks, count, element_bytes); !why.empty()) unsupported_call("rhv", why);
+  CommProgram program(ranks, "recursive halving of the partner distance, bit-reversed start");
+  for (int rank = 0; rank < ranks; ++rank) {
+    int base = 0;
+    int mask = 1;
+    for (int size = ranks / 2; mask < ranks; mask <<= 1, size /= 2) {
+      if (rank & mask) base += size;
+    }
+    // The first exchange: the own block to rank `base`, block `base` from it
+    // (SMPI's send-receive with itself is the local copy already made).
+    if (base != rank) program.send_receive(rank, base, block(rank, count), base, block(base, count));
+    std::size_t blocks = 1;
+    int step = 1;
+    for (mask >>= 1; mask >= 1; mask >>= 1, step *= 2, blocks *= 2) {
+      const int peer = rank ^ mask;
+      const int send_base = base;
+      int receive_base = base + step;
+      if (rank & mask) {
+        receive_base = base - step;
+        base -= step;
+      }
+      program.send_receive(rank, peer, data_slice(static_cast<std::size_t>(send_base) * count, blocks * count), peer,
+                           data_slice(static_cast<std::size_t>(receive_base) * count, blocks * count));
     }
   }
   return program;

@@ -75,6 +75,8 @@ const std::vector<MpiAlgorithm>& mpi_algorithms() {
        nullptr},
       {Operation::allgather, "rdb", "recursive doubling (a power of two ranks)", allgather_rdb_program,
        allgather_rdb_limit},
+      {Operation::allgather, "rhv", "bit-reversed start, then partners at halving distances (a power of two ranks)",
+       allgather_rhv_program, allgather_power_of_two_limit},
   };
   return table;
 }

@@ -139,6 +139,7 @@ std::string allgather_power_of_two_limit(int ranks, std::size_t count, std::size
 CommProgram allgather_NTSLR_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram allgather_bruck_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 CommProgram allgather_rdb_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
+CommProgram allgather_rhv_program(int ranks, int root, std::size_t count, std::size_t element_bytes);
 std::string allgather_rdb_limit(int ranks, std::size_t count, std::size_t element_bytes);
 
 }  // namespace mpi_programs
